@@ -1,0 +1,36 @@
+# dnntrace top-level build. Each part has its own module.mk beside its code
+# (interceptors/, analysis/, tests/simgpu/, tests/, bench/); this file holds
+# what they share: flags, the toolkit and dependency checks, and the user
+# targets named in README.md.
+
+CUDA_HOME ?= /usr/local/cuda
+PREFIX ?= /usr/local
+BUILD := build
+
+CC ?= cc
+BASE_CFLAGS := -std=c11 -Wall -Wextra -Werror -O2 -g -fPIC -D_GNU_SOURCE \
+	-I. -Iinclude
+# make SANITIZE=1: AddressSanitizer + UndefinedBehaviorSanitizer build.
+ifeq ($(SANITIZE),1)
+BASE_CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer \
+	-fno-sanitize-recover=undefined
+SAN_LDFLAGS := -fsanitize=address,undefined
+BUILD := build-asan
+endif
+CFLAGS := $(BASE_CFLAGS) $(EXTRA_CFLAGS)
+CUDA_CFLAGS := -I$(CUDA_HOME)/include -I$(CUDA_HOME)/extras/CUPTI/include
+
+.PHONY: all deps demo test bench install clean check-cuda
+all:
+
+check-cuda:
+	@test -f "$(CUDA_HOME)/include/cuda_runtime_api.h" || { \
+	  echo "error: CUDA toolkit not found at CUDA_HOME=$(CUDA_HOME) (need include/cuda_runtime_api.h); set CUDA_HOME" >&2; exit 1; }
+
+deps:
+	@scripts/install_deps.sh
+
+include $(sort $(wildcard */module.mk tests/*/module.mk))
+
+clean:
+	rm -rf build build-asan

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Runs a command against a private LTTng session daemon and stops that daemon
+# afterwards, so tests never touch (or get confused by) a daemon that is
+# already running on the machine, nor by each other when run in parallel.
+#
+#   tests/lib/private_lttng.sh CMD [ARGS...]
+#
+# As root the session daemon's sockets live in the global /var/run/lttng
+# whatever LTTNG_HOME says, so the command runs in a private mount namespace
+# with its own tmpfs there. As another user a private LTTNG_HOME is enough.
+# Inside, LTTNG_HOME points to a fresh temporary directory. The exit status
+# is CMD's. This script must never kill a daemon it did not start.
+set -u
+
+if [ "${DNNTRACE_PRIVATE_LTTNG:-}" != "inside" ]; then
+	if [ "$(id -u)" = 0 ]; then
+		mkdir -p /var/run/lttng
+		exec unshare --mount --propagation private env DNNTRACE_PRIVATE_LTTNG=inside \
+			bash -c 'mount -t tmpfs tmpfs /var/run/lttng && exec "$0" "$@"' "$0" "$@"
+	fi
+	export DNNTRACE_PRIVATE_LTTNG=inside
+	exec "$0" "$@"
+fi
+
+home=$(mktemp -d "${TMPDIR:-/tmp}/dnntrace-lttng.XXXXXX")
+export LTTNG_HOME="$home"
+lttng-sessiond --daemonize --quiet --no-kernel 2>/dev/null || {
+	echo "private_lttng: could not start lttng-sessiond" >&2
+	exit 1
+}
+if [ "$(id -u)" = 0 ]; then pidfile=/var/run/lttng/lttng-sessiond.pid
+else pidfile="$home/.lttng/lttng-sessiond.pid"; fi
+
+"$@"
+status=$?
+
+if [ -f "$pidfile" ]; then
+	pid=$(cat "$pidfile")
+	kill "$pid" 2>/dev/null
+	for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+fi
+rm -rf "$home"
+exit $status

@@ -1,0 +1,39 @@
+/*
+ * simgpu: the simulated GPU's own interface, exported by the simulated
+ * libcudart.so.13 (tests/simgpu). A stable interface: workloads and outside
+ * tests use it to give kernels names, parameter layouts and exact durations.
+ * The real CUDA runtime has none of these symbols; programs that must also
+ * run on a real GPU should reach them with dlsym and skip them when absent.
+ */
+#ifndef SIMGPU_H
+#define SIMGPU_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*
+ * Declares a kernel: the host-side function handle a program passes to
+ * cudaLaunchKernel, its name (what cudaFuncGetName and the CUPTI kernel record
+ * report) and the size of each parameter in order (cudaFuncGetParamInfo gives
+ * offsets as the CUDA ABI lays them out: each parameter aligned to its size,
+ * capped at 8, and at least 1). Redefining a handle replaces its definition.
+ * Launching an undeclared handle fails with cudaErrorInvalidDeviceFunction.
+ */
+void simgpu_define_kernel(const void *func, const char *name, size_t nparams,
+			  const size_t *param_sizes);
+
+/*
+ * Sets the exact simulated duration, in ns, of the calling thread's next
+ * launched kernel (applies once). Without it, the cost model in
+ * tests/simgpu/README.md decides.
+ */
+void simgpu_next_kernel_ns(unsigned long long ns);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,95 @@
+/*
+ * dnntrace_gpu: the device-side LTTng-UST provider. One event per CUPTI
+ * activity record (kernel, memcpy, memset, external correlation) and one per
+ * batch of records CUPTI had to drop.
+ *
+ * Records reach the tracer late and in batches, so each event's own LTTng
+ * timestamp is when the buffer was delivered, NOT when the GPU work ran: the
+ * start and end fields carry the GPU times, in ns on the LTTng clock
+ * (CLOCK_MONOTONIC). Part of the public trace format (tracepoints/README.md).
+ */
+#undef LTTNG_UST_TRACEPOINT_PROVIDER
+#define LTTNG_UST_TRACEPOINT_PROVIDER dnntrace_gpu
+
+#undef LTTNG_UST_TRACEPOINT_INCLUDE
+#define LTTNG_UST_TRACEPOINT_INCLUDE "tracepoints/dnntrace_gpu.h"
+
+#if !defined(DNNTRACE_GPU_TP_H) || defined(LTTNG_UST_TRACEPOINT_HEADER_MULTI_READ)
+#define DNNTRACE_GPU_TP_H
+
+#include <lttng/tracepoint.h>
+#include <stdint.h>
+
+/* A kernel that ran (CUpti_ActivityKernel*). */
+LTTNG_UST_TRACEPOINT_EVENT(dnntrace_gpu, kernel,
+	LTTNG_UST_TP_ARGS(uint32_t, correlation_id, uint32_t, device,
+		uint32_t, context, uint32_t, stream, uint64_t, start,
+		uint64_t, end, const char *, name),
+	LTTNG_UST_TP_FIELDS(
+		lttng_ust_field_integer(uint32_t, correlation_id, correlation_id)
+		lttng_ust_field_integer(uint32_t, device, device)
+		lttng_ust_field_integer(uint32_t, context, context)
+		lttng_ust_field_integer(uint32_t, stream, stream)
+		lttng_ust_field_integer(uint64_t, start, start)
+		lttng_ust_field_integer(uint64_t, end, end)
+		lttng_ust_field_string(name, name)
+	)
+)
+
+/* A copy that ran (CUpti_ActivityMemcpy*); copy_kind: CUpti_ActivityMemcpyKind. */
+LTTNG_UST_TRACEPOINT_EVENT(dnntrace_gpu, memcpy,
+	LTTNG_UST_TP_ARGS(uint32_t, correlation_id, uint32_t, device,
+		uint32_t, context, uint32_t, stream, uint64_t, start,
+		uint64_t, end, uint32_t, copy_kind, uint64_t, bytes),
+	LTTNG_UST_TP_FIELDS(
+		lttng_ust_field_integer(uint32_t, correlation_id, correlation_id)
+		lttng_ust_field_integer(uint32_t, device, device)
+		lttng_ust_field_integer(uint32_t, context, context)
+		lttng_ust_field_integer(uint32_t, stream, stream)
+		lttng_ust_field_integer(uint64_t, start, start)
+		lttng_ust_field_integer(uint64_t, end, end)
+		lttng_ust_field_integer(uint32_t, copy_kind, copy_kind)
+		lttng_ust_field_integer(uint64_t, bytes, bytes)
+	)
+)
+
+/* A memset that ran (CUpti_ActivityMemset*). */
+LTTNG_UST_TRACEPOINT_EVENT(dnntrace_gpu, memset,
+	LTTNG_UST_TP_ARGS(uint32_t, correlation_id, uint32_t, device,
+		uint32_t, context, uint32_t, stream, uint64_t, start,
+		uint64_t, end, uint32_t, value, uint64_t, bytes),
+	LTTNG_UST_TP_FIELDS(
+		lttng_ust_field_integer(uint32_t, correlation_id, correlation_id)
+		lttng_ust_field_integer(uint32_t, device, device)
+		lttng_ust_field_integer(uint32_t, context, context)
+		lttng_ust_field_integer(uint32_t, stream, stream)
+		lttng_ust_field_integer(uint64_t, start, start)
+		lttng_ust_field_integer(uint64_t, end, end)
+		lttng_ust_field_integer(uint32_t, value, value)
+		lttng_ust_field_integer(uint64_t, bytes, bytes)
+	)
+)
+
+/*
+ * CUpti_ActivityExternalCorrelation: the GPU work with this CUPTI
+ * correlation_id was submitted by the dnntrace_api call with this call_id.
+ */
+LTTNG_UST_TRACEPOINT_EVENT(dnntrace_gpu, external_correlation,
+	LTTNG_UST_TP_ARGS(uint32_t, correlation_id, uint64_t, call_id),
+	LTTNG_UST_TP_FIELDS(
+		lttng_ust_field_integer(uint32_t, correlation_id, correlation_id)
+		lttng_ust_field_integer(uint64_t, call_id, call_id)
+	)
+)
+
+/* CUPTI dropped this many records (cuptiActivityGetNumDroppedRecords). */
+LTTNG_UST_TRACEPOINT_EVENT(dnntrace_gpu, records_dropped,
+	LTTNG_UST_TP_ARGS(uint64_t, count),
+	LTTNG_UST_TP_FIELDS(
+		lttng_ust_field_integer(uint64_t, count, count)
+	)
+)
+
+#endif /* DNNTRACE_GPU_TP_H */
+
+#include <lttng/tracepoint-event.h>
