@@ -1,0 +1,174 @@
+# shellcheck shell=bash
+# dnntrace-session.sh: the shell functions every dnntrace script shares
+# (dnntrace, start_tracing.sh, stop_tracing.sh, set_env.sh, post_process.sh):
+# where the library and analyzer are, the LTTng session recipe, and the
+# environment a traced program needs. Sourced, never executed; it must never
+# start or stop anything by itself, nor kill a session daemon it did not start.
+
+DNNTRACE_CHANNEL=dnntrace
+DNNTRACE_STATE_FILE_NAME=.dnntrace-session
+
+dnntrace_die() {
+	echo "dnntrace: $*" >&2
+	exit 1
+}
+
+# Sets DNNTRACE_LIB, DNNTRACE_ANALYZER, DNNTRACE_SIMGPU_LIBDIR and
+# DNNTRACE_SCRIPTS from where this file lives: the source tree
+# (scripts/lib/ beside a Makefile; outputs in $DNNTRACE_BUILD or build/) or an
+# installed prefix (PREFIX/share/dnntrace/scripts/lib/).
+dnntrace_locate() {
+	local here
+	here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)
+	DNNTRACE_SCRIPTS=$(dirname "$here")
+	local top
+	top=$(dirname "$DNNTRACE_SCRIPTS")
+	if [ -f "$top/Makefile" ] && [ -d "$top/tracepoints" ]; then
+		local build="${DNNTRACE_BUILD:-$top/build}"
+		case "$build" in /*) ;; *) build="$top/$build" ;; esac
+		DNNTRACE_LIB="$build/lib/libdnntrace.so"
+		DNNTRACE_ANALYZER="$build/bin/dnntrace-analyze"
+		DNNTRACE_SIMGPU_LIBDIR="$build/simgpu/lib"
+	else
+		local prefix
+		prefix=$(cd "$DNNTRACE_SCRIPTS/../../.." && pwd -P)
+		DNNTRACE_LIB="$prefix/lib/dnntrace/libdnntrace.so"
+		DNNTRACE_ANALYZER="$prefix/bin/dnntrace-analyze"
+		DNNTRACE_SIMGPU_LIBDIR="$prefix/lib/dnntrace/simgpu"
+	fi
+}
+
+dnntrace_require_lib() {
+	[ -f "$DNNTRACE_LIB" ] ||
+		dnntrace_die "tracer library not found at $DNNTRACE_LIB (run make)"
+}
+
+dnntrace_require_lttng() {
+	command -v lttng >/dev/null 2>&1 ||
+		dnntrace_die "lttng not found (install lttng-tools: make deps)"
+}
+
+# A session daemon answers when `lttng list` succeeds.
+dnntrace_sessiond_running() {
+	lttng list >/dev/null 2>&1
+}
+
+dnntrace_sessiond_pidfile() {
+	if [ "$(id -u)" = 0 ]; then
+		echo /var/run/lttng/lttng-sessiond.pid
+	else
+		echo "${LTTNG_HOME:-$HOME}/.lttng/lttng-sessiond.pid"
+	fi
+}
+
+# Starts a session daemon and prints its pid (the caller stops it later).
+dnntrace_start_sessiond() {
+	command -v lttng-sessiond >/dev/null 2>&1 ||
+		dnntrace_die "lttng-sessiond not found (install lttng-tools: make deps)"
+	lttng-sessiond --daemonize --quiet --no-kernel >/dev/null 2>&1 ||
+		dnntrace_die "could not start lttng-sessiond"
+	local pidfile
+	pidfile=$(dnntrace_sessiond_pidfile)
+	[ -s "$pidfile" ] || dnntrace_die "lttng-sessiond started but wrote no $pidfile"
+	cat "$pidfile"
+}
+
+# Stops the session daemon with this pid (one this script started).
+dnntrace_stop_sessiond() {
+	local pid=$1
+	[ -n "$pid" ] || return 0
+	kill "$pid" 2>/dev/null || return 0
+	local _
+	for _ in $(seq 100); do
+		kill -0 "$pid" 2>/dev/null || return 0
+		sleep 0.1
+	done
+	echo "dnntrace: lttng-sessiond $pid did not stop" >&2
+}
+
+dnntrace_new_session_name() {
+	echo "dnntrace-$(date +%Y%m%d-%H%M%S)-$$-$RANDOM"
+}
+
+# TRACE_DIR must be absent or empty: never mix two traces in one directory.
+dnntrace_check_trace_dir() {
+	local dir=$1
+	[ -n "$dir" ] || dnntrace_die "missing -o TRACE_DIR"
+	if [ -e "$dir" ]; then
+		[ -d "$dir" ] || dnntrace_die "$dir exists and is not a directory"
+		[ -z "$(ls -A "$dir")" ] ||
+			dnntrace_die "trace directory $dir is not empty (choose a new one)"
+	fi
+}
+
+# dnntrace_create_session NAME TRACE_DIR LOSSY(0|1): creates, configures and
+# starts the session. Blocking channel unless LOSSY: the traced program then
+# waits for buffer space instead of dropping events.
+dnntrace_create_session() {
+	local name=$1 dir=$2 lossy=$3 err
+	local blocking=(--blocking-timeout=inf)
+	[ "$lossy" = 1 ] && blocking=()
+	err=$(lttng create "$name" --output="$dir" 2>&1 >/dev/null) ||
+		{ echo "dnntrace: lttng create failed: ${err##*Error: }" >&2; return 1; }
+	err=$( { lttng enable-channel --userspace --session="$name" \
+			--subbuf-size=4M --num-subbuf=8 "${blocking[@]}" "$DNNTRACE_CHANNEL" &&
+		lttng enable-event --userspace --session="$name" \
+			--channel="$DNNTRACE_CHANNEL" 'dnntrace_*' &&
+		lttng add-context --userspace --session="$name" \
+			--channel="$DNNTRACE_CHANNEL" -t vpid -t vtid -t procname &&
+		lttng start "$name"; } 2>&1 >/dev/null) ||
+		{ echo "dnntrace: configuring session $name failed: ${err##*Error: }" >&2
+		  lttng destroy "$name" >/dev/null 2>&1; return 1; }
+}
+
+# Stops (flushing every buffer to disk) and destroys the session.
+dnntrace_destroy_session() {
+	local name=$1
+	lttng stop "$name" >/dev/null 2>&1
+	lttng destroy "$name" >/dev/null 2>&1 ||
+		echo "dnntrace: could not destroy LTTng session $name" >&2
+}
+
+# dnntrace_env_exports SIMGPU LOSSY KEEP_ALLOCATOR: prints the `export`
+# lines a traced program needs (eval'd by dnntrace record, printed by
+# `dnntrace env` and set_env.sh).
+dnntrace_env_exports() {
+	local simgpu=$1 lossy=$2 keep_allocator=$3
+	local preload="$DNNTRACE_LIB"
+	# A sanitizer runtime must stay first in LD_PRELOAD.
+	case "${LD_PRELOAD:-}" in
+	"") ;;
+	*libasan*|*libclang_rt.asan*)
+		local first=${LD_PRELOAD%%[ :]*} rest=${LD_PRELOAD#*[ :]}
+		[ "$rest" = "$LD_PRELOAD" ] && rest=
+		preload="$first $DNNTRACE_LIB${rest:+ $rest}" ;;
+	*) preload="$DNNTRACE_LIB $LD_PRELOAD" ;;
+	esac
+	printf 'export LD_PRELOAD=%q\n' "$preload"
+	if [ "$simgpu" = 1 ]; then
+		printf 'export LD_LIBRARY_PATH=%q\n' \
+			"$DNNTRACE_SIMGPU_LIBDIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+	fi
+	[ "$lossy" = 1 ] || echo 'export LTTNG_UST_ALLOW_BLOCKING=1'
+	if [ "$keep_allocator" != 1 ]; then
+		# One device allocation per tensor, so each tensor is a traced object.
+		echo 'export PYTORCH_NO_CUDA_MEMORY_CACHING=1'
+		echo 'export MXNET_GPU_MEM_POOL_TYPE=Naive'
+		echo 'export MXNET_ENGINE_TYPE=NaiveEngine'
+		# TensorFlow allocates through the driver's stream-ordered pools here
+		# (cuMemAllocFromPoolAsync), not cudaMalloc: see field-notes.md.
+		echo 'export TF_GPU_ALLOCATOR=cuda_malloc_async'
+	fi
+}
+
+# Where a manual session (start_tracing.sh / stop_tracing.sh) keeps its name
+# and the pid of a session daemon it started.
+dnntrace_state_file() {
+	echo "${DNNTRACE_STATE_DIR:-${LTTNG_HOME:-$HOME}}/$DNNTRACE_STATE_FILE_NAME"
+}
+
+dnntrace_analyze() {
+	[ -x "$DNNTRACE_ANALYZER" ] ||
+		dnntrace_die "analyzer not found at $DNNTRACE_ANALYZER (run make)"
+	"$DNNTRACE_ANALYZER" "$@"
+}

@@ -1,0 +1,30 @@
+# set_env.sh: sets, in the current shell, the environment a program traced in
+# a manual session needs (the tracer preloaded, blocking buffers, one device
+# allocation per tensor):
+#   source scripts/set_env.sh [--simgpu] [--lossy] [--keep-allocator]
+# Run instead of sourced, it prints the exports. Must never exit the
+# caller's shell: all the work happens in a subshell.
+__dnntrace_exports=$(
+	__here=$(cd "$(dirname "${BASH_SOURCE[0]:-$0}")" && pwd -P)
+	. "$__here/lib/dnntrace-session.sh"
+	dnntrace_locate
+	simgpu=0 lossy=0 keep=0
+	for arg in "$@"; do
+		case "$arg" in
+		--simgpu) simgpu=1 ;;
+		--lossy) lossy=1 ;;
+		--keep-allocator) keep=1 ;;
+		*) dnntrace_die "set_env: unknown argument $arg (usage: set_env.sh [--simgpu] [--lossy] [--keep-allocator])" ;;
+		esac
+	done
+	dnntrace_require_lib
+	dnntrace_env_exports "$simgpu" "$lossy" "$keep"
+)
+__dnntrace_status=$?
+if [ "${BASH_SOURCE[0]:-$0}" = "$0" ]; then
+	[ "$__dnntrace_status" = 0 ] && printf '%s\n' "$__dnntrace_exports"
+	exit "$__dnntrace_status"
+fi
+[ "$__dnntrace_status" = 0 ] && eval "$__dnntrace_exports"
+unset __dnntrace_exports
+return "$__dnntrace_status"

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# stop_tracing.sh: ends the manual session start_tracing.sh began: flushes and
+# destroys it, stops the session daemon only if start_tracing.sh started it,
+# and says where the trace is. It must never touch any other session.
+set -u
+here=$(cd "$(dirname "$0")" && pwd -P)
+. "$here/lib/dnntrace-session.sh"
+dnntrace_locate
+
+[ $# -eq 0 ] || dnntrace_die "stop_tracing: unexpected argument $1 (usage: stop_tracing.sh)"
+state=$(dnntrace_state_file)
+[ -f "$state" ] || dnntrace_die "stop_tracing: no active session (no $state)"
+session= started_daemon= trace_dir=
+# shellcheck disable=SC1090
+. "$state"
+[ -n "$session" ] || dnntrace_die "stop_tracing: $state names no session"
+dnntrace_destroy_session "$session"
+dnntrace_stop_sessiond "$started_daemon"
+rm -f "$state"
+echo "dnntrace: trace written to $trace_dir" >&2
+echo "dnntrace: analyze it with: $here/post_process.sh $trace_dir REPORT_DIR" >&2

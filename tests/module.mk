@@ -1,0 +1,38 @@
+# tests/module.mk: `make test` = build everything, run the whole suite on
+# build/, then rebuild with SANITIZE=1 into build-asan/ and run again the tests
+# that exercise our C code (unit, analysis, interceptor, workloads, e2e) under
+# ASan+UBSan. Prints one closing `N passed, N failed, N skipped` line for both
+# passes together and fails when any test failed. Must never report a pass
+# for a pass that did not run.
+
+# Script tests of the shell tooling only test bash: no need to repeat them
+# under the sanitizers.
+TESTS_ASAN_SKIP := ^tests/scripts/
+# LTTng-UST keeps per-thread buffers and registration state until process exit
+# by design: leak reports from the preloaded tracer would be noise, so leak
+# checking is off where the tracer is preloaded (tests/e2e/lib.sh sets that);
+# compiled tests keep it.
+TESTS_ASAN_OPTIONS := abort_on_error=0:halt_on_error=1:detect_leaks=1
+TESTS_UBSAN_OPTIONS := print_stacktrace=1:halt_on_error=1
+
+.PHONY: test
+test: SHELL := /bin/bash
+test: all
+	@set -u; \
+	tests/run_tests.sh $(BUILD) | tee $(BUILD)/test-summary.txt; main_ok=$${PIPESTATUS[0]}; \
+	echo "== sanitizer pass (build-asan) =="; \
+	mkdir -p build-asan; \
+	if $(MAKE) --no-print-directory SANITIZE=1 all >build-asan/build.log 2>&1; then \
+	  ASAN_OPTIONS=$(TESTS_ASAN_OPTIONS) UBSAN_OPTIONS=$(TESTS_UBSAN_OPTIONS) \
+	  TEST_SKIP_PATTERN='$(TESTS_ASAN_SKIP)' tests/run_tests.sh build-asan \
+	    | sed 's/^\(PASS\|FAIL\|SKIP\) /\1 [asan] /' | tee build-asan/test-summary.txt; \
+	  asan_ok=$${PIPESTATUS[0]}; asan_line=$$(tail -n 1 build-asan/test-summary.txt); \
+	else \
+	  echo "FAIL [asan] build: make SANITIZE=1 all failed (see build-asan/build.log)"; \
+	  asan_ok=1; asan_line="0 passed, 1 failed, 0 skipped"; \
+	fi; \
+	main_line=$$(tail -n 1 $(BUILD)/test-summary.txt); \
+	echo "$$main_line|$$asan_line" | awk -F'|' '{ \
+	  split($$1, a, /[ ,]+/); split($$2, b, /[ ,]+/); \
+	  printf "%d passed, %d failed, %d skipped\n", a[1] + b[1], a[3] + b[3], a[5] + b[5] }'; \
+	[ "$$main_ok" = 0 ] && [ "$$asan_ok" = 0 ]
