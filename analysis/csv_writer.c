@@ -1,0 +1,179 @@
+/*
+ * The CSV tables (csv_writer.h). Kernel names can hold commas and quotes
+ * (C++ templates), so every free-text field goes through dt_csv_field.
+ * Must never print a time or id in a locale-dependent way.
+ */
+#include "analysis/csv_writer.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <string.h>
+
+#include "tracepoints/dnntrace_enums.h"
+
+static const char *const api_names[DNNTRACE_API_COUNT] = {
+	"cudaMalloc", "cudaFree", "cudaMallocAsync", "cudaFreeAsync",
+	"cudaMallocFromPoolAsync", "cudaMallocManaged", "cudaMallocPitch",
+	"cudaMalloc3D", "cudaMallocHost", "cudaHostAlloc", "cudaFreeHost",
+	"cudaMemcpy", "cudaMemcpyAsync", "cudaMemcpy2D", "cudaMemcpy2DAsync",
+	"cudaMemset", "cudaMemsetAsync", "cudaMemset2D", "cudaMemset2DAsync",
+	"cudaLaunchKernel", "cudaLaunchKernelExC", "cudaMemcpy_ptds",
+	"cudaMemcpyAsync_ptsz", "cudaMemcpy2D_ptds", "cudaMemcpy2DAsync_ptsz",
+	"cudaMemset_ptds", "cudaMemsetAsync_ptsz", "cudaMemset2D_ptds",
+	"cudaMemset2DAsync_ptsz", "cudaLaunchKernel_ptsz",
+	"cudaLaunchKernelExC_ptsz", "cudaMallocAsync_ptsz",
+	"cudaFreeAsync_ptsz", "cudaMallocFromPoolAsync_ptsz",
+};
+
+static const char *const kind_names[] = {
+	"device", "managed", "pinned_host", "stream_ordered",
+};
+
+void dt_csv_field(FILE *f, const char *s)
+{
+	if (!strpbrk(s, ",\"\r\n")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+static FILE *open_output(const char *dir, const char *file_name)
+{
+	char path[PATH_MAX];
+	if (snprintf(path, sizeof(path), "%s/%s", dir, file_name) >=
+			(int)sizeof(path)) {
+		errno = ENAMETOOLONG;
+		return NULL;
+	}
+	return fopen(path, "w");
+}
+
+static int close_output(FILE *f)
+{
+	int failed = ferror(f);
+	if (fclose(f) != 0 || failed)
+		return -1;
+	return 0;
+}
+
+/* Space-separated tensor ids of the kernel's touches having any of roles. */
+static void print_ids(FILE *f, const struct dt_group *g,
+		const struct dt_kernel *k, uint8_t roles)
+{
+	bool first = true;
+	for (uint32_t i = 0; i < k->n_touches; i++) {
+		const struct dt_touch *touch = &g->touches[k->touches_at + i];
+		if (!(touch->roles & roles))
+			continue;
+		fprintf(f, "%s%" PRId64, first ? "" : " ",
+				g->tensors[touch->tensor].id);
+		first = false;
+	}
+}
+
+static int write_kernels(const struct dt_group *g, const char *dir)
+{
+	FILE *f = open_output(dir, "kernels.csv");
+	if (!f)
+		return -1;
+	fputs("index,device,stream,start_ns,end_ns,duration_ns,name,api,inputs,"
+			"outputs,touched\n", f);
+	for (size_t i = 0; i < g->win_count; i++) {
+		const struct dt_kernel *k = &g->kernels[g->win_first + i];
+		fprintf(f, "%zu,%" PRIu32 ",%" PRIu32 ",%" PRIu64 ",%" PRIu64 ",%"
+				PRIu64 ",", i, k->device, k->stream, k->start,
+				k->end, k->end - k->start);
+		dt_csv_field(f, k->name);
+		fputc(',', f);
+		if (k->api >= 0 && k->api < DNNTRACE_API_COUNT)
+			fputs(api_names[k->api], f);
+		fputc(',', f);
+		print_ids(f, g, k, DT_ROLE_READ);
+		fputc(',', f);
+		print_ids(f, g, k, DT_ROLE_WRITE);
+		fputc(',', f);
+		print_ids(f, g, k, DT_ROLE_READ | DT_ROLE_WRITE);
+		fputc('\n', f);
+	}
+	return close_output(f);
+}
+
+static void print_optional(FILE *f, bool present, int64_t value)
+{
+	if (present)
+		fprintf(f, "%" PRId64, value);
+}
+
+static int write_tensors(const struct dt_group *g, const char *dir)
+{
+	FILE *f = open_output(dir, "tensors.csv");
+	if (!f)
+		return -1;
+	fputs("id,name,bytes,device,kind,alloc_ns,free_ns,first_use,last_use,"
+			"global\n", f);
+	for (size_t i = 0; i < g->n_tensors; i++) {
+		const struct dt_tensor *t = &g->tensors[i];
+		const struct dt_tensor_result *r = &g->results[i];
+		char buf[32];
+		fprintf(f, "%" PRId64 ",", t->id);
+		dt_csv_field(f, dt_tensor_display_name(t, buf, sizeof(buf)));
+		fprintf(f, ",%" PRIu64 ",%" PRId32 ",%s,%" PRIu64 ",", t->bytes,
+				t->device, t->kind >= 0 && t->kind < 4 ?
+				kind_names[t->kind] : "unknown", t->alloc_ns);
+		if (t->free_ns != DT_NO_TIME)
+			fprintf(f, "%" PRIu64, t->free_ns);
+		fputc(',', f);
+		print_optional(f, r->first_use >= 0, r->first_use);
+		fputc(',', f);
+		print_optional(f, r->last_use >= 0, r->last_use);
+		fprintf(f, ",%d\n", r->global ? 1 : 0);
+	}
+	return close_output(f);
+}
+
+static int write_periods(const struct dt_group *g, const char *dir)
+{
+	FILE *f = open_output(dir, "periods.csv");
+	if (!f)
+		return -1;
+	fputs("tensor,period,start,end,estimated_us,looped\n", f);
+	for (size_t t = 0; t < g->n_tensors; t++) {
+		const struct dt_tensor_result *r = &g->results[t];
+		for (size_t i = 0; i < r->n_periods; i++) {
+			const struct dt_period *p = &g->periods[r->periods_at + i];
+			fprintf(f, "%" PRId64 ",%zu,%" PRId64 ",%" PRId64 ",%" PRIu64
+					".%03" PRIu64 ",%d\n", g->tensors[t].id, i,
+					p->start, p->end, p->estimated_ns / 1000,
+					p->estimated_ns % 1000, p->looped ? 1 : 0);
+		}
+	}
+	return close_output(f);
+}
+
+static int write_memory(const struct dt_group *g, const char *dir)
+{
+	FILE *f = open_output(dir, "memory.csv");
+	if (!f)
+		return -1;
+	fputs("index,live_bytes,active_bytes\n", f);
+	for (size_t k = 0; k < g->win_count; k++)
+		fprintf(f, "%zu,%" PRIu64 ",%" PRIu64 "\n", k, g->live_bytes[k],
+				g->active_bytes[k]);
+	return close_output(f);
+}
+
+int dt_write_csv_files(const struct dt_group *g, const char *dir)
+{
+	if (write_kernels(g, dir) || write_tensors(g, dir) ||
+	    write_periods(g, dir) || write_memory(g, dir))
+		return -1;
+	return 0;
+}

@@ -1,0 +1,95 @@
+/*
+ * One analysis group: the kernels and tensors of one (process, device), in
+ * G10's terms. dt_group_build turns the event model into ordered kernels
+ * with their tensor uses and roles; dt_group_analyze then computes, for a
+ * window of kernels, everything the writers print (global flags, Birth and
+ * Death, inactive periods, memory per kernel). Tests may also fill a group
+ * by hand (dt_group_add_*) and analyze it without any trace.
+ * Must never write files or print: writers and the summary do that.
+ */
+#ifndef DNNTRACE_ANALYSIS_GROUP_H
+#define DNNTRACE_ANALYSIS_GROUP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "analysis/liveness.h"
+#include "analysis/model.h"
+
+/* A tensor's use by one kernel, stored with the kernel (parameter order). */
+struct dt_touch {
+	uint32_t tensor;     /* index into group tensors */
+	uint8_t roles;       /* DT_ROLE_READ | DT_ROLE_WRITE */
+};
+
+struct dt_kernel {
+	uint64_t start, end;         /* GPU times, ns (CLOCK_MONOTONIC) */
+	uint32_t correlation_id;
+	uint32_t device;
+	uint32_t stream;
+	const char *name;
+	int api;                     /* launch API (enum dnntrace_api_id), -1: no link */
+	size_t touches_at;           /* into dt_group.touches */
+	uint32_t n_touches;
+};
+
+/* Per-tensor results of dt_group_analyze (index = tensor index). */
+struct dt_tensor_result {
+	bool global;
+	bool in_g10;                 /* lives in or is touched in the window */
+	int64_t birth, death;        /* locals only (G10 values) */
+	int64_t first_use, last_use; /* window kernel indices, -1: none */
+	size_t periods_at, n_periods;/* into dt_group.periods */
+	double idle_byte_seconds;
+};
+
+struct dt_group {
+	int64_t vpid;
+	int32_t device;
+	bool kernel_times_missing;   /* CUPTI unavailable: launches stand in */
+	const char *cupti_message;
+	uint64_t events_lost;        /* known counts: discarded + dropped */
+	bool events_lost_unknown;
+	struct dt_device_stats stats;
+
+	struct dt_tensor *tensors;   /* copies, sorted by id */
+	size_t n_tensors, cap_tensors;
+	struct dt_kernel *kernels;   /* full order */
+	size_t n_kernels, cap_kernels;
+	struct dt_touch *touches;
+	size_t n_touches, cap_touches;
+
+	/* Results of dt_group_analyze for the window [win_first, win_first+win_count). */
+	size_t win_first, win_count;
+	struct dt_tensor_result *results;
+	struct dt_period *periods;
+	size_t n_periods;
+	uint64_t *live_bytes;        /* per window kernel */
+	uint64_t *active_bytes;      /* per window kernel */
+	uint64_t *g10_total_bytes;   /* per window kernel, G10 "total" */
+	uint64_t global_bytes;
+	size_t peak_kernel;          /* window index of max live_bytes */
+	uint64_t peak_bytes;
+};
+
+/* Every (process, device) with tensors, kernels or allocation attempts, in
+ * process order then device order. Fills *groups; returns the count. */
+size_t dt_groups_build(const struct dt_model *m, struct dt_group **groups);
+
+/* Hand-made groups (tests): tensors must be added in increasing id order. */
+void dt_group_init(struct dt_group *g, int64_t vpid, int32_t device);
+void dt_group_add_tensor(struct dt_group *g, const struct dt_tensor *t);
+/* Adds a kernel after the others; touches name tensor indices with roles. */
+void dt_group_add_kernel(struct dt_group *g, const struct dt_kernel *k,
+		const struct dt_touch *touches, uint32_t n_touches);
+
+/* Analyzes kernels [first, first+count) of the full order (count 0: none). */
+void dt_group_analyze(struct dt_group *g, size_t first, size_t count);
+void dt_group_free(struct dt_group *g);
+
+/* A tensor's display name: its tag, else "t<id>"; buf needs 32 bytes. */
+const char *dt_tensor_display_name(const struct dt_tensor *t, char *buf,
+		size_t size);
+
+#endif

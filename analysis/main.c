@@ -1,0 +1,258 @@
+/*
+ * dnntrace-analyze: command line of the post-processor. Parses arguments,
+ * reads the trace into the model, builds and analyzes one group per
+ * (process, device), and writes each group's files. Exit codes: 0 success,
+ * 1 usage error, 2 unreadable input (one line on stderr). Must never
+ * analyze or format anything itself.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "analysis/csv_writer.h"
+#include "analysis/g10_writer.h"
+#include "analysis/group.h"
+#include "analysis/model.h"
+#include "analysis/summary.h"
+#include "analysis/trace_reader.h"
+
+#define PROG "dnntrace-analyze"
+
+struct options {
+	const char *trace_dir;
+	const char *out_dir;
+	const char *name;
+	bool has_window;
+	size_t window_first, window_last;
+};
+
+static void usage(FILE *f)
+{
+	fputs("usage: " PROG " TRACE_DIR -o OUT_DIR [--kernels A:B] [--name NAME]\n", f);
+}
+
+static int usage_error(const char *what)
+{
+	fprintf(stderr, PROG ": %s\n", what);
+	usage(stderr);
+	return 1;
+}
+
+static bool parse_index(const char *s, const char *end, size_t *out)
+{
+	if (s == end)
+		return false;
+	size_t v = 0;
+	for (; s < end; s++) {
+		if (*s < '0' || *s > '9' || v > (SIZE_MAX - 9) / 10)
+			return false;
+		v = v * 10 + (size_t)(*s - '0');
+	}
+	*out = v;
+	return true;
+}
+
+static bool parse_window(const char *arg, struct options *o)
+{
+	const char *colon = strchr(arg, ':');
+	return colon && parse_index(arg, colon, &o->window_first) &&
+		parse_index(colon + 1, colon + strlen(colon), &o->window_last) &&
+		o->window_first <= o->window_last;
+}
+
+/* A name becomes part of file names: keep it to a safe alphabet. */
+static bool valid_name(const char *s)
+{
+	if (!*s || strlen(s) > 200)
+		return false;
+	for (; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+		      (*s >= '0' && *s <= '9') || strchr("._-+", *s)))
+			return false;
+	return true;
+}
+
+/* 0 ok, 1 usage error, -1 help printed */
+static int parse_args(int argc, char **argv, struct options *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->name = "dnntrace";
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+			usage(stdout);
+			return -1;
+		} else if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) {
+			if (++i >= argc)
+				return usage_error("-o needs a directory");
+			o->out_dir = argv[i];
+		} else if (strcmp(a, "--kernels") == 0) {
+			if (++i >= argc || !parse_window(argv[i], o))
+				return usage_error("--kernels needs A:B with A <= B");
+			o->has_window = true;
+		} else if (strcmp(a, "--name") == 0) {
+			if (++i >= argc || !valid_name(argv[i]))
+				return usage_error("--name needs a name of letters, "
+						"digits and ._-+");
+			o->name = argv[i];
+		} else if (a[0] == '-' && a[1] != '\0') {
+			char msg[300];
+			snprintf(msg, sizeof(msg), "unknown option %.200s", a);
+			return usage_error(msg);
+		} else if (!o->trace_dir) {
+			o->trace_dir = a;
+		} else {
+			return usage_error("only one TRACE_DIR");
+		}
+	}
+	if (!o->trace_dir)
+		return usage_error("missing TRACE_DIR");
+	if (!o->out_dir)
+		return usage_error("missing -o OUT_DIR");
+	return 0;
+}
+
+static int make_dirs(const char *path)
+{
+	char buf[PATH_MAX];
+	if (snprintf(buf, sizeof(buf), "%s", path) >= (int)sizeof(buf)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	for (char *p = buf + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(buf, 0777) != 0 && errno != EEXIST)
+			return -1;
+		*p = '/';
+	}
+	if (mkdir(buf, 0777) != 0 && errno != EEXIST)
+		return -1;
+	struct stat st;
+	if (stat(buf, &st) != 0 || !S_ISDIR(st.st_mode)) {
+		errno = ENOTDIR;
+		return -1;
+	}
+	return 0;
+}
+
+/* dir + "/" + file into buf; -1 (ENAMETOOLONG) when it does not fit. */
+static int join_path(char *buf, size_t size, const char *dir, const char *file)
+{
+	int n = snprintf(buf, size, "%s/%s", dir, file);
+	if (n < 0 || (size_t)n >= size) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	return 0;
+}
+
+static int write_group(const struct dt_group *g, const char *dir,
+		const char *name)
+{
+	if (make_dirs(dir) != 0 || dt_write_g10_files(g, dir, name) != 0 ||
+	    dt_write_csv_files(g, dir) != 0)
+		return -1;
+	char path[PATH_MAX];
+	if (join_path(path, sizeof(path), dir, "summary.txt") != 0)
+		return -1;
+	FILE *f = fopen(path, "w");
+	if (!f)
+		return -1;
+	dt_write_summary(f, g);
+	return fclose(f) == 0 ? 0 : -1;
+}
+
+int main(int argc, char **argv)
+{
+	struct options o;
+	int parsed = parse_args(argc, argv, &o);
+	if (parsed != 0)
+		return parsed < 0 ? 0 : 1;
+
+	struct dt_model model;
+	dt_model_init(&model);
+	char error[512];
+	if (dt_read_trace(o.trace_dir, &model, error, sizeof(error)) != 0) {
+		fprintf(stderr, PROG ": %s\n", error);
+		dt_model_free(&model);
+		return 2;
+	}
+
+	struct dt_group *groups;
+	size_t n_groups = dt_groups_build(&model, &groups);
+	int rc = 0;
+	for (size_t i = 0; i < n_groups && rc == 0; i++) {
+		struct dt_group *g = &groups[i];
+		size_t first = 0, count = g->n_kernels;
+		if (o.has_window) {
+			if (o.window_last >= g->n_kernels) {
+				fprintf(stderr, PROG ": --kernels %zu:%zu out of range: "
+						"process %" PRId64 " device %" PRId32
+						" has %zu kernels\n", o.window_first,
+						o.window_last, g->vpid, g->device,
+						g->n_kernels);
+				rc = 1;
+				break;
+			}
+			first = o.window_first;
+			count = o.window_last - o.window_first + 1;
+		}
+		dt_group_analyze(g, first, count);
+	}
+
+	if (rc == 0 && make_dirs(o.out_dir) != 0) {
+		fprintf(stderr, PROG ": cannot create %s: %s\n", o.out_dir,
+				strerror(errno));
+		rc = 2;
+	}
+	FILE *all = NULL;
+	if (rc == 0 && n_groups > 1) {
+		char path[PATH_MAX];
+		if (join_path(path, sizeof(path), o.out_dir, "summary.txt") == 0)
+			all = fopen(path, "w");
+		if (!all) {
+			fprintf(stderr, PROG ": cannot write %s/summary.txt: %s\n",
+					o.out_dir, strerror(errno));
+			rc = 2;
+		}
+	}
+	for (size_t i = 0; i < n_groups && rc == 0; i++) {
+		const struct dt_group *g = &groups[i];
+		char dir[PATH_MAX], sub[64];
+		snprintf(sub, sizeof(sub), "pid%" PRId64 "-dev%" PRId32, g->vpid,
+				g->device);
+		int too_long = n_groups == 1 ?
+			snprintf(dir, sizeof(dir), "%s", o.out_dir) >= (int)sizeof(dir) :
+			join_path(dir, sizeof(dir), o.out_dir, sub) != 0;
+		if (too_long || write_group(g, dir, o.name) != 0) {
+			fprintf(stderr, PROG ": cannot write results to %s: %s\n",
+					dir, strerror(errno));
+			rc = 2;
+			break;
+		}
+		if (n_groups > 1)
+			printf("%s== %s\n", i ? "\n" : "", dir);
+		dt_write_summary(stdout, g);
+		if (all) {
+			fprintf(all, "%s== %s\n", i ? "\n" : "", dir);
+			dt_write_summary(all, g);
+		}
+	}
+	if (all && fclose(all) != 0 && rc == 0) {
+		fprintf(stderr, PROG ": cannot write %s/summary.txt\n", o.out_dir);
+		rc = 2;
+	}
+	if (n_groups == 0 && rc == 0)
+		printf("no device allocations, kernels or launches in the trace\n");
+	for (size_t i = 0; i < n_groups; i++)
+		dt_group_free(&groups[i]);
+	free(groups);
+	dt_model_free(&model);
+	return rc;
+}

@@ -1,0 +1,239 @@
+/*
+ * Feeds the event model (model.h): one function per dnntrace event kind.
+ * Each call is O(1) amortised and keeps only what the analysis needs later.
+ * Must never fail on odd input (unknown ids, repeated frees, events before
+ * their alloc): the trace is what it is; such events are ignored or kept as
+ * far as they make sense.
+ */
+#include "analysis/model.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "tracepoints/dnntrace_enums.h"
+
+void dt_model_init(struct dt_model *m)
+{
+	memset(m, 0, sizeof(*m));
+}
+
+static void process_free(struct dt_process *p)
+{
+	free(p->tensors);
+	dt_u64map_free(&p->tensor_index);
+	free(p->launches);
+	dt_u64map_free(&p->launch_index);
+	free(p->launch_tensors);
+	free(p->kernels);
+	dt_u64map_free(&p->call_of_correlation);
+	free(p->devices);
+}
+
+void dt_model_free(struct dt_model *m)
+{
+	for (size_t i = 0; i < m->n_processes; i++)
+		process_free(&m->processes[i]);
+	free(m->processes);
+	dt_strpool_free(&m->names);
+	memset(m, 0, sizeof(*m));
+}
+
+struct dt_process *dt_model_process(struct dt_model *m, int64_t vpid)
+{
+	if (m->last_process < m->n_processes &&
+	    m->processes[m->last_process].vpid == vpid)
+		return &m->processes[m->last_process];
+	for (size_t i = 0; i < m->n_processes; i++) {
+		if (m->processes[i].vpid == vpid) {
+			m->last_process = i;
+			return &m->processes[i];
+		}
+	}
+	struct dt_process *p = DT_PUSH_SLOT(m->processes, m->n_processes,
+			m->cap_processes);
+	memset(p, 0, sizeof(*p));
+	p->vpid = vpid;
+	p->cupti_ok = -1;
+	p->last_alloc_device = -1;
+	m->last_process = m->n_processes - 1;
+	return p;
+}
+
+struct dt_device_stats *dt_process_device(struct dt_process *p, int32_t device)
+{
+	for (size_t i = 0; i < p->n_devices; i++)
+		if (p->devices[i].device == device)
+			return &p->devices[i];
+	struct dt_device_stats *d = DT_PUSH_SLOT(p->devices, p->n_devices,
+			p->cap_devices);
+	memset(d, 0, sizeof(*d));
+	d->device = device;
+	return d;
+}
+
+struct dt_tensor *dt_process_find_tensor(const struct dt_process *p, int64_t id)
+{
+	uint64_t index;
+	if (id < 0 || !dt_u64map_get(&p->tensor_index, (uint64_t)id, &index))
+		return NULL;
+	return &p->tensors[index];
+}
+
+static struct dt_tensor *tensor_for_id(struct dt_process *p, int64_t id)
+{
+	struct dt_tensor *t = dt_process_find_tensor(p, id);
+	if (t)
+		return t;
+	t = DT_PUSH_SLOT(p->tensors, p->n_tensors, p->cap_tensors);
+	memset(t, 0, sizeof(*t));
+	t->id = id;
+	t->alloc_ns = DT_NO_TIME;
+	t->free_ns = DT_NO_TIME;
+	t->first_write_ns = DT_NO_TIME;
+	t->device = -1;
+	dt_u64map_put(&p->tensor_index, (uint64_t)id, p->n_tensors - 1);
+	return t;
+}
+
+void dt_model_on_alloc(struct dt_model *m, int64_t vpid, uint64_t ts, int api,
+		int kind, int32_t device, uint64_t bytes, int64_t tensor_id,
+		int result)
+{
+	(void)api;
+	m->dnntrace_events++;
+	struct dt_process *p = dt_model_process(m, vpid);
+	struct dt_device_stats *stats = dt_process_device(p, device);
+	p->last_alloc_device = device;
+	if (result != 0) {
+		stats->failed_allocs++;
+		return;
+	}
+	if (kind == DNNTRACE_MEM_PINNED_HOST) {
+		stats->pinned_allocs++;
+		stats->pinned_bytes += bytes;
+		return;
+	}
+	if (tensor_id < 0)
+		return;
+	struct dt_tensor *t = tensor_for_id(p, tensor_id);
+	t->bytes = bytes;
+	t->device = device;
+	t->kind = kind;
+	t->alloc_ns = ts;
+	t->allocated = true;
+}
+
+void dt_model_on_free(struct dt_model *m, int64_t vpid, uint64_t ts,
+		int64_t tensor_id, int result)
+{
+	m->dnntrace_events++;
+	struct dt_process *p = dt_model_process(m, vpid);
+	struct dt_tensor *t = dt_process_find_tensor(p, tensor_id);
+	if (!t || result != 0 || t->free_ns != DT_NO_TIME)
+		return;
+	t->free_ns = ts;
+}
+
+static void note_write(struct dt_process *p, int64_t tensor_id, uint64_t ts)
+{
+	struct dt_tensor *t = dt_process_find_tensor(p, tensor_id);
+	if (t && ts < t->first_write_ns)
+		t->first_write_ns = ts;
+}
+
+void dt_model_on_memcpy(struct dt_model *m, int64_t vpid, uint64_t ts,
+		int64_t dst_tensor, int result)
+{
+	m->dnntrace_events++;
+	if (result == 0)
+		note_write(dt_model_process(m, vpid), dst_tensor, ts);
+}
+
+void dt_model_on_memset(struct dt_model *m, int64_t vpid, uint64_t ts,
+		int64_t tensor_id, int result)
+{
+	m->dnntrace_events++;
+	if (result == 0)
+		note_write(dt_model_process(m, vpid), tensor_id, ts);
+}
+
+void dt_model_on_launch(struct dt_model *m, int64_t vpid, uint64_t ts,
+		uint64_t call_id, int api, const char *name, uint64_t stream,
+		const int64_t *tensors, uint32_t n_tensors, int result)
+{
+	m->dnntrace_events++;
+	struct dt_process *p = dt_model_process(m, vpid);
+	struct dt_launch *l = DT_PUSH_SLOT(p->launches, p->n_launches,
+			p->cap_launches);
+	l->call_id = call_id;
+	l->ts = ts;
+	l->api = api;
+	l->name = dt_strpool_intern(&m->names, name ? name : "");
+	l->stream = stream;
+	l->result = result;
+	l->tensors_at = p->n_launch_tensors;
+	l->n_tensors = n_tensors;
+	for (uint32_t i = 0; i < n_tensors; i++)
+		*DT_PUSH_SLOT(p->launch_tensors, p->n_launch_tensors,
+				p->cap_launch_tensors) = tensors[i];
+	dt_u64map_put(&p->launch_index, call_id, p->n_launches - 1);
+}
+
+void dt_model_on_tag(struct dt_model *m, int64_t vpid, int64_t tensor_id,
+		const char *name)
+{
+	m->dnntrace_events++;
+	if (tensor_id < 0 || !name)
+		return;
+	struct dt_tensor *t = tensor_for_id(dt_model_process(m, vpid), tensor_id);
+	t->name = dt_strpool_intern(&m->names, name);
+}
+
+void dt_model_on_status(struct dt_model *m, int64_t vpid, int cupti_ok,
+		const char *message)
+{
+	m->dnntrace_events++;
+	struct dt_process *p = dt_model_process(m, vpid);
+	p->cupti_ok = cupti_ok != 0;
+	p->cupti_message = message ? dt_strpool_intern(&m->names, message) : NULL;
+}
+
+void dt_model_on_gpu_kernel(struct dt_model *m, int64_t vpid,
+		uint32_t correlation_id, uint32_t device, uint32_t stream,
+		uint64_t start, uint64_t end, const char *name)
+{
+	m->dnntrace_events++;
+	struct dt_process *p = dt_model_process(m, vpid);
+	struct dt_gpu_kernel *k = DT_PUSH_SLOT(p->kernels, p->n_kernels,
+			p->cap_kernels);
+	k->correlation_id = correlation_id;
+	k->device = device;
+	k->stream = stream;
+	k->start = start;
+	k->end = end < start ? start : end;
+	k->name = dt_strpool_intern(&m->names, name ? name : "");
+}
+
+void dt_model_on_external_correlation(struct dt_model *m, int64_t vpid,
+		uint32_t correlation_id, uint64_t call_id)
+{
+	m->dnntrace_events++;
+	dt_u64map_put(&dt_model_process(m, vpid)->call_of_correlation,
+			correlation_id, call_id);
+}
+
+void dt_model_on_records_dropped(struct dt_model *m, int64_t vpid,
+		uint64_t count)
+{
+	m->dnntrace_events++;
+	dt_model_process(m, vpid)->records_dropped += count;
+}
+
+void dt_model_on_discarded(struct dt_model *m, bool count_known,
+		uint64_t count)
+{
+	if (count_known)
+		m->discarded_events += count;
+	else
+		m->discarded_unknown = true;
+}

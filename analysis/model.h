@@ -1,0 +1,128 @@
+/*
+ * The event model: what the trace says, per process, after one streaming
+ * pass. The trace reader (or a unit test) calls one dt_model_on_* function
+ * per dnntrace event; nothing here knows about babeltrace2. Memory grows
+ * with tensors, launches, kernels and distinct names, never with events
+ * (copies, sets and correlations only update existing entries or small maps).
+ * Must never decide analysis questions (order, roles, windows): group.c does.
+ */
+#ifndef DNNTRACE_ANALYSIS_MODEL_H
+#define DNNTRACE_ANALYSIS_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "analysis/util.h"
+
+#define DT_NO_TIME UINT64_MAX
+
+/* One device allocation that got a tensor id (kinds device/managed/stream_ordered). */
+struct dt_tensor {
+	int64_t id;
+	const char *name;          /* last dnntrace_tag name, or NULL */
+	uint64_t bytes;
+	int32_t device;
+	int kind;                  /* enum dnntrace_mem_kind */
+	uint64_t alloc_ns;
+	uint64_t free_ns;          /* DT_NO_TIME: never freed in the trace */
+	uint64_t first_write_ns;   /* first successful memcpy/memset into it */
+	bool allocated;            /* an alloc event was seen (tags may come first) */
+};
+
+/* One successful or failed kernel launch call (dnntrace_api:launch). */
+struct dt_launch {
+	uint64_t call_id;
+	uint64_t ts;
+	int api;
+	const char *name;          /* interned */
+	uint64_t stream;
+	size_t tensors_at;         /* into dt_process.launch_tensors */
+	uint32_t n_tensors;
+	int result;
+};
+
+/* One kernel that ran on the GPU (dnntrace_gpu:kernel). */
+struct dt_gpu_kernel {
+	uint32_t correlation_id;
+	uint32_t device;
+	uint32_t stream;
+	uint64_t start;
+	uint64_t end;
+	const char *name;          /* interned */
+};
+
+/* Counters kept per (process, device). */
+struct dt_device_stats {
+	int32_t device;
+	uint64_t failed_allocs;
+	uint64_t pinned_allocs;
+	uint64_t pinned_bytes;
+};
+
+struct dt_process {
+	int64_t vpid;
+	struct dt_tensor *tensors;
+	size_t n_tensors, cap_tensors;
+	struct dt_u64map tensor_index;      /* tensor id -> index in tensors */
+	struct dt_launch *launches;
+	size_t n_launches, cap_launches;
+	struct dt_u64map launch_index;      /* call_id -> index in launches */
+	int64_t *launch_tensors;
+	size_t n_launch_tensors, cap_launch_tensors;
+	struct dt_gpu_kernel *kernels;
+	size_t n_kernels, cap_kernels;
+	struct dt_u64map call_of_correlation; /* CUPTI correlation id -> call_id */
+	struct dt_device_stats *devices;
+	size_t n_devices, cap_devices;
+	int cupti_ok;                       /* -1: no status event seen */
+	const char *cupti_message;          /* interned, or NULL */
+	uint64_t records_dropped;
+	int32_t last_alloc_device;          /* -1: none yet */
+};
+
+struct dt_model {
+	struct dt_process *processes;
+	size_t n_processes, cap_processes;
+	size_t last_process;                /* lookup cache: events come in runs */
+	struct dt_strpool names;
+	uint64_t dnntrace_events;
+	uint64_t discarded_events;          /* known counts of lost events */
+	bool discarded_unknown;             /* some loss had no count */
+};
+
+void dt_model_init(struct dt_model *m);
+void dt_model_free(struct dt_model *m);
+
+void dt_model_on_alloc(struct dt_model *m, int64_t vpid, uint64_t ts, int api,
+		int kind, int32_t device, uint64_t bytes, int64_t tensor_id,
+		int result);
+void dt_model_on_free(struct dt_model *m, int64_t vpid, uint64_t ts,
+		int64_t tensor_id, int result);
+void dt_model_on_memcpy(struct dt_model *m, int64_t vpid, uint64_t ts,
+		int64_t dst_tensor, int result);
+void dt_model_on_memset(struct dt_model *m, int64_t vpid, uint64_t ts,
+		int64_t tensor_id, int result);
+void dt_model_on_launch(struct dt_model *m, int64_t vpid, uint64_t ts,
+		uint64_t call_id, int api, const char *name, uint64_t stream,
+		const int64_t *tensors, uint32_t n_tensors, int result);
+void dt_model_on_tag(struct dt_model *m, int64_t vpid, int64_t tensor_id,
+		const char *name);
+void dt_model_on_status(struct dt_model *m, int64_t vpid, int cupti_ok,
+		const char *message);
+void dt_model_on_gpu_kernel(struct dt_model *m, int64_t vpid,
+		uint32_t correlation_id, uint32_t device, uint32_t stream,
+		uint64_t start, uint64_t end, const char *name);
+void dt_model_on_external_correlation(struct dt_model *m, int64_t vpid,
+		uint32_t correlation_id, uint64_t call_id);
+void dt_model_on_records_dropped(struct dt_model *m, int64_t vpid,
+		uint64_t count);
+/* Events the tracer or the trace lost (CTF discarded events/packets). */
+void dt_model_on_discarded(struct dt_model *m, bool count_known,
+		uint64_t count);
+
+struct dt_process *dt_model_process(struct dt_model *m, int64_t vpid);
+struct dt_device_stats *dt_process_device(struct dt_process *p, int32_t device);
+struct dt_tensor *dt_process_find_tensor(const struct dt_process *p, int64_t id);
+
+#endif

@@ -1,0 +1,28 @@
+# analysis/: build/bin/dnntrace-analyze, the babeltrace2-based post-processor.
+# The analysis core (everything but the babeltrace2 reader and main) is also
+# a static library that the unit tests link, so tests need no trace.
+
+ANALYSIS_CORE_SRCS := analysis/util.c analysis/model.c analysis/liveness.c \
+	analysis/group.c analysis/g10_writer.c analysis/csv_writer.c \
+	analysis/summary.c
+ANALYSIS_CORE_OBJS := $(ANALYSIS_CORE_SRCS:%.c=$(BUILD)/obj/%.o)
+ANALYSIS_CORE_LIB := $(BUILD)/obj/analysis/libdtanalysis.a
+ANALYSIS_BIN_OBJS := $(BUILD)/obj/analysis/trace_reader.o $(BUILD)/obj/analysis/main.o
+ANALYSIS_BIN := $(BUILD)/bin/dnntrace-analyze
+ANALYSIS_BT_CFLAGS := $(shell pkg-config --cflags babeltrace2 2>/dev/null)
+ANALYSIS_BT_LIBS := $(shell pkg-config --libs babeltrace2 2>/dev/null || echo -lbabeltrace2)
+
+all: $(ANALYSIS_BIN)
+
+$(BUILD)/obj/analysis/%.o: analysis/%.c $(wildcard analysis/*.h) tracepoints/dnntrace_enums.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(ANALYSIS_BT_CFLAGS) -c $< -o $@
+
+$(ANALYSIS_CORE_LIB): $(ANALYSIS_CORE_OBJS)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+$(ANALYSIS_BIN): $(ANALYSIS_BIN_OBJS) $(ANALYSIS_CORE_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ $(ANALYSIS_BIN_OBJS) $(ANALYSIS_CORE_LIB) \
+		$(ANALYSIS_BT_LIBS) $(SAN_LDFLAGS)

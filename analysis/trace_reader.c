@@ -1,0 +1,584 @@
+/*
+ * The babeltrace2 side of the analyzer (trace_reader.h). Each event class is
+ * resolved once (handler + payload member indices, cached by class pointer),
+ * so the per-event path does no string compare and no lookup by name.
+ * Timestamps: the event's default clock snapshot VALUE (LTTng's monotonic
+ * clock counts CLOCK_MONOTONIC ns), the same domain as the GPU start/end
+ * fields, never ns_from_origin (which adds the clock class offset).
+ * Must never print: failures come back as one line for main.c.
+ */
+#include "analysis/trace_reader.h"
+
+#include <babeltrace2/babeltrace.h>
+#include <errno.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+enum handler {
+	H_IGNORE,
+	H_GPU_OTHER,           /* dnntrace_gpu:memcpy / memset: not needed */
+	H_ALLOC,
+	H_FREE,
+	H_MEMCPY,
+	H_MEMSET,
+	H_LAUNCH,
+	H_TAG,
+	H_STATUS,
+	H_GPU_KERNEL,
+	H_EXTERNAL_CORRELATION,
+	H_RECORDS_DROPPED,
+};
+
+#define MAX_FIELDS 8
+
+/* The payload members each handler reads, in slot order. */
+static const struct {
+	const char *event;
+	enum handler handler;
+	const char *fields[MAX_FIELDS];
+} event_specs[] = {
+	{"dnntrace_api:alloc", H_ALLOC,
+		{"api", "kind", "device", "bytes", "tensor_id", "result"}},
+	{"dnntrace_api:free", H_FREE, {"tensor_id", "result"}},
+	{"dnntrace_api:memcpy", H_MEMCPY, {"dst_tensor", "result"}},
+	{"dnntrace_api:memset", H_MEMSET, {"tensor_id", "result"}},
+	{"dnntrace_api:launch", H_LAUNCH,
+		{"call_id", "api", "name", "stream", "tensors", "result"}},
+	{"dnntrace_api:tag", H_TAG, {"tensor_id", "name"}},
+	{"dnntrace_api:status", H_STATUS, {"cupti_ok", "message"}},
+	{"dnntrace_gpu:kernel", H_GPU_KERNEL,
+		{"correlation_id", "device", "stream", "start", "end", "name"}},
+	{"dnntrace_gpu:external_correlation", H_EXTERNAL_CORRELATION,
+		{"correlation_id", "call_id"}},
+	{"dnntrace_gpu:records_dropped", H_RECORDS_DROPPED, {"count"}},
+	{"dnntrace_gpu:memcpy", H_GPU_OTHER, {NULL}},
+	{"dnntrace_gpu:memset", H_GPU_OTHER, {NULL}},
+};
+
+enum field_kind { F_SIGNED, F_UNSIGNED, F_STRING, F_SIGNED_ARRAY };
+
+struct class_info {
+	const bt_event_class *event_class;
+	enum handler handler;
+	uint64_t index[MAX_FIELDS];
+	enum field_kind kind[MAX_FIELDS];
+	bool has_clock;
+	uint64_t clock_frequency;
+	int64_t vpid_index;          /* in the common context, -1: absent */
+	bool vpid_signed;
+};
+
+struct reader {
+	struct dt_model *model;
+	bt_message_iterator *iterator;
+	struct class_info *classes;
+	size_t n_classes, cap_classes;
+	size_t last_class;
+	int64_t *tensor_buffer;
+	size_t tensor_buffer_cap;
+};
+
+/* ---- resolving an event class once ------------------------------------ */
+
+static bool find_member(const bt_field_class *structure, const char *name,
+		uint64_t *index, const bt_field_class **member_class)
+{
+	if (!structure || !bt_field_class_type_is(
+			bt_field_class_get_type(structure),
+			BT_FIELD_CLASS_TYPE_STRUCTURE))
+		return false;
+	uint64_t n = bt_field_class_structure_get_member_count(structure);
+	for (uint64_t i = 0; i < n; i++) {
+		const bt_field_class_structure_member *member =
+			bt_field_class_structure_borrow_member_by_index_const(
+					structure, i);
+		const char *member_name = bt_field_class_structure_member_get_name(
+				member);
+		/* CTF 1.8 traces may keep LTTng's leading underscore */
+		if (strcmp(member_name, name) == 0 ||
+		    (member_name[0] == '_' && strcmp(member_name + 1, name) == 0)) {
+			*index = i;
+			*member_class = bt_field_class_structure_member_borrow_field_class_const(
+					member);
+			return true;
+		}
+	}
+	return false;
+}
+
+static bool classify_field(const bt_field_class *fc, enum field_kind *kind)
+{
+	bt_field_class_type type = bt_field_class_get_type(fc);
+	if (bt_field_class_type_is(type, BT_FIELD_CLASS_TYPE_SIGNED_INTEGER))
+		*kind = F_SIGNED;
+	else if (bt_field_class_type_is(type, BT_FIELD_CLASS_TYPE_UNSIGNED_INTEGER))
+		*kind = F_UNSIGNED;
+	else if (bt_field_class_type_is(type, BT_FIELD_CLASS_TYPE_STRING))
+		*kind = F_STRING;
+	else if (bt_field_class_type_is(type, BT_FIELD_CLASS_TYPE_ARRAY) &&
+		 bt_field_class_type_is(bt_field_class_get_type(
+			bt_field_class_array_borrow_element_field_class_const(fc)),
+			BT_FIELD_CLASS_TYPE_SIGNED_INTEGER))
+		*kind = F_SIGNED_ARRAY;
+	else
+		return false;
+	return true;
+}
+
+static void resolve_class(struct class_info *info, const bt_event_class *ec)
+{
+	memset(info, 0, sizeof(*info));
+	info->event_class = ec;
+	info->handler = H_IGNORE;
+	info->vpid_index = -1;
+	const char *name = bt_event_class_get_name(ec);
+	if (!name)
+		return;
+	size_t spec = 0, n_specs = sizeof(event_specs) / sizeof(event_specs[0]);
+	while (spec < n_specs && strcmp(event_specs[spec].event, name) != 0)
+		spec++;
+	if (spec == n_specs)
+		return;
+
+	const bt_field_class *payload =
+		bt_event_class_borrow_payload_field_class_const(ec);
+	for (int i = 0; i < MAX_FIELDS && event_specs[spec].fields[i]; i++) {
+		const bt_field_class *fc;
+		/* a class that lacks a field we read is not our format: ignore */
+		if (!find_member(payload, event_specs[spec].fields[i],
+				&info->index[i], &fc) ||
+		    !classify_field(fc, &info->kind[i]))
+			return;
+	}
+	const bt_stream_class *sc = bt_event_class_borrow_stream_class_const(ec);
+	const bt_clock_class *clock =
+		bt_stream_class_borrow_default_clock_class_const(sc);
+	info->has_clock = clock != NULL;
+	info->clock_frequency = clock ? bt_clock_class_get_frequency(clock) : 0;
+	const bt_field_class *context =
+		bt_stream_class_borrow_event_common_context_field_class_const(sc);
+	uint64_t vpid_index;
+	const bt_field_class *vpid_class;
+	enum field_kind vpid_kind;
+	if (find_member(context, "vpid", &vpid_index, &vpid_class) &&
+	    classify_field(vpid_class, &vpid_kind) && vpid_kind != F_STRING &&
+	    vpid_kind != F_SIGNED_ARRAY) {
+		info->vpid_index = (int64_t)vpid_index;
+		info->vpid_signed = vpid_kind == F_SIGNED;
+	}
+	info->handler = event_specs[spec].handler;
+}
+
+static const struct class_info *class_of(struct reader *r,
+		const bt_event_class *ec)
+{
+	if (r->last_class < r->n_classes &&
+	    r->classes[r->last_class].event_class == ec)
+		return &r->classes[r->last_class];
+	for (size_t i = 0; i < r->n_classes; i++) {
+		if (r->classes[i].event_class == ec) {
+			r->last_class = i;
+			return &r->classes[i];
+		}
+	}
+	struct class_info *info = DT_PUSH_SLOT(r->classes, r->n_classes,
+			r->cap_classes);
+	resolve_class(info, ec);
+	r->last_class = r->n_classes - 1;
+	return info;
+}
+
+/* ---- per event ---------------------------------------------------------- */
+
+static inline const bt_field *member(const bt_field *payload,
+		const struct class_info *info, int slot)
+{
+	return bt_field_structure_borrow_member_field_by_index_const(payload,
+			info->index[slot]);
+}
+
+static inline int64_t get_signed(const bt_field *payload,
+		const struct class_info *info, int slot)
+{
+	const bt_field *f = member(payload, info, slot);
+	return info->kind[slot] == F_SIGNED ? bt_field_integer_signed_get_value(f)
+		: (int64_t)bt_field_integer_unsigned_get_value(f);
+}
+
+static inline uint64_t get_unsigned(const bt_field *payload,
+		const struct class_info *info, int slot)
+{
+	const bt_field *f = member(payload, info, slot);
+	return info->kind[slot] == F_UNSIGNED ?
+		bt_field_integer_unsigned_get_value(f) :
+		(uint64_t)bt_field_integer_signed_get_value(f);
+}
+
+static inline const char *get_string(const bt_field *payload,
+		const struct class_info *info, int slot)
+{
+	return bt_field_string_get_value(member(payload, info, slot));
+}
+
+static uint64_t event_time(const bt_message *msg, const struct class_info *info)
+{
+	if (!info->has_clock)
+		return 0;
+	uint64_t value = bt_clock_snapshot_get_value(
+			bt_message_event_borrow_default_clock_snapshot_const(msg));
+	if (info->clock_frequency == 1000000000ULL || info->clock_frequency == 0)
+		return value;
+	return (uint64_t)((unsigned __int128)value * 1000000000ULL /
+			info->clock_frequency);
+}
+
+static void handle_launch(struct reader *r, const bt_field *payload,
+		const struct class_info *info, int64_t vpid, uint64_t ts)
+{
+	const bt_field *array = member(payload, info, 4);
+	uint64_t n = bt_field_array_get_length(array);
+	if (n > UINT32_MAX)
+		n = UINT32_MAX;
+	if (n > r->tensor_buffer_cap) {
+		r->tensor_buffer_cap = n;
+		r->tensor_buffer = dt_xrealloc(r->tensor_buffer,
+				n * sizeof(int64_t));
+	}
+	for (uint64_t i = 0; i < n; i++)
+		r->tensor_buffer[i] = bt_field_integer_signed_get_value(
+				bt_field_array_borrow_element_field_by_index_const(
+					array, i));
+	dt_model_on_launch(r->model, vpid, ts, get_unsigned(payload, info, 0),
+			(int)get_signed(payload, info, 1),
+			get_string(payload, info, 2),
+			get_unsigned(payload, info, 3), r->tensor_buffer,
+			(uint32_t)n, (int)get_signed(payload, info, 5));
+}
+
+static void handle_event(struct reader *r, const bt_message *msg)
+{
+	const bt_event *event = bt_message_event_borrow_event_const(msg);
+	const struct class_info *info = class_of(r, bt_event_borrow_class_const(event));
+	if (info->handler == H_IGNORE)
+		return;
+	if (info->handler == H_GPU_OTHER) {
+		r->model->dnntrace_events++;
+		return;
+	}
+	int64_t vpid = 0;   /* no vpid context: one process */
+	if (info->vpid_index >= 0) {
+		const bt_field *vpid_field =
+			bt_field_structure_borrow_member_field_by_index_const(
+				bt_event_borrow_common_context_field_const(event),
+				(uint64_t)info->vpid_index);
+		vpid = info->vpid_signed ?
+			bt_field_integer_signed_get_value(vpid_field) :
+			(int64_t)bt_field_integer_unsigned_get_value(vpid_field);
+	}
+	const bt_field *payload = bt_event_borrow_payload_field_const(event);
+	uint64_t ts = event_time(msg, info);
+	struct dt_model *m = r->model;
+	switch (info->handler) {
+	case H_ALLOC:
+		dt_model_on_alloc(m, vpid, ts, (int)get_signed(payload, info, 0),
+				(int)get_signed(payload, info, 1),
+				(int32_t)get_signed(payload, info, 2),
+				get_unsigned(payload, info, 3),
+				get_signed(payload, info, 4),
+				(int)get_signed(payload, info, 5));
+		break;
+	case H_FREE:
+		dt_model_on_free(m, vpid, ts, get_signed(payload, info, 0),
+				(int)get_signed(payload, info, 1));
+		break;
+	case H_MEMCPY:
+		dt_model_on_memcpy(m, vpid, ts, get_signed(payload, info, 0),
+				(int)get_signed(payload, info, 1));
+		break;
+	case H_MEMSET:
+		dt_model_on_memset(m, vpid, ts, get_signed(payload, info, 0),
+				(int)get_signed(payload, info, 1));
+		break;
+	case H_LAUNCH:
+		handle_launch(r, payload, info, vpid, ts);
+		break;
+	case H_TAG:
+		dt_model_on_tag(m, vpid, get_signed(payload, info, 0),
+				get_string(payload, info, 1));
+		break;
+	case H_STATUS:
+		dt_model_on_status(m, vpid, (int)get_signed(payload, info, 0),
+				get_string(payload, info, 1));
+		break;
+	case H_GPU_KERNEL:
+		dt_model_on_gpu_kernel(m, vpid,
+				(uint32_t)get_unsigned(payload, info, 0),
+				(uint32_t)get_unsigned(payload, info, 1),
+				(uint32_t)get_unsigned(payload, info, 2),
+				get_unsigned(payload, info, 3),
+				get_unsigned(payload, info, 4),
+				get_string(payload, info, 5));
+		break;
+	case H_EXTERNAL_CORRELATION:
+		dt_model_on_external_correlation(m, vpid,
+				(uint32_t)get_unsigned(payload, info, 0),
+				get_unsigned(payload, info, 1));
+		break;
+	case H_RECORDS_DROPPED:
+		dt_model_on_records_dropped(m, vpid, get_unsigned(payload, info, 0));
+		break;
+	case H_IGNORE:
+	case H_GPU_OTHER:
+		break;
+	}
+}
+
+static void handle_message(struct reader *r, const bt_message *msg)
+{
+	uint64_t count = 0;
+	switch (bt_message_get_type(msg)) {
+	case BT_MESSAGE_TYPE_EVENT:
+		handle_event(r, msg);
+		break;
+	case BT_MESSAGE_TYPE_DISCARDED_EVENTS:
+		if (bt_message_discarded_events_get_count(msg, &count) ==
+				BT_PROPERTY_AVAILABILITY_AVAILABLE)
+			dt_model_on_discarded(r->model, true, count);
+		else
+			dt_model_on_discarded(r->model, false, 0);
+		break;
+	case BT_MESSAGE_TYPE_DISCARDED_PACKETS:
+		/* whole packets: the number of events in them is unknown */
+		dt_model_on_discarded(r->model, false, 0);
+		break;
+	default:
+		break;
+	}
+}
+
+/* ---- the sink --------------------------------------------------------- */
+
+static bt_graph_simple_sink_component_initialize_func_status sink_initialize(
+		bt_message_iterator *iterator, void *user_data)
+{
+	((struct reader *)user_data)->iterator = iterator;
+	return BT_GRAPH_SIMPLE_SINK_COMPONENT_INITIALIZE_FUNC_STATUS_OK;
+}
+
+static bt_graph_simple_sink_component_consume_func_status sink_consume(
+		bt_message_iterator *iterator, void *user_data)
+{
+	struct reader *r = user_data;
+	bt_message_array_const messages;
+	uint64_t count;
+	switch (bt_message_iterator_next(iterator, &messages, &count)) {
+	case BT_MESSAGE_ITERATOR_NEXT_STATUS_OK:
+		break;
+	case BT_MESSAGE_ITERATOR_NEXT_STATUS_END:
+		return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_END;
+	case BT_MESSAGE_ITERATOR_NEXT_STATUS_AGAIN:
+		return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_AGAIN;
+	case BT_MESSAGE_ITERATOR_NEXT_STATUS_MEMORY_ERROR:
+		return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_MEMORY_ERROR;
+	default:
+		return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_ERROR;
+	}
+	for (uint64_t i = 0; i < count; i++) {
+		handle_message(r, messages[i]);
+		bt_message_put_ref(messages[i]);
+	}
+	return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_OK;
+}
+
+/* ---- finding the CTF traces under the directory ------------------------- */
+
+static bt_value *found_inputs;   /* nftw has no user data pointer */
+
+static int visit(const char *path, const struct stat *st, int type,
+		struct FTW *ftw)
+{
+	(void)ftw;
+	const char *base = strrchr(path, '/');
+	base = base ? base + 1 : path;
+	if (type == FTW_F && S_ISREG(st->st_mode) && strcmp(base, "metadata") == 0) {
+		size_t dir_len = (size_t)(base - path);
+		char *dir = dt_xmalloc(dir_len + 2);
+		if (dir_len == 0) {
+			strcpy(dir, ".");
+		} else {
+			memcpy(dir, path, dir_len - 1);
+			dir[dir_len - 1] = '\0';
+		}
+		bt_value_array_append_string_element(found_inputs, dir);
+		free(dir);
+	}
+	return 0;
+}
+
+/* The deepest babeltrace2 error cause, flattened to one short line. */
+static void take_error_cause(char *out, size_t size)
+{
+	out[0] = '\0';
+	const bt_error *error = bt_current_thread_take_error();
+	if (!error)
+		return;
+	uint64_t n = bt_error_get_cause_count(error);
+	if (n > 0) {
+		const char *msg = bt_error_cause_get_message(
+				bt_error_borrow_cause_by_index(error, n - 1));
+		snprintf(out, size, "%s", msg ? msg : "");
+		for (char *c = out; *c; c++)
+			if (*c == '\n' || *c == '\r' || *c == '\t')
+				*c = ' ';
+	}
+	bt_error_release(error);
+}
+
+static int fail(char *error, size_t size, const char *what, const char *dir)
+{
+	char cause[200];
+	take_error_cause(cause, sizeof(cause));
+	if (cause[0])
+		snprintf(error, size, "%s: %s (%s)", dir, what, cause);
+	else
+		snprintf(error, size, "%s: %s", dir, what);
+	return -1;
+}
+
+static int connect_graph(bt_graph *graph, const bt_component_source *source,
+		const bt_component_filter *muxer, const bt_component_sink *sink)
+{
+	uint64_t n_out = bt_component_source_get_output_port_count(source);
+	for (uint64_t i = 0; i < n_out; i++) {
+		const bt_port_input *free_port = NULL;
+		uint64_t n_in = bt_component_filter_get_input_port_count(muxer);
+		for (uint64_t j = 0; j < n_in && !free_port; j++) {
+			const bt_port_input *port =
+				bt_component_filter_borrow_input_port_by_index_const(
+					muxer, j);
+			if (!bt_port_is_connected(bt_port_input_as_port_const(port)))
+				free_port = port;
+		}
+		if (!free_port || bt_graph_connect_ports(graph,
+				bt_component_source_borrow_output_port_by_index_const(
+					source, i), free_port, NULL) !=
+				BT_GRAPH_CONNECT_PORTS_STATUS_OK)
+			return -1;
+	}
+	if (bt_graph_connect_ports(graph,
+			bt_component_filter_borrow_output_port_by_index_const(muxer, 0),
+			bt_component_sink_borrow_input_port_by_index_const(sink, 0),
+			NULL) != BT_GRAPH_CONNECT_PORTS_STATUS_OK)
+		return -1;
+	return 0;
+}
+
+static int run_graph(const char *trace_dir, bt_value *params, struct reader *r,
+		char *error, size_t size)
+{
+	const bt_plugin *ctf = NULL, *utils = NULL;
+	bt_graph *graph = NULL;
+	int rc = -1;
+	if (bt_plugin_find("ctf", BT_TRUE, BT_FALSE, BT_TRUE, BT_TRUE, BT_FALSE,
+			&ctf) != BT_PLUGIN_FIND_STATUS_OK ||
+	    bt_plugin_find("utils", BT_TRUE, BT_FALSE, BT_TRUE, BT_TRUE, BT_FALSE,
+			&utils) != BT_PLUGIN_FIND_STATUS_OK) {
+		fail(error, size, "babeltrace2 plugins ctf/utils not found",
+				trace_dir);
+		goto out;
+	}
+	const bt_component_class_source *fs_class =
+		bt_plugin_borrow_source_component_class_by_name_const(ctf, "fs");
+	const bt_component_class_filter *muxer_class =
+		bt_plugin_borrow_filter_component_class_by_name_const(utils, "muxer");
+	if (!fs_class || !muxer_class) {
+		fail(error, size, "babeltrace2 components source.ctf.fs / "
+				"filter.utils.muxer missing", trace_dir);
+		goto out;
+	}
+	graph = bt_graph_create(0);
+	const bt_component_source *source;
+	const bt_component_filter *muxer;
+	const bt_component_sink *sink;
+	if (!graph) {
+		fail(error, size, "cannot create a babeltrace2 graph", trace_dir);
+		goto out;
+	}
+	if (bt_graph_add_source_component(graph, fs_class, "source", params,
+			BT_LOGGING_LEVEL_NONE, &source) != BT_GRAPH_ADD_COMPONENT_STATUS_OK) {
+		fail(error, size, "corrupt trace: cannot read its metadata or "
+				"stream files", trace_dir);
+		goto out;
+	}
+	if (bt_graph_add_filter_component(graph, muxer_class, "muxer", NULL,
+			BT_LOGGING_LEVEL_NONE, &muxer) != BT_GRAPH_ADD_COMPONENT_STATUS_OK ||
+	    bt_graph_add_simple_sink_component(graph, "dnntrace", sink_initialize,
+			sink_consume, NULL, r, &sink) != BT_GRAPH_ADD_COMPONENT_STATUS_OK ||
+	    connect_graph(graph, source, muxer, sink) != 0) {
+		fail(error, size, "cannot build the babeltrace2 graph", trace_dir);
+		goto out;
+	}
+	for (;;) {
+		bt_graph_run_status status = bt_graph_run(graph);
+		if (status == BT_GRAPH_RUN_STATUS_OK)
+			break;
+		if (status == BT_GRAPH_RUN_STATUS_AGAIN)
+			continue;
+		fail(error, size, "truncated or corrupt trace", trace_dir);
+		goto out;
+	}
+	rc = 0;
+out:
+	bt_graph_put_ref(graph);
+	bt_plugin_put_ref(ctf);
+	bt_plugin_put_ref(utils);
+	return rc;
+}
+
+int dt_read_trace(const char *trace_dir, struct dt_model *m, char *error,
+		size_t error_size)
+{
+	struct stat st;
+	if (stat(trace_dir, &st) != 0) {
+		snprintf(error, error_size, "%s: %s", trace_dir, strerror(errno));
+		return -1;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		snprintf(error, error_size, "%s: not a directory (expected an "
+				"LTTng trace directory)", trace_dir);
+		return -1;
+	}
+	bt_value *params = bt_value_map_create();
+	bt_value *inputs = NULL;
+	if (!params || bt_value_map_insert_empty_array_entry(params, "inputs",
+			&inputs) != BT_VALUE_MAP_INSERT_ENTRY_STATUS_OK) {
+		bt_value_put_ref(params);
+		snprintf(error, error_size, "out of memory");
+		return -1;
+	}
+	found_inputs = inputs;
+	int walk = nftw(trace_dir, visit, 32, FTW_PHYS);
+	found_inputs = NULL;
+	if (walk != 0 || bt_value_array_get_length(inputs) == 0) {
+		bt_value_put_ref(params);
+		snprintf(error, error_size, "%s: not an LTTng trace (no CTF "
+				"metadata file found under it)", trace_dir);
+		return -1;
+	}
+	struct reader r = {.model = m};
+	int rc = run_graph(trace_dir, params, &r, error, error_size);
+	bt_value_put_ref(params);
+	free(r.classes);
+	free(r.tensor_buffer);
+	bt_current_thread_clear_error();
+	if (rc == 0 && m->dnntrace_events == 0) {
+		snprintf(error, error_size, "%s: trace has no dnntrace events "
+				"(was the program traced with dnntrace record?)",
+				trace_dir);
+		return -1;
+	}
+	return rc;
+}

@@ -1,0 +1,17 @@
+/*
+ * Reads an LTTng trace directory with libbabeltrace2 (source.ctf.fs ->
+ * filter.utils.muxer -> our own sink) in one streaming pass and feeds every
+ * dnntrace event to the model. Must never keep events: only the model grows.
+ */
+#ifndef DNNTRACE_ANALYSIS_TRACE_READER_H
+#define DNNTRACE_ANALYSIS_TRACE_READER_H
+
+#include <stddef.h>
+
+#include "analysis/model.h"
+
+/* 0 on success; otherwise a one-line reason is in error (no newline). */
+int dt_read_trace(const char *trace_dir, struct dt_model *m, char *error,
+		size_t error_size);
+
+#endif

@@ -1,0 +1,46 @@
+/*
+ * Small shared helpers of the analyzer: checked allocation, a growable
+ * array, a u64 -> u64 hash map and a string interning pool. Every structure
+ * here grows with tensors, kernels or distinct names, never with raw events.
+ * Must never print anything except the one fatal out-of-memory line.
+ */
+#ifndef DNNTRACE_ANALYSIS_UTIL_H
+#define DNNTRACE_ANALYSIS_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdbool.h>
+
+void *dt_xmalloc(size_t size);
+void *dt_xcalloc(size_t count, size_t size);
+void *dt_xrealloc(void *ptr, size_t size);
+char *dt_xstrdup(const char *s);
+
+/* Makes room for one more element in a growable array (*items, *count, *cap). */
+void dt_grow(void **items, size_t count, size_t *cap, size_t elem_size);
+#define DT_PUSH_SLOT(arr, count, cap) \
+	(dt_grow((void **)&(arr), (count), &(cap), sizeof(*(arr))), &(arr)[(count)++])
+
+/* Open-addressing map from u64 keys to u64 values. UINT64_MAX is not a key. */
+struct dt_u64map {
+	uint64_t *keys;
+	uint64_t *values;
+	size_t cap;   /* power of two, or 0 */
+	size_t count;
+};
+#define DT_MAP_EMPTY UINT64_MAX
+
+void dt_u64map_put(struct dt_u64map *map, uint64_t key, uint64_t value);
+bool dt_u64map_get(const struct dt_u64map *map, uint64_t key, uint64_t *value);
+void dt_u64map_free(struct dt_u64map *map);
+
+/* Interned strings: equal names share one stored copy for the whole run. */
+struct dt_strpool {
+	const char **slots;
+	size_t cap;
+	size_t count;
+};
+const char *dt_strpool_intern(struct dt_strpool *pool, const char *s);
+void dt_strpool_free(struct dt_strpool *pool);
+
+#endif
