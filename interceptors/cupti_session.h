@@ -1,0 +1,42 @@
+/*
+ * CUPTI, loaded at run time: kernel/memcpy/memset timing records and the
+ * external correlation that links them to our call ids, written out as
+ * dnntrace_gpu events. When CUPTI cannot be loaded or started, one warning
+ * line and a dnntrace_api:status(0, ...) event, and API tracing goes on.
+ *
+ * Must never make libdnntrace.so depend on libcupti at link time, and never
+ * be started twice.
+ */
+#ifndef DNNTRACE_CUPTI_SESSION_H
+#define DNNTRACE_CUPTI_SESSION_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+/* Loads and starts CUPTI, emits the status event. Called once. */
+void cupti_session_start(void);
+
+/* Forces out every buffered record (at exit). Later calls do nothing. */
+void cupti_session_flush(void);
+
+/* In a forked child: CUPTI's threads are gone; stop using it. */
+void cupti_session_forget(void);
+
+extern atomic_bool cupti_session_running;
+
+/*
+ * Push call_id as the CUSTOM0 external correlation id around a forwarded
+ * call; returns whether it was pushed (then pop after the call).
+ */
+bool cupti_session_push_slow(uint64_t call_id);
+void cupti_session_pop(void);
+
+static inline bool cupti_session_push(uint64_t call_id)
+{
+	if (!atomic_load_explicit(&cupti_session_running, memory_order_acquire))
+		return false;
+	return cupti_session_push_slow(call_id);
+}
+
+#endif

@@ -1,0 +1,55 @@
+# interceptors/: the LD_PRELOAD tracing library build/lib/libdnntrace.so and
+# its tests (tests/interceptors/). No link-time dependency on any CUDA
+# library: the toolkit is used for its headers only.
+
+INTERCEPTORS_SRCS := $(wildcard interceptors/*.c)
+INTERCEPTORS_OBJS := $(patsubst interceptors/%.c,$(BUILD)/interceptors/%.o,$(INTERCEPTORS_SRCS))
+INTERCEPTORS_PROVIDERS_OBJ := $(BUILD)/interceptors/providers.o
+INTERCEPTORS_LIB := $(BUILD)/lib/libdnntrace.so
+
+all: $(INTERCEPTORS_LIB)
+
+# Only the symbols marked DNNTRACE_EXPORT leave the library.
+$(BUILD)/interceptors/%.o: interceptors/%.c | check-cuda
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(CUDA_CFLAGS) -fvisibility=hidden -MMD -MP -c $< -o $@
+
+$(INTERCEPTORS_PROVIDERS_OBJ): tracepoints/providers.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
+
+$(INTERCEPTORS_LIB): $(INTERCEPTORS_OBJS) $(INTERCEPTORS_PROVIDERS_OBJ)
+	@mkdir -p $(@D)
+	$(CC) -shared -Wl,-soname,libdnntrace.so -o $@ $^ $(SAN_LDFLAGS) -llttng-ust -ldl -lpthread
+
+# --- tests -------------------------------------------------------------
+
+INTERCEPTORS_TEST_DIR := $(BUILD)/tests/interceptors
+INTERCEPTORS_TESTS := $(BUILD)/tests/test_interceptors_tensor_map
+# Helper programs the script tests run; linked to libcudart by SONAME only
+# (no rpath): each test picks the real or simulated runtime with
+# LD_LIBRARY_PATH.
+INTERCEPTORS_HELPERS := $(INTERCEPTORS_TEST_DIR)/cuda_calls \
+	$(INTERCEPTORS_TEST_DIR)/libcuda_plugin.so $(INTERCEPTORS_TEST_DIR)/plugin_host
+
+TESTS += $(INTERCEPTORS_TESTS)
+all: $(INTERCEPTORS_TESTS) $(INTERCEPTORS_HELPERS)
+
+$(BUILD)/tests/test_interceptors_tensor_map: tests/interceptors/test_tensor_map.c \
+		$(BUILD)/interceptors/tensor_map.o
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $^ $(SAN_LDFLAGS) -lpthread
+
+$(INTERCEPTORS_TEST_DIR)/cuda_calls: tests/interceptors/cuda_calls.c | check-cuda
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(CUDA_CFLAGS) -o $@ $< $(SAN_LDFLAGS) -L$(CUDA_HOME)/lib64 -lcudart -ldl -lpthread
+
+$(INTERCEPTORS_TEST_DIR)/libcuda_plugin.so: tests/interceptors/cuda_plugin.c | check-cuda
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(CUDA_CFLAGS) -shared -o $@ $< $(SAN_LDFLAGS) -L$(CUDA_HOME)/lib64 -lcudart
+
+$(INTERCEPTORS_TEST_DIR)/plugin_host: tests/interceptors/plugin_host.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $< $(SAN_LDFLAGS) -ldl
+
+-include $(INTERCEPTORS_OBJS:.o=.d) $(INTERCEPTORS_PROVIDERS_OBJ:.o=.d)

@@ -1,0 +1,138 @@
+/*
+ * Finds the real CUDA runtime functions (see real_functions.h).
+ *
+ * First dlsym(RTLD_NEXT, name): the usual case, libcudart in the global
+ * scope. When that fails the runtime was loaded outside the global scope
+ * (Python imports extensions RTLD_LOCAL, so torch's libcudart is invisible
+ * to RTLD_NEXT while its callers still bind to our preloaded wrappers): we
+ * then walk the loaded objects with dl_iterate_phdr, prefer ones named
+ * libcudart.so*, and ask each with dlopen(path, RTLD_NOLOAD) + dlsym.
+ *
+ * Resolution is lazy (the plugin may be loaded after our constructor) and
+ * retried until it succeeds; a found pointer is cached for good. Must never
+ * return a symbol that lives in libdnntrace.so itself, and never dlopen a
+ * library that is not already loaded.
+ */
+#include "interceptors/real_functions.h"
+
+#include <dlfcn.h>
+#include <link.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+_Atomic(void *) real_function_table[REAL_FUNCTION_COUNT];
+
+static const char *const function_names[REAL_FUNCTION_COUNT] = {
+#define DNNTRACE_REAL_NAME(name, required) [REAL_##name] = #name,
+	DNNTRACE_REAL_FUNCTIONS(DNNTRACE_REAL_NAME)
+#undef DNNTRACE_REAL_NAME
+};
+
+static const bool function_required[REAL_FUNCTION_COUNT] = {
+#define DNNTRACE_REAL_REQUIRED(name, required) [REAL_##name] = required,
+	DNNTRACE_REAL_FUNCTIONS(DNNTRACE_REAL_REQUIRED)
+#undef DNNTRACE_REAL_REQUIRED
+};
+
+static atomic_bool missing_warned[REAL_FUNCTION_COUNT];
+
+static bool lives_in_this_library(const void *fn)
+{
+	Dl_info fn_info, self_info;
+
+	if (!dladdr(fn, &fn_info) || !dladdr((const void *)&lives_in_this_library, &self_info))
+		return false;
+	return fn_info.dli_fbase == self_info.dli_fbase;
+}
+
+enum { MAX_CANDIDATES = 512 };
+
+/*
+ * Paths of loaded objects worth asking, libcudart.so* first. Collected
+ * during dl_iterate_phdr and only opened afterwards: its callback runs with
+ * the loader's lock held, and dlopen inside it is asking for trouble.
+ */
+struct candidates {
+	void *self_base;
+	const char *paths[MAX_CANDIDATES];
+	size_t count;
+	size_t cudart_count;
+};
+
+static bool is_cudart_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	const char *file = slash ? slash + 1 : path;
+	return strncmp(file, "libcudart.so", strlen("libcudart.so")) == 0;
+}
+
+static int collect_object(struct dl_phdr_info *info, size_t size, void *data)
+{
+	struct candidates *list = data;
+	(void)size;
+
+	/* The main program (empty name) and the vDSO have no path to reopen. */
+	if (!info->dlpi_name || !info->dlpi_name[0])
+		return 0;
+	if ((void *)info->dlpi_addr == list->self_base || list->count == MAX_CANDIDATES)
+		return 0;
+	if (is_cudart_name(info->dlpi_name)) {
+		/* Keep libcudart.so* ahead of everything else. */
+		list->paths[list->count++] = list->paths[list->cudart_count];
+		list->paths[list->cudart_count++] = info->dlpi_name;
+	} else {
+		list->paths[list->count++] = info->dlpi_name;
+	}
+	return 0;
+}
+
+static void *search_loaded_objects(const char *symbol)
+{
+	Dl_info self_info;
+	struct candidates list = { .count = 0 };
+
+	if (dladdr((const void *)&search_loaded_objects, &self_info))
+		list.self_base = self_info.dli_fbase;
+	dl_iterate_phdr(collect_object, &list);
+	for (size_t i = 0; i < list.count; i++) {
+		void *handle = dlopen(list.paths[i], RTLD_NOLOAD | RTLD_LAZY);
+		if (!handle)
+			continue;
+		void *fn = dlsym(handle, symbol);
+		dlclose(handle); /* NOLOAD took a reference; the object stays loaded */
+		if (fn && !lives_in_this_library(fn))
+			return fn;
+	}
+	return NULL;
+}
+
+void *real_function_resolve(enum real_function_id id)
+{
+	const char *name = function_names[id];
+	void *fn = dlsym(RTLD_NEXT, name);
+
+	if (fn && lives_in_this_library(fn))
+		fn = NULL;
+	if (!fn)
+		fn = search_loaded_objects(name);
+	if (fn) {
+		atomic_store_explicit(&real_function_table[id], fn, memory_order_release);
+		return fn;
+	}
+	if (function_required[id] && !atomic_exchange(&missing_warned[id], true))
+		fprintf(stderr, "dnntrace: cannot find the real %s in any loaded library; "
+			"returning cudaErrorSharedObjectSymbolNotFound\n", name);
+	return NULL;
+}
+
+const char *real_function_library(enum real_function_id id, char *path, size_t size)
+{
+	Dl_info info;
+	void *fn = real_function(id);
+
+	if (!fn || !dladdr(fn, &info) || !info.dli_fname || !info.dli_fname[0] || size == 0)
+		return NULL;
+	snprintf(path, size, "%s", info.dli_fname);
+	return path;
+}

@@ -1,0 +1,46 @@
+/*
+ * The bracket around one forwarded copy, set or launch that is being
+ * recorded: a fresh call id, pushed as CUPTI's external correlation id while
+ * the real function runs (so the GPU record links back to our event), and
+ * the errno the real function left, restored before returning to the caller.
+ *
+ * Must never allocate, lock, or make a system call.
+ */
+#ifndef DNNTRACE_TRACED_CALL_H
+#define DNNTRACE_TRACED_CALL_H
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "interceptors/cupti_session.h"
+#include "interceptors/tracer.h"
+
+struct traced_call {
+	uint64_t call_id;
+	bool pushed;
+	int saved_errno;
+};
+
+static inline void traced_call_begin(struct traced_call *call)
+{
+	call->call_id = tracer_next_call_id();
+	call->pushed = cupti_session_push(call->call_id);
+}
+
+/* Right after the real function returns, before anything else can touch errno. */
+static inline void traced_call_end(struct traced_call *call)
+{
+	call->saved_errno = errno;
+	if (call->pushed)
+		cupti_session_pop();
+}
+
+/* Leaves the wrapper's recording state; errno is the real function's again. */
+static inline void traced_call_leave(const struct traced_call *call)
+{
+	tracer_leave();
+	errno = call->saved_errno;
+}
+
+#endif
