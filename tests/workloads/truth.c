@@ -31,6 +31,7 @@ struct truth_tensor {
 struct truth_kernel {
 	char *name;
 	uint64_t duration_ns;
+	uint64_t allocated_bytes; /* device bytes allocated when it was launched */
 	int64_t *tensors;
 	size_t n_tensors;
 };
@@ -135,8 +136,13 @@ void truth_kernel(struct truth *truth, const char *name,
 	}
 	int64_t index = (int64_t)truth->n_kernels;
 	struct truth_kernel *kernel = &truth->kernels[truth->n_kernels++];
+	uint64_t allocated = 0;
+	for (size_t i = 0; i < truth->n_tensors; i++)
+		if (truth->tensors[i].live)
+			allocated += truth->tensors[i].bytes;
 	*kernel = (struct truth_kernel){
 		.name = xstrdup(name), .duration_ns = duration_ns,
+		.allocated_bytes = allocated,
 		.tensors = xrealloc(NULL, (n_ptrs ? n_ptrs : 1) * sizeof(int64_t)),
 	};
 	for (size_t p = 0; p < n_ptrs; p++) {
@@ -332,18 +338,19 @@ static int write_all_periods(const struct truth *truth, const char *dir)
 }
 
 /*
- * G10's memory per kernel: total = every global tensor plus the local tensors
- * live at k (Birth <= k < Death, a Death of -1 counting as Birth + 1);
- * active = the tensors kernel k touches.
+ * Memory per kernel: live = device bytes allocated when kernel k was
+ * launched; active = the tensors kernel k touches; G10's total = every global
+ * tensor plus the local tensors live at k (Birth <= k < Death, a Death of -1
+ * counting as Birth + 1).
  */
 static int write_memory(const struct truth *truth, const char *dir)
 {
 	FILE *out = open_in(dir, "memory.csv");
 	if (!out)
 		return -1;
-	fprintf(out, "index,live_bytes,active_bytes\n");
+	fprintf(out, "index,live_bytes,active_bytes,g10_total_bytes\n");
 	for (size_t k = 0; k < truth->n_kernels; k++) {
-		uint64_t live = 0, active = 0;
+		uint64_t total = 0, active = 0;
 		for (size_t i = 0; i < truth->n_tensors; i++) {
 			const struct truth_tensor *tensor = &truth->tensors[i];
 			int64_t death = death_of(tensor);
@@ -352,12 +359,13 @@ static int write_memory(const struct truth *truth, const char *dir)
 			if (tensor->global ||
 			    (tensor->first_use >= 0 && tensor->first_use <= (int64_t)k &&
 			     (int64_t)k < death))
-				live += tensor->bytes;
+				total += tensor->bytes;
 		}
 		const struct truth_kernel *kernel = &truth->kernels[k];
 		for (size_t q = 0; q < kernel->n_tensors; q++)
 			active += truth->tensors[kernel->tensors[q]].bytes;
-		fprintf(out, "%zu,%" PRIu64 ",%" PRIu64 "\n", k, live, active);
+		fprintf(out, "%zu,%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n", k,
+			kernel->allocated_bytes, active, total);
 	}
 	return close_checked(out, "memory.csv");
 }

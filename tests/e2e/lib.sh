@@ -1,0 +1,77 @@
+# shellcheck shell=bash
+# lib.sh: what the end-to-end tests share: a scratch directory removed on
+# exit, skip/fail helpers, and record/analyze wrappers that run dnntrace
+# through tests/lib/private_lttng.sh (never against the machine's own session
+# daemon). Sourced by tests/e2e/test_*.sh; must never start a global
+# lttng-sessiond nor kill a process it did not start.
+set -u
+
+: "${DNNTRACE_ROOT:?run through tests/run_tests.sh (DNNTRACE_ROOT unset)}"
+: "${DNNTRACE_BUILD:?run through tests/run_tests.sh (DNNTRACE_BUILD unset)}"
+
+E2E_DIR="$DNNTRACE_ROOT/tests/e2e"
+DNNTRACE="$DNNTRACE_ROOT/scripts/dnntrace"
+PRIVATE_LTTNG="$DNNTRACE_ROOT/tests/lib/private_lttng.sh"
+WORKLOADS="$DNNTRACE_BUILD/workloads"
+SIMGPU_LIB="$DNNTRACE_BUILD/simgpu/lib"
+export DNNTRACE_BUILD
+# Simulated kernels take no wall time: order comes from events, not sleeps.
+export SIMGPU_TIME_SCALE=0
+
+e2e_tmp=$(mktemp -d "${TMPDIR:-/tmp}/dnntrace-e2e.XXXXXX")
+trap 'rm -rf "$e2e_tmp"' EXIT
+
+fail() { echo "FAIL: $*" >&2; exit 1; }
+skip() { echo "SKIP: $*" >&2; exit 77; }
+
+require_built() {
+	local path
+	for path in "$@"; do
+		[ -e "$path" ] || fail "missing $path (build with make all)"
+	done
+}
+
+# An ASan-built libdnntrace.so needs the ASan runtime first in LD_PRELOAD, in
+# every process it is preloaded into (dnntrace record prepends the tracer after
+# it). Leak checking is off there: LTTng-UST's per-thread state lives until exit.
+asan_runtime=
+if readelf -d "$DNNTRACE_BUILD/lib/libdnntrace.so" 2>/dev/null | grep -q 'libasan'; then
+	asan_runtime=$(${CC:-gcc} -print-file-name=libasan.so)
+fi
+
+# tracer_env: the `env` arguments a traced command needs in the build under
+# test (nothing for a normal build).
+tracer_env=()
+if [ -n "$asan_runtime" ]; then
+	tracer_env=("LD_PRELOAD=$asan_runtime${LD_PRELOAD:+ $LD_PRELOAD}"
+		"ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0")
+fi
+
+# record TRACE_DIR CMD...: dnntrace record --simgpu in a private session
+# daemon; CMD's stdout goes to stdout, everything else to stderr.
+record() {
+	local trace=$1
+	shift
+	"$PRIVATE_LTTNG" env "${tracer_env[@]}" "$DNNTRACE" record --simgpu -o "$trace" -- "$@"
+}
+
+# untraced CMD...: the same program on the simulated GPU, no tracer.
+untraced() {
+	LD_LIBRARY_PATH="$SIMGPU_LIB${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" "$@"
+}
+
+analyze() {
+	"$DNNTRACE" analyze "$@"
+}
+
+compare() {
+	python3 "$E2E_DIR/compare.py" "$@"
+}
+
+# check_no_discarded TRACE_DIR: LTTng's discarded-events count must be zero
+# (babeltrace2 warns about any discarded events on stderr).
+check_no_discarded() {
+	local warnings
+	warnings=$(babeltrace2 "$1" 2>&1 >/dev/null | grep -i 'discarded' | head -n 3)
+	[ -z "$warnings" ] || fail "events lost: $warnings"
+}
