@@ -1,0 +1,198 @@
+/*
+ * Test program for the preloaded tracer: calls the CUDA runtime the way an
+ * application does and prints one line per call, `name result errno`, so two
+ * runs (with and without LD_PRELOAD=libdnntrace.so) can be compared line by
+ * line. Linked to libcudart.so.13 by SONAME; the test picks the real or the
+ * simulated runtime with LD_LIBRARY_PATH.
+ *
+ *   cuda_calls api                  every wrapped entry point once
+ *   cuda_calls kernels END          (simgpu) tensors in struct params; END is
+ *                                   return | exit | pthread_exit
+ *   cuda_calls threads N            (simgpu) N threads alloc/launch/free
+ *
+ * Must never depend on libdnntrace.so: it is the traced program.
+ */
+#include <dlfcn.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cuda_runtime_api.h>
+
+#include "interceptors/cuda_ptds.h"
+
+#define SHOW(name, call) do { \
+	errno = 0; \
+	cudaError_t shown_rc = (call); \
+	int shown_errno = errno; \
+	printf("%s %d %d\n", name, (int)shown_rc, shown_errno); \
+} while (0)
+
+static void kernel_a(void) {}
+
+static void api_calls(void)
+{
+	void *dev = NULL, *host = NULL;
+	char src[64] = "source", dst[64];
+	size_t pitch = 0;
+	struct cudaPitchedPtr pitched = { 0 };
+	struct cudaExtent extent = { .width = 64, .height = 4, .depth = 2 };
+	dim3 grid = { 2, 1, 1 }, block = { 32, 1, 1 };
+	int n = 7;
+	void *args[] = { &dev, &n };
+	cudaLaunchConfig_t config = { .gridDim = grid, .blockDim = block, .dynamicSmemBytes = 16 };
+
+	SHOW("cudaMalloc", cudaMalloc(&dev, 1 << 20));
+	SHOW("cudaFree", cudaFree(dev));
+	SHOW("cudaFree_unknown", cudaFree((void *)0x1000));
+	SHOW("cudaFree_null", cudaFree(NULL));
+	dev = NULL;
+	SHOW("cudaMallocAsync", cudaMallocAsync(&dev, 4096, 0));
+	SHOW("cudaFreeAsync", cudaFreeAsync(dev, 0));
+	dev = NULL;
+	SHOW("cudaMallocAsync_ptsz", cudaMallocAsync_ptsz(&dev, 4096, 0));
+	SHOW("cudaFreeAsync_ptsz", cudaFreeAsync_ptsz(dev, 0));
+	SHOW("cudaMallocFromPoolAsync", cudaMallocFromPoolAsync(&dev, 4096, NULL, 0));
+	SHOW("cudaMallocFromPoolAsync_ptsz", cudaMallocFromPoolAsync_ptsz(&dev, 4096, NULL, 0));
+	dev = NULL;
+	SHOW("cudaMallocManaged", cudaMallocManaged(&dev, 4096, cudaMemAttachGlobal));
+	SHOW("cudaMallocPitch", cudaMallocPitch(&dev, &pitch, 100, 10));
+	SHOW("cudaMalloc3D", cudaMalloc3D(&pitched, extent));
+	SHOW("cudaMallocHost", cudaMallocHost(&host, 4096));
+	SHOW("cudaFreeHost", cudaFreeHost(host));
+	host = NULL;
+	SHOW("cudaHostAlloc", cudaHostAlloc(&host, 4096, cudaHostAllocDefault));
+	SHOW("cudaFreeHost", cudaFreeHost(host));
+	SHOW("cudaMemcpy", cudaMemcpy(dst, src, 16, cudaMemcpyHostToHost));
+	SHOW("cudaMemcpy_ptds", cudaMemcpy_ptds(dst, src, 16, cudaMemcpyHostToHost));
+	SHOW("cudaMemcpyAsync", cudaMemcpyAsync(dst, src, 16, cudaMemcpyHostToHost, 0));
+	SHOW("cudaMemcpyAsync_ptsz", cudaMemcpyAsync_ptsz(dst, src, 16, cudaMemcpyHostToHost, 0));
+	SHOW("cudaMemcpy2D", cudaMemcpy2D(dst, 16, src, 16, 8, 2, cudaMemcpyHostToHost));
+	SHOW("cudaMemcpy2D_ptds", cudaMemcpy2D_ptds(dst, 16, src, 16, 8, 2, cudaMemcpyHostToHost));
+	SHOW("cudaMemcpy2DAsync",
+	     cudaMemcpy2DAsync(dst, 16, src, 16, 8, 2, cudaMemcpyHostToHost, 0));
+	SHOW("cudaMemcpy2DAsync_ptsz",
+	     cudaMemcpy2DAsync_ptsz(dst, 16, src, 16, 8, 2, cudaMemcpyHostToHost, 0));
+	SHOW("cudaMemset", cudaMemset(dev, 1, 16));
+	SHOW("cudaMemset_ptds", cudaMemset_ptds(dev, 1, 16));
+	SHOW("cudaMemsetAsync", cudaMemsetAsync(dev, 2, 16, 0));
+	SHOW("cudaMemsetAsync_ptsz", cudaMemsetAsync_ptsz(dev, 2, 16, 0));
+	SHOW("cudaMemset2D", cudaMemset2D(dev, 16, 3, 8, 2));
+	SHOW("cudaMemset2D_ptds", cudaMemset2D_ptds(dev, 16, 3, 8, 2));
+	SHOW("cudaMemset2DAsync", cudaMemset2DAsync(dev, 16, 4, 8, 2, 0));
+	SHOW("cudaMemset2DAsync_ptsz", cudaMemset2DAsync_ptsz(dev, 16, 4, 8, 2, 0));
+	SHOW("cudaLaunchKernel", cudaLaunchKernel((const void *)kernel_a, grid, block, args, 0, 0));
+	SHOW("cudaLaunchKernel_ptsz",
+	     cudaLaunchKernel_ptsz((const void *)kernel_a, grid, block, args, 0, 0));
+	SHOW("cudaLaunchKernelExC", cudaLaunchKernelExC(&config, (const void *)kernel_a, args));
+	SHOW("cudaLaunchKernelExC_ptsz",
+	     cudaLaunchKernelExC_ptsz(&config, (const void *)kernel_a, args));
+	SHOW("cudaGetLastError", cudaGetLastError());
+}
+
+/* --- simgpu scenarios --------------------------------------------------- */
+
+typedef void (*define_kernel_fn)(const void *, const char *, size_t, const size_t *);
+
+struct pair_param {        /* 24 bytes: pointer, int (+pad), pointer */
+	float *in;
+	int n;
+	float *out;
+};
+
+static void kernel_struct(void) {}
+
+static int need_simgpu(define_kernel_fn *define)
+{
+	*define = (define_kernel_fn)dlsym(RTLD_DEFAULT, "simgpu_define_kernel");
+	if (!*define) {
+		fprintf(stderr, "cuda_calls: this mode needs the simulated runtime (simgpu)\n");
+		return 0;
+	}
+	return 1;
+}
+
+/* Three tensors; the launch passes t0 and t1+64 inside a struct, t2 plain. */
+static int kernel_calls(void)
+{
+	define_kernel_fn define;
+	if (!need_simgpu(&define))
+		return 77;
+	static const size_t sizes[] = { sizeof(struct pair_param), sizeof(float *), sizeof(int) };
+	define((const void *)kernel_struct, "pair_kernel", 3, sizes);
+
+	float *t[3];
+	for (int i = 0; i < 3; i++)
+		SHOW("cudaMalloc", cudaMalloc((void **)&t[i], 4096));
+	struct pair_param pair = { .in = t[0], .n = 1, .out = t[1] + 16 };
+	int scale = 3;
+	void *args[] = { &pair, &t[2], &scale };
+	dim3 grid = { 4, 1, 1 }, block = { 128, 1, 1 };
+	SHOW("cudaLaunchKernel",
+	     cudaLaunchKernel((const void *)kernel_struct, grid, block, args, 0, 0));
+	float host[16] = { 0 };
+	SHOW("cudaMemcpy", cudaMemcpy(host, t[1] + 4, sizeof(host), cudaMemcpyDeviceToHost));
+	SHOW("cudaMemset", cudaMemset(t[2], 0, 128));
+	printf("tensor_ptrs %p %p %p\n", (void *)t[0], (void *)t[1], (void *)t[2]);
+	SHOW("cudaFree", cudaFree(t[0]));
+	return 0;
+}
+
+static void *thread_calls(void *arg)
+{
+	dim3 grid = { 1, 1, 1 }, block = { 32, 1, 1 };
+	(void)arg;
+	for (int i = 0; i < 50; i++) {
+		float *a = NULL, *b = NULL;
+		cudaMalloc((void **)&a, 256);
+		cudaMalloc((void **)&b, 256);
+		struct pair_param pair = { .in = a, .n = i, .out = b };
+		int scale = 1;
+		void *args[] = { &pair, &b, &scale };
+		cudaLaunchKernel((const void *)kernel_struct, grid, block, args, 0, 0);
+		cudaFree(a);
+		cudaFree(b);
+	}
+	return NULL;
+}
+
+static int threaded_calls(int n)
+{
+	define_kernel_fn define;
+	pthread_t threads[64];
+	if (!need_simgpu(&define))
+		return 77;
+	static const size_t sizes[] = { sizeof(struct pair_param), sizeof(float *), sizeof(int) };
+	define((const void *)kernel_struct, "pair_kernel", 3, sizes);
+	if (n < 1 || n > 64)
+		n = 8;
+	for (int i = 0; i < n; i++)
+		pthread_create(&threads[i], NULL, thread_calls, NULL);
+	for (int i = 0; i < n; i++)
+		pthread_join(threads[i], NULL);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (argc >= 2 && strcmp(argv[1], "api") == 0) {
+		api_calls();
+		return 0;
+	}
+	if (argc >= 3 && strcmp(argv[1], "kernels") == 0) {
+		int rc = kernel_calls();
+		if (rc != 0 || strcmp(argv[2], "return") == 0)
+			return rc;
+		if (strcmp(argv[2], "exit") == 0)
+			exit(0);
+		if (strcmp(argv[2], "pthread_exit") == 0)
+			pthread_exit(NULL);
+	}
+	if (argc >= 3 && strcmp(argv[1], "threads") == 0)
+		return threaded_calls(atoi(argv[2]));
+	fprintf(stderr, "usage: cuda_calls api | kernels return|exit|pthread_exit | threads N\n");
+	return 2;
+}
