@@ -7,7 +7,9 @@
  * input and output tensors; global tensors are allocated up front in G10 id
  * order and never freed; a local tensor is allocated right before the first
  * kernel that uses it and freed right after the last. Every tensor is tagged
- * with its G10 name. Kernel k runs for g10_kernel_ns(k).
+ * with its G10 name, read from tensors.config beside kernels.config (a line
+ * of kernels.config may name a view of the tensor, e.g. unsqueeze_3 for
+ * primals_3, with the tensor's id). Kernel k runs for g10_kernel_ns(k).
  *
  *   g10_replay KERNELS_CONFIG TRUTH_DIR    exits 77 when KERNELS_CONFIG is absent
  *
@@ -148,6 +150,41 @@ static void parse_kernels_config(FILE *in, const char *path, struct g10_model *m
 		parse_error(path, line_number, "no kernels");
 }
 
+/* Takes each tensor's own name from tensors.config (same line format). */
+static void read_tensor_names(const char *kernels_path, struct g10_model *model)
+{
+	char path[4096];
+	const char *slash = strrchr(kernels_path, '/');
+	int dir_length = slash ? (int)(slash - kernels_path) : 1;
+	snprintf(path, sizeof(path), "%.*s/tensors.config", dir_length,
+		 slash ? kernels_path : ".");
+	FILE *in = fopen(path, "r");
+	if (!in) {
+		fprintf(stderr, "g10_replay: %s: %s\n", path, strerror(errno));
+		exit(1);
+	}
+	char *line = NULL;
+	size_t line_capacity = 0;
+	long line_number = 0;
+	while (getline(&line, &line_capacity, in) > 0) {
+		line_number++;
+		long id;
+		char *name_start = strstr(line, ", Name: ");
+		char *global_start = strstr(line, ", Is global?: ");
+		if (sscanf(line, "tensor%ld,", &id) != 1 || !name_start ||
+		    !global_start || global_start < name_start)
+			parse_error(path, line_number, "malformed tensor line");
+		if (id < 0 || id >= model->n_tensors || !model->tensors[id].seen)
+			continue; /* used by no kernel: nothing to replay */
+		name_start += strlen(", Name: ");
+		free(model->tensors[id].name);
+		model->tensors[id].name =
+			copy_span(name_start, (size_t)(global_start - name_start));
+	}
+	free(line);
+	fclose(in);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 3) {
@@ -162,6 +199,7 @@ int main(int argc, char **argv)
 	struct g10_model model = {0};
 	parse_kernels_config(in, argv[1], &model);
 	fclose(in);
+	read_tensor_names(argv[1], &model);
 
 	struct truth *truth = truth_new();
 	char *handles = calloc((size_t)model.n_kernels, 1);

@@ -17,3 +17,6 @@ $(BUILD)/workloads/obj/%.o: tests/workloads/%.c tests/workloads/workload.h \
 
 $(BUILD)/workloads/%: $(BUILD)/workloads/obj/%.o $(WORKLOADS_COMMON_OBJS) $(WORKLOADS_CUDART)
 	$(CC) $(CFLAGS) $(SAN_LDFLAGS) -o $@ $< $(WORKLOADS_COMMON_OBJS) $(WORKLOADS_LDLIBS)
+
+# Keep the objects: they are intermediate files of the pattern rules above.
+.PRECIOUS: $(BUILD)/workloads/obj/%.o

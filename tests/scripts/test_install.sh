@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# `make install PREFIX=...` gives a layout the installed `dnntrace` finds its
+# tracer, analyzer and helper scripts in, wherever it is run from.
+. "$DNNTRACE_ROOT/tests/scripts/lib.sh"
+[ -f "$DNNTRACE_BUILD/bin/dnntrace-analyze" ] || fail "missing dnntrace-analyze (build with make all)"
+prefix="$scratch/prefix"
+env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS make -s -C "$DNNTRACE_ROOT" install \
+	PREFIX="$prefix" BUILD="$DNNTRACE_BUILD" >"$scratch/install.log" 2>&1 ||
+	fail "make install failed: $(tail -n 2 "$scratch/install.log")"
+for f in bin/dnntrace bin/dnntrace-analyze lib/dnntrace/libdnntrace.so include/dnntrace.h \
+	share/dnntrace/scripts/lib/dnntrace-session.sh share/dnntrace/scripts/start_tracing.sh \
+	share/dnntrace/scripts/stop_tracing.sh share/dnntrace/scripts/set_env.sh \
+	share/dnntrace/scripts/post_process.sh; do
+	[ -e "$prefix/$f" ] || fail "not installed: $f"
+done
+exports=$(cd / && env -u DNNTRACE_BUILD -u LD_PRELOAD "$prefix/bin/dnntrace" env) || fail "installed dnntrace env failed"
+echo "$exports" | grep -qxF "export LD_PRELOAD=$(printf %q "$prefix/lib/dnntrace/libdnntrace.so")" ||
+	fail "installed dnntrace preloads the wrong library: $exports"
+ln -s "$prefix/bin/dnntrace" "$scratch/dnntrace-link"
+(cd / && env -u DNNTRACE_BUILD "$scratch/dnntrace-link" env) | grep -q "$prefix/lib/dnntrace/libdnntrace.so" ||
+	fail "dnntrace through a symlink does not find its library"
+err=$(cd / && env -u DNNTRACE_BUILD "$prefix/bin/dnntrace" analyze "$scratch/none" -o "$scratch/out" 2>&1)
+case "$err" in *"analyzer not found"*|"") fail "installed dnntrace analyze did not run the analyzer: $err" ;; esac
+err=$(env -u DNNTRACE_BUILD "$prefix/share/dnntrace/scripts/set_env.sh")
+echo "$err" | grep -q "$prefix/lib/dnntrace/libdnntrace.so" || fail "installed set_env.sh: $err"
+exit 0
