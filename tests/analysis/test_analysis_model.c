@@ -1,0 +1,383 @@
+/*
+ * Unit tests of the analysis core on hand-made event sequences (no trace,
+ * no babeltrace2): kernel order and links, the first-write refinement, G10
+ * Birth/Death, periods (never read, looped, wrap to 0, the j < u rule, a
+ * period at the very end), estimated times, --kernels windows, memory and
+ * its peak, several processes, the no-CUPTI fallback, and the exact text of
+ * the G10 files. Every expected value is worked out by hand in the comments
+ * from the rules in /work/shared/notes/g10-semantics.md. Must never compare
+ * against output produced by the code under test.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "analysis/csv_writer.h"
+#include "analysis/g10_writer.h"
+#include "analysis/group.h"
+#include "analysis/model.h"
+#include "tests/analysis/check.h"
+#include "tracepoints/dnntrace_enums.h"
+
+#define CALL_MALLOC DNNTRACE_API_cudaMalloc
+#define LAUNCH DNNTRACE_API_cudaLaunchKernel
+
+static char *read_text(const char *dir, const char *name)
+{
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	FILE *f = fopen(path, "r");
+	if (!f) {
+		fprintf(stderr, "cannot open %s\n", path);
+		exit(1);
+	}
+	static char buf[1 << 16];
+	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	return buf;
+}
+
+/*
+ * Process 100, device 0. Six tensors:
+ *   id bytes alloc  write   free   uses (kernel: roles)
+ *   0  1000  10     cpy@20  -      k0 RW, k3 RW        global
+ *   1  2000  11     -       5000   k0 W (first, unwritten), k1 RW   global
+ *   2  300   2500   -       3500   k2 W (first, unwritten)  local, never read
+ *   3  50    1500   -       4500   k1 W (first), k3 RW      local
+ *   4  64    13     set@14  -      k2 RW, k3 RW        global
+ *   5  10    15     cpy@16  -      k1 RW               global
+ * Kernels k0..k3 start 1000,2000,3000,4000 and last 100,200,300,400 ns;
+ * they arrive out of order, correlations after kernel records.
+ */
+static void feed_main_process(struct dt_model *m)
+{
+	const int64_t vpid = 100;
+	dt_model_on_status(m, vpid, 1, "ok");
+	dt_model_on_alloc(m, vpid, 10, CALL_MALLOC, DNNTRACE_MEM_DEVICE, 0, 1000, 0, 0);
+	dt_model_on_alloc(m, vpid, 11, CALL_MALLOC, DNNTRACE_MEM_DEVICE, 0, 2000, 1, 0);
+	dt_model_on_alloc(m, vpid, 12, CALL_MALLOC, DNNTRACE_MEM_DEVICE, 0, 1 << 30, -1, 2);
+	dt_model_on_alloc(m, vpid, 13, CALL_MALLOC, DNNTRACE_MEM_DEVICE, 0, 64, 4, 0);
+	dt_model_on_memset(m, vpid, 14, 4, 0);
+	dt_model_on_alloc(m, vpid, 15, CALL_MALLOC, DNNTRACE_MEM_STREAM_ORDERED, 0, 10, 5, 0);
+	dt_model_on_memcpy(m, vpid, 16, 5, 0);
+	dt_model_on_alloc(m, vpid, 17, DNNTRACE_API_cudaMallocHost,
+			DNNTRACE_MEM_PINNED_HOST, 0, 4096, -1, 0);
+	dt_model_on_memcpy(m, vpid, 20, 0, 0);
+	dt_model_on_memcpy(m, vpid, 21, 1, 700);   /* failed: not a write */
+	dt_model_on_tag(m, vpid, 0, "first_name");
+	dt_model_on_tag(m, vpid, 0, "weights");    /* the last tag wins */
+	int64_t l1[] = {0, 1}, l2[] = {1, 3, 5}, l3[] = {2, 4}, l4[] = {0, 3, 4};
+	dt_model_on_launch(m, vpid, 100, 1, LAUNCH, "k_a", 7, l1, 2, 0);
+	dt_model_on_alloc(m, vpid, 1500, CALL_MALLOC, DNNTRACE_MEM_DEVICE, 0, 50, 3, 0);
+	dt_model_on_launch(m, vpid, 110, 2, LAUNCH, "k_b", 7, l2, 3, 0);
+	dt_model_on_alloc(m, vpid, 2500, CALL_MALLOC, DNNTRACE_MEM_DEVICE, 0, 300, 2, 0);
+	dt_model_on_launch(m, vpid, 120, 3, LAUNCH, "k_c", 7, l3, 2, 0);
+	dt_model_on_launch(m, vpid, 130, 4, LAUNCH, "k_d", 7, l4, 3, 0);
+	dt_model_on_free(m, vpid, 3500, 2, 0);
+	dt_model_on_free(m, vpid, 4500, 3, 0);
+	dt_model_on_free(m, vpid, 5000, 1, 0);
+	dt_model_on_free(m, vpid, 5001, 1, 0);     /* double free: ignored */
+	/* late GPU records, out of order */
+	dt_model_on_gpu_kernel(m, vpid, 14, 0, 7, 4000, 4400, "k_d");
+	dt_model_on_gpu_kernel(m, vpid, 12, 0, 7, 2000, 2200, "k_b");
+	dt_model_on_external_correlation(m, vpid, 14, 4);
+	dt_model_on_gpu_kernel(m, vpid, 11, 0, 7, 1000, 1100, "k_a");
+	dt_model_on_gpu_kernel(m, vpid, 13, 0, 7, 3000, 3300, "k_c");
+	dt_model_on_external_correlation(m, vpid, 11, 1);
+	dt_model_on_external_correlation(m, vpid, 12, 2);
+	dt_model_on_external_correlation(m, vpid, 13, 3);
+}
+
+static const struct dt_tensor_result *result_of(const struct dt_group *g, int64_t id)
+{
+	for (size_t i = 0; i < g->n_tensors; i++)
+		if (g->tensors[i].id == id)
+			return &g->results[i];
+	fprintf(stderr, "tensor %" PRId64 " missing\n", id);
+	exit(1);
+}
+
+static const struct dt_period *period_of(const struct dt_group *g, int64_t id,
+		size_t i)
+{
+	const struct dt_tensor_result *r = result_of(g, id);
+	CHECK(i < r->n_periods);
+	return &g->periods[r->periods_at + i];
+}
+
+static void check_period(const struct dt_group *g, int64_t id, size_t i,
+		int64_t start, int64_t end, int looped, uint64_t ns)
+{
+	const struct dt_period *p = period_of(g, id, i);
+	CHECK_EQ_INT(p->start, start);
+	CHECK_EQ_INT(p->end, end);
+	CHECK_EQ_INT(p->looped, looped);
+	CHECK_EQ_INT(p->estimated_ns, ns);
+}
+
+static uint8_t roles_in(const struct dt_group *g, size_t kernel, int64_t id)
+{
+	const struct dt_kernel *k = &g->kernels[kernel];
+	for (uint32_t i = 0; i < k->n_touches; i++)
+		if (g->tensors[g->touches[k->touches_at + i].tensor].id == id)
+			return g->touches[k->touches_at + i].roles;
+	return 0;
+}
+
+static void test_full_window(struct dt_group *g)
+{
+	dt_group_analyze(g, 0, g->n_kernels);
+	CHECK_EQ_INT(g->n_kernels, 4);
+	/* order by GPU start, names and APIs from the linked launches */
+	CHECK_EQ_STR(g->kernels[0].name, "k_a");
+	CHECK_EQ_STR(g->kernels[3].name, "k_d");
+	CHECK_EQ_INT(g->kernels[2].api, LAUNCH);
+	CHECK_EQ_INT(g->stats.failed_allocs, 1);
+	CHECK_EQ_INT(g->stats.pinned_bytes, 4096);
+	CHECK_EQ_INT(g->n_tensors, 6);   /* pinned and failed are not tensors */
+	CHECK_EQ_STR(g->tensors[0].name, "weights");
+
+	/* first-write refinement */
+	const uint8_t RW = DT_ROLE_READ | DT_ROLE_WRITE, W = DT_ROLE_WRITE;
+	CHECK_EQ_INT(roles_in(g, 0, 0), RW);   /* memcpy'd before */
+	CHECK_EQ_INT(roles_in(g, 0, 1), W);    /* failed memcpy only */
+	CHECK_EQ_INT(roles_in(g, 1, 1), RW);   /* touched by k0 before */
+	CHECK_EQ_INT(roles_in(g, 1, 3), W);
+	CHECK_EQ_INT(roles_in(g, 1, 5), RW);
+	CHECK_EQ_INT(roles_in(g, 2, 2), W);
+	CHECK_EQ_INT(roles_in(g, 2, 4), RW);   /* memset before */
+	CHECK_EQ_INT(roles_in(g, 3, 3), RW);
+
+	/* global: allocated before 1000, not freed before 4400 */
+	CHECK(result_of(g, 0)->global);
+	CHECK(result_of(g, 1)->global);
+	CHECK(!result_of(g, 2)->global);
+	CHECK(!result_of(g, 3)->global);
+	CHECK(result_of(g, 4)->global);
+	CHECK(result_of(g, 5)->global);
+
+	/* never read: Birth 2, Death -1, no periods */
+	CHECK_EQ_INT(result_of(g, 2)->birth, 2);
+	CHECK_EQ_INT(result_of(g, 2)->death, -1);
+	CHECK_EQ_INT(result_of(g, 2)->n_periods, 0);
+	/* local read last at k3: Birth 1, Death 4; idle in k2, ends at the
+	 * very last kernel: T3 - T2 = 600 - 300 */
+	CHECK_EQ_INT(result_of(g, 3)->birth, 1);
+	CHECK_EQ_INT(result_of(g, 3)->death, 4);
+	CHECK_EQ_INT(result_of(g, 3)->n_periods, 1);
+	check_period(g, 3, 0, 2, 3, 0, 300);
+	/* prefix T = 0,100,300,600,1000 */
+	/* t0 uses {0,3}: gap 1..3 = T3-T1 = 500; last use N-1 and k0 uses
+	 * it: no wrap period */
+	CHECK_EQ_INT(result_of(g, 0)->n_periods, 1);
+	check_period(g, 0, 0, 1, 3, 0, 500);
+	/* t1 uses {0,1}: looped 2--0 = (T4-T2) + T0 = 700 */
+	CHECK_EQ_INT(result_of(g, 1)->n_periods, 1);
+	check_period(g, 1, 0, 2, 0, 1, 700);
+	/* t4 uses {2,3}: last use N-1, k0 unused: wraps to 0, 0--2, not
+	 * looped, T2 - T0 = 300 */
+	CHECK_EQ_INT(result_of(g, 4)->n_periods, 1);
+	check_period(g, 4, 0, 0, 2, 0, 300);
+	/* t5 single use at 1: j < u rule leaves exactly 2--1, looped,
+	 * (T4-T2) + T1 = 800 */
+	CHECK_EQ_INT(result_of(g, 5)->n_periods, 1);
+	check_period(g, 5, 0, 2, 1, 1, 800);
+
+	/* live at start: k0 t0,t1,t4,t5 = 3074; k1 +t3 = 3124; k2 +t2 =
+	 * 3424; k3 t2 freed at 3500 = 3124 */
+	CHECK_EQ_INT(g->live_bytes[0], 3074);
+	CHECK_EQ_INT(g->live_bytes[1], 3124);
+	CHECK_EQ_INT(g->live_bytes[2], 3424);
+	CHECK_EQ_INT(g->live_bytes[3], 3124);
+	CHECK_EQ_INT(g->peak_kernel, 2);
+	CHECK_EQ_INT(g->peak_bytes, 3424);
+	CHECK_EQ_INT(g->active_bytes[0], 3000);
+	CHECK_EQ_INT(g->active_bytes[1], 2060);
+	CHECK_EQ_INT(g->active_bytes[2], 364);
+	CHECK_EQ_INT(g->active_bytes[3], 1114);
+	/* idle byte-seconds: t1 2000 B x 700 ns = 1.4e-3 */
+	CHECK(result_of(g, 1)->idle_byte_seconds > 1.3999e-3 &&
+	      result_of(g, 1)->idle_byte_seconds < 1.4001e-3);
+
+	char dir[] = "/tmp/dnntrace-test-XXXXXX";
+	CHECK(mkdtemp(dir));
+	CHECK_EQ_INT(dt_write_g10_files(g, dir, "unit"), 0);
+	CHECK_EQ_INT(dt_write_csv_files(g, dir), 0);
+	CHECK_EQ_STR(read_text(dir, "unit_NNMemConsumptionLog.py"),
+		"active = [3000,2060,364,1114,]\n"
+		"active_breakdown = [(3000,0,0),(0,2010,50),(0,64,300),(0,1064,50),]\n"
+		"total = [3074,3124,3424,3124,]\n"
+		"global_weight = 3074\n"
+		"input_size = 1000\n");
+	CHECK_EQ_STR(read_text(dir, "unit_TensorPeriodLog.py"),
+		"sd_size = [1000, 2000, 50, 64, 10, ]\n"
+		"sd_time = [0.5, 0.7, 0.3, 0.3, 0.8, ]\n"
+		"# 1 2 2 0 2 ");
+	CHECK_EQ_STR(read_text(dir, "tensors.config"),
+		"tensor0, Name: weights, Is global?: 1: Size in byte: 1000, \n"
+		"tensor1, Name: t1, Is global?: 1: Size in byte: 2000, \n"
+		"tensor2, Name: t2, Is global?: 0: Size in byte: 300, \n"
+		"tensor3, Name: t3, Is global?: 0: Size in byte: 50, \n"
+		"tensor4, Name: t4, Is global?: 1: Size in byte: 64, \n"
+		"tensor5, Name: t5, Is global?: 1: Size in byte: 10, \n");
+	const char *kernels = read_text(dir, "kernels.config");
+	CHECK(strstr(kernels,
+		"Kernel ID: 1, Name: k_b(t1, t3, t5)\n"
+		"Input Tensors:\n"
+		"tensor1, Name: t1, Is global?: 1: Size in byte: 2000, \n"
+		"tensor5, Name: t5, Is global?: 1: Size in byte: 10, \n"
+		"Output Tensors:\n"
+		"tensor1, Name: t1, Is global?: 1: Size in byte: 2000, \n"
+		"tensor3, Name: t3, Is global?: 0: Size in byte: 50, \n"
+		"tensor5, Name: t5, Is global?: 1: Size in byte: 10, \n"
+		"____________________________________________________________________\n"
+		"Kernel ID: 2,"));
+	const char *liveness = read_text(dir, "liveness_analysis.config");
+	CHECK(strstr(liveness,
+		"_____________________________________________________________________________\n"
+		"tensor3, Name: t3, Is global?: 0: Size in byte: 50, \n"
+		"Liveness: Birth: 1, Death: 4.\n"
+		"_ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ \n"
+		"tensor3, Name: t3, Is global?: 0: Size in byte: 50, \n"
+		"Inactive Periods:\n"
+		"Period 0: 2--------3\n"
+		"Estimated Time:0.3us\n"
+		"_____________________________________________________________________________\n"));
+	CHECK(strstr(liveness,
+		"tensor1, Name: t1, Is global?: 1: Size in byte: 2000, \n"
+		"This tensor is Global!\n"));
+	CHECK(strstr(read_text(dir, "periods.csv"),
+		"tensor,period,start,end,estimated_us,looped\n"
+		"0,0,1,3,0.500,0\n1,0,2,0,0.700,1\n3,0,2,3,0.300,0\n"));
+	CHECK_EQ_STR(read_text(dir, "memory.csv"),
+		"index,live_bytes,active_bytes\n0,3074,3000\n1,3124,2060\n"
+		"2,3424,364\n3,3124,1114\n");
+	CHECK(strstr(read_text(dir, "kernels.csv"),
+		"1,0,7,2000,2200,200,k_b,cudaLaunchKernel,1 5,1 3 5,1 3 5\n"));
+	CHECK(strstr(read_text(dir, "tensors.csv"),
+		"2,t2,300,0,device,2500,3500,2,2,0\n"
+		"3,t3,50,0,device,1500,4500,1,3,0\n"));
+	char command[256];
+	snprintf(command, sizeof(command), "rm -rf '%s'", dir);
+	CHECK_EQ_INT(system(command), 0);
+}
+
+/*
+ * --kernels 1:2: kernels k1 (2000-2200) and k2 (3000-3300), renumbered 0
+ * and 1; T = 0,200,500. Global now: allocated before 2000 and not freed
+ * before 3300: t0, t1, t3 (alloc 1500, free 4500), t4, t5; t2 is local.
+ */
+static void test_window(struct dt_group *g)
+{
+	dt_group_analyze(g, 1, 2);
+	CHECK_EQ_INT(g->win_count, 2);
+	CHECK(result_of(g, 3)->global);
+	CHECK(!result_of(g, 2)->global);
+	/* t0 is untouched in the window but alive: in the files, no periods */
+	CHECK(result_of(g, 0)->in_g10);
+	CHECK_EQ_INT(result_of(g, 0)->n_periods, 0);
+	CHECK_EQ_INT(result_of(g, 0)->first_use, -1);
+	/* single use at 0 of 2 kernels: looped 1--0 = (T2-T1) + T0 = 300 */
+	check_period(g, 1, 0, 1, 0, 1, 300);
+	check_period(g, 3, 0, 1, 0, 1, 300);
+	check_period(g, 5, 0, 1, 0, 1, 300);
+	/* use at N-1 only: 0--1, T1 - T0 = 200 */
+	check_period(g, 4, 0, 0, 1, 0, 200);
+	CHECK_EQ_INT(result_of(g, 2)->birth, 1);
+	CHECK_EQ_INT(result_of(g, 2)->death, -1);
+	CHECK_EQ_INT(g->live_bytes[0], 3124);
+	CHECK_EQ_INT(g->peak_kernel, 1);
+	/* globals t0,t1,t3,t4,t5 = 3124; t2 local at window kernel 1 */
+	CHECK_EQ_INT(g->g10_total_bytes[0], 3124);
+	CHECK_EQ_INT(g->g10_total_bytes[1], 3424);
+
+	/* a window before t2 exists and after the others' frees: t2 left out */
+	dt_group_analyze(g, 0, 1);
+	CHECK(!result_of(g, 2)->in_g10);
+	CHECK_EQ_INT(result_of(g, 1)->n_periods, 0);   /* single kernel */
+}
+
+/* A second process on device 1, and a third with CUPTI unavailable. */
+static void feed_other_processes(struct dt_model *m)
+{
+	dt_model_on_alloc(m, 200, 50, CALL_MALLOC, DNNTRACE_MEM_DEVICE, 1, 128, 0, 0);
+	int64_t t[] = {0};
+	dt_model_on_launch(m, 200, 60, 9, LAUNCH, "other", 0, t, 1, 0);
+	dt_model_on_external_correlation(m, 200, 1, 9);
+	dt_model_on_gpu_kernel(m, 200, 1, 1, 3, 70, 80, "other");
+	dt_model_on_records_dropped(m, 200, 5);
+
+	dt_model_on_status(m, 300, 0, "CUPTI_ERROR_NOT_INITIALIZED");
+	dt_model_on_alloc(m, 300, 10, CALL_MALLOC, DNNTRACE_MEM_DEVICE, 0, 8, 0, 0);
+	dt_model_on_launch(m, 300, 30, 2, LAUNCH, "second", 0, t, 1, 0);
+	dt_model_on_launch(m, 300, 20, 1, LAUNCH, "first", 0, t, 1, 0);
+	dt_model_on_launch(m, 300, 40, 3, LAUNCH, "failed", 0, t, 1, 1);
+}
+
+static void test_groups(void)
+{
+	struct dt_model m;
+	dt_model_init(&m);
+	feed_main_process(&m);
+	feed_other_processes(&m);
+	dt_model_on_discarded(&m, true, 2);
+	struct dt_group *groups;
+	size_t n = dt_groups_build(&m, &groups);
+	CHECK_EQ_INT(n, 3);
+	CHECK_EQ_INT(groups[0].vpid, 100);
+	CHECK_EQ_INT(groups[1].vpid, 200);
+	CHECK_EQ_INT(groups[1].device, 1);
+	CHECK_EQ_INT(groups[1].n_kernels, 1);
+	CHECK_EQ_INT(groups[1].events_lost, 7);      /* 2 discarded + 5 dropped */
+	CHECK_EQ_INT(groups[0].events_lost, 2);
+	test_full_window(&groups[0]);
+	test_window(&groups[0]);
+
+	struct dt_group *g = &groups[2];
+	CHECK(g->kernel_times_missing);
+	CHECK_EQ_STR(g->cupti_message, "CUPTI_ERROR_NOT_INITIALIZED");
+	CHECK_EQ_INT(g->n_kernels, 2);               /* failed launch left out */
+	CHECK_EQ_STR(g->kernels[0].name, "first");   /* call order */
+	CHECK_EQ_INT(g->kernels[0].end - g->kernels[0].start, 0);
+	dt_group_analyze(g, 0, 2);
+	/* t0 allocated at 10 before the first launch at 20: global, used at
+	 * 0 (W, unwritten) and 1; no period (no gap, k0 uses it) */
+	CHECK(g->results[0].global);
+	CHECK_EQ_INT(g->results[0].n_periods, 0);
+	CHECK_EQ_INT(g->touches[g->kernels[0].touches_at].roles, DT_ROLE_WRITE);
+	for (size_t i = 0; i < n; i++)
+		dt_group_free(&groups[i]);
+	free(groups);
+	dt_model_free(&m);
+}
+
+/* Managed memory can be written by the host without any event: its first
+ * use keeps the read role. */
+static void test_managed_first_use(void)
+{
+	struct dt_model m;
+	dt_model_init(&m);
+	dt_model_on_alloc(&m, 1, 1, DNNTRACE_API_cudaMallocManaged,
+			DNNTRACE_MEM_MANAGED, 0, 16, 0, 0);
+	int64_t t[] = {0};
+	dt_model_on_launch(&m, 1, 2, 1, LAUNCH, "k", 0, t, 1, 0);
+	dt_model_on_external_correlation(&m, 1, 1, 1);
+	dt_model_on_gpu_kernel(&m, 1, 1, 0, 0, 10, 20, "k");
+	struct dt_group *groups;
+	size_t n = dt_groups_build(&m, &groups);
+	CHECK_EQ_INT(n, 1);
+	CHECK_EQ_INT(groups[0].touches[0].roles, DT_ROLE_READ | DT_ROLE_WRITE);
+	dt_group_free(&groups[0]);
+	free(groups);
+	dt_model_free(&m);
+}
+
+int main(void)
+{
+	test_groups();
+	test_managed_first_use();
+	puts("analysis model tests passed");
+	return 0;
+}
