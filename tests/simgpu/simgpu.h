@@ -32,6 +32,15 @@ void simgpu_define_kernel(const void *func, const char *name, size_t nparams,
  */
 void simgpu_next_kernel_ns(unsigned long long ns);
 
+/*
+ * Makes the calling thread's next launched kernel fault: the launch itself
+ * succeeds, and once that kernel has completed (SIMGPU_TIME_SCALE=0: at
+ * once) every CUDA call returns cuda_error (a cudaError_t, e.g.
+ * cudaErrorIllegalAddress = 700), sticky for the rest of the process, as
+ * after a real device fault. 0 cancels a request not yet used.
+ */
+void simgpu_fail_next_kernel(int cuda_error);
+
 #ifdef __cplusplus
 }
 #endif

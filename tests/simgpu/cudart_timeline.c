@@ -1,0 +1,320 @@
+/*
+ * The simulated device's clock and queues: process-wide setup from the
+ * environment, streams, events, the rule that decides when each piece of GPU
+ * work starts and ends, waiting for it, and the hand-off of finished work to
+ * the simulated CUPTI. It decides times only; it must never touch memory
+ * contents nor sleep while holding sim_lock.
+ */
+#include "tests/simgpu/sim_internal.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+pthread_mutex_t sim_lock = PTHREAD_MUTEX_INITIALIZER;
+
+void sim_mem_init(uint64_t capacity);
+
+/* CUPTI stream ids: the legacy stream is 7 as on real GPUs, the rest count up. */
+#define LEGACY_STREAM_CUPTI_ID 7
+#define FIRST_STREAM_CUPTI_ID 13
+
+static double time_scale = 1.0;
+static pthread_once_t init_once = PTHREAD_ONCE_INIT;
+
+static struct CUstream_st legacy_stream = {
+	.magic = SIM_STREAM_MAGIC,
+	.cupti_id = LEGACY_STREAM_CUPTI_ID,
+	.is_legacy = 1,
+};
+static struct CUstream_st *created_streams;      /* cudaStreamCreate* */
+static struct CUstream_st *per_thread_streams;   /* never freed */
+static struct CUevent_st *live_events;
+static uint32_t next_stream_cupti_id = FIRST_STREAM_CUPTI_ID;
+static _Thread_local struct CUstream_st *my_per_thread_stream;
+
+/* Device time by which all blocking streams' queued work ends. */
+static uint64_t blocking_streams_end_ns;
+/* Device time by which everything queued ends. */
+static uint64_t device_end_ns;
+/* The furthest device time the host is known to have waited for. */
+static _Atomic uint64_t device_reached_ns;
+
+static _Atomic uint32_t last_correlation_id;
+static _Atomic(simgpu_work_sink) cupti_sink;
+
+static uint64_t parse_bytes(const char *text)
+{
+	char *end;
+	errno = 0;
+	unsigned long long value = strtoull(text, &end, 10);
+	uint64_t unit = 1;
+	if (*end == 'K' || *end == 'k') unit = 1ULL << 10, end++;
+	else if (*end == 'M' || *end == 'm') unit = 1ULL << 20, end++;
+	else if (*end == 'G' || *end == 'g') unit = 1ULL << 30, end++;
+	if (errno || end == text || *end != '\0' || value == 0 ||
+	    value > (1ULL << 46) / unit || text[0] == '-') {
+		fprintf(stderr, "simgpu: SIMGPU_MEM_BYTES='%s' is not a size "
+			"(bytes, optional K/M/G suffix, 1 byte .. 64 TiB)\n", text);
+		exit(2);
+	}
+	return value * unit;
+}
+
+static void init_from_environment(void)
+{
+	uint64_t capacity = 16ULL << 30;
+	const char *mem = getenv("SIMGPU_MEM_BYTES");
+	if (mem && *mem)
+		capacity = parse_bytes(mem);
+	const char *scale = getenv("SIMGPU_TIME_SCALE");
+	if (scale && *scale) {
+		char *end;
+		double v = strtod(scale, &end);
+		if (end == scale || *end != '\0' || !(v >= 0) || isinf(v)) {
+			fprintf(stderr, "simgpu: SIMGPU_TIME_SCALE='%s' is not a "
+				"number >= 0\n", scale);
+			exit(2);
+		}
+		time_scale = v;
+	}
+	sim_mem_init(capacity);
+}
+
+void sim_init(void)
+{
+	pthread_once(&init_once, init_from_environment);
+}
+
+uint64_t sim_now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+static uint64_t max_u64(uint64_t a, uint64_t b)
+{
+	return a > b ? a : b;
+}
+
+static struct CUstream_st *this_threads_default_stream(void)
+{
+	if (!my_per_thread_stream) {
+		struct CUstream_st *s = calloc(1, sizeof(*s));
+		if (!s)
+			return NULL;
+		s->magic = SIM_STREAM_MAGIC;
+		s->is_per_thread = 1;
+		s->cupti_id = next_stream_cupti_id++;
+		s->next = per_thread_streams;
+		per_thread_streams = s;
+		my_per_thread_stream = s;
+	}
+	return my_per_thread_stream;
+}
+
+struct CUstream_st *sim_stream_resolve(cudaStream_t handle,
+				       int per_thread_default)
+{
+	if (handle == cudaStreamLegacy)
+		return &legacy_stream;
+	if (handle == cudaStreamPerThread ||
+	    (handle == NULL && per_thread_default))
+		return this_threads_default_stream();
+	if (handle == NULL)
+		return &legacy_stream;
+	for (struct CUstream_st *s = created_streams; s; s = s->next)
+		if (s == handle)
+			return s;
+	return NULL;
+}
+
+/*
+ * The legacy default stream waits for all work queued on blocking streams,
+ * and blocking streams wait for all work queued on it. Non-blocking streams
+ * only follow their own order.
+ */
+void sim_timeline_schedule(struct CUstream_st *s, uint64_t duration_ns,
+			   uint64_t *start_ns, uint64_t *end_ns)
+{
+	uint64_t start = max_u64(sim_now_ns(), s->ready_ns);
+	int blocking = !(s->flags & cudaStreamNonBlocking);
+	if (s->is_legacy)
+		start = max_u64(start, blocking_streams_end_ns);
+	else if (blocking)
+		start = max_u64(start, legacy_stream.ready_ns);
+	uint64_t end = start + duration_ns;
+	s->ready_ns = end;
+	if (blocking && !s->is_legacy)
+		blocking_streams_end_ns = max_u64(blocking_streams_end_ns, end);
+	device_end_ns = max_u64(device_end_ns, end);
+	*start_ns = start;
+	*end_ns = end;
+}
+
+uint64_t sim_timeline_device_end(void)
+{
+	return device_end_ns;
+}
+
+void sim_wait_device_time(uint64_t t)
+{
+	if (time_scale > 0) {
+		uint64_t now = sim_now_ns();
+		if (t > now) {
+			double wait = (double)(t - now) * time_scale;
+			struct timespec ts = {
+				.tv_sec = (time_t)(wait / 1e9),
+				.tv_nsec = (long)fmod(wait, 1e9),
+			};
+			while (nanosleep(&ts, &ts) == -1 && errno == EINTR)
+				;
+		}
+	}
+	uint64_t seen = atomic_load(&device_reached_ns);
+	while (seen < t &&
+	       !atomic_compare_exchange_weak(&device_reached_ns, &seen, t))
+		;
+}
+
+int sim_device_time_reached(uint64_t t)
+{
+	return time_scale == 0 || t <= atomic_load(&device_reached_ns) ||
+	       t <= sim_now_ns();
+}
+
+int simgpu_internal_work_complete(uint64_t end_ns);
+int simgpu_internal_work_complete(uint64_t end_ns)
+{
+	return sim_device_time_reached(end_ns);
+}
+
+cudaError_t sim_stream_create(cudaStream_t *out, unsigned int flags, int priority)
+{
+	if (!out || (flags & ~(unsigned int)cudaStreamNonBlocking))
+		return cudaErrorInvalidValue;
+	struct CUstream_st *s = calloc(1, sizeof(*s));
+	if (!s)
+		return cudaErrorMemoryAllocation;
+	s->magic = SIM_STREAM_MAGIC;
+	s->flags = flags;
+	s->priority = priority;
+	pthread_mutex_lock(&sim_lock);
+	s->cupti_id = next_stream_cupti_id++;
+	s->next = created_streams;
+	created_streams = s;
+	pthread_mutex_unlock(&sim_lock);
+	*out = s;
+	return cudaSuccess;
+}
+
+/*
+ * Destroying a stream with queued work is legal: the work still runs, so its
+ * end stays in the device-wide end time. The handle becomes invalid at once.
+ */
+cudaError_t sim_stream_destroy(cudaStream_t handle)
+{
+	pthread_mutex_lock(&sim_lock);
+	struct CUstream_st **link = &created_streams;
+	while (*link && *link != handle)
+		link = &(*link)->next;
+	struct CUstream_st *s = *link;
+	if (s)
+		*link = s->next;
+	pthread_mutex_unlock(&sim_lock);
+	if (!s)
+		return cudaErrorInvalidResourceHandle;
+	s->magic = 0;
+	free(s);
+	return cudaSuccess;
+}
+
+cudaError_t sim_event_create(cudaEvent_t *out, unsigned int flags)
+{
+	unsigned int known = cudaEventBlockingSync | cudaEventDisableTiming |
+			     cudaEventInterprocess;
+	if (!out || (flags & ~known))
+		return cudaErrorInvalidValue;
+	/* Interprocess events must also disable timing (as documented). */
+	if ((flags & cudaEventInterprocess) && !(flags & cudaEventDisableTiming))
+		return cudaErrorInvalidValue;
+	struct CUevent_st *e = calloc(1, sizeof(*e));
+	if (!e)
+		return cudaErrorMemoryAllocation;
+	e->magic = SIM_EVENT_MAGIC;
+	e->flags = flags;
+	pthread_mutex_lock(&sim_lock);
+	e->next = live_events;
+	live_events = e;
+	pthread_mutex_unlock(&sim_lock);
+	*out = e;
+	return cudaSuccess;
+}
+
+cudaError_t sim_event_destroy(cudaEvent_t handle)
+{
+	pthread_mutex_lock(&sim_lock);
+	struct CUevent_st **link = &live_events;
+	while (*link && *link != handle)
+		link = &(*link)->next;
+	struct CUevent_st *e = *link;
+	if (e)
+		*link = e->next;
+	pthread_mutex_unlock(&sim_lock);
+	if (!e)
+		return cudaErrorInvalidResourceHandle;
+	e->magic = 0;
+	free(e);
+	return cudaSuccess;
+}
+
+struct CUevent_st *sim_event_lookup(cudaEvent_t handle)
+{
+	for (struct CUevent_st *e = live_events; e; e = e->next)
+		if (e == handle)
+			return e;
+	return NULL;
+}
+
+void sim_timeline_reset(void)
+{
+	while (created_streams) {
+		struct CUstream_st *s = created_streams;
+		created_streams = s->next;
+		s->magic = 0;
+		free(s);
+	}
+	while (live_events) {
+		struct CUevent_st *e = live_events;
+		live_events = e->next;
+		e->magic = 0;
+		free(e);
+	}
+}
+
+uint32_t sim_next_correlation_id(void)
+{
+	return atomic_fetch_add(&last_correlation_id, 1) + 1;
+}
+
+void sim_report_work(const struct simgpu_work *work)
+{
+	simgpu_work_sink sink = atomic_load(&cupti_sink);
+	if (sink)
+		sink(work);
+}
+
+int simgpu_internal_attach_cupti(unsigned int version, simgpu_work_sink sink);
+int simgpu_internal_attach_cupti(unsigned int version, simgpu_work_sink sink)
+{
+	if (version != SIMGPU_CUPTI_HOOK_VERSION)
+		return -1;
+	sim_init();
+	atomic_store(&cupti_sink, sink);
+	return 0;
+}

@@ -1,0 +1,574 @@
+/*
+ * The simulated libcupti.so.13: the CUPTI activity API over the simulated
+ * GPU. It attaches to the simulated libcudart.so.13 (simgpu_cupti_hook.h),
+ * receives each kernel, copy and set as it is submitted, and writes the
+ * toolkit's own record structs (CUpti_ActivityKernel10, Memcpy6, Memset4,
+ * ExternalCorrelation, API) into the client's buffers exactly as laid out in
+ * cupti_activity.h. Buffers are completed when full (in the thread that
+ * filled them) and by cuptiActivityFlushAll (in its caller); there is no
+ * worker thread. It must never call a client callback while holding its lock,
+ * except bufferRequested (see README.md).
+ */
+#include <cupti.h>
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "tests/simgpu/simgpu_cupti_hook.h"
+
+/* CUPTI clock = device clock (CLOCK_MONOTONIC) + this, with no callback. */
+#define SIMGPU_CUPTI_CLOCK_OFFSET_NS 1000000000000000000ULL
+
+struct code_name {
+	int value;
+	const char *name;
+};
+static const struct code_name result_names[] = {
+#include "cupti_result_names.h"
+};
+
+struct buffer {
+	uint8_t *base;
+	size_t size;
+	size_t valid;        /* bytes from base through the last record */
+	size_t records;
+	size_t max_records;  /* 0: no limit */
+	uint64_t last_end_ns; /* device time its last work ends */
+};
+
+static pthread_mutex_t cupti_lock = PTHREAD_MUTEX_INITIALIZER;
+static int attached;
+static simgpu_work_complete_fn work_complete;
+static CUpti_BuffersCallbackRequestFunc buffer_requested;
+static CUpti_BuffersCallbackCompleteFunc buffer_completed;
+static CUpti_TimestampCallbackFunc timestamp_callback;
+static unsigned char enabled[CUPTI_ACTIVITY_KIND_COUNT];
+static struct buffer current;
+static int have_current;
+static struct buffer *ready; /* completed, waiting to be handed back */
+static size_t n_ready, cap_ready;
+static size_t dropped;
+static int64_t next_grid_id = 1;
+
+struct id_stack {
+	uint64_t *ids;
+	size_t n, cap;
+};
+static _Thread_local struct id_stack external_ids[CUPTI_EXTERNAL_CORRELATION_KIND_SIZE];
+
+static uint64_t monotonic_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+static int cupti_busy(void)
+{
+	const char *busy = getenv("SIMGPU_CUPTI_BUSY");
+	return busy && strcmp(busy, "1") == 0;
+}
+
+static void sink(const struct simgpu_work *work);
+
+/* Finds the simulated cudart in this process and subscribes to its work. */
+static CUptiResult attach(void)
+{
+	if (attached)
+		return CUPTI_SUCCESS;
+	void *cudart = dlopen("libcudart.so.13", RTLD_NOLOAD | RTLD_NOW);
+	if (!cudart)
+		return CUPTI_ERROR_NOT_INITIALIZED;
+	simgpu_attach_cupti_fn attach_fn =
+		(simgpu_attach_cupti_fn)dlsym(cudart, SIMGPU_ATTACH_CUPTI_SYMBOL);
+	work_complete = (simgpu_work_complete_fn)dlsym(cudart,
+						       SIMGPU_WORK_COMPLETE_SYMBOL);
+	/* The real libcudart has neither: no simulated device to profile. */
+	if (!attach_fn || !work_complete ||
+	    attach_fn(SIMGPU_CUPTI_HOOK_VERSION, sink) != 0) {
+		dlclose(cudart);
+		return CUPTI_ERROR_NOT_INITIALIZED;
+	}
+	attached = 1; /* the handle stays open for the process lifetime */
+	return CUPTI_SUCCESS;
+}
+
+static size_t record_size(CUpti_ActivityKind kind)
+{
+	switch (kind) {
+	case CUPTI_ACTIVITY_KIND_KERNEL:
+	case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL:
+		return sizeof(CUpti_ActivityKernel10);
+	case CUPTI_ACTIVITY_KIND_MEMCPY:
+		return sizeof(CUpti_ActivityMemcpy6);
+	case CUPTI_ACTIVITY_KIND_MEMSET:
+		return sizeof(CUpti_ActivityMemset4);
+	case CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION:
+		return sizeof(CUpti_ActivityExternalCorrelation);
+	case CUPTI_ACTIVITY_KIND_RUNTIME:
+	case CUPTI_ACTIVITY_KIND_DRIVER:
+		return sizeof(CUpti_ActivityAPI);
+	default:
+		return 0;
+	}
+}
+
+static uint8_t *first_record_slot(uint8_t *base)
+{
+	uintptr_t a = ((uintptr_t)base + ACTIVITY_RECORD_ALIGNMENT - 1) &
+		      ~(uintptr_t)(ACTIVITY_RECORD_ALIGNMENT - 1);
+	return (uint8_t *)a;
+}
+
+/* Moves the current buffer to the ready list. Holds cupti_lock. */
+static void retire_current(void)
+{
+	if (!have_current)
+		return;
+	if (n_ready == cap_ready) {
+		size_t n = cap_ready ? cap_ready * 2 : 8;
+		struct buffer *grown = realloc(ready, n * sizeof(*grown));
+		if (!grown)
+			return; /* keep it current; it will be retried */
+		ready = grown;
+		cap_ready = n;
+	}
+	ready[n_ready++] = current;
+	have_current = 0;
+}
+
+/*
+ * Room for one record of `size` bytes, or NULL (record dropped and counted).
+ * Asks the client for a new buffer when needed. Holds cupti_lock.
+ */
+static void *reserve_record(size_t size, uint64_t end_ns)
+{
+	if (have_current) {
+		int full = current.valid + size > current.size ||
+			   (current.max_records &&
+			    current.records >= current.max_records);
+		if (full)
+			retire_current();
+	}
+	if (!have_current) {
+		uint8_t *base = NULL;
+		size_t bytes = 0, max_records = 0;
+		if (buffer_requested)
+			buffer_requested(&base, &bytes, &max_records);
+		if (!base) {
+			dropped++;
+			return NULL;
+		}
+		current = (struct buffer){
+			.base = base, .size = bytes,
+			.valid = (size_t)(first_record_slot(base) - base),
+			.max_records = max_records,
+		};
+		have_current = 1;
+		if (current.valid + size > current.size) {
+			/* Too small for even one record: hand it straight back. */
+			retire_current();
+			dropped++;
+			return NULL;
+		}
+	}
+	void *slot = current.base + current.valid;
+	memset(slot, 0, size);
+	current.valid += size;
+	current.records++;
+	if (end_ns > current.last_end_ns)
+		current.last_end_ns = end_ns;
+	return slot;
+}
+
+/*
+ * Device time -> CUPTI time. With a timestamp callback, the callback's
+ * clock is sampled between two reads of the device clock for each piece of
+ * work, and the work's times are shifted by the difference.
+ */
+struct clock_map {
+	int64_t shift;
+};
+
+static struct clock_map clock_map_now(void)
+{
+	struct clock_map map;
+	if (timestamp_callback) {
+		uint64_t before = monotonic_ns();
+		uint64_t user = timestamp_callback();
+		uint64_t after = monotonic_ns();
+		map.shift = (int64_t)(user - (before + (after - before) / 2));
+	} else {
+		map.shift = (int64_t)SIMGPU_CUPTI_CLOCK_OFFSET_NS;
+	}
+	return map;
+}
+
+static uint64_t to_cupti_time(struct clock_map map, uint64_t device_ns)
+{
+	return (uint64_t)((int64_t)device_ns + map.shift);
+}
+
+static void write_external_correlations(uint32_t correlation_id, uint64_t end_ns)
+{
+	for (int kind = 0; kind < CUPTI_EXTERNAL_CORRELATION_KIND_SIZE; kind++) {
+		struct id_stack *stack = &external_ids[kind];
+		if (!stack->n)
+			continue;
+		CUpti_ActivityExternalCorrelation *r =
+			reserve_record(sizeof(*r), end_ns);
+		if (!r)
+			continue;
+		r->kind = CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION;
+		r->externalKind = (CUpti_ExternalCorrelationKind)kind;
+		r->externalId = stack->ids[stack->n - 1];
+		r->correlationId = correlation_id;
+	}
+}
+
+static void write_api_record(CUpti_ActivityKind kind,
+			     const struct simgpu_work *w, struct clock_map map)
+{
+	CUpti_ActivityAPI *r = reserve_record(sizeof(*r), w->end_ns);
+	if (!r)
+		return;
+	r->kind = kind;
+	r->cbid = (CUpti_CallbackId)w->api_cbid;
+	r->start = to_cupti_time(map, w->api_start_ns);
+	r->end = to_cupti_time(map, monotonic_ns());
+	r->processId = (uint32_t)getpid();
+	r->threadId = (uint32_t)syscall(SYS_gettid);
+	r->correlationId = w->correlation_id;
+	r->returnValue = 0;
+}
+
+static void write_kernel(CUpti_ActivityKind kind, const struct simgpu_work *w,
+			 struct clock_map map)
+{
+	CUpti_ActivityKernel10 *r = reserve_record(sizeof(*r), w->end_ns);
+	if (!r)
+		return;
+	r->kind = kind;
+	r->registersPerThread = 32;
+	r->start = to_cupti_time(map, w->start_ns);
+	r->end = to_cupti_time(map, w->end_ns);
+	r->completed = r->end;
+	r->deviceId = w->device_id;
+	r->contextId = w->context_id;
+	r->streamId = w->stream_id;
+	r->gridX = (int32_t)w->grid[0];
+	r->gridY = (int32_t)w->grid[1];
+	r->gridZ = (int32_t)w->grid[2];
+	r->blockX = (int32_t)w->block[0];
+	r->blockY = (int32_t)w->block[1];
+	r->blockZ = (int32_t)w->block[2];
+	r->dynamicSharedMemory = (int32_t)w->dynamic_shared_mem;
+	r->correlationId = w->correlation_id;
+	r->gridId = next_grid_id++;
+	r->name = w->name;
+	r->queued = CUPTI_TIMESTAMP_UNKNOWN;
+	r->submitted = CUPTI_TIMESTAMP_UNKNOWN;
+	r->launchType = CUPTI_ACTIVITY_LAUNCH_TYPE_REGULAR;
+	r->clusterX = r->clusterY = r->clusterZ = 1;
+}
+
+static void write_memcpy(const struct simgpu_work *w, struct clock_map map)
+{
+	CUpti_ActivityMemcpy6 *r = reserve_record(sizeof(*r), w->end_ns);
+	if (!r)
+		return;
+	r->kind = CUPTI_ACTIVITY_KIND_MEMCPY;
+	r->copyKind = w->copy_kind;
+	r->srcKind = w->src_kind;
+	r->dstKind = w->dst_kind;
+	r->flags = w->is_async ? CUPTI_ACTIVITY_FLAG_MEMCPY_ASYNC : 0;
+	r->bytes = w->bytes;
+	r->start = to_cupti_time(map, w->start_ns);
+	r->end = to_cupti_time(map, w->end_ns);
+	r->deviceId = w->device_id;
+	r->contextId = w->context_id;
+	r->streamId = w->stream_id;
+	r->correlationId = w->correlation_id;
+	r->runtimeCorrelationId = w->correlation_id;
+	r->copyCount = 1;
+}
+
+static void write_memset(const struct simgpu_work *w, struct clock_map map)
+{
+	CUpti_ActivityMemset4 *r = reserve_record(sizeof(*r), w->end_ns);
+	if (!r)
+		return;
+	r->kind = CUPTI_ACTIVITY_KIND_MEMSET;
+	r->value = w->value;
+	r->bytes = w->bytes;
+	r->start = to_cupti_time(map, w->start_ns);
+	r->end = to_cupti_time(map, w->end_ns);
+	r->deviceId = w->device_id;
+	r->contextId = w->context_id;
+	r->streamId = w->stream_id;
+	r->correlationId = w->correlation_id;
+	r->flags = w->is_async ? CUPTI_ACTIVITY_FLAG_MEMSET_ASYNC : 0;
+	r->memoryKind = w->memory_kind;
+}
+
+/* Hands the ready buffers to the client. Called WITHOUT cupti_lock. */
+static void deliver(struct buffer *list, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (buffer_completed)
+			buffer_completed(NULL, 0, list[i].base, list[i].size,
+					 list[i].valid);
+	free(list);
+}
+
+/* Takes the ready list out from under the lock. Holds cupti_lock. */
+static struct buffer *take_ready(size_t *n)
+{
+	struct buffer *list = ready;
+	*n = n_ready;
+	ready = NULL;
+	n_ready = cap_ready = 0;
+	return list;
+}
+
+/*
+ * Real CUPTI only writes EXTERNAL_CORRELATION records next to API records,
+ * so they need CUPTI_ACTIVITY_KIND_RUNTIME or _DRIVER enabled as well.
+ */
+static void sink(const struct simgpu_work *w)
+{
+	pthread_mutex_lock(&cupti_lock);
+	struct clock_map map = clock_map_now();
+	int api_records = enabled[CUPTI_ACTIVITY_KIND_RUNTIME] ||
+			  enabled[CUPTI_ACTIVITY_KIND_DRIVER];
+	if (enabled[CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION] && api_records)
+		write_external_correlations(w->correlation_id, w->end_ns);
+	if (enabled[CUPTI_ACTIVITY_KIND_RUNTIME])
+		write_api_record(CUPTI_ACTIVITY_KIND_RUNTIME, w, map);
+	switch (w->kind) {
+	case SIMGPU_WORK_KERNEL:
+		if (enabled[CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL])
+			write_kernel(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, w, map);
+		else if (enabled[CUPTI_ACTIVITY_KIND_KERNEL])
+			write_kernel(CUPTI_ACTIVITY_KIND_KERNEL, w, map);
+		break;
+	case SIMGPU_WORK_MEMCPY:
+		if (enabled[CUPTI_ACTIVITY_KIND_MEMCPY])
+			write_memcpy(w, map);
+		break;
+	case SIMGPU_WORK_MEMSET:
+		if (enabled[CUPTI_ACTIVITY_KIND_MEMSET])
+			write_memset(w, map);
+		break;
+	}
+	size_t n;
+	struct buffer *full = take_ready(&n);
+	pthread_mutex_unlock(&cupti_lock);
+	deliver(full, n);
+}
+
+CUptiResult cuptiActivityRegisterCallbacks(CUpti_BuffersCallbackRequestFunc funcBufferRequested,
+					   CUpti_BuffersCallbackCompleteFunc funcBufferCompleted)
+{
+	if (!funcBufferRequested || !funcBufferCompleted)
+		return CUPTI_ERROR_INVALID_PARAMETER;
+	if (cupti_busy())
+		return CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED;
+	pthread_mutex_lock(&cupti_lock);
+	CUptiResult res = attach();
+	if (res == CUPTI_SUCCESS) {
+		buffer_requested = funcBufferRequested;
+		buffer_completed = funcBufferCompleted;
+	}
+	pthread_mutex_unlock(&cupti_lock);
+	return res;
+}
+
+static CUptiResult set_enabled(CUpti_ActivityKind kind, unsigned char on)
+{
+	if ((int)kind <= CUPTI_ACTIVITY_KIND_INVALID ||
+	    (int)kind >= CUPTI_ACTIVITY_KIND_COUNT)
+		return CUPTI_ERROR_INVALID_KIND;
+	if (on && cupti_busy())
+		return CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED;
+	pthread_mutex_lock(&cupti_lock);
+	CUptiResult res = attach();
+	if (res == CUPTI_SUCCESS)
+		enabled[kind] = on;
+	pthread_mutex_unlock(&cupti_lock);
+	return res;
+}
+
+/* Kinds the sim has no records for are accepted and stay silent. */
+CUptiResult cuptiActivityEnable(CUpti_ActivityKind kind)
+{
+	return set_enabled(kind, 1);
+}
+
+CUptiResult cuptiActivityDisable(CUpti_ActivityKind kind)
+{
+	return set_enabled(kind, 0);
+}
+
+CUptiResult cuptiActivityGetNextRecord(uint8_t *buffer,
+				       size_t validBufferSizeBytes,
+				       CUpti_Activity **record)
+{
+	if (!buffer || !record)
+		return CUPTI_ERROR_INVALID_PARAMETER;
+	uint8_t *end = buffer + validBufferSizeBytes;
+	uint8_t *next;
+	if (!*record) {
+		next = first_record_slot(buffer);
+	} else {
+		size_t size = record_size((*record)->kind);
+		if (!size)
+			return CUPTI_ERROR_INVALID_KIND;
+		next = (uint8_t *)*record + size;
+	}
+	if (next >= end || (size_t)(end - next) < sizeof(CUpti_Activity))
+		return CUPTI_ERROR_MAX_LIMIT_REACHED;
+	size_t size = record_size(((CUpti_Activity *)next)->kind);
+	if (!size || (size_t)(end - next) < size)
+		return CUPTI_ERROR_INVALID_KIND;
+	*record = (CUpti_Activity *)next;
+	return CUPTI_SUCCESS;
+}
+
+/*
+ * flag 0 delivers the buffers whose work has all completed (full or not);
+ * CUPTI_ACTIVITY_FLAG_FLUSH_FORCED delivers every buffer, even empty ones,
+ * so the client gets all its memory back.
+ */
+CUptiResult cuptiActivityFlushAll(uint32_t flag)
+{
+	pthread_mutex_lock(&cupti_lock);
+	if (!buffer_requested) {
+		pthread_mutex_unlock(&cupti_lock);
+		return CUPTI_ERROR_INVALID_OPERATION;
+	}
+	int forced = (flag & CUPTI_ACTIVITY_FLAG_FLUSH_FORCED) != 0;
+	if (have_current &&
+	    (forced || (current.records && work_complete(current.last_end_ns))))
+		retire_current();
+	size_t n;
+	struct buffer *list = take_ready(&n);
+	pthread_mutex_unlock(&cupti_lock);
+	deliver(list, n);
+	return CUPTI_SUCCESS;
+}
+
+/* No worker thread: the period is accepted and has no effect. */
+CUptiResult cuptiActivityFlushPeriod(uint32_t time)
+{
+	(void)time;
+	return CUPTI_SUCCESS;
+}
+
+CUptiResult cuptiActivityGetNumDroppedRecords(CUcontext context,
+					      uint32_t streamId,
+					      size_t *count)
+{
+	(void)context;
+	(void)streamId;
+	if (!count)
+		return CUPTI_ERROR_INVALID_PARAMETER;
+	pthread_mutex_lock(&cupti_lock);
+	*count = dropped;
+	dropped = 0;
+	pthread_mutex_unlock(&cupti_lock);
+	return CUPTI_SUCCESS;
+}
+
+CUptiResult cuptiActivityPushExternalCorrelationId(CUpti_ExternalCorrelationKind kind,
+						   uint64_t id)
+{
+	if ((int)kind <= CUPTI_EXTERNAL_CORRELATION_KIND_INVALID ||
+	    (int)kind >= CUPTI_EXTERNAL_CORRELATION_KIND_SIZE)
+		return CUPTI_ERROR_INVALID_PARAMETER;
+	struct id_stack *stack = &external_ids[kind];
+	if (stack->n == stack->cap) {
+		size_t n = stack->cap ? stack->cap * 2 : 8;
+		uint64_t *grown = realloc(stack->ids, n * sizeof(*grown));
+		if (!grown)
+			return CUPTI_ERROR_OUT_OF_MEMORY;
+		stack->ids = grown;
+		stack->cap = n;
+	}
+	stack->ids[stack->n++] = id;
+	return CUPTI_SUCCESS;
+}
+
+CUptiResult cuptiActivityPopExternalCorrelationId(CUpti_ExternalCorrelationKind kind,
+						  uint64_t *lastId)
+{
+	if ((int)kind <= CUPTI_EXTERNAL_CORRELATION_KIND_INVALID ||
+	    (int)kind >= CUPTI_EXTERNAL_CORRELATION_KIND_SIZE)
+		return CUPTI_ERROR_INVALID_PARAMETER;
+	struct id_stack *stack = &external_ids[kind];
+	if (!stack->n)
+		return CUPTI_ERROR_QUEUE_EMPTY;
+	uint64_t id = stack->ids[--stack->n];
+	if (lastId)
+		*lastId = id;
+	return CUPTI_SUCCESS;
+}
+
+CUptiResult cuptiActivityRegisterTimestampCallback(CUpti_TimestampCallbackFunc funcTimestamp)
+{
+	if (!funcTimestamp)
+		return CUPTI_ERROR_INVALID_PARAMETER;
+	pthread_mutex_lock(&cupti_lock);
+	timestamp_callback = funcTimestamp;
+	pthread_mutex_unlock(&cupti_lock);
+	return CUPTI_SUCCESS;
+}
+
+CUptiResult cuptiGetTimestamp(uint64_t *timestamp)
+{
+	if (!timestamp)
+		return CUPTI_ERROR_INVALID_PARAMETER;
+	CUpti_TimestampCallbackFunc cb = timestamp_callback;
+	*timestamp = cb ? cb() : monotonic_ns() + SIMGPU_CUPTI_CLOCK_OFFSET_NS;
+	return CUPTI_SUCCESS;
+}
+
+CUptiResult cuptiGetResultString(CUptiResult result, const char **str)
+{
+	if (!str)
+		return CUPTI_ERROR_INVALID_PARAMETER;
+	for (size_t i = 0; i < sizeof(result_names) / sizeof(result_names[0]); i++) {
+		if (result_names[i].value == (int)result) {
+			*str = result_names[i].name;
+			return CUPTI_SUCCESS;
+		}
+	}
+	return CUPTI_ERROR_INVALID_PARAMETER;
+}
+
+CUptiResult cuptiGetVersion(uint32_t *version)
+{
+	if (!version)
+		return CUPTI_ERROR_INVALID_PARAMETER;
+	*version = CUPTI_API_VERSION;
+	return CUPTI_SUCCESS;
+}
+
+/* Delivers everything, stops all collection and forgets the callbacks. */
+CUptiResult cuptiFinalize(void)
+{
+	if (buffer_requested)
+		cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+	pthread_mutex_lock(&cupti_lock);
+	memset(enabled, 0, sizeof(enabled));
+	buffer_requested = NULL;
+	buffer_completed = NULL;
+	timestamp_callback = NULL;
+	pthread_mutex_unlock(&cupti_lock);
+	return CUPTI_SUCCESS;
+}

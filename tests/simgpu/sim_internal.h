@@ -1,0 +1,182 @@
+/*
+ * simgpu internals shared by the sources of the simulated libcudart.so.13:
+ * the one lock, the device timeline, device memory, per-thread errors and the
+ * kernel registry. Nothing here is exported from the library (see
+ * libcudart.map); the CUDA entry points in cudart_api_*.c are built on it.
+ * It must never include anything that a real CUDA program could see.
+ */
+#ifndef SIMGPU_SIM_INTERNAL_H
+#define SIMGPU_SIM_INTERNAL_H
+
+#include <pthread.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cuda_runtime_api.h>
+
+#include "tests/simgpu/simgpu_cupti_hook.h"
+
+/* ---- global state and clock (cudart_timeline.c) ---- */
+
+/*
+ * One lock guards every piece of simulated state. It is never held while
+ * sleeping, nor while calling into the CUPTI sink or user callbacks.
+ */
+extern pthread_mutex_t sim_lock;
+
+/* Parses the environment and maps device memory, once per process. */
+void sim_init(void);
+
+/* CLOCK_MONOTONIC in ns: the host clock and the simulated device clock. */
+uint64_t sim_now_ns(void);
+
+/* The stream handles the API accepts besides created streams. */
+#define SIM_STREAM_MAGIC 0x5354524dU /* "STRM" */
+struct CUstream_st {
+	uint32_t magic;
+	unsigned int flags;       /* cudaStreamDefault / cudaStreamNonBlocking */
+	int priority;
+	uint32_t cupti_id;        /* streamId in CUPTI records */
+	int is_legacy;            /* the legacy NULL stream */
+	int is_per_thread;        /* some thread's per-thread default stream */
+	uint64_t ready_ns;        /* device time at which its queued work ends */
+	struct CUstream_st *next; /* in the list of created streams */
+};
+
+#define SIM_EVENT_MAGIC 0x45564e54U /* "EVNT" */
+struct CUevent_st {
+	uint32_t magic;
+	unsigned int flags;
+	int recorded;
+	uint64_t time_ns; /* device time the event completes */
+	struct CUevent_st *next;
+};
+
+/*
+ * Resolves a stream handle as the caller passed it. per_thread_default: the
+ * call came through a _ptds/_ptsz entry point, so NULL means the calling
+ * thread's default stream. Returns NULL for a handle that is not a live
+ * stream. Caller holds sim_lock.
+ */
+struct CUstream_st *sim_stream_resolve(cudaStream_t handle,
+				       int per_thread_default);
+
+/*
+ * Puts work of duration_ns on stream s at the current host time and returns
+ * its device start and end (the legacy-stream rules are in README.md).
+ * Caller holds sim_lock.
+ */
+void sim_timeline_schedule(struct CUstream_st *s, uint64_t duration_ns,
+			   uint64_t *start_ns, uint64_t *end_ns);
+
+/* The end of all work queued so far on the device. Caller holds sim_lock. */
+uint64_t sim_timeline_device_end(void);
+
+/*
+ * Blocks the host until device time reaches t (scaled by SIMGPU_TIME_SCALE),
+ * then records that the device got there. Caller must NOT hold sim_lock.
+ */
+void sim_wait_device_time(uint64_t t);
+
+/* Whether work ending at device time t has completed, from the host's view. */
+int sim_device_time_reached(uint64_t t);
+
+/* Creates / destroys streams and events (live lists for handle checks). */
+cudaError_t sim_stream_create(cudaStream_t *out, unsigned int flags, int priority);
+cudaError_t sim_stream_destroy(cudaStream_t s);
+cudaError_t sim_event_create(cudaEvent_t *out, unsigned int flags);
+cudaError_t sim_event_destroy(cudaEvent_t e);
+struct CUevent_st *sim_event_lookup(cudaEvent_t e); /* holds sim_lock */
+/* Forgets every created stream and event (cudaDeviceReset). Holds sim_lock. */
+void sim_timeline_reset(void);
+
+/* A fresh CUPTI correlation id (1, 2, ...), one per call submitting GPU work. */
+uint32_t sim_next_correlation_id(void);
+
+/* Hands a finished piece of GPU work to the CUPTI sink, if one is attached. */
+void sim_report_work(const struct simgpu_work *work);
+
+/* ---- errors (cudart_errors.c) ---- */
+
+/*
+ * Every entry point ends with `return sim_return(err)`: it records err as the
+ * thread's last error when it is not cudaSuccess. sim_enter() is called
+ * first: it returns the sticky error, if the context is broken, else
+ * cudaSuccess.
+ */
+cudaError_t sim_return(cudaError_t err);
+cudaError_t sim_enter(void);
+/* A kernel that will fail with err when it completes at device time t. */
+void sim_arm_sticky_error(cudaError_t err, uint64_t t);
+
+/* ---- device memory (cudart_memory.c) ---- */
+
+enum sim_mem_kind {
+	SIM_MEM_DEVICE,
+	SIM_MEM_MANAGED,
+	SIM_MEM_STREAM_ORDERED,
+};
+
+struct sim_alloc {
+	uint64_t offset;    /* from the start of the device range */
+	uint64_t size;      /* rounded size this block occupies */
+	uint64_t requested; /* what the caller asked for */
+	enum sim_mem_kind kind;
+	const void *pool;   /* stream-ordered: the pool it came from */
+};
+
+/* Capacity and bytes in use (rounded sizes). Caller holds sim_lock. */
+uint64_t sim_mem_capacity(void);
+uint64_t sim_mem_used(void);
+
+/* Allocates size bytes; *dev untouched on failure. Caller holds sim_lock. */
+cudaError_t sim_mem_alloc(size_t size, enum sim_mem_kind kind,
+			  const void *pool, void **dev);
+/* Frees the allocation starting exactly at dev. Caller holds sim_lock. */
+cudaError_t sim_mem_free(const void *dev);
+/* Frees everything (cudaDeviceReset). Caller holds sim_lock. */
+void sim_mem_free_all(void);
+/* The allocation containing p, or NULL. Caller holds sim_lock. */
+const struct sim_alloc *sim_mem_find(const void *p);
+/* Whether p lies in the simulated device address range at all. */
+int sim_mem_in_device_range(const void *p);
+/* Host view of device address p (valid for the allocation's bytes). */
+void *sim_mem_view(const void *p);
+
+/* Pinned host memory (cudaMallocHost, cudaHostAlloc). Caller holds sim_lock. */
+cudaError_t sim_host_alloc(size_t size, unsigned int flags, void **out);
+cudaError_t sim_host_free(void *p);
+/* Size of the pinned block containing p, 0 if none. */
+int sim_host_find(const void *p, void **base, size_t *size);
+
+/* ---- kernels (cudart_kernels.c) ---- */
+
+/* The launch every cudaLaunchKernel* variant comes down to. */
+cudaError_t sim_launch(const void *func, dim3 grid, dim3 block, void **args,
+		       size_t shared_mem, cudaStream_t stream,
+		       int per_thread_default, int cbid);
+
+/* ---- copies and sets (cudart_api_memory.c) ---- */
+
+cudaError_t sim_memcpy2d(void *dst, size_t dpitch, const void *src,
+			 size_t spitch, size_t width, size_t height,
+			 enum cudaMemcpyKind kind, cudaStream_t stream,
+			 int per_thread_default, int is_async, int cbid);
+cudaError_t sim_memset2d(void *dst, size_t pitch, int value, size_t width,
+			 size_t height, cudaStream_t stream,
+			 int per_thread_default, int is_async, int cbid);
+cudaError_t sim_malloc_async(void **dev, size_t size, const void *pool,
+			     cudaStream_t stream, int per_thread_default);
+cudaError_t sim_free_async(void *dev, cudaStream_t stream,
+			   int per_thread_default);
+cudaError_t sim_stream_synchronize(cudaStream_t stream, int per_thread_default);
+cudaError_t sim_stream_query(cudaStream_t stream, int per_thread_default);
+cudaError_t sim_stream_wait_event(cudaStream_t stream, cudaEvent_t event,
+				  unsigned int flags, int per_thread_default);
+cudaError_t sim_event_record(cudaEvent_t event, cudaStream_t stream,
+			     int per_thread_default);
+
+/* The CUDA ABI's parameter alignment for a parameter of this size. */
+size_t sim_param_alignment(size_t size);
+
+#endif
