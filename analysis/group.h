@@ -60,6 +60,9 @@ struct dt_group {
 	struct dt_touch *touches;
 	size_t n_touches, cap_touches;
 
+	bool window_misfit;          /* the --kernels window did not fit */
+	size_t asked_first, asked_last;
+
 	/* Results of dt_group_analyze for the window [win_first, win_first+win_count). */
 	size_t win_first, win_count;
 	struct dt_tensor_result *results;

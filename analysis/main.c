@@ -186,24 +186,33 @@ int main(int argc, char **argv)
 
 	struct dt_group *groups;
 	size_t n_groups = dt_groups_build(&model, &groups);
+	/* A window applies to every group it fits; a group with fewer
+	 * kernels is analyzed whole and says so. Fitting none is an error. */
 	int rc = 0;
-	for (size_t i = 0; i < n_groups && rc == 0; i++) {
+	bool window_fits_some = false;
+	for (size_t i = 0; i < n_groups; i++) {
 		struct dt_group *g = &groups[i];
 		size_t first = 0, count = g->n_kernels;
-		if (o.has_window) {
-			if (o.window_last >= g->n_kernels) {
-				fprintf(stderr, PROG ": --kernels %zu:%zu out of range: "
-						"process %" PRId64 " device %" PRId32
-						" has %zu kernels\n", o.window_first,
-						o.window_last, g->vpid, g->device,
-						g->n_kernels);
-				rc = 1;
-				break;
-			}
+		if (o.has_window && o.window_last < g->n_kernels) {
 			first = o.window_first;
 			count = o.window_last - o.window_first + 1;
+			window_fits_some = true;
+		} else if (o.has_window) {
+			g->window_misfit = true;
+			g->asked_first = o.window_first;
+			g->asked_last = o.window_last;
 		}
 		dt_group_analyze(g, first, count);
+	}
+	if (o.has_window && !window_fits_some) {
+		size_t most = 0;
+		for (size_t i = 0; i < n_groups; i++)
+			if (groups[i].n_kernels > most)
+				most = groups[i].n_kernels;
+		fprintf(stderr, PROG ": --kernels %zu:%zu out of range: the trace "
+				"has at most %zu kernels per process and device\n",
+				o.window_first, o.window_last, most);
+		rc = 1;
 	}
 
 	if (rc == 0 && make_dirs(o.out_dir) != 0) {

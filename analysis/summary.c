@@ -12,7 +12,11 @@
 void dt_write_summary(FILE *f, const struct dt_group *g)
 {
 	fprintf(f, "process %" PRId64 ", device %" PRId32 "\n", g->vpid, g->device);
-	if (g->win_count == g->n_kernels)
+	if (g->window_misfit)
+		fprintf(f, "kernels: %zu (--kernels %zu:%zu out of range: all "
+				"kernels analyzed)\n", g->n_kernels, g->asked_first,
+				g->asked_last);
+	else if (g->win_count == g->n_kernels)
 		fprintf(f, "kernels: %zu\n", g->n_kernels);
 	else
 		fprintf(f, "kernels: %zu (window %zu:%zu of %zu)\n", g->win_count,

@@ -418,7 +418,7 @@ static int visit(const char *path, const struct stat *st, int type,
 	return 0;
 }
 
-/* The deepest babeltrace2 error cause, flattened to one short line. */
+/* The root babeltrace2 error cause (index 0), flattened to one short line. */
 static void take_error_cause(char *out, size_t size)
 {
 	out[0] = '\0';
@@ -428,7 +428,7 @@ static void take_error_cause(char *out, size_t size)
 	uint64_t n = bt_error_get_cause_count(error);
 	if (n > 0) {
 		const char *msg = bt_error_cause_get_message(
-				bt_error_borrow_cause_by_index(error, n - 1));
+				bt_error_borrow_cause_by_index(error, 0));
 		snprintf(out, size, "%s", msg ? msg : "");
 		for (char *c = out; *c; c++)
 			if (*c == '\n' || *c == '\r' || *c == '\t')

@@ -1,0 +1,163 @@
+/*
+ * Test emitter for the reader tests (test_reader.sh): emits a scripted
+ * sequence of dnntrace events through the real tracepoint providers, with
+ * GPU kernel times placed relative to CLOCK_MONOTONIC "now", so the expected
+ * analysis is known by construction (the same scenario as the unit test
+ * test_analysis_model.c: tensors 0..5, kernels k_a..k_d lasting 100, 200,
+ * 300, 400 ns). Modes:
+ *   main     the scenario above (device 0)
+ *   other    one tensor and one kernel on device 1, 3 CUPTI records dropped
+ *   nocupti  status cupti_ok=0 and launches without GPU kernel records
+ *   none     registers with LTTng but emits nothing
+ * Prints "pid <pid>" so the test knows the vpid. Must never depend on a GPU.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "tracepoints/dnntrace_api.h"
+#include "tracepoints/dnntrace_gpu.h"
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+static void wait_until(uint64_t t)
+{
+	while (now_ns() <= t)
+		;
+}
+
+static void *fake_ptr(uintptr_t v)
+{
+	return (void *)v;
+}
+
+static void alloc(int kind, int device, uint64_t bytes, int64_t id, int result)
+{
+	int api = kind == DNNTRACE_MEM_PINNED_HOST ? DNNTRACE_API_cudaMallocHost :
+		kind == DNNTRACE_MEM_STREAM_ORDERED ? DNNTRACE_API_cudaMallocAsync :
+		DNNTRACE_API_cudaMalloc;
+	lttng_ust_tracepoint(dnntrace_api, alloc, api, kind, device, NULL,
+			fake_ptr(0x10000000u + (uintptr_t)(id + 1) * 0x100000u),
+			bytes, bytes, id, result);
+}
+
+static void free_tensor(int64_t id)
+{
+	lttng_ust_tracepoint(dnntrace_api, free, DNNTRACE_API_cudaFree,
+			DNNTRACE_MEM_DEVICE, NULL, fake_ptr(0x10000000u), id, 0);
+}
+
+static void copy_into(uint64_t call_id, int64_t id, int result)
+{
+	lttng_ust_tracepoint(dnntrace_api, memcpy, call_id, DNNTRACE_API_cudaMemcpy,
+			1, fake_ptr(0x10000000u), fake_ptr(0x1000), 64, NULL, id,
+			(int64_t)-1, result);
+}
+
+static void launch(uint64_t call_id, const char *name, const int64_t *tensors,
+		unsigned n, int result)
+{
+	struct dnntrace_launch_geometry geom = {{1, 1, 1}, {32, 1, 1}, 0};
+	lttng_ust_tracepoint(dnntrace_api, launch, call_id,
+			DNNTRACE_API_cudaLaunchKernel, fake_ptr(0x400000), name,
+			&geom, fake_ptr(0x7), tensors, n, result);
+}
+
+static void gpu_kernel(uint32_t correlation, uint32_t device, uint64_t start,
+		uint64_t duration, const char *name)
+{
+	lttng_ust_tracepoint(dnntrace_gpu, kernel, correlation, device, 1, 7,
+			start, start + duration, name);
+}
+
+static void emit_main(void)
+{
+	alloc(DNNTRACE_MEM_DEVICE, 0, 1000, 0, 0);
+	copy_into(100, 0, 0);
+	lttng_ust_tracepoint(dnntrace_api, tag, fake_ptr(0x10100000u), 0, "first_name");
+	lttng_ust_tracepoint(dnntrace_api, tag, fake_ptr(0x10100000u), 0, "weights");
+	alloc(DNNTRACE_MEM_DEVICE, 0, 2000, 1, 0);
+	copy_into(101, 1, 700);   /* failed copy: not a write */
+	alloc(DNNTRACE_MEM_DEVICE, 0, 1 << 30, -1, 2);
+	alloc(DNNTRACE_MEM_PINNED_HOST, 0, 4096, -1, 0);
+	alloc(DNNTRACE_MEM_DEVICE, 0, 64, 4, 0);
+	lttng_ust_tracepoint(dnntrace_api, memset, 102, DNNTRACE_API_cudaMemset,
+			fake_ptr(0x10500000u), 0, 64, NULL, 4, 0);
+	alloc(DNNTRACE_MEM_STREAM_ORDERED, 0, 10, 5, 0);
+	copy_into(103, 5, 0);
+
+	/* GPU timeline: k_a at S, k_b at S+2ms, k_c at S+4ms, k_d at S+6ms */
+	const uint64_t ms = 1000000, s = now_ns() + ms;
+	int64_t l1[] = {0, 1}, l2[] = {1, 3, 5}, l3[] = {2, 4}, l4[] = {0, 3, 4};
+	launch(1, "k_a", l1, 2, 0);
+	wait_until(s + ms / 2);            /* tensor 3: after k_a starts */
+	alloc(DNNTRACE_MEM_DEVICE, 0, 50, 3, 0);
+	launch(2, "k_b", l2, 3, 0);
+	wait_until(s + 3 * ms);            /* tensor 2: between k_b and k_c */
+	alloc(DNNTRACE_MEM_DEVICE, 0, 300, 2, 0);
+	launch(3, "k_c", l3, 2, 0);
+	launch(4, "k_d", l4, 3, 0);
+	wait_until(s + 5 * ms);            /* after k_c ended, before k_d */
+	free_tensor(2);
+	wait_until(s + 7 * ms);            /* after k_d ended */
+	free_tensor(3);
+	free_tensor(1);
+
+	/* CUPTI buffers arrive late and out of order */
+	gpu_kernel(14, 0, s + 6 * ms, 400, "k_d");
+	gpu_kernel(12, 0, s + 2 * ms, 200, "k_b");
+	lttng_ust_tracepoint(dnntrace_gpu, external_correlation, 14, 4);
+	gpu_kernel(11, 0, s, 100, "k_a");
+	gpu_kernel(13, 0, s + 4 * ms, 300, "k_c");
+	lttng_ust_tracepoint(dnntrace_gpu, memcpy, 20, 0, 1, 7, s - ms, s - ms + 5, 1, 64);
+	lttng_ust_tracepoint(dnntrace_gpu, external_correlation, 11, 1);
+	lttng_ust_tracepoint(dnntrace_gpu, external_correlation, 12, 2);
+	lttng_ust_tracepoint(dnntrace_gpu, external_correlation, 13, 3);
+	lttng_ust_tracepoint(dnntrace_api, status, 1, 0, "ok");
+}
+
+static void emit_other(void)
+{
+	alloc(DNNTRACE_MEM_DEVICE, 1, 128, 0, 0);
+	int64_t t[] = {0};
+	uint64_t s = now_ns() + 1000000;
+	launch(9, "needs, \"quoting\"<float>", t, 1, 0);
+	lttng_ust_tracepoint(dnntrace_gpu, external_correlation, 1, 9);
+	gpu_kernel(1, 1, s, 10, "needs, \"quoting\"<float>");
+	lttng_ust_tracepoint(dnntrace_gpu, records_dropped, 3);
+}
+
+static void emit_nocupti(void)
+{
+	lttng_ust_tracepoint(dnntrace_api, status, 0, 15, "CUPTI_ERROR_NOT_INITIALIZED");
+	alloc(DNNTRACE_MEM_DEVICE, 0, 8, 0, 0);
+	int64_t t[] = {0};
+	launch(1, "first", t, 1, 0);
+	launch(2, "second", t, 1, 0);
+	launch(3, "failed", t, 1, 1);
+}
+
+int main(int argc, char **argv)
+{
+	const char *mode = argc > 1 ? argv[1] : "main";
+	printf("pid %d\n", (int)getpid());
+	fflush(stdout);
+	if (strcmp(mode, "main") == 0)
+		emit_main();
+	else if (strcmp(mode, "other") == 0)
+		emit_other();
+	else if (strcmp(mode, "nocupti") == 0)
+		emit_nocupti();
+	else if (strcmp(mode, "none") != 0) {
+		fprintf(stderr, "usage: %s [main|other|nocupti|none]\n", argv[0]);
+		return 2;
+	}
+	return 0;
+}

@@ -1,0 +1,25 @@
+# Sourced by the analysis script tests: records commands into an LTTng trace
+# through tests/lib/private_lttng.sh (never a global session daemon).
+#   record TRACE_DIR CMD [ARGS...]   (CMD may be run several times via sh -c)
+# Skips the test (77) when LTTng is not installed.
+command -v lttng >/dev/null && command -v lttng-sessiond >/dev/null || {
+	echo "LTTng tools not installed"; exit 77; }
+: "${DNNTRACE_ROOT:?}" "${DNNTRACE_BUILD:?}"
+# The emitter may be an ASan build: LTTng-UST keeps per-thread state until
+# exit by design, so leak reports there are noise.
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+
+record() {
+	local trace=$1; shift
+	"$DNNTRACE_ROOT/tests/lib/private_lttng.sh" bash -c '
+		trace=$1; shift
+		lttng create s -o "$trace" >/dev/null &&
+		lttng enable-channel -u --blocking-timeout=inf c >/dev/null &&
+		lttng enable-event -u -c c "dnntrace_*" >/dev/null &&
+		lttng add-context -u -c c -t vpid -t vtid -t procname >/dev/null &&
+		lttng start >/dev/null || exit 1
+		LTTNG_UST_ALLOW_BLOCKING=1 bash -c "$1"; rc=$?
+		lttng destroy >/dev/null; exit $rc' record "$trace" "$*"
+}
+
+fail() { echo "FAIL: $*"; exit 1; }

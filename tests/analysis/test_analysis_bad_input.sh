@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Bad input for dnntrace-analyze: a path that does not exist, a directory
+# that is not a trace, a trace without dnntrace events, a truncated data
+# stream file, corrupt metadata: each must exit 2 with exactly one line on
+# stderr and no crash (also under the ASan build, where a sanitizer report
+# would add lines). Usage errors exit 1. Must never accept a partial
+# success (exit 0) on such input.
+set -u
+. "$(dirname "$0")/lib_record.sh"
+analyze="$DNNTRACE_BUILD/bin/dnntrace-analyze"
+emit="$DNNTRACE_BUILD/tests/analysis_emit_scripted"
+[ -x "$analyze" ] && [ -x "$emit" ] || fail "build first ($analyze, $emit)"
+work=$(mktemp -d "${TMPDIR:-/tmp}/dnntrace-badinput.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+
+expect_exit() {   # expect_exit CODE WHAT PATTERN ARGS...
+	local code=$1 what=$2 pattern=$3; shift 3
+	"$analyze" "$@" >"$work/stdout" 2>"$work/stderr"
+	local rc=$?
+	[ "$rc" = "$code" ] || fail "$what: exit $rc, expected $code ($(head -c 300 "$work/stderr"))"
+	if [ "$code" = 2 ]; then
+		[ "$(wc -l <"$work/stderr")" = 1 ] ||
+			fail "$what: stderr is not one line: $(head -c 600 "$work/stderr")"
+	fi
+	grep -q -- "$pattern" "$work/stderr" || fail "$what: stderr lacks '$pattern': $(cat "$work/stderr")"
+}
+
+expect_exit 2 "nonexistent path" "No such file or directory" "$work/nope" -o "$work/o"
+mkdir "$work/plain" && echo hello >"$work/plain/readme"
+expect_exit 2 "not a trace" "not an LTTng trace" "$work/plain" -o "$work/o"
+expect_exit 2 "a file, not a directory" "not a directory" "$work/plain/readme" -o "$work/o"
+
+record "$work/empty" "'$emit' none >/dev/null" || fail "recording failed"
+if [ -n "$(find "$work/empty" -name metadata)" ]; then
+	expect_exit 2 "no dnntrace events" "no dnntrace events" "$work/empty" -o "$work/o"
+else   # LTTng wrote no trace at all: then it is not a trace
+	expect_exit 2 "no dnntrace events" "not an LTTng trace" "$work/empty" -o "$work/o"
+fi
+
+record "$work/good" "'$emit' main >/dev/null" || fail "recording failed"
+stream=$(find "$work/good" -type f -name 'c_*' ! -path '*/index/*' -size +0 | head -n 1)
+metadata=$(find "$work/good" -type f -name metadata | head -n 1)
+[ -n "$stream" ] && [ -n "$metadata" ] || fail "recorded trace has no stream/metadata"
+"$analyze" "$work/good" -o "$work/o" >/dev/null 2>&1 || fail "the intact trace does not analyze"
+
+cp -r "$work/good" "$work/truncated"
+t_stream=$work/truncated/${stream#"$work/good/"}
+truncate -s $(( $(stat -c %s "$t_stream") / 2 + 13 )) "$t_stream"
+expect_exit 2 "truncated stream" "corrupt" "$work/truncated" -o "$work/o"
+
+cp -r "$work/good" "$work/badmeta"
+b_meta=$work/badmeta/${metadata#"$work/good/"}
+printf 'garbage{{{;;;}}}' | dd of="$b_meta" bs=1 seek=2000 conv=notrunc 2>/dev/null
+expect_exit 2 "corrupt metadata" "corrupt" "$work/badmeta" -o "$work/o"
+
+cp -r "$work/good" "$work/nometa"
+: >"$work/nometa/${metadata#"$work/good/"}"
+expect_exit 2 "empty metadata" "" "$work/nometa" -o "$work/o"
+
+expect_exit 1 "no arguments" "missing TRACE_DIR"
+expect_exit 1 "no -o" "missing -o" "$work/good"
+expect_exit 1 "bad window" "--kernels needs" "$work/good" -o "$work/o" --kernels 3:1
+expect_exit 1 "window out of range" "out of range" "$work/good" -o "$work/o" --kernels 0:99
+expect_exit 1 "bad name" "--name needs" "$work/good" -o "$work/o" --name "a/b"
+expect_exit 1 "unknown option" "unknown option" "$work/good" -o "$work/o" --frobnicate
+echo "bad input rejected with one line and the right exit code"

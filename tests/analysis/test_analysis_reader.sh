@@ -1,0 +1,200 @@
+#!/usr/bin/env bash
+# Reader test on real CTF traces: records the scripted emitter
+# (emit_scripted.c) with LTTng, runs dnntrace-analyze and compares every
+# output file with values known by construction (the scenario of
+# test_analysis_model.c: same tensors, roles, periods and memory). Covers
+# two processes on two devices (one output directory each, events lost), a
+# --kernels window, and the no-CUPTI fallback. Must never compare output
+# against output of the analyzer itself.
+set -u
+. "$(dirname "$0")/lib_record.sh"
+analyze="$DNNTRACE_BUILD/bin/dnntrace-analyze"
+emit="$DNNTRACE_BUILD/tests/analysis_emit_scripted"
+[ -x "$analyze" ] && [ -x "$emit" ] || fail "build first ($analyze, $emit)"
+work=$(mktemp -d "${TMPDIR:-/tmp}/dnntrace-reader.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+
+record "$work/trace" "'$emit' main >'$work/pid_main' && '$emit' other >'$work/pid_other'" ||
+	fail "recording failed"
+main_pid=$(awk '{print $2}' "$work/pid_main")
+other_pid=$(awk '{print $2}' "$work/pid_other")
+"$analyze" "$work/trace" -o "$work/out" --name unit >"$work/stdout" 2>"$work/stderr" ||
+	fail "analyze exit $?: $(cat "$work/stderr")"
+[ -s "$work/stderr" ] && fail "analyze wrote to stderr: $(cat "$work/stderr")"
+main="$work/out/pid$main_pid-dev0"
+other="$work/out/pid$other_pid-dev1"
+[ -d "$main" ] && [ -d "$other" ] || fail "missing group directories: $(ls "$work/out")"
+
+expect() {   # expect FILE <<< expected content (byte for byte)
+	local file=$1
+	cat >"$work/expected"
+	cmp -s "$work/expected" "$file" || {
+		diff "$work/expected" "$file" | head -20
+		fail "$file differs from the expected content"; }
+}
+expect_no_newline() {   # G10's period log ends without a newline
+	local file=$1
+	printf '%s' "$(cat)" >"$work/expected"
+	cmp -s "$work/expected" "$file" || {
+		diff "$work/expected" "$file" | head -20
+		fail "$file differs from the expected content"; }
+}
+
+expect "$main/unit_NNMemConsumptionLog.py" <<'X'
+active = [3000,2060,364,1114,]
+active_breakdown = [(3000,0,0),(0,2010,50),(0,64,300),(0,1064,50),]
+total = [3074,3124,3424,3124,]
+global_weight = 3074
+input_size = 1000
+X
+expect_no_newline "$main/unit_TensorPeriodLog.py" <<'X'
+sd_size = [1000, 2000, 50, 64, 10, ]
+sd_time = [0.5, 0.7, 0.3, 0.3, 0.8, ]
+# 1 2 2 0 2 
+X
+expect "$main/tensors.config" <<'X'
+tensor0, Name: weights, Is global?: 1: Size in byte: 1000, 
+tensor1, Name: t1, Is global?: 1: Size in byte: 2000, 
+tensor2, Name: t2, Is global?: 0: Size in byte: 300, 
+tensor3, Name: t3, Is global?: 0: Size in byte: 50, 
+tensor4, Name: t4, Is global?: 1: Size in byte: 64, 
+tensor5, Name: t5, Is global?: 1: Size in byte: 10, 
+X
+rule=_____________________________________________________________________________
+half="_ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ "
+tl() { echo "tensor$1, Name: $2, Is global?: $3: Size in byte: $4, "; }
+{
+	block() {   # id name global bytes liveness-line periods...
+		local id=$1 name=$2 g=$3 bytes=$4 live=$5; shift 5
+		echo "$rule"; tl "$id" "$name" "$g" "$bytes"; echo "$live"; echo "$half"
+		tl "$id" "$name" "$g" "$bytes"; echo "Inactive Periods:"
+		local p=0
+		while [ $# -gt 0 ]; do
+			echo "Period $p: $1"; echo "Estimated Time:$2us"; p=$((p + 1)); shift 2
+		done
+		echo "$rule"
+	}
+	block 0 weights 1 1000 "This tensor is Global!" 1--------3 0.5
+	block 1 t1 1 2000 "This tensor is Global!" 2--------0 0.7
+	block 2 t2 0 300 "Liveness: Birth: 2, Death: -1."
+	block 3 t3 0 50 "Liveness: Birth: 1, Death: 4." 2--------3 0.3
+	block 4 t4 1 64 "This tensor is Global!" 0--------2 0.3
+	block 5 t5 1 10 "This tensor is Global!" 2--------1 0.8
+} >"$work/liveness_expected"
+expect "$main/liveness_analysis.config" <"$work/liveness_expected"
+{
+	k=________________________________________________________________
+	k="${k}____"
+	echo "Kernel ID: 0, Name: k_a(weights, t1)"; echo "Input Tensors:"; tl 0 weights 1 1000
+	echo "Output Tensors:"; tl 0 weights 1 1000; tl 1 t1 1 2000; echo "$k"
+	echo "Kernel ID: 1, Name: k_b(t1, t3, t5)"; echo "Input Tensors:"; tl 1 t1 1 2000; tl 5 t5 1 10
+	echo "Output Tensors:"; tl 1 t1 1 2000; tl 3 t3 0 50; tl 5 t5 1 10; echo "$k"
+	echo "Kernel ID: 2, Name: k_c(t2, t4)"; echo "Input Tensors:"; tl 4 t4 1 64
+	echo "Output Tensors:"; tl 2 t2 0 300; tl 4 t4 1 64; echo "$k"
+	echo "Kernel ID: 3, Name: k_d(weights, t3, t4)"; echo "Input Tensors:"
+	tl 0 weights 1 1000; tl 3 t3 0 50; tl 4 t4 1 64
+	echo "Output Tensors:"; tl 0 weights 1 1000; tl 3 t3 0 50; tl 4 t4 1 64; echo "$k"
+} >"$work/kernels_expected"
+expect "$main/kernels.config" <"$work/kernels_expected"
+expect "$main/memory.csv" <<'X'
+index,live_bytes,active_bytes
+0,3074,3000
+1,3124,2060
+2,3424,364
+3,3124,1114
+X
+expect "$main/periods.csv" <<'X'
+tensor,period,start,end,estimated_us,looped
+0,0,1,3,0.500,0
+1,0,2,0,0.700,1
+3,0,2,3,0.300,0
+4,0,0,2,0.300,0
+5,0,2,1,0.800,1
+X
+# kernels.csv: GPU starts 2 ms apart, durations as emitted; times relative
+# to the first start.
+awk -F, 'NR == 1 { print; next } NR == 2 { s = $4 }
+	{ $4 -= s; $5 -= s; print }' OFS=, "$main/kernels.csv" >"$work/kernels_rel.csv"
+expect "$work/kernels_rel.csv" <<'X'
+index,device,stream,start_ns,end_ns,duration_ns,name,api,inputs,outputs,touched
+0,0,7,0,100,100,k_a,cudaLaunchKernel,0,0 1,0 1
+1,0,7,2000000,2000200,200,k_b,cudaLaunchKernel,1 5,1 3 5,1 3 5
+2,0,7,4000000,4000300,300,k_c,cudaLaunchKernel,4,2 4,2 4
+3,0,7,6000000,6000400,400,k_d,cudaLaunchKernel,0 3 4,0 3 4,0 3 4
+X
+# tensors.csv: event times must fall where the emitter put them relative
+# to the GPU kernel starts (same clock domain): replace each time by the
+# number of kernel starts before it.
+starts=$(awk -F, 'NR > 1 { printf "%s ", $4 }' "$main/kernels.csv")
+awk -F, -v starts="$starts" 'BEGIN { n = split(starts, s, " ") }
+	function slot(t,   i, c) { if (t == "") return ""; c = 0
+		for (i = 1; i <= n; i++) if (s[i] + 0 <= t + 0) c++; return "k" c }
+	NR == 1 { print; next } { $6 = slot($6); $7 = slot($7); print }' OFS=, \
+	"$main/tensors.csv" >"$work/tensors_slots.csv"
+expect "$work/tensors_slots.csv" <<'X'
+id,name,bytes,device,kind,alloc_ns,free_ns,first_use,last_use,global
+0,weights,1000,0,device,k0,,0,3,1
+1,t1,2000,0,device,k0,k4,0,1,1
+2,t2,300,0,device,k2,k3,2,2,0
+3,t3,50,0,device,k1,k4,1,3,0
+4,t4,64,0,device,k0,,2,3,1
+5,t5,10,0,stream_ordered,k0,,1,1,1
+X
+expect "$main/summary.txt" <<X
+process $main_pid, device 0
+kernels: 4
+tensors: 6 (6 in the G10 files, 4 global)
+failed allocations: 1
+pinned host memory: 4096 bytes in 1 allocations
+peak memory: 3424 bytes at kernel 2 (k_c)
+top idle tensors (byte-seconds):
+  t1 (tensor 1, 2000 bytes): 0.0014
+  weights (tensor 0, 1000 bytes): 0.0005
+  t4 (tensor 4, 64 bytes): 1.92e-05
+  t3 (tensor 3, 50 bytes): 1.5e-05
+  t5 (tensor 5, 10 bytes): 8e-06
+X
+# second process: device 1, a kernel name needing CSV quoting, 3 dropped
+grep -qx '0,1,7,[0-9]*,[0-9]*,10,"needs, ""quoting""<float>",cudaLaunchKernel,,0,0' \
+	"$other/kernels.csv" || fail "quoted kernel row: $(cat "$other/kernels.csv")"
+grep -qx 'events lost: 3' "$other/summary.txt" || fail "events lost not reported"
+grep -qx 'analysis incomplete: events were lost' "$other/summary.txt" ||
+	fail "incomplete analysis not marked"
+grep -q 'events lost' "$main/summary.txt" && fail "main process reports lost events"
+grep -qx "== $other" "$work/stdout" || fail "stdout lacks the second group"
+grep -qx 'events lost: 3' "$work/out/summary.txt" || fail "top summary.txt incomplete"
+
+# --kernels 1:2 (renumbered 0..1): see test_window in test_analysis_model.c
+"$analyze" "$work/trace" -o "$work/win" --kernels 1:2 >/dev/null 2>"$work/stderr" ||
+	fail "window analyze failed: $(cat "$work/stderr")"
+expect_no_newline "$work/win/pid$main_pid-dev0/dnntrace_TensorPeriodLog.py" <<'X'
+sd_size = [2000, 50, 64, 10, ]
+sd_time = [0.3, 0.3, 0.2, 0.3, ]
+# 1 1 0 1 
+X
+expect "$work/win/pid$main_pid-dev0/dnntrace_NNMemConsumptionLog.py" <<'X'
+active = [2060,364,]
+active_breakdown = [(2060,0,0),(0,64,300),]
+total = [3124,3424,]
+global_weight = 3124
+input_size = 1000
+X
+grep -qx 'kernels: 2 (window 1:2 of 4)' "$work/win/pid$main_pid-dev0/summary.txt" ||
+	fail "window not in summary"
+# the other process has 1 kernel: the window does not fit, all are analyzed
+grep -qx 'kernels: 1 (--kernels 1:2 out of range: all kernels analyzed)' \
+	"$work/win/pid$other_pid-dev1/summary.txt" || fail "window misfit not reported"
+
+# no CUPTI: launches stand in for kernels, in call order, duration 0;
+# a single group writes straight into OUT_DIR
+record "$work/nocupti" "'$emit' nocupti >/dev/null" || fail "recording nocupti failed"
+"$analyze" "$work/nocupti" -o "$work/nc" >"$work/stdout" 2>"$work/stderr" ||
+	fail "nocupti analyze failed: $(cat "$work/stderr")"
+grep -q '^kernel times missing: launches stand in for kernels (CUPTI: CUPTI_ERROR_NOT_INITIALIZED)$' \
+	"$work/nc/summary.txt" || fail "kernel times missing not reported"
+awk -F, 'NR > 1 { print $1, $6, $7, $11 }' "$work/nc/kernels.csv" >"$work/nc_rows"
+expect "$work/nc_rows" <<'X'
+0 0 first 0
+1 0 second 0
+X
+echo "reader outputs match the scripted trace"
