@@ -38,6 +38,13 @@ struct kernel {
 #define KERNEL_BUCKETS 1024
 static struct kernel *kernels[KERNEL_BUCKETS];
 
+/* Names replaced by a redefinition: kept, since records may point to them. */
+struct retired_name {
+	const char *name;
+	struct retired_name *next;
+};
+static struct retired_name *retired_names;
+
 static _Thread_local unsigned long long next_kernel_ns;
 static _Thread_local int next_kernel_ns_set;
 static _Thread_local int next_kernel_error;
@@ -108,6 +115,12 @@ void simgpu_define_kernel(const void *func, const char *name, size_t nparams,
 	if (old) {
 		/* Keep the old name alive: records may still point to it. */
 		free(old->offsets), free(old->sizes);
+		struct retired_name *r = malloc(sizeof(*r));
+		if (r) {
+			r->name = old->name;
+			r->next = retired_names;
+			retired_names = r;
+		}
 		old->name = k->name;
 		old->nparams = k->nparams;
 		old->offsets = k->offsets;

@@ -516,6 +516,12 @@ CUptiResult cuptiActivityPopExternalCorrelationId(CUpti_ExternalCorrelationKind 
 	uint64_t id = stack->ids[--stack->n];
 	if (lastId)
 		*lastId = id;
+	if (!stack->n) {
+		/* Nothing outlives the thread once its stack is empty. */
+		free(stack->ids);
+		stack->ids = NULL;
+		stack->cap = 0;
+	}
 	return CUPTI_SUCCESS;
 }
 

@@ -63,7 +63,7 @@ $(SIMGPU_LIB)/libcupti.so: $(SIMGPU_CUPTI)
 	ln -sf libcupti.so.13 $@
 
 # ---- tests ----
-SIMGPU_TEST_NAMES := memory cupti
+SIMGPU_TEST_NAMES := memory errors timeline kernels cupti threads
 SIMGPU_TESTS := $(SIMGPU_TEST_NAMES:%=$(BUILD)/tests/test_simgpu_%)
 TESTS += $(SIMGPU_TESTS)
 all: $(SIMGPU_TESTS)
@@ -77,7 +77,7 @@ $(SIMGPU_TESTS): $(BUILD)/tests/test_simgpu_%: $(SIMGPU_DIR)/test_%.c \
 # The same probe linked once against the REAL libcudart and once against
 # simgpu: tests/simgpu/test_real_abi.sh swaps the libraries underneath.
 SIMGPU_PROBES := $(SIMGPU_OUT)/abi_probe_real $(SIMGPU_OUT)/abi_probe_sim
-#all: $(SIMGPU_PROBES)
+all: $(SIMGPU_PROBES)
 $(SIMGPU_OUT)/abi_probe_real: $(SIMGPU_DIR)/abi_probe.c | check-cuda
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(CUDA_CFLAGS) $< -o $@ -L$(CUDA_HOME)/lib64 -lcudart $(SAN_LDFLAGS)
