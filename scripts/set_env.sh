@@ -1,9 +1,11 @@
+#!/usr/bin/env bash
 # set_env.sh: sets, in the current shell, the environment a program traced in
 # a manual session needs (the tracer preloaded, blocking buffers, one device
 # allocation per tensor):
 #   source scripts/set_env.sh [--simgpu] [--lossy] [--keep-allocator]
-# Run instead of sourced, it prints the exports. Must never exit the
-# caller's shell: all the work happens in a subshell.
+# Run instead of sourced, it prints the exports. Sourced with no arguments
+# inside a script, bash hands it the script's own arguments: `set --` first.
+# Must never exit the caller's shell: all the work happens in a subshell.
 __dnntrace_exports=$(
 	__here=$(cd "$(dirname "${BASH_SOURCE[0]:-$0}")" && pwd -P)
 	. "$__here/lib/dnntrace-session.sh"

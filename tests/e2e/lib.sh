@@ -15,8 +15,10 @@ PRIVATE_LTTNG="$DNNTRACE_ROOT/tests/lib/private_lttng.sh"
 WORKLOADS="$DNNTRACE_BUILD/workloads"
 SIMGPU_LIB="$DNNTRACE_BUILD/simgpu/lib"
 export DNNTRACE_BUILD
-# Simulated kernels take no wall time: order comes from events, not sleeps.
-export SIMGPU_TIME_SCALE=0
+# Simulated kernels take their real time (a few ms in all), so the host never
+# runs ahead of the GPU: cudaFree and synchronisation wait for the device as on
+# a real GPU, and host and GPU timestamps agree. Order comes from events.
+export SIMGPU_TIME_SCALE=1
 
 e2e_tmp=$(mktemp -d "${TMPDIR:-/tmp}/dnntrace-e2e.XXXXXX")
 trap 'rm -rf "$e2e_tmp"' EXIT

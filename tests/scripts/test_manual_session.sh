@@ -12,11 +12,11 @@ mkdir -p "$DNNTRACE_STATE_DIR"
 	"$scripts/start_tracing.sh" -o "$trace" 2>>"$log" || { echo "start failed" >&2; exit 1; }
 	lttng list 2>/dev/null | grep -q "dnntrace-" || { echo "no session after start" >&2; exit 1; }
 	"$scripts/start_tracing.sh" -o "$trace.2" 2>>"$log" && { echo "second start accepted" >&2; exit 1; }
-	( . "$scripts/set_env.sh" && true ) || { echo "set_env failed" >&2; exit 1; }
+	( set --; . "$scripts/set_env.sh" && [ -n "$LD_PRELOAD" ] ) || { echo "set_env failed" >&2; exit 1; }
 	"$scripts/stop_tracing.sh" 2>>"$log" || { echo "stop failed" >&2; exit 1; }
 	lttng list 2>/dev/null | grep -q "dnntrace-" && { echo "session left after stop" >&2; exit 1; }
 	"$scripts/stop_tracing.sh" 2>>"$log" && { echo "second stop succeeded" >&2; exit 1; }
-	exit 0' "$SCRIPTS" "$scratch/trace" "$scratch/log" || fail "manual session: see $(tail -n 3 "$scratch/log")"
+	exit 0' "$SCRIPTS" "$scratch/trace" "$scratch/log" 2>>"$scratch/log" || fail "manual session: $(tail -n 1 "$scratch/log")"
 [ -z "$(ls -A "$DNNTRACE_STATE_DIR")" ] || fail "state left in $DNNTRACE_STATE_DIR"
 [ -d "$scratch/trace" ] || fail "no trace directory"
 grep -q "trace written to $scratch/trace" "$scratch/log" || fail "stop did not say where the trace is"

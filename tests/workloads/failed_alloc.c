@@ -25,9 +25,9 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	struct truth *truth = truth_new();
-	size_t sizes[1] = {sizeof(void *)};
+	size_t sizes[2] = {sizeof(void *), sizeof(void *)};
 	simgpu_define_kernel(&fill_kernel, "failed_alloc_fill", 1, sizes);
-	simgpu_define_kernel(&scale_kernel, "failed_alloc_scale", 1, sizes);
+	simgpu_define_kernel(&scale_kernel, "failed_alloc_scale", 2, sizes);
 
 	void *before = wl_alloc(truth, 1 << 20, "before", 0);
 	void *args_before[1] = {&before};
@@ -46,14 +46,18 @@ int main(int argc, char **argv)
 	(void)cudaGetLastError();
 
 	void *after = wl_alloc(truth, 2 << 20, "after", 0);
+	void *args_both[2] = {&after, &before};
+	const void *ptrs_both[2] = {after, before};
+	wl_launch(truth, &scale_kernel, "failed_alloc_scale", args_both, 0, 300000,
+		  ptrs_both, 2);
+	/* Both tensors are local: "before" dies before the last kernel, "after"
+	 * is born after the first. */
+	wl_free(truth, before);
 	void *args_after[1] = {&after};
 	const void *ptrs_after[1] = {after};
-	wl_launch(truth, &scale_kernel, "failed_alloc_scale", args_after, 0, 300000,
+	wl_launch(truth, &fill_kernel, "failed_alloc_fill", args_after, 0, 400000,
 		  ptrs_after, 1);
-	wl_launch(truth, &fill_kernel, "failed_alloc_fill", args_before, 0, 400000,
-		  ptrs_before, 1);
 	WL_CHECK(cudaDeviceSynchronize());
-	wl_free(truth, before);
 	wl_free(truth, after);
 
 	wl_write_truth(truth, argv[1]);

@@ -184,11 +184,8 @@ int main(int argc, char **argv)
 	WL_CHECK(cudaDeviceSynchronize());
 	printf("mlp_train: %d iterations, %u kernels\n", ITERATIONS, launches);
 
+	/* Like PyTorch, the parameters stay allocated until the process exits. */
 	wl_write_truth(truth, argv[1]);
-	wl_free(truth, w1);
-	wl_free(truth, b1);
-	wl_free(truth, w2);
-	wl_free(truth, b2);
 	WL_CHECK(cudaStreamDestroy(main_stream));
 	WL_CHECK(cudaStreamDestroy(side_stream));
 	free(host_inputs);

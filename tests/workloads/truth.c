@@ -37,6 +37,7 @@ struct truth_kernel {
 };
 
 struct truth {
+	uint64_t allocated_bytes, peak_allocated_bytes;
 	struct truth_tensor *tensors;
 	size_t n_tensors, cap_tensors;
 	struct truth_kernel *kernels;
@@ -96,6 +97,9 @@ int64_t truth_alloc(struct truth *truth, const void *ptr, uint64_t bytes,
 		truth->tensors = xrealloc(truth->tensors,
 					  truth->cap_tensors * sizeof(*truth->tensors));
 	}
+	truth->allocated_bytes += bytes;
+	if (truth->allocated_bytes > truth->peak_allocated_bytes)
+		truth->peak_allocated_bytes = truth->allocated_bytes;
 	struct truth_tensor *tensor = &truth->tensors[truth->n_tensors];
 	*tensor = (struct truth_tensor){
 		.base = (uintptr_t)ptr, .bytes = bytes, .name = xstrdup(name),
@@ -124,6 +128,7 @@ void truth_free(struct truth *truth, const void *ptr)
 		exit(1);
 	}
 	truth->tensors[id].live = 0;
+	truth->allocated_bytes -= truth->tensors[id].bytes;
 }
 
 void truth_kernel(struct truth *truth, const char *name,
@@ -136,10 +141,7 @@ void truth_kernel(struct truth *truth, const char *name,
 	}
 	int64_t index = (int64_t)truth->n_kernels;
 	struct truth_kernel *kernel = &truth->kernels[truth->n_kernels++];
-	uint64_t allocated = 0;
-	for (size_t i = 0; i < truth->n_tensors; i++)
-		if (truth->tensors[i].live)
-			allocated += truth->tensors[i].bytes;
+	uint64_t allocated = truth->allocated_bytes;
 	*kernel = (struct truth_kernel){
 		.name = xstrdup(name), .duration_ns = duration_ns,
 		.allocated_bytes = allocated,
@@ -339,7 +341,7 @@ static int write_all_periods(const struct truth *truth, const char *dir)
 
 /*
  * Memory per kernel: live = device bytes allocated when kernel k was
- * launched; active = the tensors kernel k touches; G10's total = every global
+ * launched (a last row "peak" gives the most ever allocated); active = the tensors kernel k touches; G10's total = every global
  * tensor plus the local tensors live at k (Birth <= k < Death, a Death of -1
  * counting as Birth + 1).
  */
@@ -367,6 +369,7 @@ static int write_memory(const struct truth *truth, const char *dir)
 		fprintf(out, "%zu,%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n", k,
 			kernel->allocated_bytes, active, total);
 	}
+	fprintf(out, "peak,%" PRIu64 ",,\n", truth->peak_allocated_bytes);
 	return close_checked(out, "memory.csv");
 }
 
