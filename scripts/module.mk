@@ -14,7 +14,7 @@ demo: deps
 	$(MAKE) --no-print-directory all
 	rm -rf $(SCRIPTS_DEMO_DIR)
 	mkdir -p $(SCRIPTS_DEMO_DIR)
-	SIMGPU_TIME_SCALE=0 DNNTRACE_BUILD=$(abspath $(BUILD)) scripts/dnntrace record --simgpu \
+	SIMGPU_TIME_SCALE=1 DNNTRACE_BUILD=$(abspath $(BUILD)) scripts/dnntrace record --simgpu \
 	  -o $(SCRIPTS_DEMO_DIR)/trace -- $(BUILD)/workloads/mlp_train $(SCRIPTS_DEMO_DIR)/truth
 	DNNTRACE_BUILD=$(abspath $(BUILD)) scripts/dnntrace analyze $(SCRIPTS_DEMO_DIR)/trace \
 	  -o $(SCRIPTS_DEMO_DIR)/report --name mlp_train
