@@ -33,35 +33,16 @@ static const char *const kind_names[] = {
 void dt_csv_field(FILE *f, const char *s)
 {
 	if (!strpbrk(s, ",\"\r\n")) {
-		fputs(s, f);
+		dt_put_str(f, s);
 		return;
 	}
-	fputc('"', f);
+	putc_unlocked('"', f);
 	for (; *s; s++) {
 		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
+			putc_unlocked('"', f);
+		putc_unlocked(*s, f);
 	}
-	fputc('"', f);
-}
-
-static FILE *open_output(const char *dir, const char *file_name)
-{
-	char path[PATH_MAX];
-	if (snprintf(path, sizeof(path), "%s/%s", dir, file_name) >=
-			(int)sizeof(path)) {
-		errno = ENAMETOOLONG;
-		return NULL;
-	}
-	return fopen(path, "w");
-}
-
-static int close_output(FILE *f)
-{
-	int failed = ferror(f);
-	if (fclose(f) != 0 || failed)
-		return -1;
-	return 0;
+	putc_unlocked('"', f);
 }
 
 /* Space-separated tensor ids of the kernel's touches having any of roles. */
@@ -73,37 +54,41 @@ static void print_ids(FILE *f, const struct dt_group *g,
 		const struct dt_touch *touch = &g->touches[k->touches_at + i];
 		if (!(touch->roles & roles))
 			continue;
-		fprintf(f, "%s%" PRId64, first ? "" : " ",
-				g->tensors[touch->tensor].id);
+		if (!first)
+			putc_unlocked(' ', f);
+		dt_put_i64(f, g->tensors[touch->tensor].id);
 		first = false;
 	}
 }
 
 static int write_kernels(const struct dt_group *g, const char *dir)
 {
-	FILE *f = open_output(dir, "kernels.csv");
+	FILE *f = dt_open_output(dir, "kernels.csv");
 	if (!f)
 		return -1;
 	fputs("index,device,stream,start_ns,end_ns,duration_ns,name,api,inputs,"
 			"outputs,touched\n", f);
 	for (size_t i = 0; i < g->win_count; i++) {
 		const struct dt_kernel *k = &g->kernels[g->win_first + i];
-		fprintf(f, "%zu,%" PRIu32 ",%" PRIu32 ",%" PRIu64 ",%" PRIu64 ",%"
-				PRIu64 ",", i, k->device, k->stream, k->start,
-				k->end, k->end - k->start);
+		const uint64_t fields[] = {i, k->device, k->stream, k->start,
+			k->end, k->end - k->start};
+		for (size_t j = 0; j < sizeof(fields) / sizeof(fields[0]); j++) {
+			dt_put_u64(f, fields[j]);
+			putc_unlocked(',', f);
+		}
 		dt_csv_field(f, k->name);
-		fputc(',', f);
+		putc_unlocked(',', f);
 		if (k->api >= 0 && k->api < DNNTRACE_API_COUNT)
 			fputs(api_names[k->api], f);
-		fputc(',', f);
+		putc_unlocked(',', f);
 		print_ids(f, g, k, DT_ROLE_READ);
-		fputc(',', f);
+		putc_unlocked(',', f);
 		print_ids(f, g, k, DT_ROLE_WRITE);
-		fputc(',', f);
+		putc_unlocked(',', f);
 		print_ids(f, g, k, DT_ROLE_READ | DT_ROLE_WRITE);
-		fputc('\n', f);
+		putc_unlocked('\n', f);
 	}
-	return close_output(f);
+	return dt_close_output(f);
 }
 
 static void print_optional(FILE *f, bool present, int64_t value)
@@ -114,7 +99,7 @@ static void print_optional(FILE *f, bool present, int64_t value)
 
 static int write_tensors(const struct dt_group *g, const char *dir)
 {
-	FILE *f = open_output(dir, "tensors.csv");
+	FILE *f = dt_open_output(dir, "tensors.csv");
 	if (!f)
 		return -1;
 	fputs("id,name,bytes,device,kind,alloc_ns,free_ns,first_use,last_use,"
@@ -130,18 +115,18 @@ static int write_tensors(const struct dt_group *g, const char *dir)
 				kind_names[t->kind] : "unknown", t->alloc_ns);
 		if (t->free_ns != DT_NO_TIME)
 			fprintf(f, "%" PRIu64, t->free_ns);
-		fputc(',', f);
+		putc_unlocked(',', f);
 		print_optional(f, r->first_use >= 0, r->first_use);
-		fputc(',', f);
+		putc_unlocked(',', f);
 		print_optional(f, r->last_use >= 0, r->last_use);
 		fprintf(f, ",%d\n", r->global ? 1 : 0);
 	}
-	return close_output(f);
+	return dt_close_output(f);
 }
 
 static int write_periods(const struct dt_group *g, const char *dir)
 {
-	FILE *f = open_output(dir, "periods.csv");
+	FILE *f = dt_open_output(dir, "periods.csv");
 	if (!f)
 		return -1;
 	fputs("tensor,period,start,end,estimated_us,looped\n", f);
@@ -149,25 +134,42 @@ static int write_periods(const struct dt_group *g, const char *dir)
 		const struct dt_tensor_result *r = &g->results[t];
 		for (size_t i = 0; i < r->n_periods; i++) {
 			const struct dt_period *p = &g->periods[r->periods_at + i];
-			fprintf(f, "%" PRId64 ",%zu,%" PRId64 ",%" PRId64 ",%" PRIu64
-					".%03" PRIu64 ",%d\n", g->tensors[t].id, i,
-					p->start, p->end, p->estimated_ns / 1000,
-					p->estimated_ns % 1000, p->looped ? 1 : 0);
+			dt_put_i64(f, g->tensors[t].id);
+			putc_unlocked(',', f);
+			dt_put_u64(f, i);
+			putc_unlocked(',', f);
+			dt_put_i64(f, p->start);
+			putc_unlocked(',', f);
+			dt_put_i64(f, p->end);
+			putc_unlocked(',', f);
+			/* exact: ns -> us with three decimals */
+			uint64_t frac = p->estimated_ns % 1000;
+			dt_put_u64(f, p->estimated_ns / 1000);
+			putc_unlocked('.', f);
+			putc_unlocked((char)('0' + frac / 100), f);
+			putc_unlocked((char)('0' + frac / 10 % 10), f);
+			putc_unlocked((char)('0' + frac % 10), f);
+			dt_put_str(f, p->looped ? ",1\n" : ",0\n");
 		}
 	}
-	return close_output(f);
+	return dt_close_output(f);
 }
 
 static int write_memory(const struct dt_group *g, const char *dir)
 {
-	FILE *f = open_output(dir, "memory.csv");
+	FILE *f = dt_open_output(dir, "memory.csv");
 	if (!f)
 		return -1;
 	fputs("index,live_bytes,active_bytes\n", f);
-	for (size_t k = 0; k < g->win_count; k++)
-		fprintf(f, "%zu,%" PRIu64 ",%" PRIu64 "\n", k, g->live_bytes[k],
-				g->active_bytes[k]);
-	return close_output(f);
+	for (size_t k = 0; k < g->win_count; k++) {
+		dt_put_u64(f, k);
+		putc_unlocked(',', f);
+		dt_put_u64(f, g->live_bytes[k]);
+		putc_unlocked(',', f);
+		dt_put_u64(f, g->active_bytes[k]);
+		putc_unlocked('\n', f);
+	}
+	return dt_close_output(f);
 }
 
 int dt_write_csv_files(const struct dt_group *g, const char *dir)

@@ -8,8 +8,12 @@
 
 #include "analysis/group.h"
 
-/* Returns 0, or -1 with errno set when a file cannot be written. */
+#define DT_G10_KERNELS 1   /* kernels.config, by far the largest file */
+#define DT_G10_OTHERS 2    /* the other four files */
+
+/* Writes the files selected by `which`. Returns 0, or -1 with errno set
+ * when a file cannot be written. */
 int dt_write_g10_files(const struct dt_group *g, const char *dir,
-		const char *name);
+		const char *name, int which);
 
 #endif

@@ -6,6 +6,7 @@
  * analyze or format anything itself.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
@@ -152,12 +153,46 @@ static int join_path(char *buf, size_t size, const char *dir, const char *file)
 	return 0;
 }
 
+struct write_job {
+	const struct dt_group *group;
+	const char *dir;
+	const char *name;
+	int rc;
+	int error;
+};
+
+static void *write_kernels_job(void *arg)
+{
+	struct write_job *job = arg;
+	job->rc = dt_write_g10_files(job->group, job->dir, job->name,
+			DT_G10_KERNELS);
+	job->error = errno;
+	return NULL;
+}
+
+/* The output files are independent and, on million-kernel traces, hundreds
+ * of MB: kernels.config (about half the bytes) is written by a second
+ * thread while this one writes the rest. */
 static int write_group(const struct dt_group *g, const char *dir,
 		const char *name)
 {
-	if (make_dirs(dir) != 0 || dt_write_g10_files(g, dir, name) != 0 ||
-	    dt_write_csv_files(g, dir) != 0)
+	if (make_dirs(dir) != 0)
 		return -1;
+	struct write_job job = {g, dir, name, 0, 0};
+	pthread_t thread;
+	bool threaded = pthread_create(&thread, NULL, write_kernels_job, &job) == 0;
+	if (!threaded)
+		write_kernels_job(&job);
+	int rc = dt_write_g10_files(g, dir, name, DT_G10_OTHERS);
+	if (rc == 0)
+		rc = dt_write_csv_files(g, dir);
+	int error = errno;
+	if (threaded)
+		pthread_join(thread, NULL);
+	if (rc != 0 || job.rc != 0) {
+		errno = rc != 0 ? error : job.error;
+		return -1;
+	}
 	char path[PATH_MAX];
 	if (join_path(path, sizeof(path), dir, "summary.txt") != 0)
 		return -1;

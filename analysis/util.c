@@ -5,6 +5,8 @@
  */
 #include "analysis/util.h"
 
+#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -82,10 +84,35 @@ static void map_rehash(struct dt_u64map *map, size_t new_cap)
 	free(old_values);
 }
 
+/* Ids in traces (call ids, correlation ids, tensor ids) are mostly dense
+ * counters: small keys live in a direct array (value + 1, 0 = absent),
+ * which avoids a cache miss per lookup; others go to the hash table. */
+static bool direct_slot(struct dt_u64map *map, uint64_t key, bool grow)
+{
+	if (key < map->direct_cap)
+		return true;
+	if (!grow || key >= 2 * (uint64_t)map->direct_cap + 4096)
+		return false;
+	size_t new_cap = map->direct_cap ? map->direct_cap : 4096;
+	while (new_cap <= key)
+		new_cap *= 2;
+	map->direct = dt_xrealloc(map->direct, new_cap * sizeof(uint64_t));
+	memset(map->direct + map->direct_cap, 0,
+			(new_cap - map->direct_cap) * sizeof(uint64_t));
+	map->direct_cap = new_cap;
+	return true;
+}
+
 void dt_u64map_put(struct dt_u64map *map, uint64_t key, uint64_t value)
 {
 	if (key == DT_MAP_EMPTY)
 		return;
+	if (value != UINT64_MAX && direct_slot(map, key, true)) {
+		map->direct[key] = value + 1;
+		return;
+	}
+	if (key < map->direct_cap)
+		map->direct[key] = 0;   /* the hash table holds it from now on */
 	if ((map->count + 1) * 2 > map->cap)
 		map_rehash(map, map->cap ? map->cap * 2 : 64);
 	size_t mask = map->cap - 1;
@@ -105,6 +132,10 @@ void dt_u64map_put(struct dt_u64map *map, uint64_t key, uint64_t value)
 
 bool dt_u64map_get(const struct dt_u64map *map, uint64_t key, uint64_t *value)
 {
+	if (key < map->direct_cap && map->direct[key]) {
+		*value = map->direct[key] - 1;
+		return true;
+	}
 	if (!map->cap || key == DT_MAP_EMPTY)
 		return false;
 	size_t mask = map->cap - 1;
@@ -120,6 +151,7 @@ bool dt_u64map_get(const struct dt_u64map *map, uint64_t key, uint64_t *value)
 
 void dt_u64map_free(struct dt_u64map *map)
 {
+	free(map->direct);
 	free(map->keys);
 	free(map->values);
 	memset(map, 0, sizeof(*map));
@@ -174,4 +206,133 @@ void dt_strpool_free(struct dt_strpool *pool)
 		free((void *)pool->slots[i]);
 	free(pool->slots);
 	memset(pool, 0, sizeof(*pool));
+}
+
+#define OUTPUT_BUFFER (1 << 20)
+
+FILE *dt_open_output(const char *dir, const char *file_name)
+{
+	char path[PATH_MAX];
+	int n = snprintf(path, sizeof(path), "%s/%s", dir, file_name);
+	if (n < 0 || (size_t)n >= sizeof(path)) {
+		errno = ENAMETOOLONG;
+		return NULL;
+	}
+	FILE *f = fopen(path, "w");
+	if (f)
+		setvbuf(f, NULL, _IOFBF, OUTPUT_BUFFER);
+	return f;
+}
+
+int dt_close_output(FILE *f)
+{
+	int failed = ferror(f);
+	if (fclose(f) != 0 || failed)
+		return -1;
+	return 0;
+}
+
+/* putc_unlocked writes straight into the stdio buffer; fwrite's general
+ * path costs more than the few characters printed here. */
+void dt_put_u64(FILE *f, uint64_t v)
+{
+	char buf[24];
+	char *p = buf + sizeof(buf);
+	do {
+		*--p = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	for (; p < buf + sizeof(buf); p++)
+		putc_unlocked(*p, f);
+}
+
+void dt_put_i64(FILE *f, int64_t v)
+{
+	if (v < 0) {
+		putc_unlocked('-', f);
+		dt_put_u64(f, (uint64_t)0 - (uint64_t)v);
+	} else {
+		dt_put_u64(f, (uint64_t)v);
+	}
+}
+
+void dt_put_str(FILE *f, const char *s)
+{
+	for (; *s; s++)
+		putc_unlocked(*s, f);
+}
+
+/*
+ * %g with precision 6 of the value ns * 10^-3, in integer arithmetic. The
+ * double ns / 1000.0 that printf would see differs from the exact decimal
+ * by far less than the 10^-3 step between candidates, so rounding the exact
+ * value gives printf's digits, except at an exact tie, where printf's
+ * result depends on the binary value: ties, and the exponential form, go to
+ * snprintf.
+ */
+/* Decimal digits of v into out (no sign); returns their count. */
+static int u64_digits(uint64_t v, char *out)
+{
+	char tmp[24];
+	int n = 0;
+	do {
+		tmp[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	for (int i = 0; i < n; i++)
+		out[i] = tmp[n - 1 - i];
+	out[n] = '\0';
+	return n;
+}
+
+const char *dt_format_us_g(uint64_t ns, char *buf)
+{
+	if (ns == 0)
+		return strcpy(buf, "0");
+	char digits[24];
+	int n = u64_digits(ns, digits);
+	int exponent = n - 1 - 3;
+	uint64_t significand = ns;
+	int kept = n;
+	if (n > 6) {
+		uint64_t scale = 1;
+		for (int i = 0; i < n - 6; i++)
+			scale *= 10;
+		uint64_t rest = ns % scale, half = scale / 2;
+		significand = ns / scale;
+		if (rest == half)
+			goto slow;
+		if (rest > half && ++significand == 1000000) {
+			significand = 100000;
+			exponent++;
+		}
+		kept = 6;
+	}
+	if (exponent < -4 || exponent >= 6)
+		goto slow;
+	u64_digits(significand, digits);
+	while (kept > 1 && digits[kept - 1] == '0')
+		kept--;
+	digits[kept] = '\0';
+	char *out = buf;
+	if (exponent < 0) {
+		*out++ = '0';
+		*out++ = '.';
+		for (int i = 0; i < -exponent - 1; i++)
+			*out++ = '0';
+		memcpy(out, digits, (size_t)kept + 1);
+		return buf;
+	}
+	for (int i = 0; i <= exponent; i++)
+		*out++ = i < kept ? digits[i] : '0';
+	if (kept > exponent + 1) {
+		*out++ = '.';
+		memcpy(out, digits + exponent + 1, (size_t)(kept - exponent - 1));
+		out += kept - exponent - 1;
+	}
+	*out = '\0';
+	return buf;
+slow:
+	snprintf(buf, 32, "%g", (double)ns / 1000.0);
+	return buf;
 }

@@ -21,8 +21,11 @@ void dt_grow(void **items, size_t count, size_t *cap, size_t elem_size);
 #define DT_PUSH_SLOT(arr, count, cap) \
 	(dt_grow((void **)&(arr), (count), &(cap), sizeof(*(arr))), &(arr)[(count)++])
 
-/* Open-addressing map from u64 keys to u64 values. UINT64_MAX is not a key. */
+/* Map from u64 keys to u64 values: a direct array for small keys, open
+ * addressing for the rest. UINT64_MAX is not a key. */
 struct dt_u64map {
+	uint64_t *direct;     /* small keys: value + 1, 0 = absent */
+	size_t direct_cap;
 	uint64_t *keys;
 	uint64_t *values;
 	size_t cap;   /* power of two, or 0 */
@@ -33,6 +36,18 @@ struct dt_u64map {
 void dt_u64map_put(struct dt_u64map *map, uint64_t key, uint64_t value);
 bool dt_u64map_get(const struct dt_u64map *map, uint64_t key, uint64_t *value);
 void dt_u64map_free(struct dt_u64map *map);
+
+/* Output helpers: big stdio buffers and integer printing without printf,
+ * which dominated the analyzer's profile on million-kernel traces. */
+#include <stdio.h>
+FILE *dt_open_output(const char *dir, const char *file_name);
+int dt_close_output(FILE *f);
+void dt_put_u64(FILE *f, uint64_t v);
+void dt_put_i64(FILE *f, int64_t v);
+void dt_put_str(FILE *f, const char *s);
+/* ns / 1000 formatted exactly as printf("%g") would (G10's iostream
+ * default), without printf on the common path. buf needs 32 bytes. */
+const char *dt_format_us_g(uint64_t ns, char *buf);
 
 /* Interned strings: equal names share one stored copy for the whole run. */
 struct dt_strpool {

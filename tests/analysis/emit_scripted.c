@@ -9,10 +9,13 @@
  *   other    one tensor and one kernel on device 1, 3 CUPTI records dropped
  *   nocupti  status cupti_ok=0 and launches without GPU kernel records
  *   none     registers with LTTng but emits nothing
+ *   bulk N   about N events shaped like a training loop (for timing the
+ *            analyzer against babeltrace2 -o dummy); no expected values
  * Prints "pid <pid>" so the test knows the vpid. Must never depend on a GPU.
  */
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -144,6 +147,40 @@ static void emit_nocupti(void)
 	launch(3, "failed", t, 1, 1);
 }
 
+/* Per kernel: launch + external correlation + GPU record (3 events); a
+ * tensor alloc and a free every 16 kernels; GPU records in batches. */
+static void emit_bulk(long events)
+{
+	enum { LIVE = 64, BATCH = 512 };
+	int64_t next_id = 0, live[LIVE];
+	for (int i = 0; i < LIVE; i++) {
+		live[i] = next_id;
+		alloc(DNNTRACE_MEM_DEVICE, 0, 4096 * (uint64_t)(i + 1), next_id++, 0);
+	}
+	uint64_t t = now_ns() + 1000000;
+	long kernels = events / 3;
+	for (long base = 0; base < kernels; base += BATCH) {
+		long n = kernels - base < BATCH ? kernels - base : BATCH;
+		for (long k = base; k < base + n; k++) {
+			if (k % 16 == 15) {
+				int slot = (int)(k / 16 % LIVE);
+				free_tensor(live[slot]);
+				live[slot] = next_id;
+				alloc(DNNTRACE_MEM_DEVICE, 0, 8192, next_id++, 0);
+			}
+			int64_t args[3] = {live[k % LIVE], live[(k * 7 + 3) % LIVE],
+				live[(k * 13 + 5) % LIVE]};
+			launch((uint64_t)k + 1, "void gemm<float, 128>(float*, int)", args, 3, 0);
+		}
+		for (long k = base; k < base + n; k++) {
+			lttng_ust_tracepoint(dnntrace_gpu, external_correlation,
+					(uint32_t)k + 1, (uint64_t)k + 1);
+			gpu_kernel((uint32_t)k + 1, 0, t, 1000 + (uint64_t)(k % 50), "gemm");
+			t += 2000;
+		}
+	}
+}
+
 int main(int argc, char **argv)
 {
 	const char *mode = argc > 1 ? argv[1] : "main";
@@ -155,6 +192,8 @@ int main(int argc, char **argv)
 		emit_other();
 	else if (strcmp(mode, "nocupti") == 0)
 		emit_nocupti();
+	else if (strcmp(mode, "bulk") == 0 && argc > 2)
+		emit_bulk(atol(argv[2]));
 	else if (strcmp(mode, "none") != 0) {
 		fprintf(stderr, "usage: %s [main|other|nocupti|none]\n", argv[0]);
 		return 2;

@@ -5,9 +5,9 @@
 command -v lttng >/dev/null && command -v lttng-sessiond >/dev/null || {
 	echo "LTTng tools not installed"; exit 77; }
 : "${DNNTRACE_ROOT:?}" "${DNNTRACE_BUILD:?}"
-# The emitter may be an ASan build: LTTng-UST keeps per-thread state until
-# exit by design, so leak reports there are noise.
-export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+# The recorded program may be an ASan build: LTTng-UST keeps per-thread
+# state until exit by design, so leak reports there are noise.
+record_asan_options="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 
 record() {
 	local trace=$1; shift
@@ -18,8 +18,9 @@ record() {
 		lttng enable-event -u -c c "dnntrace_*" >/dev/null &&
 		lttng add-context -u -c c -t vpid -t vtid -t procname >/dev/null &&
 		lttng start >/dev/null || exit 1
-		LTTNG_UST_ALLOW_BLOCKING=1 bash -c "$1"; rc=$?
-		lttng destroy >/dev/null; exit $rc' record "$trace" "$*"
+		LTTNG_UST_ALLOW_BLOCKING=1 ASAN_OPTIONS=$2 bash -c "$1"; rc=$?
+		lttng destroy >/dev/null; exit $rc' record "$trace" "$*" \
+		"$record_asan_options"
 }
 
 fail() { echo "FAIL: $*"; exit 1; }

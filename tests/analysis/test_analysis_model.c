@@ -203,7 +203,8 @@ static void test_full_window(struct dt_group *g)
 
 	char dir[] = "/tmp/dnntrace-test-XXXXXX";
 	CHECK(mkdtemp(dir));
-	CHECK_EQ_INT(dt_write_g10_files(g, dir, "unit"), 0);
+	CHECK_EQ_INT(dt_write_g10_files(g, dir, "unit",
+			DT_G10_KERNELS | DT_G10_OTHERS), 0);
 	CHECK_EQ_INT(dt_write_csv_files(g, dir), 0);
 	CHECK_EQ_STR(read_text(dir, "unit_NNMemConsumptionLog.py"),
 		"active = [3000,2060,364,1114,]\n"
@@ -374,8 +375,32 @@ static void test_managed_first_use(void)
 	dt_model_free(&m);
 }
 
+/* The integer %g of estimated times must print exactly what printf does. */
+static void test_us_format(void)
+{
+	static const uint64_t edges[] = {0, 1, 9, 10, 999, 1000, 1001, 99999,
+		999999, 1000000, 1234565, 1234575, 9999995, 99999949, 99999950,
+		999999500, 999999499, 1000000000, 123456789012ULL, 11699600,
+		155066000, 17455400, UINT64_MAX / 3};
+	char expected[64], got[32];
+	for (size_t i = 0; i < sizeof(edges) / sizeof(edges[0]); i++) {
+		snprintf(expected, sizeof(expected), "%g", (double)edges[i] / 1000.0);
+		CHECK_EQ_STR(dt_format_us_g(edges[i], got), expected);
+	}
+	uint64_t x = 88172645463325252ULL;
+	for (int i = 0; i < 300000; i++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		uint64_t ns = x % 10000000000ULL >> (x % 30);
+		snprintf(expected, sizeof(expected), "%g", (double)ns / 1000.0);
+		CHECK_EQ_STR(dt_format_us_g(ns, got), expected);
+	}
+}
+
 int main(void)
 {
+	test_us_format();
 	test_groups();
 	test_managed_first_use();
 	puts("analysis model tests passed");
