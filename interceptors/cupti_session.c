@@ -218,9 +218,15 @@ static void measure_clock_offset(void)
 /* Starts activity tracing; on failure, says why in message and returns the code. */
 static int start_activity(char *message, size_t size)
 {
+	/*
+	 * RUNTIME too: cupti_activity.h says an EXTERNAL_CORRELATION record
+	 * precedes an activity *API* record, so without API records there is
+	 * no link from GPU work to our call ids. Their records are skipped.
+	 */
 	static const CUpti_ActivityKind kinds[] = {
 		CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, CUPTI_ACTIVITY_KIND_MEMCPY,
 		CUPTI_ACTIVITY_KIND_MEMSET, CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION,
+		CUPTI_ACTIVITY_KIND_RUNTIME,
 	};
 	CUptiResult result;
 

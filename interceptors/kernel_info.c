@@ -9,6 +9,7 @@
  */
 #include "interceptors/kernel_info.h"
 
+#include <errno.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -113,7 +114,9 @@ const struct kernel_info *kernel_info_get(const void *func)
 
 	if (info)
 		return info;
+	int saved_errno = errno; /* the launch's caller must see the real launch's errno */
 	struct kernel_info *fresh = probe_kernel(func);
+	errno = saved_errno;
 	if (!fresh)
 		return &no_info;
 	while (slot < TABLE_SLOTS) {

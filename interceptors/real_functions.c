@@ -16,6 +16,7 @@
 #include "interceptors/real_functions.h"
 
 #include <dlfcn.h>
+#include <errno.h>
 #include <link.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -107,23 +108,24 @@ static void *search_loaded_objects(const char *symbol)
 	return NULL;
 }
 
+/* Runs before the real function: must leave errno as the caller set it. */
 void *real_function_resolve(enum real_function_id id)
 {
 	const char *name = function_names[id];
+	int saved_errno = errno;
 	void *fn = dlsym(RTLD_NEXT, name);
 
 	if (fn && lives_in_this_library(fn))
 		fn = NULL;
 	if (!fn)
 		fn = search_loaded_objects(name);
-	if (fn) {
+	if (fn)
 		atomic_store_explicit(&real_function_table[id], fn, memory_order_release);
-		return fn;
-	}
-	if (function_required[id] && !atomic_exchange(&missing_warned[id], true))
+	else if (function_required[id] && !atomic_exchange(&missing_warned[id], true))
 		fprintf(stderr, "dnntrace: cannot find the real %s in any loaded library; "
 			"returning cudaErrorSharedObjectSymbolNotFound\n", name);
-	return NULL;
+	errno = saved_errno;
+	return fn;
 }
 
 const char *real_function_library(enum real_function_id id, char *path, size_t size)

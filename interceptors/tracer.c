@@ -1,14 +1,16 @@
 /*
  * The tracer's process-wide state and its one-time start (see tracer.h).
  *
- * The start is non-blocking: the first traced call starts CUPTI while other
- * threads' first calls go on without waiting (their launches are just not
- * correlated during that window). pthread_once would make them wait, and a
- * thread CUPTI itself started could then deadlock against us. Must never
- * block a wrapper on another thread's progress.
+ * The start runs once (pthread_once): other threads' first traced calls
+ * wait for it, so no launch goes uncorrelated. It runs with the nesting
+ * counter raised, so CUDA calls CUPTI makes from this thread only forward.
+ * Assumed: CUPTI does not wait, while starting, on another thread that makes
+ * a traced CUDA call (that thread would wait for us). Must never hold a lock
+ * of ours while it runs.
  */
 #include "interceptors/tracer.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
 
@@ -23,7 +25,6 @@ __thread unsigned tracer_nesting __attribute__((tls_model("initial-exec")));
 struct tensor_map tracer_tensors = TENSOR_MAP_INITIALIZER;
 
 atomic_int tracer_start_state;
-enum { TRACER_NOT_STARTED = 0, TRACER_STARTING = 1 };
 
 static atomic_uint_fast64_t next_call_id = 1;
 static atomic_int_fast64_t next_tensor_id = 0;
@@ -82,14 +83,20 @@ static void tracer_in_child(void)
 	cupti_session_forget();
 }
 
-void tracer_start_slow(void)
-{
-	int expected = TRACER_NOT_STARTED;
+static pthread_once_t start_once = PTHREAD_ONCE_INIT;
 
-	if (!atomic_compare_exchange_strong(&tracer_start_state, &expected, TRACER_STARTING))
-		return; /* started, or another thread is starting it */
+static void tracer_start(void)
+{
+	/* Loading CUPTI sets errno (failed dlopen tries); the caller's is not ours. */
+	int saved_errno = errno;
 	atexit(tracer_at_exit);
 	pthread_atfork(NULL, NULL, tracer_in_child);
 	cupti_session_start();
 	atomic_store_explicit(&tracer_start_state, TRACER_STARTED, memory_order_release);
+	errno = saved_errno;
+}
+
+void tracer_start_slow(void)
+{
+	pthread_once(&start_once, tracer_start);
 }

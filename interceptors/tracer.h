@@ -30,7 +30,7 @@ extern __thread unsigned tracer_nesting __attribute__((tls_model("initial-exec")
 
 extern struct tensor_map tracer_tensors;
 
-enum { TRACER_STARTED = 2 };
+enum { TRACER_STARTED = 1 };
 extern atomic_int tracer_start_state;
 void tracer_start_slow(void);
 

@@ -30,6 +30,14 @@
 	printf("%s %d %d\n", name, (int)shown_rc, shown_errno); \
 } while (0)
 
+/* A free also prints its pointer: the tracer records frees of non-NULL ones only. */
+#define SHOW_FREE(name, ptr, call) do { \
+	errno = 0; \
+	cudaError_t shown_rc = (call); \
+	int shown_errno = errno; \
+	printf("%s %d %d %p\n", name, (int)shown_rc, shown_errno, (void *)(ptr)); \
+} while (0)
+
 static void kernel_a(void) {}
 
 static void api_calls(void)
@@ -45,15 +53,15 @@ static void api_calls(void)
 	cudaLaunchConfig_t config = { .gridDim = grid, .blockDim = block, .dynamicSmemBytes = 16 };
 
 	SHOW("cudaMalloc", cudaMalloc(&dev, 1 << 20));
-	SHOW("cudaFree", cudaFree(dev));
-	SHOW("cudaFree_unknown", cudaFree((void *)0x1000));
-	SHOW("cudaFree_null", cudaFree(NULL));
+	SHOW_FREE("cudaFree", dev, cudaFree(dev));
+	SHOW_FREE("cudaFree", (void *)0x1000, cudaFree((void *)0x1000));
+	SHOW_FREE("cudaFree", NULL, cudaFree(NULL));
 	dev = NULL;
 	SHOW("cudaMallocAsync", cudaMallocAsync(&dev, 4096, 0));
-	SHOW("cudaFreeAsync", cudaFreeAsync(dev, 0));
+	SHOW_FREE("cudaFreeAsync", dev, cudaFreeAsync(dev, 0));
 	dev = NULL;
 	SHOW("cudaMallocAsync_ptsz", cudaMallocAsync_ptsz(&dev, 4096, 0));
-	SHOW("cudaFreeAsync_ptsz", cudaFreeAsync_ptsz(dev, 0));
+	SHOW_FREE("cudaFreeAsync_ptsz", dev, cudaFreeAsync_ptsz(dev, 0));
 	SHOW("cudaMallocFromPoolAsync", cudaMallocFromPoolAsync(&dev, 4096, NULL, 0));
 	SHOW("cudaMallocFromPoolAsync_ptsz", cudaMallocFromPoolAsync_ptsz(&dev, 4096, NULL, 0));
 	dev = NULL;
@@ -61,10 +69,10 @@ static void api_calls(void)
 	SHOW("cudaMallocPitch", cudaMallocPitch(&dev, &pitch, 100, 10));
 	SHOW("cudaMalloc3D", cudaMalloc3D(&pitched, extent));
 	SHOW("cudaMallocHost", cudaMallocHost(&host, 4096));
-	SHOW("cudaFreeHost", cudaFreeHost(host));
+	SHOW_FREE("cudaFreeHost", host, cudaFreeHost(host));
 	host = NULL;
 	SHOW("cudaHostAlloc", cudaHostAlloc(&host, 4096, cudaHostAllocDefault));
-	SHOW("cudaFreeHost", cudaFreeHost(host));
+	SHOW_FREE("cudaFreeHost", host, cudaFreeHost(host));
 	SHOW("cudaMemcpy", cudaMemcpy(dst, src, 16, cudaMemcpyHostToHost));
 	SHOW("cudaMemcpy_ptds", cudaMemcpy_ptds(dst, src, 16, cudaMemcpyHostToHost));
 	SHOW("cudaMemcpyAsync", cudaMemcpyAsync(dst, src, 16, cudaMemcpyHostToHost, 0));
@@ -136,7 +144,7 @@ static int kernel_calls(void)
 	SHOW("cudaMemcpy", cudaMemcpy(host, t[1] + 4, sizeof(host), cudaMemcpyDeviceToHost));
 	SHOW("cudaMemset", cudaMemset(t[2], 0, 128));
 	printf("tensor_ptrs %p %p %p\n", (void *)t[0], (void *)t[1], (void *)t[2]);
-	SHOW("cudaFree", cudaFree(t[0]));
+	SHOW_FREE("cudaFree", t[0], cudaFree(t[0]));
 	return 0;
 }
 

@@ -1,0 +1,211 @@
+#!/usr/bin/env python3
+"""Checks a dnntrace trace (babeltrace2 --clock-cycles text on stdin) against
+what the test program did (its stdout, one `name result errno [ptr]` line per
+call). Used by tests/interceptors/test_*.sh; prints one reason per failed
+check and exits 1. Must never pass a check it did not make.
+
+  check_events.py calls OUT         every call in OUT has its event, in order
+  check_events.py real-api OUT      + no-driver facts (CUPTI down, no tensors)
+  check_events.py sim-api OUT       + tensor ids, nesting (one event per call)
+  check_events.py kernels OUT       + launch tensors, GPU records and links
+  check_events.py threads N         + per-thread launch tensors, all linked
+"""
+import re
+import sys
+
+LINE = re.compile(r'^\[(\d+)\] \(\S+\) \S+ (\S+): \{ cpu_id = \d+ \}, \{ (.*?) \}, \{ (.*) \}$')
+ENUM = re.compile(r'\( "([^"]*)" : container = -?\d+ \)')
+FIELD = re.compile(r'(\w+) = ("(?:[^"\\]|\\.)*"|\[ (?:\[\d+\] = -?\d+(?:, )?)* ?\]|[^,]+)')
+
+failures = []
+
+
+def check(cond, message):
+    if not cond:
+        failures.append(message)
+    return cond
+
+
+def parse_value(text):
+    text = text.strip()
+    if text.startswith('"'):
+        return text[1:-1]
+    if text.startswith('['):
+        return [int(v) for v in re.findall(r'\[\d+\] = (-?\d+)', text)]
+    try:
+        return int(text, 0)
+    except ValueError:
+        return text
+
+
+def parse_fields(text):
+    return {m.group(1): parse_value(m.group(2)) for m in FIELD.finditer(ENUM.sub(r'"\1"', text))}
+
+
+def parse_events(stream):
+    events = []
+    for line in stream:
+        m = LINE.match(line.rstrip('\n'))
+        if not m:
+            check(False, 'unparsed trace line: ' + line[:120])
+            continue
+        event = parse_fields(m.group(4))
+        event['_ts'] = int(m.group(1))
+        event['_name'] = m.group(2)
+        event['_ctx'] = parse_fields(m.group(3))
+        events.append(event)
+    return events
+
+
+def parse_calls(path):
+    calls = []
+    with open(path) as f:
+        for line in f:
+            parts = line.split()
+            if len(parts) >= 2 and parts[0].startswith('cuda'):
+                calls.append({'name': parts[0], 'result': int(parts[1]),
+                              'ptr': parts[3] if len(parts) > 3 else None})
+    return calls
+
+
+def named(events, name):
+    return [e for e in events if e['_name'] == name]
+
+
+API_EVENTS = ('dnntrace_api:alloc', 'dnntrace_api:free', 'dnntrace_api:memcpy',
+              'dnntrace_api:memset', 'dnntrace_api:launch')
+
+
+def check_calls(events, calls):
+    """Each traced call has one API event, same api and result, same order."""
+    expected = [c for c in calls if c['name'] != 'cudaGetLastError'
+                and c['ptr'] not in ('(nil)', '0x0')]
+    api_events = [e for e in events if e['_name'] in API_EVENTS]
+    check(len(api_events) == len(expected),
+          f'{len(api_events)} API events for {len(expected)} traced calls: '
+          f'{[e["api"] for e in api_events]} vs {[c["name"] for c in expected]}')
+    for event, call in zip(api_events, expected):
+        check(event['api'] == call['name'] and event['result'] == call['result'],
+              f'event {event["api"]} result {event["result"]} for call {call["name"]} '
+              f'result {call["result"]}')
+    ids = [e['call_id'] for e in api_events if 'call_id' in e]
+    check(len(set(ids)) == len(ids) and ids == sorted(ids), f'call ids not unique/increasing: {ids}')
+    return api_events
+
+
+def check_status(events, ok):
+    status = named(events, 'dnntrace_api:status')
+    if check(len(status) == 1, f'{len(status)} status events, want 1'):
+        check(status[0]['cupti_ok'] == ok, f'status cupti_ok={status[0]["cupti_ok"]}, want {ok}')
+
+
+def check_gpu_links(events, api_events):
+    """Every copy/set/launch that succeeded has exactly one GPU record linked to it."""
+    links = {e['correlation_id']: e['call_id'] for e in named(events, 'dnntrace_gpu:external_correlation')}
+    gpu = {'dnntrace_api:launch': 'dnntrace_gpu:kernel', 'dnntrace_api:memcpy': 'dnntrace_gpu:memcpy',
+           'dnntrace_api:memset': 'dnntrace_gpu:memset'}
+    by_call = {}
+    for kind in gpu.values():
+        for record in named(events, kind):
+            call_id = links.get(record['correlation_id'])
+            check(call_id is not None, f'{kind} correlation {record["correlation_id"]} has no link')
+            by_call.setdefault(call_id, []).append(record)
+    for event in api_events:
+        if event['_name'] not in gpu or event['result'] != 0:
+            continue
+        records = by_call.get(event['call_id'], [])
+        if not check(len(records) == 1 and records[0]['_name'] == gpu[event['_name']],
+                     f'call {event["call_id"]} ({event["api"]}) has {len(records)} GPU records'):
+            continue
+        record = records[0]
+        # GPU times are CLOCK_MONOTONIC ns, like the LTTng timestamps.
+        check(record['start'] <= record['end'], f'GPU record start > end: {record}')
+        check(event['_ts'] - 50_000_000 <= record['start'] <= event['_ts'] + 5_000_000_000,
+              f'GPU start {record["start"]} far from its call at {event["_ts"]}')
+        if event['_name'] == 'dnntrace_api:launch':
+            check(record['name'] == event['name'], f'kernel name {record["name"]} != {event["name"]}')
+    check(not named(events, 'dnntrace_gpu:records_dropped'), 'CUPTI dropped records')
+
+
+def main():
+    mode = sys.argv[1]
+    events = parse_events(sys.stdin)
+    if mode == 'threads':
+        check_threads(events, int(sys.argv[2]))
+    else:
+        calls = parse_calls(sys.argv[2])
+        api_events = check_calls(events, calls)
+        if mode == 'real-api':
+            check_status(events, 0)
+            check(all(e.get('tensor_id', -1) == -1 for e in api_events), 'tensor ids without a GPU')
+            check(not [e for e in events if e['_name'].startswith('dnntrace_gpu:')],
+                  'GPU records without a GPU')
+        elif mode in ('sim-api', 'kernels'):
+            check_status(events, 1)
+            check_tensor_ids(api_events)
+            check_gpu_links(events, api_events)
+        if mode == 'kernels':
+            check_kernel_scenario(api_events, sys.argv[2])
+    for failure in failures:
+        print('FAIL:', failure)
+    print(f'{len(events)} events checked, {len(failures)} failures')
+    return 1 if failures else 0
+
+
+def check_tensor_ids(api_events):
+    """Successful device allocations get ids 0, 1, ...; pinned host -1."""
+    next_id = 0
+    live = {}
+    for e in api_events:
+        if e['_name'] == 'dnntrace_api:alloc':
+            if e['result'] == 0 and e['kind'] != 'pinned_host' and e['ptr'] != 0:
+                check(e['tensor_id'] == next_id, f'{e["api"]} tensor {e["tensor_id"]}, want {next_id}')
+                live[e['ptr']] = e['tensor_id']
+                next_id += 1
+            else:
+                check(e['tensor_id'] == -1, f'{e["api"]} result {e["result"]} got tensor {e["tensor_id"]}')
+        elif e['_name'] == 'dnntrace_api:free':
+            want = live.pop(e['ptr'], -1) if e['result'] == 0 else live.get(e['ptr'], -1)
+            check(e['tensor_id'] == want, f'{e["api"]} of {e["ptr"]:#x}: tensor {e["tensor_id"]}, want {want}')
+
+
+def check_kernel_scenario(api_events, out_path):
+    with open(out_path) as f:
+        ptrs = next(line.split()[1:] for line in f if line.startswith('tensor_ptrs'))
+    t = [int(p, 16) for p in ptrs]
+    launch = [e for e in api_events if e['_name'] == 'dnntrace_api:launch'][0]
+    check(launch['name'] == 'pair_kernel', f'launch name {launch["name"]}')
+    check(launch['tensors'] == [0, 1, 2], f'launch tensors {launch["tensors"]}, want [0, 1, 2]')
+    check((launch['grid_x'], launch['block_x']) == (4, 128), 'launch geometry')
+    copy = [e for e in api_events if e['_name'] == 'dnntrace_api:memcpy'][0]
+    check(copy['src'] == t[1] + 16 and copy['src_tensor'] == 1 and copy['dst_tensor'] == -1,
+          f'memcpy tensors {copy["src_tensor"]} {copy["dst_tensor"]}')
+    memset = [e for e in api_events if e['_name'] == 'dnntrace_api:memset'][0]
+    check(memset['tensor_id'] == 2 and memset['bytes'] == 128, 'memset tensor/bytes')
+
+
+def check_threads(events, n_threads):
+    check_status(events, 1)
+    per_thread = {}
+    for e in events:
+        if e['_name'] in API_EVENTS:
+            per_thread.setdefault(e['_ctx']['vtid'], []).append(e)
+    check(len(per_thread) == n_threads, f'{len(per_thread)} threads traced, want {n_threads}')
+    all_api = []
+    ids = []
+    for tid, seq in per_thread.items():
+        check(len(seq) == 250, f'thread {tid}: {len(seq)} events, want 250')
+        for i in range(0, len(seq) - 4, 5):
+            a, b, launch, fa, fb = seq[i:i + 5]
+            ids += [a['tensor_id'], b['tensor_id']]
+            check(launch['tensors'] == [a['tensor_id'], b['tensor_id']],
+                  f'thread {tid}: launch tensors {launch["tensors"]} for {a["tensor_id"]}, {b["tensor_id"]}')
+            check((fa['tensor_id'], fb['tensor_id']) == (a['tensor_id'], b['tensor_id']),
+                  f'thread {tid}: frees {fa["tensor_id"]}, {fb["tensor_id"]}')
+        all_api += seq
+    check(sorted(ids) == list(range(len(ids))), 'tensor ids are not 0..n-1, each once')
+    check_gpu_links(events, sorted(all_api, key=lambda e: e['_ts']))
+
+
+if __name__ == '__main__':
+    sys.exit(main())
