@@ -101,11 +101,13 @@ dnntrace_check_trace_dir() {
 	fi
 }
 
-# dnntrace_create_session NAME TRACE_DIR LOSSY(0|1): creates, configures and
-# starts the session. Blocking channel unless LOSSY: the traced program then
-# waits for buffer space instead of dropping events.
+# dnntrace_create_session NAME TRACE_DIR LOSSY(0|1) [EVENTS]: creates,
+# configures and starts the session. Blocking channel unless LOSSY: the traced
+# program then waits for buffer space instead of dropping events. EVENTS
+# (default dnntrace_*) lets the benchmarks record other providers with exactly
+# the same channel.
 dnntrace_create_session() {
-	local name=$1 dir=$2 lossy=$3 err
+	local name=$1 dir=$2 lossy=$3 events=${4:-dnntrace_*} err
 	local blocking=(--blocking-timeout=inf)
 	[ "$lossy" = 1 ] && blocking=()
 	err=$(lttng create "$name" --output="$dir" 2>&1 >/dev/null) ||
@@ -113,7 +115,7 @@ dnntrace_create_session() {
 	err=$( { lttng enable-channel --userspace --session="$name" \
 			--subbuf-size=4M --num-subbuf=8 "${blocking[@]}" "$DNNTRACE_CHANNEL" &&
 		lttng enable-event --userspace --session="$name" \
-			--channel="$DNNTRACE_CHANNEL" 'dnntrace_*' &&
+			--channel="$DNNTRACE_CHANNEL" "$events" &&
 		lttng add-context --userspace --session="$name" \
 			--channel="$DNNTRACE_CHANNEL" -t vpid -t vtid -t procname &&
 		lttng start "$name"; } 2>&1 >/dev/null) ||

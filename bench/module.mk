@@ -1,0 +1,19 @@
+# bench/: `make bench` builds the benchmark programs and runs run_bench.sh,
+# which prints each figure of README.md's benchmark table as a ratio measured
+# in one run. Benchmarks are never part of `make test`.
+
+BENCH_BIN := $(BUILD)/bench
+BENCH_CFLAGS := $(CFLAGS) $(CUDA_CFLAGS)
+BENCH_LDFLAGS := $(SAN_LDFLAGS) -L$(BUILD)/simgpu/lib -lcudart
+
+$(BENCH_BIN)/bench_alloc: bench/bench_alloc.c bench/bench_clock.h $(BUILD)/simgpu/lib/libcudart.so
+	@mkdir -p $(@D)
+	$(CC) $(BENCH_CFLAGS) -o $@ $< $(BENCH_LDFLAGS)
+
+$(BENCH_BIN)/bench_launch: bench/bench_launch.c bench/bench_clock.h bench/bench_tp.h $(BUILD)/simgpu/lib/libcudart.so
+	@mkdir -p $(@D)
+	$(CC) $(BENCH_CFLAGS) -o $@ $< $(BENCH_LDFLAGS) -llttng-ust -ldl
+
+.PHONY: bench
+bench: all $(BENCH_BIN)/bench_alloc $(BENCH_BIN)/bench_launch
+	bench/run_bench.sh $(BUILD)

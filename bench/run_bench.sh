@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# run_bench.sh BUILD_DIR: measures the four figures of README.md's benchmark
+# table, each as a ratio of two numbers measured in this one run, on simgpu
+# with a private LTTng session daemon. Prints the table; exits non-zero only
+# when a measurement could not be taken (never because a target was missed:
+# targets are reported, not asserted).
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd -P)
+build=$(cd "${1:-$top/build}" && pwd -P)
+
+if [ "${DNNTRACE_PRIVATE_LTTNG:-}" != inside ]; then
+	exec "$top/tests/lib/private_lttng.sh" "$0" "$build"
+fi
+
+DNNTRACE_BUILD=$build
+# shellcheck source=../scripts/lib/dnntrace-session.sh
+. "$top/scripts/lib/dnntrace-session.sh"
+dnntrace_locate
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/dnntrace-bench.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+
+export SIMGPU_TIME_SCALE=0 # host overhead only: never wait for simulated GPU time
+sim="$build/simgpu/lib"
+libc_wrapper=$(ldconfig -p | awk '/liblttng-ust-libc-wrapper.so.1 /{print $NF; exit}')
+[ -n "$libc_wrapper" ] || { echo "run_bench: liblttng-ust-libc-wrapper.so.1 not found" >&2; exit 1; }
+
+N_ALLOC=${N_ALLOC:-200000}
+N_LAUNCH=${N_LAUNCH:-200000}
+N_TP=${N_TP:-2000000}
+N_MIXED=${N_MIXED:-420000}
+
+# traced EVENTS CMD...: runs CMD while a session records EVENTS into a
+# throw-away trace, with exactly the channel `dnntrace record` uses.
+session_count=0
+traced() {
+	local events=$1; shift
+	session_count=$((session_count + 1))
+	local name="bench-$$-$session_count"
+	dnntrace_create_session "$name" "$work/trace-$session_count" 0 "$events" >&2
+	LTTNG_UST_ALLOW_BLOCKING=1 "$@"
+	local rc=$?
+	dnntrace_destroy_session "$name"
+	rm -rf "$work/trace-$session_count"
+	return $rc
+}
+
+echo "measuring (each figure: best of 5 rounds)..." >&2
+alloc=$build/bench/bench_alloc
+launch=$build/bench/bench_launch
+cuda_bare=$(LD_LIBRARY_PATH=$sim "$alloc" cuda "$N_ALLOC")
+cuda_idle=$(LD_LIBRARY_PATH=$sim LD_PRELOAD=$DNNTRACE_LIB "$alloc" cuda "$N_ALLOC")
+cuda_rec=$(traced 'dnntrace_*' env LD_LIBRARY_PATH="$sim" LD_PRELOAD="$DNNTRACE_LIB" "$alloc" cuda "$N_ALLOC")
+libc_bare=$("$alloc" libc "$N_ALLOC")
+libc_idle=$(LD_PRELOAD=$libc_wrapper "$alloc" libc "$N_ALLOC")
+libc_rec=$(traced 'lttng_ust_libc:*' env LD_PRELOAD="$libc_wrapper" "$alloc" libc "$N_ALLOC")
+
+launch_bare=$(LD_LIBRARY_PATH=$sim "$launch" launch "$N_LAUNCH")
+launch_rec=$(traced 'dnntrace_*' env LD_LIBRARY_PATH="$sim" LD_PRELOAD="$DNNTRACE_LIB" "$launch" launch "$N_LAUNCH")
+tp_off=$(LD_LIBRARY_PATH=$sim "$launch" tracepoint "$N_TP")
+tp_on=$(traced 'bench_ref:*' env LD_LIBRARY_PATH="$sim" "$launch" tracepoint "$N_TP")
+
+# (d): a real recording of N_MIXED alloc+launch+free iterations.
+echo "recording the trace for (d)..." >&2
+"$top/scripts/dnntrace" record --simgpu -o "$work/mixed" -- "$launch" mixed "$N_MIXED" >/dev/null 2>"$work/record.log" ||
+	{ cat "$work/record.log" >&2; exit 1; }
+events=$(babeltrace2 -c sink.utils.counter "$work/mixed" 2>/dev/null | awk '/^ *[0-9,]+ events? *$/ {gsub(",", "", $1); n = $1} END {print n + 0}')
+read -r bt_s bt_kib < <("$top/bench/measure.py" 3 babeltrace2 -o dummy "$work/mixed")
+read -r an_s an_kib < <("$top/bench/measure.py" 3 "$DNNTRACE_ANALYZER" "$work/mixed" -o "$work/report")
+
+awk -v cb="$cuda_bare" -v ci="$cuda_idle" -v cr="$cuda_rec" \
+    -v lb="$libc_bare" -v li="$libc_idle" -v lr="$libc_rec" \
+    -v kb="$launch_bare" -v kr="$launch_rec" -v t0="$tp_off" -v t1="$tp_on" \
+    -v ev="$events" -v bs="$bt_s" -v as="$an_s" -v ak="$an_kib" -v bk="$bt_kib" '
+function row(id, what, value, target) { printf "%-4s %-66s %-28s %s\n", id, what, value, target }
+BEGIN {
+	add_cuda = cr - cb; add_libc = lr - lb; add_idle = (ci - cb) / 2
+	add_launch = kr - kb; tp = t1 - t0
+	printf "simgpu, SIMGPU_TIME_SCALE=0; ns are per call or pair, best of 5 rounds\n\n"
+	row("", "figure", "measured", "target")
+	row("(a)", sprintf("cudaMalloc+cudaFree added while recording: %.0f ns; libc-wrapper malloc+free added: %.0f ns", add_cuda, add_libc), sprintf("ratio %.2f", add_cuda / add_libc), "<= 1.0")
+	row("(b)", sprintf("preloaded, no session: %.1f ns per call (pair %.1f -> %.1f ns)", add_idle, cb, ci), sprintf("%.1f ns/call", add_idle), "<= 15 ns")
+	row("(c)", sprintf("cudaLaunchKernel (4 tensors, 300-B params) added: %.0f ns; one bare tracepoint: %.0f ns", add_launch, tp), sprintf("ratio %.2f", add_launch / tp), "<= 2.0")
+	row("(d)", sprintf("dnntrace-analyze %.2f s vs babeltrace2 -o dummy %.2f s on %d events", as, bs, ev), sprintf("ratio %.2f, RSS %.0f MiB", as / bs, ak / 1024), "<= 1.5")
+	printf "\nreference: libc wrapper, no session: %.1f ns per malloc+free pair added; babeltrace2 peak RSS %.0f MiB\n", li - lb, bk / 1024
+}'
