@@ -200,7 +200,7 @@ static size_t collect_kernels(const struct dt_process *p, int32_t device,
 		}
 	}
 	/* fallback: call order; else GPU start, then end, then correlation id */
-	qsort(pending, n, sizeof(*pending),
+	dt_sort(pending, n, sizeof(*pending),
 			fallback ? compare_call_order : compare_pending);
 	*out = pending;
 	return n;
@@ -239,7 +239,7 @@ static void build_group(const struct dt_model *m, const struct dt_process *p,
 	for (size_t i = 0; i < p->n_tensors; i++)
 		if (p->tensors[i].allocated && p->tensors[i].device == device)
 			dt_group_add_tensor(g, &p->tensors[i]);
-	qsort(g->tensors, g->n_tensors, sizeof(*g->tensors), compare_tensor_ids);
+	dt_sort(g->tensors, g->n_tensors, sizeof(*g->tensors), compare_tensor_ids);
 	struct dt_u64map index_of_id = {0};
 	for (size_t i = 0; i < g->n_tensors; i++)
 		dt_u64map_put(&index_of_id, (uint64_t)g->tensors[i].id, i);
@@ -283,6 +283,28 @@ static void build_group(const struct dt_model *m, const struct dt_process *p,
 	dt_u64map_free(&index_of_id);
 }
 
+/*
+ * Counts the event did not place in a group of its own (a failed call, or
+ * any allocation whose device is -1 or has no tensors and no kernels) are
+ * reported by the group of their device if there is one, else by the
+ * process's first group: they must never make a group by themselves.
+ */
+static void merge_stats(struct dt_device_stats *into,
+		const struct dt_device_stats *from)
+{
+	into->failed_allocs += from->failed_allocs;
+	into->pinned_allocs += from->pinned_allocs;
+	into->pinned_bytes += from->pinned_bytes;
+}
+
+static bool has_device(const int32_t *devices, size_t n, int32_t d)
+{
+	for (size_t i = 0; i < n; i++)
+		if (devices[i] == d)
+			return true;
+	return false;
+}
+
 size_t dt_groups_build(const struct dt_model *m, struct dt_group **groups)
 {
 	struct dt_group *out = NULL;
@@ -296,9 +318,6 @@ size_t dt_groups_build(const struct dt_model *m, struct dt_group **groups)
 			if (p->tensors[i].allocated)
 				add_device(&devices, &n_devices, &cap_devices,
 						p->tensors[i].device);
-		for (size_t i = 0; i < p->n_devices; i++)
-			add_device(&devices, &n_devices, &cap_devices,
-					p->devices[i].device);
 		for (size_t i = 0; i < p->n_kernels; i++)
 			add_device(&devices, &n_devices, &cap_devices,
 					(int32_t)p->kernels[i].device);
@@ -308,10 +327,27 @@ size_t dt_groups_build(const struct dt_model *m, struct dt_group **groups)
 					add_device(&devices, &n_devices, &cap_devices,
 							fallback_launch_device(p,
 								&p->launches[i]));
-		qsort(devices, n_devices, sizeof(*devices), compare_devices);
+		/* successful pinned host allocations on a known device */
+		for (size_t i = 0; i < p->n_devices; i++)
+			if (p->devices[i].device >= 0 && p->devices[i].pinned_allocs)
+				add_device(&devices, &n_devices, &cap_devices,
+						p->devices[i].device);
+		/* Only failed or device -1 allocations: one group reports them,
+		 * on the device the first of them named, else device 0 (the
+		 * default device; assumed, the trace does not say). */
+		if (n_devices == 0 && p->n_devices > 0)
+			add_device(&devices, &n_devices, &cap_devices,
+					p->devices[0].device >= 0 ?
+					p->devices[0].device : 0);
+		dt_sort(devices, n_devices, sizeof(*devices), compare_devices);
+		size_t first_group = n;
 		for (size_t d = 0; d < n_devices; d++)
 			build_group(m, p, devices[d], fallback,
 					DT_PUSH_SLOT(out, n, cap));
+		for (size_t i = 0; i < p->n_devices; i++)
+			if (n_devices > 0 && !has_device(devices, n_devices,
+					p->devices[i].device))
+				merge_stats(&out[first_group].stats, &p->devices[i]);
 		free(devices);
 	}
 	*groups = out;
@@ -357,12 +393,12 @@ static void compute_live_bytes(struct dt_group *g)
 				t->free_ns < t->alloc_ns ? t->alloc_ns : t->free_ns,
 				-(int64_t)t->bytes};
 	}
-	qsort(events, n_events, sizeof(*events), compare_memory_events);
+	dt_sort(events, n_events, sizeof(*events), compare_memory_events);
 	size_t *order = dt_xmalloc(g->win_count * sizeof(size_t) + 1);
 	for (size_t i = 0; i < g->win_count; i++)
 		order[i] = i;
 	sort_base = window;
-	qsort(order, g->win_count, sizeof(size_t), compare_kernel_starts);
+	dt_sort(order, g->win_count, sizeof(size_t), compare_kernel_starts);
 	int64_t live = 0;
 	size_t next = 0;
 	for (size_t o = 0; o < g->win_count; o++) {

@@ -33,13 +33,18 @@ struct options {
 
 static void usage(FILE *f)
 {
-	fputs("usage: " PROG " TRACE_DIR -o OUT_DIR [--kernels A:B] [--name NAME]\n", f);
+	fputs("usage: " PROG " TRACE_DIR -o OUT_DIR [--kernels A:B] [--name NAME]\n"
+		"  TRACE_DIR      an LTTng trace written by dnntrace record\n"
+		"  -o OUT_DIR     where the G10 files, CSV tables and summary go\n"
+		"  --kernels A:B  analyze kernels A to B (inclusive) only\n"
+		"  --name NAME    prefix of the two .py logs (default dnntrace)\n"
+		"  -h, --help     show this help\n", f);
 }
 
+/* Bad usage: one line on stderr (the usage text is for --help only). */
 static int usage_error(const char *what)
 {
-	fprintf(stderr, PROG ": %s\n", what);
-	usage(stderr);
+	fprintf(stderr, PROG ": %s (see --help)\n", what);
 	return 1;
 }
 

@@ -102,8 +102,11 @@ void dt_model_on_alloc(struct dt_model *m, int64_t vpid, uint64_t ts, int api,
 	(void)api;
 	m->dnntrace_events++;
 	struct dt_process *p = dt_model_process(m, vpid);
+	/* Counted on the device the event names, even -1 (a failed call may
+	 * not know it): group.c decides which group reports the count. */
 	struct dt_device_stats *stats = dt_process_device(p, device);
-	p->last_alloc_device = device;
+	if (result == 0 && device >= 0)
+		p->last_alloc_device = device;
 	if (result != 0) {
 		stats->failed_allocs++;
 		return;

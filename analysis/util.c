@@ -58,6 +58,20 @@ void dt_grow(void **items, size_t count, size_t *cap, size_t elem_size)
 	*cap = new_cap;
 }
 
+void dt_sort(void *base, size_t count, size_t size,
+		int (*compare)(const void *, const void *))
+{
+	/* Kernels, tensors and allocations mostly arrive in order already:
+	 * one pass finds that and saves the n log n sort. */
+	const char *item = base;
+	size_t sorted = 1;
+	while (sorted < count &&
+	       compare(item + (sorted - 1) * size, item + sorted * size) <= 0)
+		sorted++;
+	if (sorted < count)
+		qsort(base, count, size, compare);
+}
+
 static uint64_t mix64(uint64_t x)
 {
 	x ^= x >> 33;

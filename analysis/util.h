@@ -21,6 +21,11 @@ void dt_grow(void **items, size_t count, size_t *cap, size_t elem_size);
 #define DT_PUSH_SLOT(arr, count, cap) \
 	(dt_grow((void **)&(arr), (count), &(cap), sizeof(*(arr))), &(arr)[(count)++])
 
+/* qsort for arrays that may be empty and so NULL: qsort's base must point
+ * to an array even when count is 0 (C11 7.22.5), which UBSan checks. */
+void dt_sort(void *base, size_t count, size_t size,
+		int (*compare)(const void *, const void *));
+
 /* Map from u64 keys to u64 values: a direct array for small keys, open
  * addressing for the rest. UINT64_MAX is not a key. */
 struct dt_u64map {

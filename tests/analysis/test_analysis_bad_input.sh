@@ -3,7 +3,8 @@
 # that is not a trace, a trace without dnntrace events, a truncated data
 # stream file, corrupt metadata: each must exit 2 with exactly one line on
 # stderr and no crash (also under the ASan build, where a sanitizer report
-# would add lines). Usage errors exit 1. Must never accept a partial
+# would add lines). Usage errors exit 1, also with one line (the usage
+# text is for --help, which prints it to stdout and exits 0). Must never accept a partial
 # success (exit 0) on such input.
 set -u
 . "$(dirname "$0")/lib_record.sh"
@@ -18,10 +19,8 @@ expect_exit() {   # expect_exit CODE WHAT PATTERN ARGS...
 	"$analyze" "$@" >"$work/stdout" 2>"$work/stderr"
 	local rc=$?
 	[ "$rc" = "$code" ] || fail "$what: exit $rc, expected $code ($(head -c 300 "$work/stderr"))"
-	if [ "$code" = 2 ]; then
-		[ "$(wc -l <"$work/stderr")" = 1 ] ||
-			fail "$what: stderr is not one line: $(head -c 600 "$work/stderr")"
-	fi
+	[ "$(wc -l <"$work/stderr")" = 1 ] ||
+		fail "$what: stderr is not one line: $(head -c 600 "$work/stderr")"
 	grep -q -- "$pattern" "$work/stderr" || fail "$what: stderr lacks '$pattern': $(cat "$work/stderr")"
 }
 
@@ -65,7 +64,12 @@ ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
 expect_exit 1 "no arguments" "missing TRACE_DIR"
 expect_exit 1 "no -o" "missing -o" "$work/good"
 expect_exit 1 "bad window" "--kernels needs" "$work/good" -o "$work/o" --kernels 3:1
+expect_exit 1 "window without a number" "--kernels needs" "$work/good" -o "$work/o" --kernels x
+expect_exit 1 "window without its end" "--kernels needs" "$work/good" -o "$work/o" --kernels 1:
 expect_exit 1 "window out of range" "out of range" "$work/good" -o "$work/o" --kernels 0:99
 expect_exit 1 "bad name" "--name needs" "$work/good" -o "$work/o" --name "a/b"
 expect_exit 1 "unknown option" "unknown option" "$work/good" -o "$work/o" --frobnicate
+"$analyze" --help >"$work/stdout" 2>"$work/stderr" || fail "--help exited $?"
+grep -q "^usage: dnntrace-analyze TRACE_DIR -o OUT_DIR" "$work/stdout" &&
+	[ ! -s "$work/stderr" ] || fail "--help does not print the usage to stdout only"
 echo "bad input rejected with one line and the right exit code"

@@ -375,6 +375,61 @@ static void test_managed_first_use(void)
 	dt_model_free(&m);
 }
 
+/* Allocations that failed or name device -1 never make a group of their
+ * own: they are counted by the group of their device, else by the
+ * process's first group; a process with nothing else gets one group. */
+static void test_failed_alloc_groups(void)
+{
+	struct dt_model m;
+	dt_model_init(&m);
+	int64_t t[] = {0};
+	/* process 1: one tensor on device 0, failures on -1, 3 and 0 */
+	dt_model_on_alloc(&m, 1, 1, CALL_MALLOC, DNNTRACE_MEM_DEVICE, 0, 16, 0, 0);
+	dt_model_on_alloc(&m, 1, 2, CALL_MALLOC, DNNTRACE_MEM_DEVICE, -1, 1 << 30, -1, 2);
+	dt_model_on_alloc(&m, 1, 3, CALL_MALLOC, DNNTRACE_MEM_DEVICE, 3, 1 << 30, -1, 2);
+	dt_model_on_alloc(&m, 1, 4, CALL_MALLOC, DNNTRACE_MEM_DEVICE, 0, 1 << 30, -1, 2);
+	dt_model_on_alloc(&m, 1, 5, DNNTRACE_API_cudaMallocHost,
+			DNNTRACE_MEM_PINNED_HOST, -1, 4096, -1, 0);
+	dt_model_on_launch(&m, 1, 6, 1, LAUNCH, "k", 0, t, 1, 0);
+	dt_model_on_external_correlation(&m, 1, 1, 1);
+	dt_model_on_gpu_kernel(&m, 1, 1, 0, 0, 10, 20, "k");
+	/* process 2: tensors on devices 1 and 2; a device -1 failure goes to
+	 * the first group, a device 2 failure to device 2 */
+	dt_model_on_alloc(&m, 2, 1, CALL_MALLOC, DNNTRACE_MEM_DEVICE, 2, 16, 0, 0);
+	dt_model_on_alloc(&m, 2, 2, CALL_MALLOC, DNNTRACE_MEM_DEVICE, 1, 16, 1, 0);
+	dt_model_on_alloc(&m, 2, 3, CALL_MALLOC, DNNTRACE_MEM_DEVICE, -1, 99, -1, 2);
+	dt_model_on_alloc(&m, 2, 4, CALL_MALLOC, DNNTRACE_MEM_DEVICE, 2, 99, -1, 2);
+	/* process 3: only a failure on device -1 */
+	dt_model_on_alloc(&m, 3, 1, CALL_MALLOC, DNNTRACE_MEM_DEVICE, -1, 99, -1, 2);
+	struct dt_group *groups;
+	size_t n = dt_groups_build(&m, &groups);
+	CHECK_EQ_INT(n, 4);
+	CHECK_EQ_INT(groups[0].vpid, 1);
+	CHECK_EQ_INT(groups[0].device, 0);
+	CHECK_EQ_INT(groups[0].stats.failed_allocs, 3);
+	CHECK_EQ_INT(groups[0].stats.pinned_allocs, 1);
+	CHECK_EQ_INT(groups[0].stats.pinned_bytes, 4096);
+	CHECK_EQ_INT(groups[0].n_tensors, 1);
+	CHECK_EQ_INT(groups[0].n_kernels, 1);
+	CHECK_EQ_INT(groups[1].vpid, 2);
+	CHECK_EQ_INT(groups[1].device, 1);
+	CHECK_EQ_INT(groups[1].stats.failed_allocs, 1);
+	CHECK_EQ_INT(groups[2].device, 2);
+	CHECK_EQ_INT(groups[2].stats.failed_allocs, 1);
+	CHECK_EQ_INT(groups[3].vpid, 3);
+	CHECK_EQ_INT(groups[3].device, 0);
+	CHECK_EQ_INT(groups[3].stats.failed_allocs, 1);
+	CHECK_EQ_INT(groups[3].n_tensors, 0);
+	CHECK_EQ_INT(groups[3].n_kernels, 0);
+	/* an empty group analyzes and sorts nothing (UBSan: no NULL qsort) */
+	dt_group_analyze(&groups[3], 0, 0);
+	CHECK_EQ_INT(groups[3].peak_bytes, 0);
+	for (size_t i = 0; i < n; i++)
+		dt_group_free(&groups[i]);
+	free(groups);
+	dt_model_free(&m);
+}
+
 /* The integer %g of estimated times must print exactly what printf does. */
 static void test_us_format(void)
 {
@@ -403,6 +458,7 @@ int main(void)
 	test_us_format();
 	test_groups();
 	test_managed_first_use();
+	test_failed_alloc_groups();
 	puts("analysis model tests passed");
 	return 0;
 }
