@@ -4,14 +4,16 @@
  * receives each kernel, copy and set as it is submitted, and writes the
  * toolkit's own record structs (CUpti_ActivityKernel10, Memcpy6, Memset4,
  * ExternalCorrelation, API) into the client's buffers exactly as laid out in
- * cupti_activity.h. Buffers are completed when full (in the thread that
- * filled them) and by cuptiActivityFlushAll (in its caller); there is no
- * worker thread. It must never call a client callback while holding its lock,
- * except bufferRequested (see README.md).
+ * cupti_activity.h. As on real CUPTI, full buffers are handed to
+ * bufferCompleted by a CUPTI worker thread, and cuptiActivityFlushAll
+ * delivers in its caller's thread. Buffers reach the client strictly in the
+ * order they were filled. It must never call a client callback while holding
+ * its lock, except bufferRequested (see README.md).
  */
 #include <cupti.h>
 #include <dlfcn.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,6 +44,8 @@ struct buffer {
 };
 
 static pthread_mutex_t cupti_lock = PTHREAD_MUTEX_INITIALIZER;
+/* Wakes the worker (a buffer is ready) and flushers (a delivery ended). */
+static pthread_cond_t delivery_cond = PTHREAD_COND_INITIALIZER;
 static int attached;
 static simgpu_work_complete_fn work_complete;
 static CUpti_BuffersCallbackRequestFunc buffer_requested;
@@ -53,6 +57,21 @@ static int have_current;
 static struct buffer *ready; /* completed, waiting to be handed back */
 static size_t n_ready, cap_ready;
 static size_t dropped;
+
+/*
+ * One thread at a time hands buffers to the client (the "deliverer": the
+ * worker or a flushing thread), always taking the oldest ready buffer first,
+ * so the client sees buffers in the order they were filled.
+ */
+static int delivering;
+static _Thread_local int in_delivery; /* this thread is inside bufferCompleted */
+enum worker_state { WORKER_NONE, WORKER_RUNNING, WORKER_FAILED };
+static enum worker_state worker = WORKER_NONE;
+static int worker_stopped; /* process exit: leave the rest to a flush */
+static uint64_t retired_count;   /* buffers ever put on the ready list */
+static uint64_t delivered_count; /* buffers ever handed to the client */
+static int flushers_waiting;     /* flushes waiting for the delivery claim */
+static void start_worker(void);
 static int64_t next_grid_id = 1;
 
 struct id_stack {
@@ -140,6 +159,10 @@ static void retire_current(void)
 	}
 	ready[n_ready++] = current;
 	have_current = 0;
+	retired_count++;
+	if (worker == WORKER_NONE)
+		start_worker();
+	pthread_cond_broadcast(&delivery_cond);
 }
 
 /*
@@ -316,16 +339,6 @@ static void write_memset(const struct simgpu_work *w, struct clock_map map)
 	r->memoryKind = w->memory_kind;
 }
 
-/* Hands the ready buffers to the client. Called WITHOUT cupti_lock. */
-static void deliver(struct buffer *list, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if (buffer_completed)
-			buffer_completed(NULL, 0, list[i].base, list[i].size,
-					 list[i].valid);
-	free(list);
-}
-
 /* Takes the ready list out from under the lock. Holds cupti_lock. */
 static struct buffer *take_ready(size_t *n)
 {
@@ -334,6 +347,131 @@ static struct buffer *take_ready(size_t *n)
 	ready = NULL;
 	n_ready = cap_ready = 0;
 	return list;
+}
+
+static void release_delivery(void)
+{
+	delivering = 0;
+	pthread_cond_broadcast(&delivery_cond);
+}
+
+/*
+ * The deliverer hands the buffers ready now to the client, oldest first,
+ * dropping cupti_lock around bufferCompleted so that the callback may call
+ * CUPTI and CUDA (work it submits may fill more buffers: they go to the next
+ * delivery). Holds cupti_lock and the delivery claim.
+ */
+static void deliver_ready_batch(void)
+{
+	CUpti_BuffersCallbackCompleteFunc completed = buffer_completed;
+	size_t n;
+	struct buffer *list = take_ready(&n);
+	pthread_mutex_unlock(&cupti_lock);
+	in_delivery = 1;
+	for (size_t i = 0; i < n; i++)
+		if (completed)
+			completed(NULL, 0, list[i].base, list[i].size,
+				  list[i].valid);
+	in_delivery = 0;
+	free(list);
+	pthread_mutex_lock(&cupti_lock);
+	delivered_count += n;
+}
+
+/*
+ * The simulated CUPTI worker thread: delivers full buffers. Detached, with
+ * every signal blocked; it never keeps the process alive, and at exit
+ * whatever it has not delivered is left for the tracer's forced flush.
+ * A flusher waiting for the claim goes first, so flushes cannot starve.
+ */
+static void *worker_main(void *unused)
+{
+	(void)unused;
+	pthread_mutex_lock(&cupti_lock);
+	for (;;) {
+		while (!n_ready || delivering || flushers_waiting ||
+		       worker_stopped)
+			pthread_cond_wait(&delivery_cond, &cupti_lock);
+		delivering = 1;
+		deliver_ready_batch();
+		release_delivery();
+	}
+	return NULL;
+}
+
+/* Starts the worker when the first buffer is retired. Holds cupti_lock. */
+static void start_worker(void)
+{
+	pthread_attr_t attr;
+	sigset_t all, old;
+	pthread_t thread;
+	worker = WORKER_FAILED;
+	if (pthread_attr_init(&attr) != 0)
+		return;
+	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old); /* inherited by the worker */
+	if (pthread_create(&thread, &attr, worker_main, NULL) == 0)
+		worker = WORKER_RUNNING;
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	pthread_attr_destroy(&attr);
+}
+
+static int worker_delivers(void)
+{
+	return worker == WORKER_RUNNING && !worker_stopped;
+}
+
+/*
+ * Full buffers go to the worker. Without one (it could not be started, or
+ * the process is exiting), the filling thread delivers them itself unless a
+ * delivery is under way. Holds cupti_lock; returns without it.
+ */
+static void hand_over_full_buffers(void)
+{
+	if (n_ready && !worker_delivers() && !delivering) {
+		delivering = 1;
+		while (n_ready)
+			deliver_ready_batch();
+		release_delivery();
+	}
+	pthread_mutex_unlock(&cupti_lock);
+}
+
+/* At exit the worker stops taking buffers: a forced flush delivers them. */
+__attribute__((destructor)) static void stop_worker(void)
+{
+	pthread_mutex_lock(&cupti_lock);
+	worker_stopped = 1;
+	pthread_mutex_unlock(&cupti_lock);
+}
+
+/*
+ * A forked child has no worker and no deliverer (they were threads of the
+ * parent); it keeps the parent's undelivered buffers and starts its own
+ * worker when one fills.
+ */
+static void before_fork(void)
+{
+	pthread_mutex_lock(&cupti_lock);
+}
+
+static void after_fork_parent(void)
+{
+	pthread_mutex_unlock(&cupti_lock);
+}
+
+static void after_fork_child(void)
+{
+	worker = WORKER_NONE;
+	delivering = 0;
+	in_delivery = 0;
+	pthread_mutex_unlock(&cupti_lock);
+}
+
+__attribute__((constructor)) static void register_fork_handlers(void)
+{
+	pthread_atfork(before_fork, after_fork_parent, after_fork_child);
 }
 
 /*
@@ -366,10 +504,7 @@ static void sink(const struct simgpu_work *w)
 			write_memset(w, map);
 		break;
 	}
-	size_t n;
-	struct buffer *full = take_ready(&n);
-	pthread_mutex_unlock(&cupti_lock);
-	deliver(full, n);
+	hand_over_full_buffers();
 }
 
 CUptiResult cuptiActivityRegisterCallbacks(CUpti_BuffersCallbackRequestFunc funcBufferRequested,
@@ -441,9 +576,13 @@ CUptiResult cuptiActivityGetNextRecord(uint8_t *buffer,
 }
 
 /*
- * flag 0 delivers the buffers whose work has all completed (full or not);
- * CUPTI_ACTIVITY_FLAG_FLUSH_FORCED delivers every buffer, even empty ones,
- * so the client gets all its memory back.
+ * Delivers, in the caller's thread, every full buffer the worker has not
+ * taken yet (after waiting for a delivery under way to end) and the current
+ * buffer: with flag 0 only if all its work has completed (full or not);
+ * with CUPTI_ACTIVITY_FLAG_FLUSH_FORCED always, even empty, so the client
+ * gets all its memory back. Called from bufferCompleted, it cannot wait for
+ * its own delivery: the buffers it completes are delivered right after the
+ * callback returns, by the same loop.
  */
 CUptiResult cuptiActivityFlushAll(uint32_t flag)
 {
@@ -452,18 +591,34 @@ CUptiResult cuptiActivityFlushAll(uint32_t flag)
 		pthread_mutex_unlock(&cupti_lock);
 		return CUPTI_ERROR_INVALID_OPERATION;
 	}
+	int nested = in_delivery;
+	if (!nested) {
+		/* First the worker delivers the buffers it already holds... */
+		uint64_t held = retired_count;
+		while (worker_delivers() && delivered_count < held)
+			pthread_cond_wait(&delivery_cond, &cupti_lock);
+		/* ...then this thread delivers the rest, in order after them. */
+		flushers_waiting++;
+		while (delivering)
+			pthread_cond_wait(&delivery_cond, &cupti_lock);
+		flushers_waiting--;
+		delivering = 1;
+	}
 	int forced = (flag & CUPTI_ACTIVITY_FLAG_FLUSH_FORCED) != 0;
 	if (have_current &&
 	    (forced || (current.records && work_complete(current.last_end_ns))))
 		retire_current();
-	size_t n;
-	struct buffer *list = take_ready(&n);
+	if (!nested) {
+		do
+			deliver_ready_batch();
+		while (n_ready && !worker_delivers());
+		release_delivery();
+	}
 	pthread_mutex_unlock(&cupti_lock);
-	deliver(list, n);
 	return CUPTI_SUCCESS;
 }
 
-/* No worker thread: the period is accepted and has no effect. */
+/* The worker delivers full buffers only: the period has no effect. */
 CUptiResult cuptiActivityFlushPeriod(uint32_t time)
 {
 	(void)time;

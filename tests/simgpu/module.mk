@@ -54,7 +54,8 @@ $(SIMGPU_CUDART): $(SIMGPU_CUDART_OBJS) $(SIMGPU_DIR)/libcudart.map
 $(SIMGPU_CUPTI): $(SIMGPU_CUPTI_OBJS) $(SIMGPU_DIR)/libcupti.map
 	@mkdir -p $(@D)
 	$(CC) -shared -o $@ $(SIMGPU_CUPTI_OBJS) -Wl,-soname,libcupti.so.13 \
-		-Wl,--version-script,$(SIMGPU_DIR)/libcupti.map $(SAN_LDFLAGS) \
+		-Wl,--version-script,$(SIMGPU_DIR)/libcupti.map -Wl,-z,nodelete \
+		$(SAN_LDFLAGS) \
 		-pthread -ldl
 
 $(SIMGPU_LIB)/libcudart.so: $(SIMGPU_CUDART)

@@ -2,8 +2,11 @@
  * The simulated CUPTI: record counts, kinds and names; start/end on the
  * CUPTI clock (device time + 10^18 ns) with exact durations; correlation ids
  * 1, 2, 3 per GPU-work call; external correlation (needs an API kind, as on
- * real CUPTI); completion when full and on flush, forced vs default flush;
- * dropped records; timestamp callback; busy subscriber; result strings.
+ * real CUPTI); completion when full (delivered by the CUPTI worker thread,
+ * not the filling thread) and on flush (in the caller's thread, complete and
+ * in order), forced vs default flush; CUDA calls from bufferCompleted; exit
+ * with buffers in flight; dropped records; timestamp callback; busy
+ * subscriber; result strings.
  */
 #include <cupti.h>
 #include <pthread.h>
@@ -41,8 +44,12 @@ union any_record {
 };
 static union any_record records[256];
 static int n_records, n_completed, n_requested;
+static pthread_t completed_by[64]; /* the thread that delivered each buffer */
 static size_t buffer_bytes = 64 * 1024;
 static int refuse_buffers;
+static int launch_from_callback;   /* bufferCompleted launches kernel_b */
+static useconds_t callback_sleep_us;
+static char kernel_a, kernel_b; /* host-side handles */
 
 static void CUPTIAPI buffer_requested(uint8_t **buffer, size_t *size,
 				      size_t *max_records)
@@ -57,7 +64,10 @@ static void CUPTIAPI buffer_completed(CUcontext ctx, uint32_t stream,
 				      uint8_t *buffer, size_t size, size_t valid)
 {
 	(void)ctx, (void)stream, (void)size;
-	n_completed++;
+	CHECK(n_completed < 64);
+	completed_by[n_completed++] = pthread_self();
+	if (callback_sleep_us)
+		usleep(callback_sleep_us);
 	CUpti_Activity *r = NULL;
 	CUptiResult res;
 	while ((res = cuptiActivityGetNextRecord(buffer, valid, &r)) == CUPTI_SUCCESS) {
@@ -76,6 +86,11 @@ static void CUPTIAPI buffer_completed(CUcontext ctx, uint32_t stream,
 	}
 	CHECK(res == CUPTI_ERROR_MAX_LIMIT_REACHED);
 	free(buffer);
+	if (launch_from_callback) {
+		/* No CUPTI or simgpu lock may be held here, or this hangs. */
+		launch_from_callback = 0;
+		CHECK_CUDA(cudaLaunchKernel(&kernel_b, D3(1, 1, 1), D3(1, 1, 1), NULL, 0, 0));
+	}
 }
 
 static uint64_t now_ns(void)
@@ -101,8 +116,6 @@ static const union any_record *find(CUpti_ActivityKind kind, int nth)
 	fprintf(stderr, "record of kind %d #%d missing\n", (int)kind, nth);
 	exit(1);
 }
-
-static char kernel_a, kernel_b; /* host-side handles */
 
 static void check_records_and_correlation(void)
 {
@@ -203,11 +216,33 @@ static void check_full_buffers_and_drops(void)
 	buffer_bytes = 2 * sizeof(CUpti_ActivityKernel10) + 8;
 	for (int i = 0; i < 5; i++)
 		CHECK_CUDA(cudaLaunchKernel(&kernel_b, D3(1, 1, 1), D3(1, 1, 1), NULL, 0, 0));
-	CHECK(n_completed == 2); /* two full buffers, delivered without a flush */
+	/* Two buffers are full: the worker delivers them; the flush waits for
+	 * it, then delivers the third, in this thread. */
 	CHECK_CUPTI(cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED), CUPTI_SUCCESS);
+	CHECK_EQ_U64(n_completed, 3);
+	CHECK(!pthread_equal(completed_by[0], pthread_self()));
+	CHECK(!pthread_equal(completed_by[1], pthread_self()));
+	CHECK(pthread_equal(completed_by[2], pthread_self()));
 	CHECK_EQ_U64(n_records, 5);
-	for (int i = 0; i < 5; i++)
+	for (int i = 0; i < 5; i++) {
 		CHECK(strcmp(records[i].kernel.name, "kernel_b") == 0);
+		if (i)
+			CHECK_EQ_U64(records[i].kernel.correlationId,
+				     records[i - 1].kernel.correlationId + 1);
+	}
+
+	/* A callback that submits GPU work: its record lands in a later
+	 * buffer, and nothing deadlocks (alarm() in main fails a hang). */
+	n_records = n_completed = 0;
+	launch_from_callback = 1;
+	for (int i = 0; i < 3; i++)
+		CHECK_CUDA(cudaLaunchKernel(&kernel_b, D3(1, 1, 1), D3(1, 1, 1), NULL, 0, 0));
+	CHECK_CUPTI(cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED), CUPTI_SUCCESS);
+	CHECK(!launch_from_callback);
+	CHECK_EQ_U64(n_records, 4);
+	for (int i = 1; i < 4; i++)
+		CHECK_EQ_U64(records[i].kernel.correlationId,
+			     records[i - 1].kernel.correlationId + 1);
 
 	refuse_buffers = 1;
 	for (int i = 0; i < 3; i++)
@@ -285,6 +320,44 @@ static int unfinished_child(void)
 	return 0;
 }
 
+/* Runs this test binary again with one argument; expects exit status 0. */
+static void check_child(const char *arg)
+{
+	pid_t child = fork();
+	CHECK(child >= 0);
+	if (child == 0) {
+		char *argv[] = { "test_simgpu_cupti", (char *)arg, NULL };
+		execv("/proc/self/exe", argv);
+		_exit(3);
+	}
+	int status;
+	CHECK(waitpid(child, &status, 0) == child);
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+		fprintf(stderr, "child %s: status 0x%x\n", arg, (unsigned)status);
+		exit(1);
+	}
+}
+
+/*
+ * Returns from main while the worker is inside a slow bufferCompleted with
+ * more full buffers queued: the process must exit 0 at once, neither kept
+ * alive nor crashed by the detached worker.
+ */
+static int exit_while_delivering_child(void)
+{
+	simgpu_test_setup();
+	CHECK_CUPTI(cuptiActivityRegisterCallbacks(buffer_requested, buffer_completed),
+		    CUPTI_SUCCESS);
+	CHECK_CUPTI(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL), CUPTI_SUCCESS);
+	simgpu_define_kernel(&kernel_b, "kernel_b", 0, NULL);
+	buffer_bytes = sizeof(CUpti_ActivityKernel10) + 8; /* one record each */
+	callback_sleep_us = 200000;
+	for (int i = 0; i < 20; i++)
+		CHECK_CUDA(cudaLaunchKernel(&kernel_b, D3(1, 1, 1), D3(1, 1, 1), NULL, 0, 0));
+	usleep(50000); /* the worker is now in its first, slow callback */
+	return 0;
+}
+
 static void check_busy_and_strings(void)
 {
 	const char *s = NULL;
@@ -310,13 +383,19 @@ static void check_busy_and_strings(void)
 
 int main(int argc, char **argv)
 {
+	alarm(60); /* a deadlock fails the test instead of hanging it */
 	if (argc > 1 && strcmp(argv[1], "--unfinished") == 0)
 		return unfinished_child();
+	if (argc > 1 && strcmp(argv[1], "--exit-while-delivering") == 0)
+		return exit_while_delivering_child();
 	simgpu_test_setup();
 	check_records_and_correlation();
 	check_full_buffers_and_drops();
 	check_timestamp_callback();
 	check_flush_of_unfinished_work();
+	uint64_t t0 = now_ns();
+	check_child("--exit-while-delivering");
+	CHECK(now_ns() - t0 < 2000000000ULL); /* not 20 x 200 ms of callbacks */
 	check_busy_and_strings();
 	return 0;
 }
