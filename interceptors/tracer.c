@@ -59,11 +59,12 @@ int64_t tracer_tensor_of(const void *ptr)
 }
 
 /*
- * Runs from exit(), return from main, and the exit of the last thread
- * (glibc calls exit(0) then): before the loader's destructors, so CUPTI and
- * LTTng are both still alive while the last GPU records are written.
+ * Runs from exit() and return from main (atexit), and before the exit(0)
+ * that last_thread_exit.c makes when the last application thread ends:
+ * before the loader's destructors, so CUPTI and LTTng are both still alive
+ * while the last GPU records are written. Later calls do nothing.
  */
-static void tracer_at_exit(void)
+void tracer_flush_for_exit(void)
 {
 	tracer_nesting++;
 	cupti_session_flush();
@@ -71,10 +72,15 @@ static void tracer_at_exit(void)
 	tracer_nesting--;
 }
 
+static void tracer_at_exit(void)
+{
+	tracer_flush_for_exit();
+}
+
 /* A fallback for when libdnntrace.so is unloaded without exit(). */
 __attribute__((destructor)) static void tracer_unload(void)
 {
-	tracer_at_exit();
+	tracer_flush_for_exit();
 }
 
 /* A forked child has no CUPTI threads: it must not push ids nor flush. */

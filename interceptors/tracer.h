@@ -58,6 +58,9 @@ static inline void tracer_leave(void)
 uint64_t tracer_next_call_id(void);
 int64_t tracer_next_tensor_id(void);
 
+/* Forces out every buffered GPU record; at the process's end only. */
+void tracer_flush_for_exit(void);
+
 /* The calling thread's current device, or -1 when the runtime cannot say. */
 int tracer_current_device(void);
 

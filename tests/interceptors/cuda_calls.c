@@ -9,6 +9,12 @@
  *   cuda_calls kernels END          (simgpu) tensors in struct params; END is
  *                                   return | exit | pthread_exit
  *   cuda_calls threads N            (simgpu) N threads alloc/launch/free
+ *   cuda_calls last_thread HOW      (simgpu) the kernels scenario in a worker
+ *                                   while main ends with pthread_exit; HOW:
+ *                                   main_first (main exits while the worker
+ *                                   runs; the worker returns), worker_exit
+ *                                   (same; the worker calls pthread_exit),
+ *                                   main_last (main joins it, then exits)
  *
  * Must never depend on libdnntrace.so: it is the traced program.
  */
@@ -18,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cuda_runtime_api.h>
 
@@ -183,6 +190,40 @@ static int threaded_calls(int n)
 	return 0;
 }
 
+/* --- last-thread exit ---------------------------------------------------- */
+
+static int worker_calls_pthread_exit;
+
+static void *kernels_worker(void *arg)
+{
+	int *wait_for_main = arg;
+	if (*wait_for_main)
+		usleep(100 * 1000); /* main's pthread_exit has happened by then */
+	int rc = kernel_calls();
+	if (rc != 0)
+		exit(rc);
+	if (worker_calls_pthread_exit)
+		pthread_exit(NULL);
+	return NULL;
+}
+
+/* Never returns: the process ends when its last thread does (status 0). */
+static int last_thread_calls(const char *how)
+{
+	static int wait_for_main;
+	pthread_t worker;
+
+	wait_for_main = strcmp(how, "main_last") != 0;
+	worker_calls_pthread_exit = strcmp(how, "worker_exit") == 0;
+	if (strcmp(how, "main_first") && strcmp(how, "worker_exit") && strcmp(how, "main_last"))
+		return 2;
+	if (pthread_create(&worker, NULL, kernels_worker, &wait_for_main) != 0)
+		return 3;
+	if (!wait_for_main)
+		pthread_join(worker, NULL);
+	pthread_exit(NULL);
+}
+
 int main(int argc, char **argv)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -201,6 +242,9 @@ int main(int argc, char **argv)
 	}
 	if (argc >= 3 && strcmp(argv[1], "threads") == 0)
 		return threaded_calls(atoi(argv[2]));
-	fprintf(stderr, "usage: cuda_calls api | kernels return|exit|pthread_exit | threads N\n");
+	if (argc >= 3 && strcmp(argv[1], "last_thread") == 0 && last_thread_calls(argv[2]) != 2)
+		return 3;
+	fprintf(stderr, "usage: cuda_calls api | kernels return|exit|pthread_exit | threads N | "
+		"last_thread main_first|worker_exit|main_last\n");
 	return 2;
 }
