@@ -59,13 +59,13 @@ static cudaError_t device_alloc(void **dev, size_t size, enum sim_mem_kind kind,
 	return err;
 }
 
-cudaError_t cudaMalloc(void **devPtr, size_t size)
+static cudaError_t malloc_impl(void **devPtr, size_t size)
 {
 	ENTER();
 	return sim_return(device_alloc(devPtr, size, SIM_MEM_DEVICE, NULL));
 }
 
-cudaError_t cudaMallocManaged(void **devPtr, size_t size, unsigned int flags)
+static cudaError_t malloc_managed_impl(void **devPtr, size_t size, unsigned int flags)
 {
 	ENTER();
 	if (!devPtr || size == 0 ||
@@ -74,7 +74,7 @@ cudaError_t cudaMallocManaged(void **devPtr, size_t size, unsigned int flags)
 	return sim_return(device_alloc(devPtr, size, SIM_MEM_MANAGED, NULL));
 }
 
-cudaError_t cudaMallocPitch(void **devPtr, size_t *pitch, size_t width,
+static cudaError_t malloc_pitch_impl(void **devPtr, size_t *pitch, size_t width,
 			    size_t height)
 {
 	ENTER();
@@ -89,7 +89,7 @@ cudaError_t cudaMallocPitch(void **devPtr, size_t *pitch, size_t width,
 	return sim_return(err);
 }
 
-cudaError_t cudaMalloc3D(struct cudaPitchedPtr *pitchedDevPtr,
+static cudaError_t malloc_3d_impl(struct cudaPitchedPtr *pitchedDevPtr,
 			 struct cudaExtent extent)
 {
 	ENTER();
@@ -124,18 +124,13 @@ static cudaError_t free_device(void *devPtr)
 	return err;
 }
 
-cudaError_t cudaFree(void *devPtr)
+static cudaError_t free_impl(void *devPtr)
 {
 	ENTER();
 	return sim_return(free_device(devPtr));
 }
 
-cudaError_t cudaMallocHost(void **ptr, size_t size)
-{
-	return cudaHostAlloc(ptr, size, cudaHostAllocDefault);
-}
-
-cudaError_t cudaHostAlloc(void **pHost, size_t size, unsigned int flags)
+static cudaError_t host_alloc_impl(void **pHost, size_t size, unsigned int flags)
 {
 	ENTER();
 	unsigned int known = cudaHostAllocPortable | cudaHostAllocMapped |
@@ -152,7 +147,7 @@ cudaError_t cudaHostAlloc(void **pHost, size_t size, unsigned int flags)
 	return sim_return(err);
 }
 
-cudaError_t cudaFreeHost(void *ptr)
+static cudaError_t free_host_impl(void *ptr)
 {
 	ENTER();
 	if (!ptr)
@@ -164,6 +159,66 @@ cudaError_t cudaFreeHost(void *ptr)
 	if (err == cudaSuccess)
 		sim_wait_device_time(end);
 	return sim_return(err);
+}
+
+/*
+ * The allocation entry points: each call is also reported to the simulated
+ * CUPTI, which writes a RUNTIME API record for it when its cbid is enabled.
+ */
+#define CBID(name) CUPTI_RUNTIME_TRACE_CBID_##name
+cudaError_t cudaMalloc(void **devPtr, size_t size)
+{
+	uint64_t t = sim_api_begin();
+	return sim_api_end(CBID(cudaMalloc_v3020), t, malloc_impl(devPtr, size));
+}
+
+cudaError_t cudaMallocManaged(void **devPtr, size_t size, unsigned int flags)
+{
+	uint64_t t = sim_api_begin();
+	return sim_api_end(CBID(cudaMallocManaged_v6000), t,
+			   malloc_managed_impl(devPtr, size, flags));
+}
+
+cudaError_t cudaMallocPitch(void **devPtr, size_t *pitch, size_t width,
+			    size_t height)
+{
+	uint64_t t = sim_api_begin();
+	return sim_api_end(CBID(cudaMallocPitch_v3020), t,
+			   malloc_pitch_impl(devPtr, pitch, width, height));
+}
+
+cudaError_t cudaMalloc3D(struct cudaPitchedPtr *pitchedDevPtr,
+			 struct cudaExtent extent)
+{
+	uint64_t t = sim_api_begin();
+	return sim_api_end(CBID(cudaMalloc3D_v3020), t,
+			   malloc_3d_impl(pitchedDevPtr, extent));
+}
+
+cudaError_t cudaFree(void *devPtr)
+{
+	uint64_t t = sim_api_begin();
+	return sim_api_end(CBID(cudaFree_v3020), t, free_impl(devPtr));
+}
+
+cudaError_t cudaMallocHost(void **ptr, size_t size)
+{
+	uint64_t t = sim_api_begin();
+	return sim_api_end(CBID(cudaMallocHost_v3020), t,
+			   host_alloc_impl(ptr, size, cudaHostAllocDefault));
+}
+
+cudaError_t cudaHostAlloc(void **pHost, size_t size, unsigned int flags)
+{
+	uint64_t t = sim_api_begin();
+	return sim_api_end(CBID(cudaHostAlloc_v3020), t,
+			   host_alloc_impl(pHost, size, flags));
+}
+
+cudaError_t cudaFreeHost(void *ptr)
+{
+	uint64_t t = sim_api_begin();
+	return sim_api_end(CBID(cudaFreeHost_v3020), t, free_host_impl(ptr));
 }
 
 /* ---- stream-ordered allocation and pools ---- */
@@ -183,8 +238,8 @@ static int pool_is_live(const struct CUmemPoolHandle_st *pool)
  * block may be handed out again at once (as a pool reuses memory freed on
  * the same stream). Pools have no size limit beyond the device's.
  */
-cudaError_t sim_malloc_async(void **dev, size_t size, const void *pool,
-			     cudaStream_t stream, int per_thread_default)
+static cudaError_t malloc_async_impl(void **dev, size_t size, const void *pool,
+				     cudaStream_t stream, int per_thread_default)
 {
 	ENTER();
 	if (!dev)
@@ -203,7 +258,8 @@ cudaError_t sim_malloc_async(void **dev, size_t size, const void *pool,
 	return sim_return(err);
 }
 
-cudaError_t sim_free_async(void *dev, cudaStream_t stream, int per_thread_default)
+static cudaError_t free_async_impl(void *dev, cudaStream_t stream,
+				   int per_thread_default)
 {
 	ENTER();
 	pthread_mutex_lock(&sim_lock);
@@ -216,37 +272,57 @@ cudaError_t sim_free_async(void *dev, cudaStream_t stream, int per_thread_defaul
 	return sim_return(err);
 }
 
+cudaError_t sim_malloc_async(void **dev, size_t size, const void *pool,
+			     cudaStream_t stream, int per_thread_default, int cbid)
+{
+	uint64_t t = sim_api_begin();
+	return sim_api_end(cbid, t, malloc_async_impl(dev, size, pool, stream,
+						      per_thread_default));
+}
+
+cudaError_t sim_free_async(void *dev, cudaStream_t stream,
+			   int per_thread_default, int cbid)
+{
+	uint64_t t = sim_api_begin();
+	return sim_api_end(cbid, t, free_async_impl(dev, stream,
+						    per_thread_default));
+}
+
 cudaError_t cudaMallocAsync(void **devPtr, size_t size, cudaStream_t hStream)
 {
-	return sim_malloc_async(devPtr, size, &default_pool, hStream, 0);
+	return sim_malloc_async(devPtr, size, &default_pool, hStream, 0,
+				CBID(cudaMallocAsync_v11020));
 }
 
 cudaError_t cudaMallocAsync_ptsz(void **devPtr, size_t size, cudaStream_t hStream)
 {
-	return sim_malloc_async(devPtr, size, &default_pool, hStream, 1);
+	return sim_malloc_async(devPtr, size, &default_pool, hStream, 1,
+				CBID(cudaMallocAsync_ptsz_v11020));
 }
 
 cudaError_t cudaMallocFromPoolAsync(void **ptr, size_t size,
 				    cudaMemPool_t memPool, cudaStream_t stream)
 {
-	return sim_malloc_async(ptr, size, memPool, stream, 0);
+	return sim_malloc_async(ptr, size, memPool, stream, 0,
+				CBID(cudaMallocFromPoolAsync_v11020));
 }
 
 cudaError_t cudaMallocFromPoolAsync_ptsz(void **ptr, size_t size,
 					 cudaMemPool_t memPool,
 					 cudaStream_t stream)
 {
-	return sim_malloc_async(ptr, size, memPool, stream, 1);
+	return sim_malloc_async(ptr, size, memPool, stream, 1,
+				CBID(cudaMallocFromPoolAsync_ptsz_v11020));
 }
 
 cudaError_t cudaFreeAsync(void *devPtr, cudaStream_t hStream)
 {
-	return sim_free_async(devPtr, hStream, 0);
+	return sim_free_async(devPtr, hStream, 0, CBID(cudaFreeAsync_v11020));
 }
 
 cudaError_t cudaFreeAsync_ptsz(void *devPtr, cudaStream_t hStream)
 {
-	return sim_free_async(devPtr, hStream, 1);
+	return sim_free_async(devPtr, hStream, 1, CBID(cudaFreeAsync_ptsz_v11020));
 }
 
 cudaError_t cudaDeviceGetDefaultMemPool(cudaMemPool_t *memPool, int device)
@@ -512,7 +588,6 @@ cudaError_t sim_memset2d(void *dst, size_t pitch, int value, size_t width,
 	return cudaSuccess;
 }
 
-#define CBID(name) CUPTI_RUNTIME_TRACE_CBID_##name
 
 cudaError_t cudaMemcpy(void *dst, const void *src, size_t count,
 		       enum cudaMemcpyKind kind)

@@ -309,6 +309,33 @@ void sim_report_work(const struct simgpu_work *work)
 		sink(work);
 }
 
+uint64_t sim_api_begin(void)
+{
+	return atomic_load_explicit(&cupti_sink, memory_order_relaxed)
+		       ? sim_now_ns() : 0;
+}
+
+cudaError_t sim_api_end(int cbid, uint64_t api_start_ns, cudaError_t result)
+{
+	simgpu_work_sink sink = atomic_load(&cupti_sink);
+	if (sink && api_start_ns) {
+		struct simgpu_work work = {
+			.kind = SIMGPU_WORK_NONE,
+			.api_start_ns = api_start_ns,
+			.api_cbid = cbid,
+			.api_result = (int)result,
+		};
+		sink(&work);
+	}
+	return result;
+}
+
+uint32_t simgpu_internal_next_correlation_id(void);
+uint32_t simgpu_internal_next_correlation_id(void)
+{
+	return sim_next_correlation_id();
+}
+
 int simgpu_internal_attach_cupti(unsigned int version, simgpu_work_sink sink);
 int simgpu_internal_attach_cupti(unsigned int version, simgpu_work_sink sink)
 {

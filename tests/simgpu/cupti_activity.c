@@ -11,6 +11,7 @@
  * its lock, except bufferRequested (see README.md).
  */
 #include <cupti.h>
+#include <stdatomic.h>
 #include <dlfcn.h>
 #include <pthread.h>
 #include <signal.h>
@@ -48,10 +49,19 @@ static pthread_mutex_t cupti_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t delivery_cond = PTHREAD_COND_INITIALIZER;
 static int attached;
 static simgpu_work_complete_fn work_complete;
+static simgpu_next_correlation_id_fn next_correlation_id;
 static CUpti_BuffersCallbackRequestFunc buffer_requested;
 static CUpti_BuffersCallbackCompleteFunc buffer_completed;
 static CUpti_TimestampCallbackFunc timestamp_callback;
 static unsigned char enabled[CUPTI_ACTIVITY_KIND_COUNT];
+/*
+ * API records are chosen per function (cuptiActivityEnableRuntimeApi /
+ * DriverApi); enabling the RUNTIME or DRIVER kind sets every entry, so the
+ * later of the two settings wins, as cupti_activity.h says. Read without the
+ * lock on the path of every traced call.
+ */
+static _Atomic unsigned char runtime_api_on[CUPTI_RUNTIME_TRACE_CBID_SIZE];
+static _Atomic unsigned char driver_api_on[CUPTI_DRIVER_TRACE_CBID_SIZE];
 static struct buffer current;
 static int have_current;
 static struct buffer *ready; /* completed, waiting to be handed back */
@@ -107,8 +117,10 @@ static CUptiResult attach(void)
 		(simgpu_attach_cupti_fn)dlsym(cudart, SIMGPU_ATTACH_CUPTI_SYMBOL);
 	work_complete = (simgpu_work_complete_fn)dlsym(cudart,
 						       SIMGPU_WORK_COMPLETE_SYMBOL);
-	/* The real libcudart has neither: no simulated device to profile. */
-	if (!attach_fn || !work_complete ||
+	next_correlation_id = (simgpu_next_correlation_id_fn)dlsym(
+		cudart, SIMGPU_NEXT_CORRELATION_ID_SYMBOL);
+	/* The real libcudart has none: no simulated device to profile. */
+	if (!attach_fn || !work_complete || !next_correlation_id ||
 	    attach_fn(SIMGPU_CUPTI_HOOK_VERSION, sink) != 0) {
 		dlclose(cudart);
 		return CUPTI_ERROR_NOT_INITIALIZED;
@@ -254,20 +266,78 @@ static void write_external_correlations(uint32_t correlation_id, uint64_t end_ns
 	}
 }
 
-static void write_api_record(CUpti_ActivityKind kind,
-			     const struct simgpu_work *w, struct clock_map map)
+static void write_api_record(CUpti_ActivityKind kind, int cbid,
+			     const struct simgpu_work *w,
+			     uint32_t correlation_id, struct clock_map map)
 {
 	CUpti_ActivityAPI *r = reserve_record(sizeof(*r), w->end_ns);
 	if (!r)
 		return;
 	r->kind = kind;
-	r->cbid = (CUpti_CallbackId)w->api_cbid;
+	r->cbid = (CUpti_CallbackId)cbid;
 	r->start = to_cupti_time(map, w->api_start_ns);
 	r->end = to_cupti_time(map, monotonic_ns());
 	r->processId = (uint32_t)getpid();
 	r->threadId = (uint32_t)syscall(SYS_gettid);
-	r->correlationId = w->correlation_id;
-	r->returnValue = 0;
+	r->correlationId = correlation_id;
+	r->returnValue = (uint32_t)w->api_result;
+}
+
+/*
+ * The driver function each simulated runtime entry point is taken to call
+ * (assumed, not observed on a GPU: the real runtime may call others, or
+ * several), so that cuptiActivityEnableDriverApi selects its calls. 0: none.
+ */
+static int driver_cbid_of(int runtime_cbid)
+{
+#define MAP(rt, drv)                           \
+	case CUPTI_RUNTIME_TRACE_CBID_##rt:    \
+		return CUPTI_DRIVER_TRACE_CBID_##drv
+	switch (runtime_cbid) {
+	MAP(cudaLaunchKernel_v7000, cuLaunchKernel);
+	MAP(cudaLaunchKernel_ptsz_v7000, cuLaunchKernel_ptsz);
+	MAP(cudaLaunchKernelExC_v11060, cuLaunchKernelEx);
+	MAP(cudaLaunchKernelExC_ptsz_v11060, cuLaunchKernelEx_ptsz);
+	MAP(cudaMemcpy_v3020, cuMemcpy);
+	MAP(cudaMemcpy_ptds_v7000, cuMemcpy_ptds);
+	MAP(cudaMemcpyAsync_v3020, cuMemcpyAsync);
+	MAP(cudaMemcpyAsync_ptsz_v7000, cuMemcpyAsync_ptsz);
+	MAP(cudaMemcpy2D_v3020, cuMemcpy2D_v2);
+	MAP(cudaMemcpy2D_ptds_v7000, cuMemcpy2D_v2_ptds);
+	MAP(cudaMemcpy2DAsync_v3020, cuMemcpy2DAsync_v2);
+	MAP(cudaMemcpy2DAsync_ptsz_v7000, cuMemcpy2DAsync_v2_ptsz);
+	MAP(cudaMemset_v3020, cuMemsetD8_v2);
+	MAP(cudaMemset_ptds_v7000, cuMemsetD8_v2_ptds);
+	MAP(cudaMemsetAsync_v3020, cuMemsetD8Async);
+	MAP(cudaMemsetAsync_ptsz_v7000, cuMemsetD8Async_ptsz);
+	MAP(cudaMemset2D_v3020, cuMemsetD2D8_v2);
+	MAP(cudaMemset2D_ptds_v7000, cuMemsetD2D8_v2_ptds);
+	MAP(cudaMemset2DAsync_v3020, cuMemsetD2D8Async);
+	MAP(cudaMemset2DAsync_ptsz_v7000, cuMemsetD2D8Async_ptsz);
+	MAP(cudaMalloc_v3020, cuMemAlloc_v2);
+	MAP(cudaFree_v3020, cuMemFree_v2);
+	MAP(cudaMallocManaged_v6000, cuMemAllocManaged);
+	MAP(cudaMallocPitch_v3020, cuMemAllocPitch_v2);
+	MAP(cudaMalloc3D_v3020, cuMemAllocPitch_v2);
+	MAP(cudaMallocHost_v3020, cuMemHostAlloc);
+	MAP(cudaHostAlloc_v3020, cuMemHostAlloc);
+	MAP(cudaFreeHost_v3020, cuMemFreeHost);
+	MAP(cudaMallocAsync_v11020, cuMemAllocAsync);
+	MAP(cudaMallocAsync_ptsz_v11020, cuMemAllocAsync_ptsz);
+	MAP(cudaMallocFromPoolAsync_v11020, cuMemAllocFromPoolAsync);
+	MAP(cudaMallocFromPoolAsync_ptsz_v11020, cuMemAllocFromPoolAsync_ptsz);
+	MAP(cudaFreeAsync_v11020, cuMemFreeAsync);
+	MAP(cudaFreeAsync_ptsz_v11020, cuMemFreeAsync_ptsz);
+	default:
+		return 0;
+	}
+#undef MAP
+}
+
+static int api_on(_Atomic unsigned char *table, int size, int cbid)
+{
+	return cbid > 0 && cbid < size &&
+	       atomic_load_explicit(&table[cbid], memory_order_relaxed);
 }
 
 static void write_kernel(CUpti_ActivityKind kind, const struct simgpu_work *w,
@@ -476,18 +546,33 @@ __attribute__((constructor)) static void register_fork_handlers(void)
 
 /*
  * Real CUPTI only writes EXTERNAL_CORRELATION records next to API records,
- * so they need CUPTI_ACTIVITY_KIND_RUNTIME or _DRIVER enabled as well.
+ * so a call gets them only when its runtime or driver function is enabled.
+ * The simulated runtime and driver records of one call share its
+ * correlation id, and one external record per kind serves both (assumed).
  */
 static void sink(const struct simgpu_work *w)
 {
+	int runtime_record = api_on(runtime_api_on, CUPTI_RUNTIME_TRACE_CBID_SIZE,
+				    w->api_cbid);
+	int driver_cbid = driver_cbid_of(w->api_cbid);
+	int driver_record = api_on(driver_api_on, CUPTI_DRIVER_TRACE_CBID_SIZE,
+				   driver_cbid);
+	if (w->kind == SIMGPU_WORK_NONE && !runtime_record && !driver_record)
+		return; /* the common case for cudaMalloc/cudaFree: no lock */
 	pthread_mutex_lock(&cupti_lock);
 	struct clock_map map = clock_map_now();
-	int api_records = enabled[CUPTI_ACTIVITY_KIND_RUNTIME] ||
-			  enabled[CUPTI_ACTIVITY_KIND_DRIVER];
-	if (enabled[CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION] && api_records)
-		write_external_correlations(w->correlation_id, w->end_ns);
-	if (enabled[CUPTI_ACTIVITY_KIND_RUNTIME])
-		write_api_record(CUPTI_ACTIVITY_KIND_RUNTIME, w, map);
+	uint32_t correlation_id = w->kind == SIMGPU_WORK_NONE
+					  ? next_correlation_id()
+					  : w->correlation_id;
+	if (enabled[CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION] &&
+	    (runtime_record || driver_record))
+		write_external_correlations(correlation_id, w->end_ns);
+	if (runtime_record)
+		write_api_record(CUPTI_ACTIVITY_KIND_RUNTIME, w->api_cbid, w,
+				 correlation_id, map);
+	if (driver_record)
+		write_api_record(CUPTI_ACTIVITY_KIND_DRIVER, driver_cbid, w,
+				 correlation_id, map);
 	switch (w->kind) {
 	case SIMGPU_WORK_KERNEL:
 		if (enabled[CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL])
@@ -502,6 +587,8 @@ static void sink(const struct simgpu_work *w)
 	case SIMGPU_WORK_MEMSET:
 		if (enabled[CUPTI_ACTIVITY_KIND_MEMSET])
 			write_memset(w, map);
+		break;
+	case SIMGPU_WORK_NONE:
 		break;
 	}
 	hand_over_full_buffers();
@@ -524,6 +611,12 @@ CUptiResult cuptiActivityRegisterCallbacks(CUpti_BuffersCallbackRequestFunc func
 	return res;
 }
 
+static void set_all(_Atomic unsigned char *table, int size, unsigned char on)
+{
+	for (int i = 0; i < size; i++)
+		atomic_store_explicit(&table[i], on, memory_order_relaxed);
+}
+
 static CUptiResult set_enabled(CUpti_ActivityKind kind, unsigned char on)
 {
 	if ((int)kind <= CUPTI_ACTIVITY_KIND_INVALID ||
@@ -533,8 +626,13 @@ static CUptiResult set_enabled(CUpti_ActivityKind kind, unsigned char on)
 		return CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED;
 	pthread_mutex_lock(&cupti_lock);
 	CUptiResult res = attach();
-	if (res == CUPTI_SUCCESS)
+	if (res == CUPTI_SUCCESS) {
 		enabled[kind] = on;
+		if (kind == CUPTI_ACTIVITY_KIND_RUNTIME)
+			set_all(runtime_api_on, CUPTI_RUNTIME_TRACE_CBID_SIZE, on);
+		if (kind == CUPTI_ACTIVITY_KIND_DRIVER)
+			set_all(driver_api_on, CUPTI_DRIVER_TRACE_CBID_SIZE, on);
+	}
 	pthread_mutex_unlock(&cupti_lock);
 	return res;
 }
@@ -548,6 +646,38 @@ CUptiResult cuptiActivityEnable(CUpti_ActivityKind kind)
 CUptiResult cuptiActivityDisable(CUpti_ActivityKind kind)
 {
 	return set_enabled(kind, 0);
+}
+
+/*
+ * One API function on or off. The header lists no error for a bad cbid;
+ * the sim answers CUPTI_ERROR_INVALID_PARAMETER (assumed).
+ */
+static CUptiResult set_api_enabled(_Atomic unsigned char *table, int size,
+				   CUpti_CallbackId cbid, uint8_t enable)
+{
+	if ((int)cbid <= 0 || (int)cbid >= size)
+		return CUPTI_ERROR_INVALID_PARAMETER;
+	if (enable && cupti_busy())
+		return CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED;
+	pthread_mutex_lock(&cupti_lock);
+	CUptiResult res = attach();
+	if (res == CUPTI_SUCCESS)
+		atomic_store_explicit(&table[cbid], enable ? 1 : 0,
+				      memory_order_relaxed);
+	pthread_mutex_unlock(&cupti_lock);
+	return res;
+}
+
+CUptiResult cuptiActivityEnableRuntimeApi(CUpti_CallbackId cbid, uint8_t enable)
+{
+	return set_api_enabled(runtime_api_on, CUPTI_RUNTIME_TRACE_CBID_SIZE,
+			       cbid, enable);
+}
+
+CUptiResult cuptiActivityEnableDriverApi(CUpti_CallbackId cbid, uint8_t enable)
+{
+	return set_api_enabled(driver_api_on, CUPTI_DRIVER_TRACE_CBID_SIZE,
+			       cbid, enable);
 }
 
 CUptiResult cuptiActivityGetNextRecord(uint8_t *buffer,
@@ -727,6 +857,8 @@ CUptiResult cuptiFinalize(void)
 		cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
 	pthread_mutex_lock(&cupti_lock);
 	memset(enabled, 0, sizeof(enabled));
+	set_all(runtime_api_on, CUPTI_RUNTIME_TRACE_CBID_SIZE, 0);
+	set_all(driver_api_on, CUPTI_DRIVER_TRACE_CBID_SIZE, 0);
 	buffer_requested = NULL;
 	buffer_completed = NULL;
 	timestamp_callback = NULL;

@@ -41,9 +41,11 @@ $(SIMGPU_GEN)/cupti_result_names.h: $(SIMGPU_DIR)/gen_names.sh | check-cuda
 $(SIMGPU_OBJ)/cudart_errors.o: $(SIMGPU_GEN)/cuda_error_names.h
 $(SIMGPU_OBJ)/cupti_activity.o: $(SIMGPU_GEN)/cupti_result_names.h
 
+# Dependencies name both the relative and the absolute object path: BUILD
+# is sometimes given as an absolute path (scripts), sometimes not.
 $(SIMGPU_OBJ)/%.o: $(SIMGPU_DIR)/%.c | check-cuda
 	@mkdir -p $(@D)
-	$(CC) $(SIMGPU_CFLAGS) $(SIMGPU_API_FLAGS) -c $< -o $@
+	$(CC) $(SIMGPU_CFLAGS) $(SIMGPU_API_FLAGS) -MT $@ -MT $(abspath $@) -c $< -o $@
 
 $(SIMGPU_CUDART): $(SIMGPU_CUDART_OBJS) $(SIMGPU_DIR)/libcudart.map
 	@mkdir -p $(@D)

@@ -96,6 +96,15 @@ uint32_t sim_next_correlation_id(void);
 /* Hands a finished piece of GPU work to the CUPTI sink, if one is attached. */
 void sim_report_work(const struct simgpu_work *work);
 
+/*
+ * A call that submits no GPU work (cudaMalloc, cudaFree, ...), for CUPTI's
+ * API records: sim_api_begin() is its start time (0 when no CUPTI is
+ * attached: then nothing is reported); sim_api_end() reports the call with
+ * its CUPTI runtime cbid and returns result.
+ */
+uint64_t sim_api_begin(void);
+cudaError_t sim_api_end(int cbid, uint64_t api_start_ns, cudaError_t result);
+
 /* ---- errors (cudart_errors.c) ---- */
 
 /*
@@ -166,9 +175,9 @@ cudaError_t sim_memset2d(void *dst, size_t pitch, int value, size_t width,
 			 size_t height, cudaStream_t stream,
 			 int per_thread_default, int is_async, int cbid);
 cudaError_t sim_malloc_async(void **dev, size_t size, const void *pool,
-			     cudaStream_t stream, int per_thread_default);
+			     cudaStream_t stream, int per_thread_default, int cbid);
 cudaError_t sim_free_async(void *dev, cudaStream_t stream,
-			   int per_thread_default);
+			   int per_thread_default, int cbid);
 cudaError_t sim_stream_synchronize(cudaStream_t stream, int per_thread_default);
 cudaError_t sim_stream_query(cudaStream_t stream, int per_thread_default);
 cudaError_t sim_stream_wait_event(cudaStream_t stream, cudaEvent_t event,

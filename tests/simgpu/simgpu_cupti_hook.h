@@ -8,7 +8,11 @@
  * real libcudart has no such symbol, so the simulated CUPTI then fails cleanly.
  * Once attached, cudart calls the sink in the thread that made the CUDA call,
  * after the work is on the timeline and before the call returns, once per
- * kernel, copy or set. It never holds its own lock while calling the sink.
+ * kernel, copy or set, and once per call that submits no GPU work but has
+ * a CUPTI runtime cbid (SIMGPU_WORK_NONE: cudaMalloc, cudaFree, ...; its
+ * correlation_id is 0, and CUPTI takes one from
+ * simgpu_internal_next_correlation_id only if it writes a record for it).
+ * It never holds its own lock while calling the sink.
  */
 #ifndef SIMGPU_CUPTI_HOOK_H
 #define SIMGPU_CUPTI_HOOK_H
@@ -16,12 +20,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define SIMGPU_CUPTI_HOOK_VERSION 1
+#define SIMGPU_CUPTI_HOOK_VERSION 2
 
 enum simgpu_work_kind {
 	SIMGPU_WORK_KERNEL,
 	SIMGPU_WORK_MEMCPY,
 	SIMGPU_WORK_MEMSET,
+	SIMGPU_WORK_NONE, /* an API call that submits no GPU work */
 };
 
 struct simgpu_work {
@@ -34,6 +39,7 @@ struct simgpu_work {
 	uint64_t end_ns;
 	uint64_t api_start_ns;   /* host time the API call began */
 	int api_cbid;            /* CUPTI_RUNTIME_TRACE_CBID_* of the entry point */
+	int api_result;          /* cudaError_t the call returns (0 for GPU work) */
 	int is_async;            /* a *Async copy or set */
 	/* kernel */
 	const char *name;        /* valid for the process lifetime */
@@ -61,7 +67,9 @@ typedef void (*simgpu_work_sink)(const struct simgpu_work *work);
  */
 typedef int (*simgpu_attach_cupti_fn)(unsigned int version, simgpu_work_sink sink);
 typedef int (*simgpu_work_complete_fn)(uint64_t end_ns);
+typedef uint32_t (*simgpu_next_correlation_id_fn)(void);
 #define SIMGPU_ATTACH_CUPTI_SYMBOL "simgpu_internal_attach_cupti"
 #define SIMGPU_WORK_COMPLETE_SYMBOL "simgpu_internal_work_complete"
+#define SIMGPU_NEXT_CORRELATION_ID_SYMBOL "simgpu_internal_next_correlation_id"
 
 #endif

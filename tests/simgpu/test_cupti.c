@@ -4,7 +4,8 @@
  * 1, 2, 3 per GPU-work call; external correlation (needs an API kind, as on
  * real CUPTI); completion when full (delivered by the CUPTI worker thread,
  * not the filling thread) and on flush (in the caller's thread, complete and
- * in order), forced vs default flush; CUDA calls from bufferCompleted; exit
+ * in order), forced vs default flush; API records per enabled runtime or
+ * driver function (cuptiActivityEnableRuntimeApi/DriverApi); CUDA calls from bufferCompleted; exit
  * with buffers in flight; dropped records; timestamp callback; busy
  * subscriber; result strings.
  */
@@ -79,7 +80,8 @@ static void CUPTIAPI buffer_completed(CUcontext ctx, uint32_t stream,
 				   ? sizeof(CUpti_ActivityMemcpy6)
 			   : r->kind == CUPTI_ACTIVITY_KIND_MEMSET
 				   ? sizeof(CUpti_ActivityMemset4)
-			   : r->kind == CUPTI_ACTIVITY_KIND_RUNTIME
+			   : r->kind == CUPTI_ACTIVITY_KIND_RUNTIME ||
+					     r->kind == CUPTI_ACTIVITY_KIND_DRIVER
 				   ? sizeof(CUpti_ActivityAPI)
 				   : sizeof(CUpti_ActivityExternalCorrelation);
 		memcpy(&records[n_records++], r, n);
@@ -156,12 +158,12 @@ static void check_records_and_correlation(void)
 	CHECK_EQ_U64(count_kind(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL), 1);
 	CHECK_EQ_U64(count_kind(CUPTI_ACTIVITY_KIND_MEMCPY), 1);
 	CHECK_EQ_U64(count_kind(CUPTI_ACTIVITY_KIND_MEMSET), 1);
-	CHECK_EQ_U64(count_kind(CUPTI_ACTIVITY_KIND_RUNTIME), 3);
+	CHECK_EQ_U64(count_kind(CUPTI_ACTIVITY_KIND_RUNTIME), 4); /* + cudaMalloc */
 	CHECK_EQ_U64(count_kind(CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION), 1);
 
 	const CUpti_ActivityKernel10 *k = &find(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, 0)->kernel;
 	CHECK(strcmp(k->name, "kernel_a") == 0);
-	CHECK_EQ_U64(k->correlationId, 1);
+	CHECK_EQ_U64(k->correlationId, 2); /* 1 is cudaMalloc's */
 	CHECK_EQ_U64(k->end - k->start, 5000);
 	CHECK(k->start >= before + CUPTI_OFFSET && k->start <= after + CUPTI_OFFSET);
 	CHECK(k->gridX == 2 && k->gridY == 1 && k->blockX == 64 && k->streamId == 7);
@@ -169,10 +171,10 @@ static void check_records_and_correlation(void)
 		&find(CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION, 0)->ext;
 	CHECK(x->externalKind == CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0);
 	CHECK_EQ_U64(x->externalId, 77);
-	CHECK_EQ_U64(x->correlationId, 1);
+	CHECK_EQ_U64(x->correlationId, 2);
 
 	const CUpti_ActivityMemcpy6 *c = &find(CUPTI_ACTIVITY_KIND_MEMCPY, 0)->memcpy;
-	CHECK_EQ_U64(c->correlationId, 2);
+	CHECK_EQ_U64(c->correlationId, 3);
 	CHECK_EQ_U64(c->bytes, 1000);
 	CHECK(c->copyKind == CUPTI_ACTIVITY_MEMCPY_KIND_HTOD);
 	CHECK(c->srcKind == CUPTI_ACTIVITY_MEMORY_KIND_PAGEABLE);
@@ -182,7 +184,7 @@ static void check_records_and_correlation(void)
 	CHECK(!(c->flags & CUPTI_ACTIVITY_FLAG_MEMCPY_ASYNC));
 
 	const CUpti_ActivityMemset4 *s = &find(CUPTI_ACTIVITY_KIND_MEMSET, 0)->memset;
-	CHECK_EQ_U64(s->correlationId, 3);
+	CHECK_EQ_U64(s->correlationId, 4);
 	CHECK_EQ_U64(s->bytes, 100);
 	CHECK_EQ_U64(s->value, 3);
 	CHECK_EQ_U64(s->end - s->start, 1000 + 1);
@@ -190,7 +192,12 @@ static void check_records_and_correlation(void)
 
 	const CUpti_ActivityAPI *api = &find(CUPTI_ACTIVITY_KIND_RUNTIME, 0)->api;
 	CHECK_EQ_U64(api->correlationId, 1);
+	CHECK(api->cbid == CUPTI_RUNTIME_TRACE_CBID_cudaMalloc_v3020);
+	CHECK_EQ_U64(api->returnValue, cudaSuccess);
+	api = &find(CUPTI_ACTIVITY_KIND_RUNTIME, 1)->api;
+	CHECK_EQ_U64(api->correlationId, 2);
 	CHECK(api->cbid == CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000);
+	CHECK(api->start <= api->end && api->end <= after + CUPTI_OFFSET);
 
 	/* Without an API kind enabled, real CUPTI writes no external records. */
 	n_records = 0;
@@ -202,7 +209,7 @@ static void check_records_and_correlation(void)
 			    CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0, NULL), CUPTI_SUCCESS);
 	CHECK_CUPTI(cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED), CUPTI_SUCCESS);
 	CHECK_EQ_U64(n_records, 1);
-	CHECK_EQ_U64(records[0].kernel.correlationId, 4);
+	CHECK_EQ_U64(records[0].kernel.correlationId, 5);
 	CHECK_EQ_U64(records[0].kernel.end - records[0].kernel.start, 2000 + 10);
 	CHECK_CUDA(cudaFree(d));
 }
@@ -254,6 +261,96 @@ static void check_full_buffers_and_drops(void)
 	CHECK_EQ_U64(dropped, 0);
 	refuse_buffers = 0;
 	buffer_bytes = 64 * 1024;
+}
+
+static int count_api(CUpti_ActivityKind kind, int cbid)
+{
+	int n = 0;
+	for (int i = 0; i < n_records; i++)
+		n += records[i].base.kind == kind && (int)records[i].api.cbid == cbid;
+	return n;
+}
+
+static int has_external_for(uint32_t correlation_id)
+{
+	for (int i = 0; i < n_records; i++)
+		if (records[i].base.kind == CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION &&
+		    records[i].ext.correlationId == correlation_id)
+			return 1;
+	return 0;
+}
+
+/*
+ * cuptiActivityEnableRuntimeApi/DriverApi: API records, and so external
+ * correlation records, only for the enabled functions; the RUNTIME kind,
+ * enabled later, overrides per-function settings.
+ */
+static void check_api_selection(void)
+{
+#define RT(name) CUPTI_RUNTIME_TRACE_CBID_##name
+	CHECK_CUPTI(cuptiActivityDisable(CUPTI_ACTIVITY_KIND_RUNTIME), CUPTI_SUCCESS);
+	CHECK_CUPTI(cuptiActivityEnableRuntimeApi(RT(cudaLaunchKernel_v7000), 1), CUPTI_SUCCESS);
+	CHECK_CUPTI(cuptiActivityEnableRuntimeApi(RT(cudaMemcpy_v3020), 1), CUPTI_SUCCESS);
+	CHECK_CUPTI(cuptiActivityEnableRuntimeApi(0, 1), CUPTI_ERROR_INVALID_PARAMETER);
+	CHECK_CUPTI(cuptiActivityEnableRuntimeApi(CUPTI_RUNTIME_TRACE_CBID_SIZE, 1),
+		    CUPTI_ERROR_INVALID_PARAMETER);
+	static char host[64];
+	n_records = 0;
+	CHECK_CUPTI(cuptiActivityPushExternalCorrelationId(
+			    CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0, 90), CUPTI_SUCCESS);
+	void *d;
+	CHECK_CUDA(cudaMalloc(&d, 64));
+	CHECK_CUDA(cudaLaunchKernel(&kernel_b, D3(1, 1, 1), D3(1, 1, 1), NULL, 0, 0));
+	CHECK_CUDA(cudaMemcpy(d, host, 64, cudaMemcpyHostToDevice));
+	CHECK_CUDA(cudaMemcpyAsync(d, host, 64, cudaMemcpyHostToDevice, 0));
+	CHECK_CUDA(cudaFree(d));
+	CHECK_CUPTI(cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED), CUPTI_SUCCESS);
+	CHECK_EQ_U64(count_kind(CUPTI_ACTIVITY_KIND_RUNTIME), 2);
+	CHECK_EQ_U64(count_api(CUPTI_ACTIVITY_KIND_RUNTIME, RT(cudaLaunchKernel_v7000)), 1);
+	CHECK_EQ_U64(count_api(CUPTI_ACTIVITY_KIND_RUNTIME, RT(cudaMemcpy_v3020)), 1);
+	CHECK_EQ_U64(count_kind(CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION), 2);
+	CHECK_EQ_U64(count_kind(CUPTI_ACTIVITY_KIND_MEMCPY), 2);
+	const CUpti_ActivityKernel10 *k = &find(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, 0)->kernel;
+	const CUpti_ActivityMemcpy6 *sync = &find(CUPTI_ACTIVITY_KIND_MEMCPY, 0)->memcpy;
+	const CUpti_ActivityMemcpy6 *async = &find(CUPTI_ACTIVITY_KIND_MEMCPY, 1)->memcpy;
+	CHECK(has_external_for(k->correlationId));
+	CHECK(has_external_for(sync->correlationId));
+	CHECK(!has_external_for(async->correlationId));
+	CHECK_EQ_U64(find(CUPTI_ACTIVITY_KIND_RUNTIME, 0)->api.correlationId, k->correlationId);
+
+	/* The kind enabled later overrides; a function disabled after it is off. */
+	CHECK_CUPTI(cuptiActivityEnableRuntimeApi(RT(cudaMalloc_v3020), 0), CUPTI_SUCCESS);
+	CHECK_CUPTI(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_RUNTIME), CUPTI_SUCCESS);
+	CHECK_CUPTI(cuptiActivityEnableRuntimeApi(RT(cudaFree_v3020), 0), CUPTI_SUCCESS);
+	n_records = 0;
+	CHECK_CUDA(cudaMalloc(&d, 64));
+	CHECK_CUDA(cudaFree(d));
+	CHECK_CUPTI(cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED), CUPTI_SUCCESS);
+	CHECK_EQ_U64(n_records, 2); /* cudaMalloc's API and external records */
+	CHECK_EQ_U64(count_api(CUPTI_ACTIVITY_KIND_RUNTIME, RT(cudaMalloc_v3020)), 1);
+	CHECK_EQ_U64(find(CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION, 0)->ext.externalId, 90);
+
+	/* Driver functions: the one underneath cudaLaunchKernel (cuLaunchKernel). */
+	CHECK_CUPTI(cuptiActivityDisable(CUPTI_ACTIVITY_KIND_RUNTIME), CUPTI_SUCCESS);
+	CHECK_CUPTI(cuptiActivityEnableDriverApi(CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, 1),
+		    CUPTI_SUCCESS);
+	CHECK_CUPTI(cuptiActivityEnableDriverApi(CUPTI_DRIVER_TRACE_CBID_SIZE, 1),
+		    CUPTI_ERROR_INVALID_PARAMETER);
+	n_records = 0;
+	CHECK_CUDA(cudaMalloc(&d, 64));
+	CHECK_CUDA(cudaLaunchKernel(&kernel_b, D3(1, 1, 1), D3(1, 1, 1), NULL, 0, 0));
+	CHECK_CUDA(cudaFree(d));
+	CHECK_CUPTI(cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED), CUPTI_SUCCESS);
+	CHECK_EQ_U64(n_records, 3);
+	k = &find(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, 0)->kernel;
+	const CUpti_ActivityAPI *drv = &find(CUPTI_ACTIVITY_KIND_DRIVER, 0)->api;
+	CHECK(drv->cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel);
+	CHECK_EQ_U64(drv->correlationId, k->correlationId);
+	CHECK(has_external_for(k->correlationId));
+	CHECK_CUPTI(cuptiActivityDisable(CUPTI_ACTIVITY_KIND_DRIVER), CUPTI_SUCCESS);
+	CHECK_CUPTI(cuptiActivityPopExternalCorrelationId(
+			    CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0, NULL), CUPTI_SUCCESS);
+#undef RT
 }
 
 static uint64_t CUPTIAPI user_clock(void)
@@ -391,6 +488,7 @@ int main(int argc, char **argv)
 	simgpu_test_setup();
 	check_records_and_correlation();
 	check_full_buffers_and_drops();
+	check_api_selection();
 	check_timestamp_callback();
 	check_flush_of_unfinished_work();
 	uint64_t t0 = now_ns();

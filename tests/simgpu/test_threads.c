@@ -15,10 +15,12 @@
 #define THREADS 8
 #define ITERATIONS 150
 #define KERNELS (THREADS * ITERATIONS)
+/* Correlation ids per iteration: cudaMalloc, 2 copies, kernel, cudaFree. */
+#define MAX_CORRELATION (KERNELS * 5 + THREADS)
 
 static pthread_mutex_t records_lock = PTHREAD_MUTEX_INITIALIZER;
-static uint32_t kernel_stream[KERNELS * 4 + 1]; /* by correlation id */
-static uint64_t external_of[KERNELS * 4 + 1];
+static uint32_t kernel_stream[MAX_CORRELATION + 1]; /* by correlation id */
+static uint64_t external_of[MAX_CORRELATION + 1];
 static uint32_t stream_of_thread[THREADS];
 static int n_kernels, n_external;
 
@@ -38,12 +40,12 @@ static void CUPTIAPI completed(CUcontext c, uint32_t s, uint8_t *buffer,
 	while (cuptiActivityGetNextRecord(buffer, valid, &r) == CUPTI_SUCCESS) {
 		if (r->kind == CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL) {
 			CUpti_ActivityKernel10 *k = (CUpti_ActivityKernel10 *)r;
-			CHECK(k->correlationId <= KERNELS * 4);
+			CHECK(k->correlationId <= MAX_CORRELATION);
 			kernel_stream[k->correlationId] = k->streamId;
 			n_kernels++;
 		} else if (r->kind == CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION) {
 			CUpti_ActivityExternalCorrelation *x = (void *)r;
-			CHECK(x->correlationId <= KERNELS * 4);
+			CHECK(x->correlationId <= MAX_CORRELATION);
 			CHECK(external_of[x->correlationId] == 0);
 			external_of[x->correlationId] = x->externalId;
 			n_external++;
@@ -114,7 +116,7 @@ int main(void)
 	for (int i = 0; i < THREADS; i++)
 		stream_of_thread[i] = 0;
 	int matched = 0;
-	for (uint32_t corr = 1; corr <= KERNELS * 4; corr++) {
+	for (uint32_t corr = 1; corr <= MAX_CORRELATION; corr++) {
 		uint64_t ext = external_of[corr];
 		if (!ext)
 			continue;
