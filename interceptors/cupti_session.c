@@ -58,6 +58,7 @@ static struct {
 	__typeof__(&cuptiSubscribe) subscribe;
 	__typeof__(&cuptiGetResultString) result_string;
 	__typeof__(&cuptiGetVersion) get_version;
+	__typeof__(&cuptiActivityEnableRuntimeApi) enable_runtime_api;
 } cupti;
 
 static uint64_t monotonic_ns(void)
@@ -124,6 +125,8 @@ static const char *load_symbols(void *handle)
 	cupti.subscribe = (__typeof__(cupti.subscribe))dlsym(handle, "cuptiSubscribe");
 	cupti.result_string = (__typeof__(cupti.result_string))dlsym(handle, "cuptiGetResultString");
 	cupti.get_version = (__typeof__(cupti.get_version))dlsym(handle, "cuptiGetVersion");
+	cupti.enable_runtime_api = (__typeof__(cupti.enable_runtime_api))
+		dlsym(handle, "cuptiActivityEnableRuntimeApi");
 	return NULL;
 }
 
@@ -215,18 +218,61 @@ static void measure_clock_offset(void)
 	cupti_to_monotonic_ns = (int64_t)(before + (after - before) / 2) - (int64_t)cupti_now;
 }
 
+/*
+ * The runtime entry points whose GPU work we link to our calls: exactly the
+ * copies, sets and launches we wrap, with their _ptds/_ptsz twins
+ * (cupti_runtime_cbid.h). cupti_activity.h says an EXTERNAL_CORRELATION
+ * record accompanies an activity *API* record, so these need API records;
+ * no other call (cudaMalloc, cudaFree, ...) should pay for one.
+ */
+static const CUpti_CallbackId linked_runtime_cbids[] = {
+	CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy_v3020,
+	CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy_ptds_v7000,
+	CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyAsync_v3020,
+	CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyAsync_ptsz_v7000,
+	CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy2D_v3020,
+	CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy2D_ptds_v7000,
+	CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy2DAsync_v3020,
+	CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy2DAsync_ptsz_v7000,
+	CUPTI_RUNTIME_TRACE_CBID_cudaMemset_v3020,
+	CUPTI_RUNTIME_TRACE_CBID_cudaMemset_ptds_v7000,
+	CUPTI_RUNTIME_TRACE_CBID_cudaMemsetAsync_v3020,
+	CUPTI_RUNTIME_TRACE_CBID_cudaMemsetAsync_ptsz_v7000,
+	CUPTI_RUNTIME_TRACE_CBID_cudaMemset2D_v3020,
+	CUPTI_RUNTIME_TRACE_CBID_cudaMemset2D_ptds_v7000,
+	CUPTI_RUNTIME_TRACE_CBID_cudaMemset2DAsync_v3020,
+	CUPTI_RUNTIME_TRACE_CBID_cudaMemset2DAsync_ptsz_v7000,
+	CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000,
+	CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_ptsz_v7000,
+	CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_v11060,
+	CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_ptsz_v11060,
+};
+
+/*
+ * API records for the linked entry points only; when this CUPTI cannot do
+ * that (no cuptiActivityEnableRuntimeApi, or it fails), the whole RUNTIME
+ * kind: every cudart call then costs an API record, but links still work.
+ * Assumed, not tested on a real GPU: per-cbid API records come with their
+ * external correlation records as the RUNTIME kind's do.
+ */
+static CUptiResult enable_linked_api_records(bool *per_call)
+{
+	enum { N_CBIDS = sizeof(linked_runtime_cbids) / sizeof(linked_runtime_cbids[0]) };
+
+	*per_call = cupti.enable_runtime_api != NULL;
+	for (size_t i = 0; *per_call && i < N_CBIDS; i++)
+		*per_call = cupti.enable_runtime_api(linked_runtime_cbids[i], 1) == CUPTI_SUCCESS;
+	if (*per_call)
+		return CUPTI_SUCCESS;
+	return cupti.enable(CUPTI_ACTIVITY_KIND_RUNTIME);
+}
+
 /* Starts activity tracing; on failure, says why in message and returns the code. */
 static int start_activity(char *message, size_t size)
 {
-	/*
-	 * RUNTIME too: cupti_activity.h says an EXTERNAL_CORRELATION record
-	 * precedes an activity *API* record, so without API records there is
-	 * no link from GPU work to our call ids. Their records are skipped.
-	 */
 	static const CUpti_ActivityKind kinds[] = {
 		CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, CUPTI_ACTIVITY_KIND_MEMCPY,
 		CUPTI_ACTIVITY_KIND_MEMSET, CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION,
-		CUPTI_ACTIVITY_KIND_RUNTIME,
 	};
 	CUptiResult result;
 
@@ -263,13 +309,20 @@ static int start_activity(char *message, size_t size)
 			return (int)result;
 		}
 	}
+	bool per_call_api_records;
+	result = enable_linked_api_records(&per_call_api_records);
+	if (result != CUPTI_SUCCESS) {
+		snprintf(message, size, "cuptiActivityEnable(RUNTIME): %s", result_name(result));
+		return (int)result;
+	}
 	if (!own_clock)
 		measure_clock_offset();
 	uint32_t version = 0;
 	if (cupti.get_version)
 		cupti.get_version(&version);
-	snprintf(message, size, "cupti %u%s", version,
-		 own_clock ? "" : " (clock offset measured)");
+	snprintf(message, size, "cupti %u%s%s", version,
+		 own_clock ? "" : " (clock offset measured)",
+		 per_call_api_records ? "" : " (API records for every runtime call)");
 	return 0;
 }
 

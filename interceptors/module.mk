@@ -30,7 +30,8 @@ INTERCEPTORS_TESTS := $(BUILD)/tests/test_interceptors_tensor_map
 # (no rpath): each test picks the real or simulated runtime with
 # LD_LIBRARY_PATH.
 INTERCEPTORS_HELPERS := $(INTERCEPTORS_TEST_DIR)/cuda_calls \
-	$(INTERCEPTORS_TEST_DIR)/libcuda_plugin.so $(INTERCEPTORS_TEST_DIR)/plugin_host
+	$(INTERCEPTORS_TEST_DIR)/libcuda_plugin.so $(INTERCEPTORS_TEST_DIR)/plugin_host \
+	$(INTERCEPTORS_TEST_DIR)/libcupti_spy.so
 
 TESTS += $(INTERCEPTORS_TESTS)
 all: $(INTERCEPTORS_TESTS) $(INTERCEPTORS_HELPERS)
@@ -51,5 +52,12 @@ $(INTERCEPTORS_TEST_DIR)/libcuda_plugin.so: tests/interceptors/cuda_plugin.c | c
 $(INTERCEPTORS_TEST_DIR)/plugin_host: tests/interceptors/plugin_host.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $< $(SAN_LDFLAGS) -ldl
+
+# Its simulated libcupti dependency comes from DT_RPATH, searched before
+# LD_LIBRARY_PATH (which points at the spy's own directory in the test).
+$(INTERCEPTORS_TEST_DIR)/libcupti_spy.so: tests/interceptors/cupti_spy.c $(BUILD)/simgpu/lib/libcupti.so.13 | check-cuda
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(CUDA_CFLAGS) -shared -Wl,-soname,libcupti_spy.so -o $@ $< $(SAN_LDFLAGS) \
+		-L$(BUILD)/simgpu/lib -l:libcupti.so.13 -Wl,--disable-new-dtags,-rpath,$(abspath $(BUILD))/simgpu/lib -ldl
 
 -include $(INTERCEPTORS_OBJS:.o=.d) $(INTERCEPTORS_PROVIDERS_OBJ:.o=.d)

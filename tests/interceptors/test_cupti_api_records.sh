@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# CUPTI API records only where we link GPU work: the tracer enables
+# cuptiActivityEnableRuntimeApi for the copy/set/launch entry points it wraps
+# (not the RUNTIME kind), GPU records still link to their calls, and
+# cudaMalloc/cudaFree produce no API record; when the per-call switch is
+# missing or fails, it falls back to the RUNTIME kind and links still work.
+# Seen through tests/interceptors/cupti_spy.c, a pass-through libcupti.
+source "$DNNTRACE_ROOT/tests/interceptors/lib.sh"
+[ -e "$SIMGPU_LIB/libcudart.so.13" ] || skip "simgpu not built ($SIMGPU_LIB)"
+require "$TRACER" "$HELPERS/cuda_calls" "$HELPERS/libcupti_spy.so"
+
+RUNTIME_KIND=5             # CUPTI_ACTIVITY_KIND_RUNTIME
+LINKED_CBIDS="31 32 41 44 49 50 51 52 211 214 215 216 225 228 233 234 235 236 430 431"
+MALLOC_CBID=20 FREE_CBID=22
+
+# The tracer takes libcupti.so.13 from the directory of the libcudart it uses.
+spy="$tmp/spy"
+mkdir -p "$spy"
+ln -s "$SIMGPU_LIB/libcudart.so.13" "$spy/libcudart.so.13"
+ln -s "$HELPERS/libcupti_spy.so" "$spy/libcupti.so.13"
+
+run_case() { # NAME [ENV=VALUE...]
+	local name=$1
+	shift
+	LD_LIBRARY_PATH="$SIMGPU_LIB" "$HELPERS/cuda_calls" kernels return >"$tmp/$name.plain" ||
+		fail "$name: untraced run failed"
+	(export CUPTI_SPY_LOG="$tmp/$name.log" "$@"
+	 record_raw "$tmp/$name.trace" "$tmp/$name.out" "$tmp/$name.err" "$spy" \
+		"$HELPERS/cuda_calls" kernels return) || fail "$name: traced run failed (status $?)"
+	same_results "$tmp/$name.plain" "$tmp/$name.out" || fail "$name: results differ when traced"
+	[ -s "$tmp/$name.log" ] || fail "$name: the tracer did not load the spy libcupti"
+	events "$tmp/$name.trace" >"$tmp/$name.txt"
+	babeltrace2 --clock-cycles "$tmp/$name.trace" | python3 "$CHECK_EVENTS" kernels "$tmp/$name.out" ||
+		fail "$name: GPU records not linked to their calls"
+}
+
+kind_enabled() { grep -q "^kind $RUNTIME_KIND 0$" "$1"; }
+api_records() { awk -v c="$2" '$1 == "api_record" && $2 == c' "$1" | wc -l; }
+
+# Per-call API records, when simgpu's CUPTI has cuptiActivityEnableRuntimeApi.
+run_case per_call
+log="$tmp/per_call.log"
+if grep -Eq '^runtime_api [0-9]+ 1 0$' "$log"; then
+	kind_enabled "$log" && fail "per_call: RUNTIME kind enabled although per-call API records work"
+	enabled=$(awk '$1 == "runtime_api" && $3 == 1 && $4 == 0 {print $2}' "$log" | sort -n | xargs)
+	[ "$enabled" = "$LINKED_CBIDS" ] || fail "per_call: enabled cbids [$enabled], want [$LINKED_CBIDS]"
+	[ "$(api_records "$log" $MALLOC_CBID)" = 0 ] || fail "per_call: API records for cudaMalloc"
+	[ "$(api_records "$log" $FREE_CBID)" = 0 ] || fail "per_call: API records for cudaFree"
+	linked=$(grep -c '^api_record' "$log")
+	[ "$linked" = 3 ] || fail "per_call: $linked API records, want 3 (launch, memcpy, memset)"
+	grep -q 'every runtime call' "$tmp/per_call.txt" && fail "per_call: status says fallback"
+else
+	echo "note: simulated CUPTI lacks cuptiActivityEnableRuntimeApi; fallback checked only" >&2
+	kind_enabled "$log" || fail "per_call: no per-call API records and no RUNTIME kind"
+fi
+
+# Fallback: the per-call switch fails; the whole RUNTIME kind instead.
+run_case fallback CUPTI_SPY_NO_RUNTIME_API=1
+kind_enabled "$tmp/fallback.log" || fail "fallback: RUNTIME kind not enabled"
+grep -q 'every runtime call' "$tmp/fallback.txt" || fail "fallback: status does not say so"
+exit 0
