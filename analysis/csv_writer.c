@@ -94,7 +94,7 @@ static int write_kernels(const struct dt_group *g, const char *dir)
 static void print_optional(FILE *f, bool present, int64_t value)
 {
 	if (present)
-		fprintf(f, "%" PRId64, value);
+		dt_put_i64(f, value);
 }
 
 static int write_tensors(const struct dt_group *g, const char *dir)
@@ -108,18 +108,26 @@ static int write_tensors(const struct dt_group *g, const char *dir)
 		const struct dt_tensor *t = &g->tensors[i];
 		const struct dt_tensor_result *r = &g->results[i];
 		char buf[32];
-		fprintf(f, "%" PRId64 ",", t->id);
+		dt_put_i64(f, t->id);
+		putc_unlocked(',', f);
 		dt_csv_field(f, dt_tensor_display_name(t, buf, sizeof(buf)));
-		fprintf(f, ",%" PRIu64 ",%" PRId32 ",%s,%" PRIu64 ",", t->bytes,
-				t->device, t->kind >= 0 && t->kind < 4 ?
-				kind_names[t->kind] : "unknown", t->alloc_ns);
+		putc_unlocked(',', f);
+		dt_put_u64(f, t->bytes);
+		putc_unlocked(',', f);
+		dt_put_i64(f, t->device);
+		putc_unlocked(',', f);
+		dt_put_str(f, t->kind >= 0 && t->kind < 4 ? kind_names[t->kind] :
+				"unknown");
+		putc_unlocked(',', f);
+		dt_put_u64(f, t->alloc_ns);
+		putc_unlocked(',', f);
 		if (t->free_ns != DT_NO_TIME)
-			fprintf(f, "%" PRIu64, t->free_ns);
+			dt_put_u64(f, t->free_ns);
 		putc_unlocked(',', f);
 		print_optional(f, r->first_use >= 0, r->first_use);
 		putc_unlocked(',', f);
 		print_optional(f, r->last_use >= 0, r->last_use);
-		fprintf(f, ",%d\n", r->global ? 1 : 0);
+		dt_put_str(f, r->global ? ",1\n" : ",0\n");
 	}
 	return dt_close_output(f);
 }

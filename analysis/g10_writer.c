@@ -12,51 +12,77 @@
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define KERNEL_RULE "____________________________________________________________________"
 #define TENSOR_RULE "_____________________________________________________________________________"
 #define HALF_RULE "_ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ "
 
-/* G10's tensor line, trailing ", " included: formatted once per tensor,
- * since kernels.config repeats it for every use. */
-struct tensor_lines {
-	char **text;
-	size_t *length;
-};
-
-static void format_tensor_lines(const struct dt_group *g, struct tensor_lines *lines)
+/* Appends to a growable text buffer (the tensor lines' arena). */
+static void text_append(struct dt_g10_lines *lines, const char *s, size_t n)
 {
-	lines->text = dt_xcalloc(g->n_tensors, sizeof(char *));
-	lines->length = dt_xcalloc(g->n_tensors, sizeof(size_t));
+	while (lines->length + n > lines->cap) {
+		lines->cap = lines->cap ? lines->cap * 2 : 1 << 16;
+		lines->text = dt_xrealloc(lines->text, lines->cap);
+	}
+	memcpy(lines->text + lines->length, s, n);
+	lines->length += n;
+}
+
+static void text_append_str(struct dt_g10_lines *lines, const char *s)
+{
+	text_append(lines, s, strlen(s));
+}
+
+static void text_append_i64(struct dt_g10_lines *lines, int64_t v)
+{
+	char buf[24];
+	char *p = buf + sizeof(buf);
+	uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+	do {
+		*--p = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	if (v < 0)
+		*--p = '-';
+	text_append(lines, p, (size_t)(buf + sizeof(buf) - p));
+}
+
+void dt_g10_lines_format(const struct dt_group *g, struct dt_g10_lines *lines)
+{
+	memset(lines, 0, sizeof(*lines));
+	lines->start = dt_xcalloc(g->n_tensors + 1, sizeof(size_t));
 	for (size_t t = 0; t < g->n_tensors; t++) {
-		char buf[32];
-		const struct dt_tensor *tensor = &g->tensors[t];
+		lines->start[t] = lines->length;
 		if (!g->results[t].in_g10)
 			continue;
-		int n = asprintf(&lines->text[t], "tensor%" PRId64 ", Name: %s, "
-				"Is global?: %d: Size in byte: %" PRIu64 ", \n",
-				tensor->id, dt_tensor_display_name(tensor, buf,
-					sizeof(buf)), g->results[t].global ? 1 : 0,
-				tensor->bytes);
-		if (n < 0) {
-			fputs("dnntrace-analyze: out of memory\n", stderr);
-			exit(2);
-		}
-		lines->length[t] = (size_t)n;
+		const struct dt_tensor *tensor = &g->tensors[t];
+		char buf[32];
+		text_append_str(lines, "tensor");
+		text_append_i64(lines, tensor->id);
+		text_append_str(lines, ", Name: ");
+		text_append_str(lines, dt_tensor_display_name(tensor, buf,
+					sizeof(buf)));
+		text_append_str(lines, g->results[t].global ?
+				", Is global?: 1: Size in byte: " :
+				", Is global?: 0: Size in byte: ");
+		text_append_i64(lines, (int64_t)tensor->bytes);
+		text_append_str(lines, ", \n");
 	}
+	lines->start[g->n_tensors] = lines->length;
 }
 
-static void free_tensor_lines(const struct dt_group *g, struct tensor_lines *lines)
+void dt_g10_lines_free(struct dt_g10_lines *lines)
 {
-	for (size_t t = 0; t < g->n_tensors; t++)
-		free(lines->text[t]);
 	free(lines->text);
-	free(lines->length);
+	free(lines->start);
+	memset(lines, 0, sizeof(*lines));
 }
 
-static void print_tensor_line(FILE *f, const struct tensor_lines *lines, size_t t)
+static void print_tensor_line(FILE *f, const struct dt_g10_lines *lines, size_t t)
 {
-	fwrite_unlocked(lines->text[t], 1, lines->length[t], f);
+	fwrite_unlocked(lines->text + lines->start[t], 1,
+			lines->start[t + 1] - lines->start[t], f);
 }
 
 /*
@@ -65,7 +91,7 @@ static void print_tensor_line(FILE *f, const struct tensor_lines *lines, size_t 
  * order, so those tensor names stand in for the arguments.
  */
 static int write_kernels(const struct dt_group *g, const char *dir,
-		const struct tensor_lines *lines)
+		const struct dt_g10_lines *lines)
 {
 	FILE *f = dt_open_output(dir, "kernels.config");
 	if (!f)
@@ -100,7 +126,7 @@ static int write_kernels(const struct dt_group *g, const char *dir,
 }
 
 static int write_tensors(const struct dt_group *g, const char *dir,
-		const struct tensor_lines *lines)
+		const struct dt_g10_lines *lines)
 {
 	FILE *f = dt_open_output(dir, "tensors.config");
 	if (!f)
@@ -112,7 +138,7 @@ static int write_tensors(const struct dt_group *g, const char *dir,
 }
 
 static int write_liveness(const struct dt_group *g, const char *dir,
-		const struct tensor_lines *lines)
+		const struct dt_g10_lines *lines)
 {
 	FILE *f = dt_open_output(dir, "liveness_analysis.config");
 	if (!f)
@@ -126,8 +152,13 @@ static int write_liveness(const struct dt_group *g, const char *dir,
 		if (r->global)
 			fputs("This tensor is Global!\n", f);
 		else
-			fprintf(f, "Liveness: Birth: %" PRId64 ", Death: %" PRId64
-					".\n", r->birth, r->death);
+		{
+			dt_put_str(f, "Liveness: Birth: ");
+			dt_put_i64(f, r->birth);
+			dt_put_str(f, ", Death: ");
+			dt_put_i64(f, r->death);
+			dt_put_str(f, ".\n");
+		}
 		fputs(HALF_RULE "\n", f);
 		print_tensor_line(f, lines, t);
 		fputs("Inactive Periods:\n", f);
@@ -244,19 +275,25 @@ static int write_memory_log(const struct dt_group *g, const char *dir,
 	return dt_close_output(f);
 }
 
-int dt_write_g10_files(const struct dt_group *g, const char *dir,
+int dt_write_g10_files(const struct dt_group *g,
+		const struct dt_g10_lines *lines, const char *dir,
 		const char *name, int which)
 {
-	struct tensor_lines lines;
-	format_tensor_lines(g, &lines);
+	struct dt_g10_lines own;
+	if (!lines) {
+		dt_g10_lines_format(g, &own);
+		lines = &own;
+	}
 	int rc = 0;
-	if ((which & DT_G10_KERNELS) && write_kernels(g, dir, &lines))
+	if ((which & DT_G10_KERNELS) && write_kernels(g, dir, lines))
 		rc = -1;
-	else if ((which & DT_G10_OTHERS) && (write_tensors(g, dir, &lines) ||
-			write_liveness(g, dir, &lines) ||
-			write_period_log(g, dir, name) ||
+	else if ((which & DT_G10_TENSORS) && (write_tensors(g, dir, lines) ||
+			write_liveness(g, dir, lines)))
+		rc = -1;
+	else if ((which & DT_G10_LOGS) && (write_period_log(g, dir, name) ||
 			write_memory_log(g, dir, name)))
 		rc = -1;
-	free_tensor_lines(g, &lines);
+	if (lines == &own)
+		dt_g10_lines_free(&own);
 	return rc;
 }

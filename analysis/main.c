@@ -160,43 +160,59 @@ static int join_path(char *buf, size_t size, const char *dir, const char *file)
 
 struct write_job {
 	const struct dt_group *group;
+	const struct dt_g10_lines *lines;
 	const char *dir;
 	const char *name;
+	int which;                   /* DT_G10_* files, 0: the CSV tables */
 	int rc;
 	int error;
 };
 
-static void *write_kernels_job(void *arg)
+static void *write_job_run(void *arg)
 {
 	struct write_job *job = arg;
-	job->rc = dt_write_g10_files(job->group, job->dir, job->name,
-			DT_G10_KERNELS);
+	job->rc = job->which ? dt_write_g10_files(job->group, job->lines,
+			job->dir, job->name, job->which) :
+		dt_write_csv_files(job->group, job->dir);
 	job->error = errno;
 	return NULL;
 }
 
 /* The output files are independent and, on million-kernel traces, hundreds
- * of MB: kernels.config (about half the bytes) is written by a second
- * thread while this one writes the rest. */
+ * of MB: three jobs of similar size (kernels.config; tensors.config with
+ * liveness_analysis.config; the CSV tables with the .py logs) run on their
+ * own threads where threads can be had. */
 static int write_group(const struct dt_group *g, const char *dir,
 		const char *name)
 {
 	if (make_dirs(dir) != 0)
 		return -1;
-	struct write_job job = {g, dir, name, 0, 0};
-	pthread_t thread;
-	bool threaded = pthread_create(&thread, NULL, write_kernels_job, &job) == 0;
-	if (!threaded)
-		write_kernels_job(&job);
-	int rc = dt_write_g10_files(g, dir, name, DT_G10_OTHERS);
-	if (rc == 0)
-		rc = dt_write_csv_files(g, dir);
-	int error = errno;
-	if (threaded)
-		pthread_join(thread, NULL);
-	if (rc != 0 || job.rc != 0) {
-		errno = rc != 0 ? error : job.error;
-		return -1;
+	struct dt_g10_lines lines;
+	dt_g10_lines_format(g, &lines);
+	struct write_job jobs[] = {
+		{g, &lines, dir, name, DT_G10_KERNELS, 0, 0},
+		{g, &lines, dir, name, DT_G10_TENSORS, 0, 0},
+		{g, &lines, dir, name, DT_G10_LOGS, 0, 0},
+		{g, &lines, dir, name, 0, 0, 0},
+	};
+	enum { N_JOBS = sizeof(jobs) / sizeof(jobs[0]), N_THREADED = 2 };
+	pthread_t threads[N_THREADED];
+	bool threaded[N_THREADED];
+	for (size_t i = 0; i < N_THREADED; i++)
+		threaded[i] = pthread_create(&threads[i], NULL, write_job_run,
+				&jobs[i]) == 0;
+	for (size_t i = 0; i < N_JOBS; i++)
+		if (i >= N_THREADED || !threaded[i])
+			write_job_run(&jobs[i]);
+	for (size_t i = 0; i < N_THREADED; i++)
+		if (threaded[i])
+			pthread_join(threads[i], NULL);
+	dt_g10_lines_free(&lines);
+	for (size_t i = 0; i < N_JOBS; i++) {
+		if (jobs[i].rc != 0) {
+			errno = jobs[i].error;
+			return -1;
+		}
 	}
 	char path[PATH_MAX];
 	if (join_path(path, sizeof(path), dir, "summary.txt") != 0)
