@@ -168,13 +168,13 @@ static cudaError_t free_host_impl(void *ptr)
 #define CBID(name) CUPTI_RUNTIME_TRACE_CBID_##name
 cudaError_t cudaMalloc(void **devPtr, size_t size)
 {
-	uint64_t t = sim_api_begin();
+	uint64_t t = sim_api_begin(CBID(cudaMalloc_v3020));
 	return sim_api_end(CBID(cudaMalloc_v3020), t, malloc_impl(devPtr, size));
 }
 
 cudaError_t cudaMallocManaged(void **devPtr, size_t size, unsigned int flags)
 {
-	uint64_t t = sim_api_begin();
+	uint64_t t = sim_api_begin(CBID(cudaMallocManaged_v6000));
 	return sim_api_end(CBID(cudaMallocManaged_v6000), t,
 			   malloc_managed_impl(devPtr, size, flags));
 }
@@ -182,7 +182,7 @@ cudaError_t cudaMallocManaged(void **devPtr, size_t size, unsigned int flags)
 cudaError_t cudaMallocPitch(void **devPtr, size_t *pitch, size_t width,
 			    size_t height)
 {
-	uint64_t t = sim_api_begin();
+	uint64_t t = sim_api_begin(CBID(cudaMallocPitch_v3020));
 	return sim_api_end(CBID(cudaMallocPitch_v3020), t,
 			   malloc_pitch_impl(devPtr, pitch, width, height));
 }
@@ -190,34 +190,34 @@ cudaError_t cudaMallocPitch(void **devPtr, size_t *pitch, size_t width,
 cudaError_t cudaMalloc3D(struct cudaPitchedPtr *pitchedDevPtr,
 			 struct cudaExtent extent)
 {
-	uint64_t t = sim_api_begin();
+	uint64_t t = sim_api_begin(CBID(cudaMalloc3D_v3020));
 	return sim_api_end(CBID(cudaMalloc3D_v3020), t,
 			   malloc_3d_impl(pitchedDevPtr, extent));
 }
 
 cudaError_t cudaFree(void *devPtr)
 {
-	uint64_t t = sim_api_begin();
+	uint64_t t = sim_api_begin(CBID(cudaFree_v3020));
 	return sim_api_end(CBID(cudaFree_v3020), t, free_impl(devPtr));
 }
 
 cudaError_t cudaMallocHost(void **ptr, size_t size)
 {
-	uint64_t t = sim_api_begin();
+	uint64_t t = sim_api_begin(CBID(cudaMallocHost_v3020));
 	return sim_api_end(CBID(cudaMallocHost_v3020), t,
 			   host_alloc_impl(ptr, size, cudaHostAllocDefault));
 }
 
 cudaError_t cudaHostAlloc(void **pHost, size_t size, unsigned int flags)
 {
-	uint64_t t = sim_api_begin();
+	uint64_t t = sim_api_begin(CBID(cudaHostAlloc_v3020));
 	return sim_api_end(CBID(cudaHostAlloc_v3020), t,
 			   host_alloc_impl(pHost, size, flags));
 }
 
 cudaError_t cudaFreeHost(void *ptr)
 {
-	uint64_t t = sim_api_begin();
+	uint64_t t = sim_api_begin(CBID(cudaFreeHost_v3020));
 	return sim_api_end(CBID(cudaFreeHost_v3020), t, free_host_impl(ptr));
 }
 
@@ -275,7 +275,7 @@ static cudaError_t free_async_impl(void *dev, cudaStream_t stream,
 cudaError_t sim_malloc_async(void **dev, size_t size, const void *pool,
 			     cudaStream_t stream, int per_thread_default, int cbid)
 {
-	uint64_t t = sim_api_begin();
+	uint64_t t = sim_api_begin(cbid);
 	return sim_api_end(cbid, t, malloc_async_impl(dev, size, pool, stream,
 						      per_thread_default));
 }
@@ -283,7 +283,7 @@ cudaError_t sim_malloc_async(void **dev, size_t size, const void *pool,
 cudaError_t sim_free_async(void *dev, cudaStream_t stream,
 			   int per_thread_default, int cbid)
 {
-	uint64_t t = sim_api_begin();
+	uint64_t t = sim_api_begin(cbid);
 	return sim_api_end(cbid, t, free_async_impl(dev, stream,
 						    per_thread_default));
 }

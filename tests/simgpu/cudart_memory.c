@@ -127,9 +127,18 @@ const struct sim_alloc *sim_mem_find(const void *p)
 	return off - a->offset < a->size ? a : NULL;
 }
 
+/*
+ * Blocks at least this big give their pages back when freed, so that
+ * workloads cycling through gigabytes stay small in host memory. Smaller
+ * ones keep theirs: a cudaFree of a small block makes no system call.
+ */
+#define RELEASE_PAGES_MIN_BYTES (1ULL << 20)
+
 /* Gives the pages fully inside [off, off+size) back to the system. */
 static void release_pages(uint64_t off, uint64_t size)
 {
+	if (size < RELEASE_PAGES_MIN_BYTES)
+		return;
 	uint64_t first = (off + PAGE - 1) & ~(PAGE - 1);
 	uint64_t last = (off + size) & ~(PAGE - 1);
 	if (last > first)

@@ -46,6 +46,7 @@ static _Atomic uint64_t device_reached_ns;
 
 static _Atomic uint32_t last_correlation_id;
 static _Atomic(simgpu_work_sink) cupti_sink;
+static _Atomic(simgpu_api_filter) cupti_api_filter;
 
 static uint64_t parse_bytes(const char *text)
 {
@@ -309,10 +310,11 @@ void sim_report_work(const struct simgpu_work *work)
 		sink(work);
 }
 
-uint64_t sim_api_begin(void)
+uint64_t sim_api_begin(int cbid)
 {
-	return atomic_load_explicit(&cupti_sink, memory_order_relaxed)
-		       ? sim_now_ns() : 0;
+	simgpu_api_filter filter =
+		atomic_load_explicit(&cupti_api_filter, memory_order_acquire);
+	return filter && filter(cbid) ? sim_now_ns() : 0;
 }
 
 cudaError_t sim_api_end(int cbid, uint64_t api_start_ns, cudaError_t result)
@@ -336,12 +338,15 @@ uint32_t simgpu_internal_next_correlation_id(void)
 	return sim_next_correlation_id();
 }
 
-int simgpu_internal_attach_cupti(unsigned int version, simgpu_work_sink sink);
-int simgpu_internal_attach_cupti(unsigned int version, simgpu_work_sink sink)
+int simgpu_internal_attach_cupti(unsigned int version, simgpu_work_sink sink,
+				 simgpu_api_filter filter);
+int simgpu_internal_attach_cupti(unsigned int version, simgpu_work_sink sink,
+				 simgpu_api_filter filter)
 {
 	if (version != SIMGPU_CUPTI_HOOK_VERSION)
 		return -1;
 	sim_init();
 	atomic_store(&cupti_sink, sink);
+	atomic_store(&cupti_api_filter, filter);
 	return 0;
 }

@@ -83,6 +83,9 @@ static uint64_t delivered_count; /* buffers ever handed to the client */
 static int flushers_waiting;     /* flushes waiting for the delivery claim */
 static void start_worker(void);
 static int64_t next_grid_id = 1;
+/* Cached so that API records cost no system call (reset in a forked child). */
+static uint32_t process_id;
+static _Thread_local uint32_t thread_id;
 
 struct id_stack {
 	uint64_t *ids;
@@ -104,6 +107,7 @@ static int cupti_busy(void)
 }
 
 static void sink(const struct simgpu_work *work);
+static int api_wanted(int runtime_cbid);
 
 /* Finds the simulated cudart in this process and subscribes to its work. */
 static CUptiResult attach(void)
@@ -121,7 +125,7 @@ static CUptiResult attach(void)
 		cudart, SIMGPU_NEXT_CORRELATION_ID_SYMBOL);
 	/* The real libcudart has none: no simulated device to profile. */
 	if (!attach_fn || !work_complete || !next_correlation_id ||
-	    attach_fn(SIMGPU_CUPTI_HOOK_VERSION, sink) != 0) {
+	    attach_fn(SIMGPU_CUPTI_HOOK_VERSION, sink, api_wanted) != 0) {
 		dlclose(cudart);
 		return CUPTI_ERROR_NOT_INITIALIZED;
 	}
@@ -277,8 +281,10 @@ static void write_api_record(CUpti_ActivityKind kind, int cbid,
 	r->cbid = (CUpti_CallbackId)cbid;
 	r->start = to_cupti_time(map, w->api_start_ns);
 	r->end = to_cupti_time(map, monotonic_ns());
-	r->processId = (uint32_t)getpid();
-	r->threadId = (uint32_t)syscall(SYS_gettid);
+	r->processId = process_id;
+	if (!thread_id)
+		thread_id = (uint32_t)syscall(SYS_gettid);
+	r->threadId = thread_id;
 	r->correlationId = correlation_id;
 	r->returnValue = (uint32_t)w->api_result;
 }
@@ -533,6 +539,8 @@ static void after_fork_parent(void)
 
 static void after_fork_child(void)
 {
+	process_id = (uint32_t)getpid();
+	thread_id = 0;
 	worker = WORKER_NONE;
 	delivering = 0;
 	in_delivery = 0;
@@ -541,7 +549,16 @@ static void after_fork_child(void)
 
 __attribute__((constructor)) static void register_fork_handlers(void)
 {
+	process_id = (uint32_t)getpid();
 	pthread_atfork(before_fork, after_fork_parent, after_fork_child);
+}
+
+/* The filter for calls that submit no GPU work: API records only. */
+static int api_wanted(int runtime_cbid)
+{
+	return api_on(runtime_api_on, CUPTI_RUNTIME_TRACE_CBID_SIZE, runtime_cbid) ||
+	       api_on(driver_api_on, CUPTI_DRIVER_TRACE_CBID_SIZE,
+		      driver_cbid_of(runtime_cbid));
 }
 
 /*

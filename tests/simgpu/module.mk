@@ -89,3 +89,11 @@ $(SIMGPU_OUT)/abi_probe_sim: $(SIMGPU_DIR)/abi_probe.c $(SIMGPU_CUDART)
 	$(CC) $(CFLAGS) $(CUDA_CFLAGS) $< -o $@ -L$(SIMGPU_LIB) -lcudart $(SAN_LDFLAGS)
 
 -include $(SIMGPU_CUDART_OBJS:.o=.d) $(SIMGPU_CUPTI_OBJS:.o=.d)
+
+# Per-call cost of the simulator itself (README.md, "Cost"): a tool, not a test.
+SIMGPU_BENCH := $(SIMGPU_OUT)/bench_cost
+all: $(SIMGPU_BENCH)
+$(SIMGPU_BENCH): $(SIMGPU_DIR)/bench_cost.c $(SIMGPU_LIBS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(CUDA_CFLAGS) $< -o $@ -L$(SIMGPU_LIB) -lcudart -lcupti \
+		-Wl,-rpath,'$$ORIGIN/lib' $(SAN_LDFLAGS)

@@ -98,11 +98,11 @@ void sim_report_work(const struct simgpu_work *work);
 
 /*
  * A call that submits no GPU work (cudaMalloc, cudaFree, ...), for CUPTI's
- * API records: sim_api_begin() is its start time (0 when no CUPTI is
- * attached: then nothing is reported); sim_api_end() reports the call with
- * its CUPTI runtime cbid and returns result.
+ * API records: sim_api_begin(cbid) is its start time, or 0 when the attached
+ * CUPTI (if any) does not want calls of this runtime cbid: then nothing is
+ * reported; sim_api_end() reports the call and returns result.
  */
-uint64_t sim_api_begin(void);
+uint64_t sim_api_begin(int cbid);
 cudaError_t sim_api_end(int cbid, uint64_t api_start_ns, cudaError_t result);
 
 /* ---- errors (cudart_errors.c) ---- */

@@ -58,14 +58,18 @@ struct simgpu_work {
 };
 
 typedef void (*simgpu_work_sink)(const struct simgpu_work *work);
+/* Whether a call of this runtime cbid that submits no GPU work is wanted
+ * (SIMGPU_WORK_NONE); cheap, lock-free: asked on every such call. */
+typedef int (*simgpu_api_filter)(int cbid);
 
 /*
  * Exported by the simulated libcudart.so.13 under these names (version node
  * libcudart.so.13). attach returns 0 on success, -1 if version differs.
- * Passing NULL detaches. work_complete tells whether work ending at device
+ * Passing NULLs detaches. work_complete tells whether work ending at device
  * time end_ns has completed as the host sees it (for non-forced flushes).
  */
-typedef int (*simgpu_attach_cupti_fn)(unsigned int version, simgpu_work_sink sink);
+typedef int (*simgpu_attach_cupti_fn)(unsigned int version, simgpu_work_sink sink,
+				      simgpu_api_filter filter);
 typedef int (*simgpu_work_complete_fn)(uint64_t end_ns);
 typedef uint32_t (*simgpu_next_correlation_id_fn)(void);
 #define SIMGPU_ATTACH_CUPTI_SYMBOL "simgpu_internal_attach_cupti"
