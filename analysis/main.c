@@ -5,6 +5,7 @@
  * 1 usage error, 2 unreadable input (one line on stderr). Must never
  * analyze or format anything itself.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <pthread.h>
 #include <inttypes.h>
@@ -27,6 +28,7 @@ struct options {
 	const char *trace_dir;
 	const char *out_dir;
 	const char *name;
+	bool force;
 	bool has_window;
 	size_t window_first, window_last;
 };
@@ -38,6 +40,7 @@ static void usage(FILE *f)
 		"  -o OUT_DIR     where the G10 files, CSV tables and summary go\n"
 		"  --kernels A:B  analyze kernels A to B (inclusive) only\n"
 		"  --name NAME    prefix of the two .py logs (default dnntrace)\n"
+		"  --force        write into OUT_DIR even if it is not empty\n"
 		"  -h, --help     show this help\n", f);
 }
 
@@ -100,6 +103,8 @@ static int parse_args(int argc, char **argv, struct options *o)
 			if (++i >= argc || !parse_window(argv[i], o))
 				return usage_error("--kernels needs A:B with A <= B");
 			o->has_window = true;
+		} else if (strcmp(a, "--force") == 0) {
+			o->force = true;
 		} else if (strcmp(a, "--name") == 0) {
 			if (++i >= argc || !valid_name(argv[i]))
 				return usage_error("--name needs a name of letters, "
@@ -120,6 +125,22 @@ static int parse_args(int argc, char **argv, struct options *o)
 	if (!o->out_dir)
 		return usage_error("missing -o OUT_DIR");
 	return 0;
+}
+
+/*
+ * A report never mixes with other files: OUT_DIR must be absent or empty
+ * unless --force says the files in it may be replaced.
+ */
+static bool out_dir_is_free(const char *path)
+{
+	DIR *dir = opendir(path);
+	if (!dir)
+		return true; /* absent (or unreadable: creating it will say why) */
+	bool empty = true;
+	for (struct dirent *e; empty && (e = readdir(dir));)
+		empty = strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0;
+	closedir(dir);
+	return empty;
 }
 
 static int make_dirs(const char *path)
@@ -230,6 +251,11 @@ int main(int argc, char **argv)
 	int parsed = parse_args(argc, argv, &o);
 	if (parsed != 0)
 		return parsed < 0 ? 0 : 1;
+	if (!o.force && !out_dir_is_free(o.out_dir)) {
+		fprintf(stderr, PROG ": %s is not empty (choose a new directory, "
+				"or --force to replace its files)\n", o.out_dir);
+		return 1;
+	}
 
 	struct dt_model model;
 	dt_model_init(&model);

@@ -40,7 +40,13 @@ record "$work/good" "'$emit' main >/dev/null" || fail "recording failed"
 stream=$(find "$work/good" -type f -name 'c_*' ! -path '*/index/*' -size +0 | head -n 1)
 metadata=$(find "$work/good" -type f -name metadata | head -n 1)
 [ -n "$stream" ] && [ -n "$metadata" ] || fail "recorded trace has no stream/metadata"
-"$analyze" "$work/good" -o "$work/o" >/dev/null 2>&1 || fail "the intact trace does not analyze"
+"$analyze" "$work/good" -o "$work/report" >/dev/null 2>&1 || fail "the intact trace does not analyze"
+cp "$work/report/summary.txt" "$work/summary.first"
+# A second report into the same directory is refused, and leaves it alone...
+expect_exit 1 "non-empty output directory" "is not empty" "$work/good" -o "$work/report"
+cmp -s "$work/report/summary.txt" "$work/summary.first" || fail "a refused analysis touched the old report"
+# ...unless --force says its files may be replaced.
+"$analyze" "$work/good" -o "$work/report" --force >/dev/null 2>&1 || fail "--force did not replace the report"
 
 cp -r "$work/good" "$work/truncated"
 t_stream=$work/truncated/${stream#"$work/good/"}

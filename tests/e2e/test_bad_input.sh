@@ -2,7 +2,8 @@
 # End-to-end: bad input to the analyzer and to the scripts gives one line on
 # stderr and a non-zero exit, never a crash, a traceback or a usage page.
 . "$DNNTRACE_ROOT/tests/e2e/lib.sh"
-require_built "$DNNTRACE_BUILD/bin/dnntrace-analyze" "$DNNTRACE_BUILD/lib/libdnntrace.so"
+require_built "$DNNTRACE_BUILD/bin/dnntrace-analyze" "$DNNTRACE_BUILD/lib/libdnntrace.so" \
+	"$WORKLOADS/failed_alloc"
 analyzer="$DNNTRACE_BUILD/bin/dnntrace-analyze"
 
 # expect_one_line_error NAME CMD...: CMD must exit non-zero (not by a signal)
@@ -26,9 +27,13 @@ expect_one_line_error() {
 	failures=$((failures + 1))
 }
 
-# A real (tiny) trace for the analyzer cases that need one.
-record "$e2e_tmp/trace" true >/dev/null 2>"$e2e_tmp/record.err" ||
-	fail "record of true failed: $(tail -n 1 "$e2e_tmp/record.err")"
+# A real (small) trace with dnntrace events, for the analyzer cases that
+# need one: the refusals below must not be "no dnntrace events" in disguise.
+SIMGPU_MEM_BYTES=$((64 << 20)) record "$e2e_tmp/trace" "$WORKLOADS/failed_alloc" "$e2e_tmp/truth" \
+	>/dev/null 2>"$e2e_tmp/record.err" ||
+	fail "record of failed_alloc failed: $(tail -n 1 "$e2e_tmp/record.err")"
+"$analyzer" "$e2e_tmp/trace" -o "$e2e_tmp/report" >/dev/null 2>&1 ||
+	fail "the trace for the bad-input cases does not analyze"
 mkdir -p "$e2e_tmp/empty" "$e2e_tmp/full"
 echo keep >"$e2e_tmp/full/file"
 
