@@ -58,4 +58,92 @@ struct dnntrace_launch_geometry {
 	unsigned long long shared_mem;
 };
 
+/* Library entry points traced by dnntrace_lib (cuDNN from 0, cuBLAS from 100). */
+enum dnntrace_lib_api_id {
+	DNNTRACE_LIB_cudnnConvolutionForward = 0,
+	DNNTRACE_LIB_cudnnConvolutionBackwardData,
+	DNNTRACE_LIB_cudnnConvolutionBackwardFilter,
+	DNNTRACE_LIB_cudnnConvolutionBackwardBias,
+	DNNTRACE_LIB_cudnnConvolutionBiasActivationForward,
+	DNNTRACE_LIB_cudnnBatchNormalizationForwardTraining,
+	DNNTRACE_LIB_cudnnBatchNormalizationForwardTrainingEx,
+	DNNTRACE_LIB_cudnnBatchNormalizationForwardInference,
+	DNNTRACE_LIB_cudnnBatchNormalizationBackward,
+	DNNTRACE_LIB_cudnnBatchNormalizationBackwardEx,
+	DNNTRACE_LIB_cudnnActivationForward,
+	DNNTRACE_LIB_cudnnActivationBackward,
+	DNNTRACE_LIB_cudnnPoolingForward,
+	DNNTRACE_LIB_cudnnPoolingBackward,
+	DNNTRACE_LIB_cudnnSoftmaxForward,
+	DNNTRACE_LIB_cudnnSoftmaxBackward,
+	DNNTRACE_LIB_cudnnAddTensor,
+	DNNTRACE_LIB_cudnnOpTensor,
+	DNNTRACE_LIB_cudnnDropoutForward,
+	DNNTRACE_LIB_cudnnDropoutBackward,
+	DNNTRACE_LIB_cudnnBackendExecute,
+	DNNTRACE_LIB_cudnnSetStream,
+	DNNTRACE_LIB_cublasSgemm_v2 = 100,
+	DNNTRACE_LIB_cublasDgemm_v2,
+	DNNTRACE_LIB_cublasHgemm,
+	DNNTRACE_LIB_cublasGemmEx,
+	DNNTRACE_LIB_cublasSgemmStridedBatched,
+	DNNTRACE_LIB_cublasGemmStridedBatchedEx,
+	DNNTRACE_LIB_cublasGemmBatchedEx,
+	DNNTRACE_LIB_cublasSetStream_v2,
+	DNNTRACE_LIB_cublasLtMatmul,
+};
+
+/* How a library call uses one of its data pointers. */
+enum dnntrace_role {
+	DNNTRACE_ROLE_READ = 0,
+	DNNTRACE_ROLE_WRITE = 1,
+	DNNTRACE_ROLE_READ_WRITE = 2, /* e.g. C with beta != 0, running stats */
+	DNNTRACE_ROLE_WORKSPACE = 3,  /* scratch: written, then read, by the call */
+	DNNTRACE_ROLE_UNKNOWN = 4,    /* the call does not say: count as read and write */
+};
+
+/* Element type of a tensor argument (printed as in G10: f32, f16, ...). */
+enum dnntrace_dtype {
+	DNNTRACE_DTYPE_UNKNOWN = 0,
+	DNNTRACE_DTYPE_F32,
+	DNNTRACE_DTYPE_F64,
+	DNNTRACE_DTYPE_F16,
+	DNNTRACE_DTYPE_BF16,
+	DNNTRACE_DTYPE_I8,
+	DNNTRACE_DTYPE_U8,
+	DNNTRACE_DTYPE_I32,
+	DNNTRACE_DTYPE_I64,
+	DNNTRACE_DTYPE_F8E4M3,
+	DNNTRACE_DTYPE_F8E5M2,
+	DNNTRACE_DTYPE_BOOL,
+};
+
+/*
+ * One traced library call, passed to dnntrace_lib:call by pointer. Every
+ * array has n_args entries, one per data pointer argument, in the order the
+ * API lists them (workspace last); dims holds the dimensions of all
+ * arguments one after the other (ranks[i] of them for argument i, outermost
+ * first; rank 0 when the shape is unknown). arg_names and param_names are
+ * comma-separated, one name per argument / parameter.
+ */
+struct dnntrace_lib_call {
+	unsigned long long call_id;
+	int api;                     /* enum dnntrace_lib_api_id */
+	const void *handle;
+	const void *stream;
+	unsigned int n_args;
+	const long long *tensors;    /* tensor id, or -1 (not in a live tensor) */
+	const unsigned long long *ptrs;
+	const unsigned char *roles;  /* enum dnntrace_role */
+	const unsigned char *dtypes; /* enum dnntrace_dtype */
+	const unsigned char *ranks;
+	const char *arg_names;
+	unsigned int n_dims;
+	const long long *dims;
+	unsigned int n_params;
+	const long long *params;     /* API-specific, named by param_names */
+	const char *param_names;
+	int result;                  /* cudnnStatus_t / cublasStatus_t */
+};
+
 #endif

@@ -1,5 +1,5 @@
 /*
- * Instantiates the dnntrace_api and dnntrace_gpu tracepoint providers (the
+ * Instantiates the dnntrace_api, dnntrace_gpu and dnntrace_lib tracepoint providers (the
  * probes LTTng-UST registers). Linked into libdnntrace.so and into test
  * emitters; nothing else belongs here.
  */
@@ -7,3 +7,4 @@
 #define LTTNG_UST_TRACEPOINT_DEFINE
 #include "tracepoints/dnntrace_api.h"
 #include "tracepoints/dnntrace_gpu.h"
+#include "tracepoints/dnntrace_lib.h"

@@ -140,6 +140,12 @@ void simgpu_next_kernel_ns(unsigned long long ns)
 	next_kernel_ns_set = 1;
 }
 
+void simgpu_default_next_kernel_ns(unsigned long long ns)
+{
+	if (!next_kernel_ns_set)
+		simgpu_next_kernel_ns(ns);
+}
+
 void simgpu_fail_next_kernel(int cuda_error)
 {
 	next_kernel_error = cuda_error;

@@ -33,6 +33,14 @@ void simgpu_define_kernel(const void *func, const char *name, size_t nparams,
 void simgpu_next_kernel_ns(unsigned long long ns);
 
 /*
+ * For the simulated libraries (cuBLAS, cuDNN), which set each kernel's
+ * duration from its FLOPs and bytes: sets the duration of the calling
+ * thread's next launched kernel like simgpu_next_kernel_ns, unless the
+ * program already set one with simgpu_next_kernel_ns (that one wins).
+ */
+void simgpu_default_next_kernel_ns(unsigned long long ns);
+
+/*
  * Makes the calling thread's next launched kernel fault: the launch itself
  * succeeds, and once that kernel has completed (SIMGPU_TIME_SCALE=0: at
  * once) every CUDA call returns cuda_error (a cudaError_t, e.g.
