@@ -48,8 +48,14 @@ static void record_alloc(enum dnntrace_api_id api, enum dnntrace_mem_kind kind,
 	int64_t tensor_id = -1;
 	int device = -1;
 
-	if (result == cudaSuccess && kind != DNNTRACE_MEM_PINNED_HOST) {
+	/*
+	 * The device is read for failed allocations too: which device ran out
+	 * is what a reader of the trace wants. Only here, not per call, so a
+	 * cudaSetDevice or cuCtxSetCurrent in between can never leave it stale.
+	 */
+	if (kind != DNNTRACE_MEM_PINNED_HOST)
 		device = tracer_current_device();
+	if (result == cudaSuccess && kind != DNNTRACE_MEM_PINNED_HOST) {
 		if (ptr) {
 			tensor_id = tracer_next_tensor_id();
 			struct tensor_map_entry entry = {

@@ -158,6 +158,10 @@ def check_tensor_ids(api_events):
     live = {}
     for e in api_events:
         if e['_name'] == 'dnntrace_api:alloc':
+            # simgpu has one device, 0: every device-kind allocation names it, failed ones too.
+            want_device = -1 if e['kind'] == 'pinned_host' else 0
+            check(e['device'] == want_device,
+                  f'{e["api"]} result {e["result"]} device {e["device"]}, want {want_device}')
             if e['result'] == 0 and e['kind'] != 'pinned_host' and e['ptr'] != 0:
                 check(e['tensor_id'] == next_id, f'{e["api"]} tensor {e["tensor_id"]}, want {next_id}')
                 live[e['ptr']] = e['tensor_id']
