@@ -11,6 +11,9 @@
 #include <stdatomic.h>
 #include <stddef.h>
 
+#include "interceptors/real_cublas.h"
+#include "interceptors/real_cudnn.h"
+
 /* X(name, required): required ones warn once when missing; others are optional helpers. */
 #define DNNTRACE_REAL_FUNCTIONS(X) \
 	X(cudaMalloc, 1) X(cudaFree, 1) X(cudaMallocAsync, 1) X(cudaFreeAsync, 1) \
@@ -25,7 +28,8 @@
 	X(cudaLaunchKernelExC_ptsz, 1) X(cudaMallocAsync_ptsz, 1) X(cudaFreeAsync_ptsz, 1) \
 	X(cudaMallocFromPoolAsync_ptsz, 1) \
 	X(cudaGetDevice, 0) X(cudaFuncGetParamInfo, 0) X(cudaFuncGetName, 0) \
-	X(cudaGetLastError, 0) X(cudaPeekAtLastError, 0)
+	X(cudaGetLastError, 0) X(cudaPeekAtLastError, 0) \
+	DNNTRACE_REAL_CUDNN_FUNCTIONS(X) DNNTRACE_REAL_CUBLAS_FUNCTIONS(X)
 
 enum real_function_id {
 #define DNNTRACE_REAL_ENUM(name, required) REAL_##name,
