@@ -123,7 +123,7 @@ void *real_function_resolve(enum real_function_id id)
 		atomic_store_explicit(&real_function_table[id], fn, memory_order_release);
 	else if (function_required[id] && !atomic_exchange(&missing_warned[id], true))
 		fprintf(stderr, "dnntrace: cannot find the real %s in any loaded library; "
-			"returning cudaErrorSharedObjectSymbolNotFound\n", name);
+			"the call returns an error\n", name);
 	errno = saved_errno;
 	return fn;
 }
