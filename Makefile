@@ -30,7 +30,7 @@ check-cuda:
 deps:
 	@scripts/install_deps.sh
 
-include $(sort $(wildcard */module.mk tests/*/module.mk))
+include $(sort $(wildcard */module.mk tests/*/module.mk tests/simgpu/*/module.mk))
 
 clean:
 	rm -rf build build-asan
