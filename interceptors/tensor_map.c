@@ -3,14 +3,25 @@
  * address, so "which allocation contains addr" is the entry with the greatest
  * base <= addr, checked against its end. Entries never overlap.
  *
- * Must never call into CUDA, emit trace events, or allocate while a reader
- * holds the lock; nodes are recycled through a free list.
+ * Readers are a sequence lock's: read the version (even: no writer), walk
+ * the tree with relaxed atomic loads, and keep the answer only if the
+ * version is unchanged; a walk that meets a half-rotated tree is cut off
+ * after MAX_WALK steps and retried. After a few failed tries a reader takes
+ * the writers' mutex, so it always ends. Writers store plainly under the
+ * mutex; the readers' loads are atomic so they read whole words.
+ *
+ * Must never call into CUDA, emit trace events, or free a node while the map
+ * lives: removed nodes go back to a free list inside chunks that stay mapped.
  */
 #include "interceptors/tensor_map.h"
 
 #include <stdlib.h>
 
-enum { NODES_PER_CHUNK = 1024 };
+enum {
+	NODES_PER_CHUNK = 1024,
+	MAX_WALK = 128,          /* an AVL tree of 2^64 nodes is < 93 high */
+	OPTIMISTIC_TRIES = 4,
+};
 
 struct tensor_map_node {
 	struct tensor_map_entry entry;
@@ -32,21 +43,14 @@ static uintptr_t entry_end(const struct tensor_map_entry *entry)
 
 int tensor_map_init(struct tensor_map *map)
 {
-	pthread_rwlockattr_t attr;
-
 	map->root = NULL;
 	map->free_nodes = NULL;
 	map->chunks = NULL;
 	map->count = 0;
 	atomic_init(&map->lowest, UINTPTR_MAX);
 	atomic_init(&map->highest, 0);
-	if (pthread_rwlockattr_init(&attr) != 0)
-		return -1;
-	/* Launches read constantly; without this a free could wait forever. */
-	pthread_rwlockattr_setkind_np(&attr, PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);
-	int rc = pthread_rwlock_init(&map->lock, &attr);
-	pthread_rwlockattr_destroy(&attr);
-	return rc == 0 ? 0 : -1;
+	atomic_init(&map->version, 0);
+	return pthread_mutex_init(&map->lock, NULL) == 0 ? 0 : -1;
 }
 
 void tensor_map_destroy(struct tensor_map *map)
@@ -62,10 +66,27 @@ void tensor_map_destroy(struct tensor_map *map)
 	map->root = NULL;
 	map->free_nodes = NULL;
 	map->count = 0;
-	pthread_rwlock_destroy(&map->lock);
+	pthread_mutex_destroy(&map->lock);
 }
 
-/* Called with the write lock held. */
+/* --- writers' side ----------------------------------------------------- */
+
+static void write_begin(struct tensor_map *map)
+{
+	pthread_mutex_lock(&map->lock);
+	unsigned long version = atomic_load_explicit(&map->version, memory_order_relaxed);
+	atomic_store_explicit(&map->version, version + 1, memory_order_relaxed);
+	atomic_thread_fence(memory_order_release); /* odd before any tree change */
+}
+
+static void write_end(struct tensor_map *map)
+{
+	unsigned long version = atomic_load_explicit(&map->version, memory_order_relaxed);
+	atomic_store_explicit(&map->version, version + 1, memory_order_release);
+	pthread_mutex_unlock(&map->lock);
+}
+
+/* Called with the writers' mutex held. */
 static struct tensor_map_node *node_take(struct tensor_map *map)
 {
 	if (!map->free_nodes) {
@@ -213,6 +234,64 @@ static const struct tensor_map_node *containing_node(const struct tensor_map *ma
 	return node && addr < entry_end(&node->entry) ? node : NULL;
 }
 
+/* --- readers' side ----------------------------------------------------- */
+
+#define RELAXED(lvalue) __atomic_load_n(&(lvalue), __ATOMIC_RELAXED)
+
+/*
+ * containing_node without the lock: copies the containing entry to *found
+ * (base 0 and size 0 when none). False when the walk was cut off, i.e. the
+ * tree was changing under it; the caller validates the version anyway.
+ */
+static bool racy_find(const struct tensor_map *map, uintptr_t addr,
+		      struct tensor_map_entry *found)
+{
+	const struct tensor_map_node *node = RELAXED(map->root), *best = NULL;
+	uintptr_t best_base = 0;
+
+	for (unsigned steps = 0; node; steps++) {
+		if (steps == MAX_WALK)
+			return false;
+		uintptr_t base = RELAXED(node->entry.base);
+		if (base <= addr) {
+			best = node;
+			best_base = base;
+			node = RELAXED(node->right);
+		} else {
+			node = RELAXED(node->left);
+		}
+	}
+	found->base = 0;
+	found->size = 0;
+	found->tensor_id = -1;
+	if (best) {
+		uint64_t size = RELAXED(best->entry.size);
+		uintptr_t end = best_base + size;
+		if (end < best_base)
+			end = UINTPTR_MAX;
+		if (addr < end) {
+			found->base = best_base;
+			found->size = size;
+			found->tensor_id = RELAXED(best->entry.tensor_id);
+			found->kind = RELAXED(best->entry.kind);
+		}
+	}
+	return true;
+}
+
+static unsigned long read_begin(const struct tensor_map *map)
+{
+	return atomic_load_explicit(&map->version, memory_order_acquire);
+}
+
+/* True when nothing changed since read_begin returned version. */
+static bool read_valid(const struct tensor_map *map, unsigned long version)
+{
+	atomic_thread_fence(memory_order_acquire); /* the walk's loads before the check */
+	return (version & 1) == 0 &&
+	       atomic_load_explicit(&map->version, memory_order_relaxed) == version;
+}
+
 /* --- public operations ------------------------------------------------ */
 
 int tensor_map_insert(struct tensor_map *map, const struct tensor_map_entry *entry,
@@ -225,7 +304,7 @@ int tensor_map_insert(struct tensor_map *map, const struct tensor_map_entry *ent
 		stored.size = 1;
 	uintptr_t end = entry_end(&stored);
 
-	pthread_rwlock_wrlock(&map->lock);
+	write_begin(map);
 	/* Entries never overlap, so the only candidate is the floor of end-1. */
 	for (;;) {
 		const struct tensor_map_node *last = floor_node(map->root, end - 1);
@@ -249,7 +328,7 @@ int tensor_map_insert(struct tensor_map *map, const struct tensor_map_entry *ent
 		if (end > atomic_load_explicit(&map->highest, memory_order_relaxed))
 			atomic_store_explicit(&map->highest, end, memory_order_relaxed);
 	}
-	pthread_rwlock_unlock(&map->lock);
+	write_end(map);
 
 	if (stale_dropped)
 		*stale_dropped = dropped;
@@ -261,7 +340,7 @@ bool tensor_map_remove(struct tensor_map *map, uintptr_t base,
 {
 	struct tensor_map_node *node = NULL;
 
-	pthread_rwlock_wrlock(&map->lock);
+	write_begin(map);
 	map->root = remove_node(map->root, base, &node);
 	if (node) {
 		if (removed)
@@ -269,38 +348,62 @@ bool tensor_map_remove(struct tensor_map *map, uintptr_t base,
 		node_give_back(map, node);
 		map->count--;
 	}
-	pthread_rwlock_unlock(&map->lock);
+	write_end(map);
 	return node != NULL;
 }
 
 bool tensor_map_find(struct tensor_map *map, uintptr_t addr,
 		     struct tensor_map_entry *found)
 {
+	struct tensor_map_entry entry;
+
 	if (!tensor_map_may_contain(map, addr))
 		return false;
-	pthread_rwlock_rdlock(&map->lock);
+	for (int tries = 0; tries < OPTIMISTIC_TRIES; tries++) {
+		unsigned long version = read_begin(map);
+		if (racy_find(map, addr, &entry) && read_valid(map, version))
+			goto done;
+	}
+	/* Writers kept changing the tree: read it under their mutex. */
+	pthread_mutex_lock(&map->lock);
 	const struct tensor_map_node *node = containing_node(map, addr);
-	if (node && found)
-		*found = node->entry;
-	pthread_rwlock_unlock(&map->lock);
-	return node != NULL;
+	entry = node ? node->entry : (struct tensor_map_entry){ .tensor_id = -1 };
+	pthread_mutex_unlock(&map->lock);
+done:
+	if (entry.size == 0)
+		return false;
+	if (found)
+		*found = entry;
+	return true;
 }
 
 void tensor_map_find_ids(struct tensor_map *map, const uintptr_t *addrs,
 			 size_t n, int64_t *ids)
 {
-	pthread_rwlock_rdlock(&map->lock);
+	struct tensor_map_entry entry;
+
+	for (int tries = 0; tries < OPTIMISTIC_TRIES; tries++) {
+		unsigned long version = read_begin(map);
+		bool walked = true;
+		for (size_t i = 0; walked && i < n; i++) {
+			walked = racy_find(map, addrs[i], &entry);
+			ids[i] = entry.tensor_id;
+		}
+		if (walked && read_valid(map, version))
+			return;
+	}
+	pthread_mutex_lock(&map->lock);
 	for (size_t i = 0; i < n; i++) {
 		const struct tensor_map_node *node = containing_node(map, addrs[i]);
 		ids[i] = node ? node->entry.tensor_id : -1;
 	}
-	pthread_rwlock_unlock(&map->lock);
+	pthread_mutex_unlock(&map->lock);
 }
 
 size_t tensor_map_count(struct tensor_map *map)
 {
-	pthread_rwlock_rdlock(&map->lock);
+	pthread_mutex_lock(&map->lock);
 	size_t count = map->count;
-	pthread_rwlock_unlock(&map->lock);
+	pthread_mutex_unlock(&map->lock);
 	return count;
 }

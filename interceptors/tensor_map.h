@@ -1,9 +1,12 @@
 /*
  * The live-allocation map: which tensor (device allocation) contains a given
- * address. Shared by all threads of the traced process: lookups take a read
- * lock (readers never block each other), insertions and removals a write
- * lock. Lookups of a base or interior address cost O(log n) and allocate
- * nothing; nodes come from a pool that grows in chunks, rarely.
+ * address. Shared by all threads of the traced process: insertions and
+ * removals take a mutex and bump a sequence count; lookups take no lock and
+ * write no shared memory (they read optimistically and retry when a writer
+ * ran meanwhile), so readers never block nor slow each other. Lookups of a
+ * base or interior address cost O(log n) and allocate nothing; nodes come
+ * from a pool that grows in chunks, rarely, and is never given back while
+ * the map lives (a reader may still be looking at a removed node).
  *
  * Must never call into CUDA or emit trace events: it is a pure data
  * structure, unit-tested on its own (tests/interceptors/test_tensor_map.c).
@@ -28,7 +31,8 @@ struct tensor_map_node;
 struct tensor_map_chunk;
 
 struct tensor_map {
-	pthread_rwlock_t lock;
+	pthread_mutex_t lock;          /* writers only */
+	_Atomic unsigned long version; /* odd while a writer changes the tree */
 	struct tensor_map_node *root;
 	struct tensor_map_node *free_nodes;
 	struct tensor_map_chunk *chunks;
@@ -47,7 +51,7 @@ struct tensor_map {
  * (a wrapped call can come from another library's constructor).
  */
 #define TENSOR_MAP_INITIALIZER { \
-	.lock = PTHREAD_RWLOCK_WRITER_NONRECURSIVE_INITIALIZER_NP, \
+	.lock = PTHREAD_MUTEX_INITIALIZER, .version = 0, \
 	.lowest = UINTPTR_MAX, .highest = 0 }
 
 /* Returns 0 on success, -1 on failure. */
@@ -71,8 +75,8 @@ bool tensor_map_find(struct tensor_map *map, uintptr_t addr,
 		     struct tensor_map_entry *found);
 
 /*
- * For each of n addresses, the id of the tensor containing it or -1, under a
- * single read lock (one launch's parameter words at once).
+ * For each of n addresses, the id of the tensor containing it or -1, all
+ * from one consistent state of the map (one launch's parameter words at once).
  */
 void tensor_map_find_ids(struct tensor_map *map, const uintptr_t *addrs,
 			 size_t n, int64_t *ids);
