@@ -65,9 +65,9 @@ tp_on=$(traced 'bench_ref:*' env LD_LIBRARY_PATH="$sim" "$launch" tracepoint "$N
 echo "recording the trace for (d)..." >&2
 "$top/scripts/dnntrace" record --simgpu -o "$work/mixed" -- "$launch" mixed "$N_MIXED" >/dev/null 2>"$work/record.log" ||
 	{ cat "$work/record.log" >&2; exit 1; }
-events=$(babeltrace2 -c sink.utils.counter "$work/mixed" 2>/dev/null | awk '/^ *[0-9,]+ events? *$/ {gsub(",", "", $1); n = $1} END {print n + 0}')
+events=$(babeltrace2 -c sink.utils.counter "$work/mixed" 2>/dev/null | awk '/Event messages/ {n = $1} END {print n + 0}')
 read -r bt_s bt_kib < <("$top/bench/measure.py" 3 babeltrace2 -o dummy "$work/mixed")
-read -r an_s an_kib < <("$top/bench/measure.py" 3 "$DNNTRACE_ANALYZER" "$work/mixed" -o "$work/report")
+read -r an_s an_kib < <("$top/bench/measure.py" 3 "$DNNTRACE_ANALYZER" "$work/mixed" -o "$work/report" --force)
 
 awk -v cb="$cuda_bare" -v ci="$cuda_idle" -v cr="$cuda_rec" \
     -v lb="$libc_bare" -v li="$libc_idle" -v lr="$libc_rec" \
