@@ -14,6 +14,10 @@ $(BENCH_BIN)/bench_launch: bench/bench_launch.c bench/bench_clock.h bench/bench_
 	@mkdir -p $(@D)
 	$(CC) $(BENCH_CFLAGS) -o $@ $< $(BENCH_LDFLAGS) -llttng-ust -ldl
 
+$(BENCH_BIN)/bench_events: bench/bench_events.c bench/bench_clock.h tracepoints/providers.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $< tracepoints/providers.c $(SAN_LDFLAGS) -llttng-ust -ldl
+
 .PHONY: bench
-bench: all $(BENCH_BIN)/bench_alloc $(BENCH_BIN)/bench_launch
+bench: all $(BENCH_BIN)/bench_alloc $(BENCH_BIN)/bench_launch $(BENCH_BIN)/bench_events
 	bench/run_bench.sh $(BUILD)
