@@ -59,6 +59,7 @@ static struct {
 	__typeof__(&cuptiGetResultString) result_string;
 	__typeof__(&cuptiGetVersion) get_version;
 	__typeof__(&cuptiActivityEnableRuntimeApi) enable_runtime_api;
+	__typeof__(&cuptiActivityEnableDriverApi) enable_driver_api;
 } cupti;
 
 static uint64_t monotonic_ns(void)
@@ -127,6 +128,8 @@ static const char *load_symbols(void *handle)
 	cupti.get_version = (__typeof__(cupti.get_version))dlsym(handle, "cuptiGetVersion");
 	cupti.enable_runtime_api = (__typeof__(cupti.enable_runtime_api))
 		dlsym(handle, "cuptiActivityEnableRuntimeApi");
+	cupti.enable_driver_api = (__typeof__(cupti.enable_driver_api))
+		dlsym(handle, "cuptiActivityEnableDriverApi");
 	return NULL;
 }
 
@@ -249,6 +252,22 @@ static const CUpti_CallbackId linked_runtime_cbids[] = {
 };
 
 /*
+ * cuDNN and cuBLAS launch their kernels through the driver API, inside a
+ * library call whose call id we pushed: these driver entry points need API
+ * records too, or their kernels would carry no external correlation.
+ * Assumed, not tested on a real GPU (simgpu's libraries launch through the
+ * runtime): that real cuDNN/cuBLAS launch with exactly these entry points.
+ */
+static const CUpti_CallbackId linked_driver_cbids[] = {
+	CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel,
+	CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
+	CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx,
+	CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz,
+	CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel,
+	CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz,
+};
+
+/*
  * API records for the linked entry points only; when this CUPTI cannot do
  * that (no cuptiActivityEnableRuntimeApi, or it fails), the whole RUNTIME
  * kind: every cudart call then costs an API record, but links still work.
@@ -259,12 +278,17 @@ static CUptiResult enable_linked_api_records(bool *per_call)
 {
 	enum { N_CBIDS = sizeof(linked_runtime_cbids) / sizeof(linked_runtime_cbids[0]) };
 
-	*per_call = cupti.enable_runtime_api != NULL;
+	enum { N_DRIVER_CBIDS = sizeof(linked_driver_cbids) / sizeof(linked_driver_cbids[0]) };
+
+	*per_call = cupti.enable_runtime_api != NULL && cupti.enable_driver_api != NULL;
 	for (size_t i = 0; *per_call && i < N_CBIDS; i++)
 		*per_call = cupti.enable_runtime_api(linked_runtime_cbids[i], 1) == CUPTI_SUCCESS;
+	for (size_t i = 0; *per_call && i < N_DRIVER_CBIDS; i++)
+		*per_call = cupti.enable_driver_api(linked_driver_cbids[i], 1) == CUPTI_SUCCESS;
 	if (*per_call)
 		return CUPTI_SUCCESS;
-	return cupti.enable(CUPTI_ACTIVITY_KIND_RUNTIME);
+	CUptiResult result = cupti.enable(CUPTI_ACTIVITY_KIND_RUNTIME);
+	return result == CUPTI_SUCCESS ? cupti.enable(CUPTI_ACTIVITY_KIND_DRIVER) : result;
 }
 
 /* Starts activity tracing; on failure, says why in message and returns the code. */

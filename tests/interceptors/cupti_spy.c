@@ -6,6 +6,7 @@
  * and which runtime API records CUPTI delivered:
  *   kind K RESULT            cuptiActivityEnable(K)
  *   runtime_api CBID EN RESULT  cuptiActivityEnableRuntimeApi(CBID, EN)
+ *   driver_api CBID EN RESULT   cuptiActivityEnableDriverApi(CBID, EN)
  *   api_record CBID          one CUPTI_ACTIVITY_KIND_RUNTIME record
  * CUPTI_SPY_NO_RUNTIME_API=1 makes cuptiActivityEnableRuntimeApi fail with
  * CUPTI_ERROR_NOT_SUPPORTED, as an older CUPTI without it would.
@@ -47,6 +48,15 @@ CUptiResult CUPTIAPI cuptiActivityEnableRuntimeApi(CUpti_CallbackId cbid, uint8_
 	if (real && !(refuse && refuse[0] == '1'))
 		result = real(cbid, enable);
 	dprintf(log_fd, "runtime_api %u %u %d\n", (unsigned)cbid, (unsigned)enable, (int)result);
+	return result;
+}
+
+CUptiResult CUPTIAPI cuptiActivityEnableDriverApi(CUpti_CallbackId cbid, uint8_t enable)
+{
+	__typeof__(&cuptiActivityEnableDriverApi) real =
+		(__typeof__(real))dlsym(RTLD_NEXT, "cuptiActivityEnableDriverApi");
+	CUptiResult result = real ? real(cbid, enable) : CUPTI_ERROR_NOT_SUPPORTED;
+	dprintf(log_fd, "driver_api %u %u %d\n", (unsigned)cbid, (unsigned)enable, (int)result);
 	return result;
 }
 

@@ -11,6 +11,9 @@ require "$TRACER" "$HELPERS/cuda_calls" "$HELPERS/libcupti_spy.so"
 
 RUNTIME_KIND=5             # CUPTI_ACTIVITY_KIND_RUNTIME
 LINKED_CBIDS="31 32 41 44 49 50 51 52 211 214 215 216 225 228 233 234 235 236 430 431"
+# cuLaunchKernel(_ptsz), cuLaunchKernelEx(_ptsz), cuLaunchCooperativeKernel(_ptsz):
+# how cuDNN and cuBLAS launch inside the library calls we link.
+LINKED_DRIVER_CBIDS="307 442 477 478 652 653"
 MALLOC_CBID=20 FREE_CBID=22
 
 # The tracer takes libcupti.so.13 from the directory of the libcudart it uses.
@@ -44,6 +47,9 @@ if grep -Eq '^runtime_api [0-9]+ 1 0$' "$log"; then
 	kind_enabled "$log" && fail "per_call: RUNTIME kind enabled although per-call API records work"
 	enabled=$(awk '$1 == "runtime_api" && $3 == 1 && $4 == 0 {print $2}' "$log" | sort -n | xargs)
 	[ "$enabled" = "$LINKED_CBIDS" ] || fail "per_call: enabled cbids [$enabled], want [$LINKED_CBIDS]"
+	enabled=$(awk '$1 == "driver_api" && $3 == 1 && $4 == 0 {print $2}' "$log" | sort -n | xargs)
+	[ "$enabled" = "$LINKED_DRIVER_CBIDS" ] ||
+		fail "per_call: enabled driver cbids [$enabled], want [$LINKED_DRIVER_CBIDS]"
 	[ "$(api_records "$log" $MALLOC_CBID)" = 0 ] || fail "per_call: API records for cudaMalloc"
 	[ "$(api_records "$log" $FREE_CBID)" = 0 ] || fail "per_call: API records for cudaFree"
 	linked=$(grep -c '^api_record' "$log")
