@@ -10,21 +10,8 @@
 #include <limits.h>
 #include <string.h>
 
+#include "analysis/api_names.h"
 #include "tracepoints/dnntrace_enums.h"
-
-static const char *const api_names[DNNTRACE_API_COUNT] = {
-	"cudaMalloc", "cudaFree", "cudaMallocAsync", "cudaFreeAsync",
-	"cudaMallocFromPoolAsync", "cudaMallocManaged", "cudaMallocPitch",
-	"cudaMalloc3D", "cudaMallocHost", "cudaHostAlloc", "cudaFreeHost",
-	"cudaMemcpy", "cudaMemcpyAsync", "cudaMemcpy2D", "cudaMemcpy2DAsync",
-	"cudaMemset", "cudaMemsetAsync", "cudaMemset2D", "cudaMemset2DAsync",
-	"cudaLaunchKernel", "cudaLaunchKernelExC", "cudaMemcpy_ptds",
-	"cudaMemcpyAsync_ptsz", "cudaMemcpy2D_ptds", "cudaMemcpy2DAsync_ptsz",
-	"cudaMemset_ptds", "cudaMemsetAsync_ptsz", "cudaMemset2D_ptds",
-	"cudaMemset2DAsync_ptsz", "cudaLaunchKernel_ptsz",
-	"cudaLaunchKernelExC_ptsz", "cudaMallocAsync_ptsz",
-	"cudaFreeAsync_ptsz", "cudaMallocFromPoolAsync_ptsz",
-};
 
 static const char *const kind_names[] = {
 	"device", "managed", "pinned_host", "stream_ordered",
@@ -71,15 +58,18 @@ static int write_kernels(const struct dt_group *g, const char *dir)
 	for (size_t i = 0; i < g->win_count; i++) {
 		const struct dt_kernel *k = &g->kernels[g->win_first + i];
 		const uint64_t fields[] = {i, k->device, k->stream, k->start,
-			k->end, k->end - k->start};
+			k->end, k->duration_ns};
 		for (size_t j = 0; j < sizeof(fields) / sizeof(fields[0]); j++) {
 			dt_put_u64(f, fields[j]);
 			putc_unlocked(',', f);
 		}
 		dt_csv_field(f, k->name);
 		putc_unlocked(',', f);
-		if (k->api >= 0 && k->api < DNNTRACE_API_COUNT)
-			fputs(api_names[k->api], f);
+		/* a library call's kernels name the library entry point */
+		if (k->source == DT_SOURCE_LAUNCH)
+			dt_put_str(f, dt_launch_api_name(k->api));
+		else if (k->source == DT_SOURCE_LIBRARY)
+			dt_put_str(f, dt_lib_api_name(k->api));
 		putc_unlocked(',', f);
 		print_ids(f, g, k, DT_ROLE_READ);
 		putc_unlocked(',', f);

@@ -14,6 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/api_names.h"
+#include "tracepoints/dnntrace_enums.h"
+
 #define KERNEL_RULE "____________________________________________________________________"
 #define TENSOR_RULE "_____________________________________________________________________________"
 #define HALF_RULE "_ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ "
@@ -85,11 +88,74 @@ static void print_tensor_line(FILE *f, const struct dt_g10_lines *lines, size_t 
 			lines->start[t + 1] - lines->start[t], f);
 }
 
+/* Element types as G10 prints them (PyTorch's short dtype names). */
+static const char *dtype_name(uint8_t dtype)
+{
+	static const char *const names[] = {
+		[DNNTRACE_DTYPE_UNKNOWN] = "unknown", [DNNTRACE_DTYPE_F32] = "f32",
+		[DNNTRACE_DTYPE_F64] = "f64", [DNNTRACE_DTYPE_F16] = "f16",
+		[DNNTRACE_DTYPE_BF16] = "bf16", [DNNTRACE_DTYPE_I8] = "i8",
+		[DNNTRACE_DTYPE_U8] = "u8", [DNNTRACE_DTYPE_I32] = "i32",
+		[DNNTRACE_DTYPE_I64] = "i64", [DNNTRACE_DTYPE_F8E4M3] = "f8e4m3fn",
+		[DNNTRACE_DTYPE_F8E5M2] = "f8e5m2", [DNNTRACE_DTYPE_BOOL] = "b8",
+	};
+	return dtype < sizeof(names) / sizeof(names[0]) ? names[dtype] : "unknown";
+}
+
+/* A tensor line of kernels.config: G10 goes on after the line's ", " with
+ * `Dimensions: f32[64, 3, 224, 224]` where the shape is known (here: the
+ * argument's shape as the library call passed it). */
+static void print_kernel_tensor(FILE *f, const struct dt_group *g,
+		const struct dt_g10_lines *lines, const struct dt_touch *touch)
+{
+	if (touch->rank == 0) {
+		print_tensor_line(f, lines, touch->tensor);
+		return;
+	}
+	size_t from = lines->start[touch->tensor];
+	size_t length = lines->start[touch->tensor + 1] - from;
+	fwrite_unlocked(lines->text + from, 1, length - 1, f);   /* no '\n' */
+	dt_put_str(f, "Dimensions: ");
+	dt_put_str(f, dtype_name(touch->dtype));
+	putc_unlocked('[', f);
+	for (uint8_t d = 0; d < touch->rank; d++) {
+		if (d)
+			dt_put_str(f, ", ");
+		dt_put_i64(f, g->dims[touch->dims_at + d]);
+	}
+	dt_put_str(f, "]\n");
+}
+
 /*
- * Kernel name line: G10 prints op(arguments); a trace knows the kernel name
- * and, from the launch parameters, which tensors it received in parameter
- * order, so those tensor names stand in for the arguments.
+ * Kernel name line: G10 prints op(arguments). A launched kernel prints its
+ * name and, standing in for the arguments, the tensors it received, in
+ * parameter order. A library call's kernel (or op) prints the entry point
+ * and the kernel name(s) it ran: cudnnConvolutionForward(implicit_convolve_sgemm);
+ * its arguments are the Input and Output lists below.
  */
+static void print_kernel_name(FILE *f, const struct dt_group *g,
+		const struct dt_kernel *kernel)
+{
+	if (kernel->source == DT_SOURCE_LIBRARY) {
+		dt_put_str(f, dt_lib_api_name(kernel->api));
+		putc_unlocked('(', f);
+		dt_put_str(f, kernel->name);
+		putc_unlocked(')', f);
+		return;
+	}
+	const struct dt_touch *touches = &g->touches[kernel->touches_at];
+	dt_put_str(f, kernel->name);
+	putc_unlocked('(', f);
+	for (uint32_t i = 0; i < kernel->n_touches; i++) {
+		char buf[32];
+		if (i)
+			dt_put_str(f, ", ");
+		dt_put_str(f, dt_tensor_display_name(
+				&g->tensors[touches[i].tensor], buf, sizeof(buf)));
+	}
+	putc_unlocked(')', f);
+}
+
 static int write_kernels(const struct dt_group *g, const char *dir,
 		const struct dt_g10_lines *lines)
 {
@@ -102,24 +168,15 @@ static int write_kernels(const struct dt_group *g, const char *dir,
 		dt_put_str(f, "Kernel ID: ");
 		dt_put_u64(f, k);
 		dt_put_str(f, ", Name: ");
-		dt_put_str(f, kernel->name);
-		putc_unlocked('(', f);
-		for (uint32_t i = 0; i < kernel->n_touches; i++) {
-			char buf[32];
-			if (i)
-				dt_put_str(f, ", ");
-			dt_put_str(f, dt_tensor_display_name(
-					&g->tensors[touches[i].tensor], buf,
-					sizeof(buf)));
-		}
-		fputs(")\nInput Tensors:\n", f);
+		print_kernel_name(f, g, kernel);
+		fputs("\nInput Tensors:\n", f);
 		for (uint32_t i = 0; i < kernel->n_touches; i++)
 			if (touches[i].roles & DT_ROLE_READ)
-				print_tensor_line(f, lines, touches[i].tensor);
+				print_kernel_tensor(f, g, lines, &touches[i]);
 		fputs("Output Tensors:\n", f);
 		for (uint32_t i = 0; i < kernel->n_touches; i++)
 			if (touches[i].roles & DT_ROLE_WRITE)
-				print_tensor_line(f, lines, touches[i].tensor);
+				print_kernel_tensor(f, g, lines, &touches[i]);
 		fputs(KERNEL_RULE "\n", f);
 	}
 	return dt_close_output(f);

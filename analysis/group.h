@@ -21,15 +21,39 @@
 struct dt_touch {
 	uint32_t tensor;     /* index into group tensors */
 	uint8_t roles;       /* DT_ROLE_READ | DT_ROLE_WRITE */
+	uint8_t dtype;       /* enum dnntrace_dtype of the argument as passed */
+	uint8_t rank;        /* 0: shape unknown */
+	uint32_t dims_at;    /* rank dimensions at dt_group.dims[dims_at] */
 };
 
+/* What a kernel (or op) links to: the host call that submitted it. */
+enum dt_source {
+	DT_SOURCE_NONE = 0,          /* no link: no tensors known */
+	DT_SOURCE_LAUNCH,            /* api: enum dnntrace_api_id */
+	DT_SOURCE_LIBRARY,           /* api: enum dnntrace_lib_api_id */
+};
+
+/* What one index of the analysis stands for (--granularity). */
+enum dt_granularity {
+	DT_GRANULARITY_KERNEL = 0,   /* one GPU kernel */
+	DT_GRANULARITY_OP,           /* one library call or launch: its kernels merged */
+};
+
+/*
+ * One index of the analysis: a GPU kernel, or with DT_GRANULARITY_OP one
+ * op (the kernels of one host call merged: start = first kernel's start,
+ * end = last kernel's end, duration = sum of the kernels' durations).
+ */
 struct dt_kernel {
 	uint64_t start, end;         /* GPU times, ns (CLOCK_MONOTONIC) */
+	uint64_t duration_ns;        /* G10's t_k; set it, even by hand */
 	uint32_t correlation_id;
 	uint32_t device;
-	uint32_t stream;
-	const char *name;
-	int api;                     /* launch API (enum dnntrace_api_id), -1: no link */
+	uint32_t stream;             /* CUPTI stream id, 0 where no kernel was seen */
+	uint32_t n_gpu_kernels;      /* GPU kernels merged (op: 0 if none seen) */
+	const char *name;            /* op of several kernels: names joined by "; " */
+	uint8_t source;              /* enum dt_source */
+	int api;                     /* per source; -1: no link */
 	size_t touches_at;           /* into dt_group.touches */
 	uint32_t n_touches;
 };
@@ -47,6 +71,7 @@ struct dt_tensor_result {
 struct dt_group {
 	int64_t vpid;
 	int32_t device;
+	enum dt_granularity granularity;
 	bool kernel_times_missing;   /* CUPTI unavailable: launches stand in */
 	const char *cupti_message;
 	uint64_t events_lost;        /* known counts: discarded + dropped */
@@ -59,6 +84,9 @@ struct dt_group {
 	size_t n_kernels, cap_kernels;
 	struct dt_touch *touches;
 	size_t n_touches, cap_touches;
+	int64_t *dims;               /* shapes of touches, as passed in the calls */
+	size_t n_dims, cap_dims;
+	struct dt_strpool names;     /* names of merged ops */
 
 	bool window_misfit;          /* the --kernels window did not fit */
 	size_t asked_first, asked_last;
@@ -77,15 +105,20 @@ struct dt_group {
 };
 
 /* Every (process, device) with tensors, kernels or allocation attempts, in
- * process order then device order. Fills *groups; returns the count. */
-size_t dt_groups_build(const struct dt_model *m, struct dt_group **groups);
+ * process order then device order, one index per kernel or per op.
+ * Fills *groups; returns the count. */
+size_t dt_groups_build(const struct dt_model *m, enum dt_granularity granularity,
+		struct dt_group **groups);
 
 /* Hand-made groups (tests): tensors must be added in increasing id order. */
 void dt_group_init(struct dt_group *g, int64_t vpid, int32_t device);
 void dt_group_add_tensor(struct dt_group *g, const struct dt_tensor *t);
-/* Adds a kernel after the others; touches name tensor indices with roles. */
+/* Adds a kernel after the others; touches name tensor indices with roles
+ * (and shapes stored by dt_group_add_dims). */
 void dt_group_add_kernel(struct dt_group *g, const struct dt_kernel *k,
 		const struct dt_touch *touches, uint32_t n_touches);
+/* Stores rank dimensions; returns their dims_at for a touch. */
+uint32_t dt_group_add_dims(struct dt_group *g, const int64_t *dims, uint8_t rank);
 
 /* Analyzes kernels [first, first+count) of the full order (count 0: none). */
 void dt_group_analyze(struct dt_group *g, size_t first, size_t count);

@@ -31,14 +31,19 @@ struct options {
 	bool force;
 	bool has_window;
 	size_t window_first, window_last;
+	enum dt_granularity granularity;
 };
 
 static void usage(FILE *f)
 {
 	fputs("usage: " PROG " TRACE_DIR -o OUT_DIR [--kernels A:B] [--name NAME]\n"
+		"                 [--granularity kernel|op] [--force]\n"
 		"  TRACE_DIR      an LTTng trace written by dnntrace record\n"
 		"  -o OUT_DIR     where the G10 files, CSV tables and summary go\n"
-		"  --kernels A:B  analyze kernels A to B (inclusive) only\n"
+		"  --kernels A:B  analyze indices A to B (inclusive) only\n"
+		"  --granularity kernel|op\n"
+		"                 one index per GPU kernel (default), or per op: one\n"
+		"                 library call or launch, its kernels merged\n"
 		"  --name NAME    prefix of the two .py logs (default dnntrace)\n"
 		"  --force        write into OUT_DIR even if it is not empty\n"
 		"  -h, --help     show this help\n", f);
@@ -103,6 +108,13 @@ static int parse_args(int argc, char **argv, struct options *o)
 			if (++i >= argc || !parse_window(argv[i], o))
 				return usage_error("--kernels needs A:B with A <= B");
 			o->has_window = true;
+		} else if (strcmp(a, "--granularity") == 0) {
+			if (++i < argc && strcmp(argv[i], "kernel") == 0)
+				o->granularity = DT_GRANULARITY_KERNEL;
+			else if (i < argc && strcmp(argv[i], "op") == 0)
+				o->granularity = DT_GRANULARITY_OP;
+			else
+				return usage_error("--granularity needs kernel or op");
 		} else if (strcmp(a, "--force") == 0) {
 			o->force = true;
 		} else if (strcmp(a, "--name") == 0) {
@@ -267,7 +279,7 @@ int main(int argc, char **argv)
 	}
 
 	struct dt_group *groups;
-	size_t n_groups = dt_groups_build(&model, &groups);
+	size_t n_groups = dt_groups_build(&model, o.granularity, &groups);
 	/* A window applies to every group it fits; a group with fewer
 	 * kernels is analyzed whole and says so. Fitting none is an error. */
 	int rc = 0;
@@ -291,9 +303,11 @@ int main(int argc, char **argv)
 		for (size_t i = 0; i < n_groups; i++)
 			if (groups[i].n_kernels > most)
 				most = groups[i].n_kernels;
+		const char *unit = o.granularity == DT_GRANULARITY_OP ? "ops" :
+			"kernels";
 		fprintf(stderr, PROG ": --kernels %zu:%zu out of range: the trace "
-				"has at most %zu kernels per process and device\n",
-				o.window_first, o.window_last, most);
+				"has at most %zu %s per process and device\n",
+				o.window_first, o.window_last, most, unit);
 		rc = 1;
 	}
 

@@ -24,6 +24,10 @@ static void process_free(struct dt_process *p)
 	free(p->launches);
 	dt_u64map_free(&p->launch_index);
 	free(p->launch_tensors);
+	free(p->lib_calls);
+	dt_u64map_free(&p->lib_call_index);
+	free(p->lib_args);
+	free(p->lib_dims);
 	free(p->kernels);
 	dt_u64map_free(&p->call_of_correlation);
 	free(p->devices);
@@ -96,8 +100,8 @@ static struct dt_tensor *tensor_for_id(struct dt_process *p, int64_t id)
 }
 
 void dt_model_on_alloc(struct dt_model *m, int64_t vpid, uint64_t ts, int api,
-		int kind, int32_t device, uint64_t bytes, int64_t tensor_id,
-		int result)
+		int kind, int32_t device, uint64_t ptr, uint64_t bytes,
+		int64_t tensor_id, int result)
 {
 	(void)api;
 	m->dnntrace_events++;
@@ -122,6 +126,7 @@ void dt_model_on_alloc(struct dt_model *m, int64_t vpid, uint64_t ts, int api,
 	t->bytes = bytes;
 	t->device = device;
 	t->kind = kind;
+	t->ptr = ptr;
 	t->alloc_ns = ts;
 	t->allocated = true;
 }
@@ -180,6 +185,53 @@ void dt_model_on_launch(struct dt_model *m, int64_t vpid, uint64_t ts,
 		*DT_PUSH_SLOT(p->launch_tensors, p->n_launch_tensors,
 				p->cap_launch_tensors) = tensors[i];
 	dt_u64map_put(&p->launch_index, call_id, p->n_launches - 1);
+}
+
+void dt_model_on_lib_call(struct dt_model *m, int64_t vpid, uint64_t ts,
+		const struct dt_lib_call_event *c)
+{
+	m->dnntrace_events++;
+	struct dt_process *p = dt_model_process(m, vpid);
+	struct dt_lib_call *call = DT_PUSH_SLOT(p->lib_calls, p->n_lib_calls,
+			p->cap_lib_calls);
+	call->call_id = c->call_id;
+	call->ts = ts;
+	call->api = c->api;
+	call->result = c->result;
+	call->stream = c->stream;
+	call->args_at = p->n_lib_args;
+	call->n_args = c->n_args;
+	/* dims of argument i follow those of arguments 0..i-1; a rank that
+	 * runs past the dims the event holds (a corrupt or truncated event)
+	 * makes that shape unknown, never a read out of bounds */
+	uint64_t dims_used = 0;
+	for (uint32_t i = 0; i < c->n_args; i++) {
+		struct dt_lib_arg *a = DT_PUSH_SLOT(p->lib_args, p->n_lib_args,
+				p->cap_lib_args);
+		a->tensor = c->tensors[i];
+		a->ptr = c->ptrs[i];
+		a->role = c->roles[i];
+		a->dtype = c->dtypes[i];
+		a->rank = 0;
+		a->dims_at = 0;
+		uint8_t rank = c->ranks[i];
+		if (dims_used + rank <= c->n_dims &&
+		    p->n_lib_dims + rank <= UINT32_MAX) {
+			a->rank = rank;
+			a->dims_at = (uint32_t)p->n_lib_dims;
+			for (uint8_t d = 0; d < rank; d++)
+				*DT_PUSH_SLOT(p->lib_dims, p->n_lib_dims,
+						p->cap_lib_dims) = c->dims[dims_used + d];
+		}
+		dims_used += rank;
+	}
+	dt_u64map_put(&p->lib_call_index, c->call_id, p->n_lib_calls - 1);
+}
+
+void dt_model_on_lib_set_stream(struct dt_model *m, int64_t vpid)
+{
+	(void)vpid;
+	m->dnntrace_events++;
 }
 
 void dt_model_on_tag(struct dt_model *m, int64_t vpid, int64_t tensor_id,

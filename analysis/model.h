@@ -24,6 +24,7 @@ struct dt_tensor {
 	uint64_t bytes;
 	int32_t device;
 	int kind;                  /* enum dnntrace_mem_kind */
+	uint64_t ptr;              /* base address, 0: unknown */
 	uint64_t alloc_ns;
 	uint64_t free_ns;          /* DT_NO_TIME: never freed in the trace */
 	uint64_t first_write_ns;   /* first successful memcpy/memset into it */
@@ -39,6 +40,45 @@ struct dt_launch {
 	uint64_t stream;
 	size_t tensors_at;         /* into dt_process.launch_tensors */
 	uint32_t n_tensors;
+	int result;
+};
+
+/* One data pointer argument of a library call. */
+struct dt_lib_arg {
+	int64_t tensor;            /* id from the trace, or -1 (see group.c) */
+	uint64_t ptr;
+	uint32_t dims_at;          /* into dt_process.lib_dims */
+	uint8_t role;              /* enum dnntrace_role */
+	uint8_t dtype;             /* enum dnntrace_dtype */
+	uint8_t rank;              /* 0: shape unknown */
+};
+
+/* One cuDNN / cuBLAS / cuBLASLt call (dnntrace_lib:call). */
+struct dt_lib_call {
+	uint64_t call_id;
+	uint64_t ts;
+	int api;                   /* enum dnntrace_lib_api_id */
+	int result;
+	uint64_t stream;           /* the handle's cudaStream_t at the call */
+	size_t args_at;            /* into dt_process.lib_args */
+	uint32_t n_args;
+};
+
+/* A dnntrace_lib:call event as the reader (or a test) hands it over: every
+ * per-argument array has n_args entries; dims holds ranks[i] dimensions for
+ * argument i, one argument after the other. */
+struct dt_lib_call_event {
+	uint64_t call_id;
+	int api;
+	uint64_t stream;
+	uint32_t n_args;
+	const int64_t *tensors;
+	const uint64_t *ptrs;
+	const uint8_t *roles;
+	const uint8_t *dtypes;
+	const uint8_t *ranks;
+	uint32_t n_dims;
+	const int64_t *dims;
 	int result;
 };
 
@@ -70,6 +110,13 @@ struct dt_process {
 	struct dt_u64map launch_index;      /* call_id -> index in launches */
 	int64_t *launch_tensors;
 	size_t n_launch_tensors, cap_launch_tensors;
+	struct dt_lib_call *lib_calls;
+	size_t n_lib_calls, cap_lib_calls;
+	struct dt_u64map lib_call_index;    /* call_id -> index in lib_calls */
+	struct dt_lib_arg *lib_args;
+	size_t n_lib_args, cap_lib_args;
+	int64_t *lib_dims;
+	size_t n_lib_dims, cap_lib_dims;
 	struct dt_gpu_kernel *kernels;
 	size_t n_kernels, cap_kernels;
 	struct dt_u64map call_of_correlation; /* CUPTI correlation id -> call_id */
@@ -95,8 +142,8 @@ void dt_model_init(struct dt_model *m);
 void dt_model_free(struct dt_model *m);
 
 void dt_model_on_alloc(struct dt_model *m, int64_t vpid, uint64_t ts, int api,
-		int kind, int32_t device, uint64_t bytes, int64_t tensor_id,
-		int result);
+		int kind, int32_t device, uint64_t ptr, uint64_t bytes,
+		int64_t tensor_id, int result);
 void dt_model_on_free(struct dt_model *m, int64_t vpid, uint64_t ts,
 		int64_t tensor_id, int result);
 void dt_model_on_memcpy(struct dt_model *m, int64_t vpid, uint64_t ts,
@@ -106,6 +153,11 @@ void dt_model_on_memset(struct dt_model *m, int64_t vpid, uint64_t ts,
 void dt_model_on_launch(struct dt_model *m, int64_t vpid, uint64_t ts,
 		uint64_t call_id, int api, const char *name, uint64_t stream,
 		const int64_t *tensors, uint32_t n_tensors, int result);
+void dt_model_on_lib_call(struct dt_model *m, int64_t vpid, uint64_t ts,
+		const struct dt_lib_call_event *call);
+/* cudnnSetStream / cublasSetStream_v2: counted only, since every call
+ * event carries its handle's stream at the call. */
+void dt_model_on_lib_set_stream(struct dt_model *m, int64_t vpid);
 void dt_model_on_tag(struct dt_model *m, int64_t vpid, int64_t tensor_id,
 		const char *name);
 void dt_model_on_status(struct dt_model *m, int64_t vpid, int cupti_ok,

@@ -3,6 +3,7 @@
 # a static library that the unit tests link, so tests need no trace.
 
 ANALYSIS_CORE_SRCS := analysis/util.c analysis/model.c analysis/liveness.c \
+	analysis/api_names.c \
 	analysis/group.c analysis/g10_writer.c analysis/csv_writer.c \
 	analysis/summary.c
 ANALYSIS_CORE_OBJS := $(ANALYSIS_CORE_SRCS:%.c=$(BUILD)/obj/%.o)

@@ -12,16 +12,24 @@
 void dt_write_summary(FILE *f, const struct dt_group *g)
 {
 	fprintf(f, "process %" PRId64 ", device %" PRId32 "\n", g->vpid, g->device);
+	/* one index per kernel, or per op with --granularity op */
+	const char *unit = g->granularity == DT_GRANULARITY_OP ? "ops" : "kernels";
 	if (g->window_misfit)
-		fprintf(f, "kernels: %zu (--kernels %zu:%zu out of range: all "
-				"kernels analyzed)\n", g->n_kernels, g->asked_first,
-				g->asked_last);
+		fprintf(f, "%s: %zu (--kernels %zu:%zu out of range: all "
+				"%s analyzed)\n", unit, g->n_kernels, g->asked_first,
+				g->asked_last, unit);
 	else if (g->win_count == g->n_kernels)
-		fprintf(f, "kernels: %zu\n", g->n_kernels);
+		fprintf(f, "%s: %zu\n", unit, g->n_kernels);
 	else
-		fprintf(f, "kernels: %zu (window %zu:%zu of %zu)\n", g->win_count,
+		fprintf(f, "%s: %zu (window %zu:%zu of %zu)\n", unit, g->win_count,
 				g->win_first, g->win_first + g->win_count - 1,
 				g->n_kernels);
+	if (g->granularity == DT_GRANULARITY_OP) {
+		uint64_t gpu_kernels = 0;
+		for (size_t k = 0; k < g->win_count; k++)
+			gpu_kernels += g->kernels[g->win_first + k].n_gpu_kernels;
+		fprintf(f, "GPU kernels in these ops: %" PRIu64 "\n", gpu_kernels);
+	}
 	size_t globals = 0, in_files = 0;
 	for (size_t t = 0; t < g->n_tensors; t++) {
 		globals += g->results[t].global;
@@ -34,11 +42,12 @@ void dt_write_summary(FILE *f, const struct dt_group *g)
 			" allocations\n", g->stats.pinned_bytes,
 			g->stats.pinned_allocs);
 	if (g->win_count > 0)
-		fprintf(f, "peak memory: %" PRIu64 " bytes at kernel %zu (%s)\n",
-				g->peak_bytes, g->peak_kernel,
+		fprintf(f, "peak memory: %" PRIu64 " bytes at %s %zu (%s)\n",
+				g->peak_bytes, g->granularity == DT_GRANULARITY_OP ?
+				"op" : "kernel", g->peak_kernel,
 				g->kernels[g->win_first + g->peak_kernel].name);
 	else
-		fputs("peak memory: no kernels\n", f);
+		fprintf(f, "peak memory: no %s\n", unit);
 	if (g->kernel_times_missing)
 		fprintf(f, "kernel times missing: launches stand in for kernels"
 				" (CUPTI: %s)\n", g->cupti_message ?

@@ -30,9 +30,11 @@ enum handler {
 	H_GPU_KERNEL,
 	H_EXTERNAL_CORRELATION,
 	H_RECORDS_DROPPED,
+	H_LIB_CALL,
+	H_LIB_SET_STREAM,
 };
 
-#define MAX_FIELDS 8
+#define MAX_FIELDS 12
 
 /* The payload members each handler reads, in slot order. */
 static const struct {
@@ -41,7 +43,7 @@ static const struct {
 	const char *fields[MAX_FIELDS];
 } event_specs[] = {
 	{"dnntrace_api:alloc", H_ALLOC,
-		{"api", "kind", "device", "bytes", "tensor_id", "result"}},
+		{"api", "kind", "device", "bytes", "tensor_id", "result", "ptr"}},
 	{"dnntrace_api:free", H_FREE, {"tensor_id", "result"}},
 	{"dnntrace_api:memcpy", H_MEMCPY, {"dst_tensor", "result"}},
 	{"dnntrace_api:memset", H_MEMSET, {"tensor_id", "result"}},
@@ -54,11 +56,16 @@ static const struct {
 	{"dnntrace_gpu:external_correlation", H_EXTERNAL_CORRELATION,
 		{"correlation_id", "call_id"}},
 	{"dnntrace_gpu:records_dropped", H_RECORDS_DROPPED, {"count"}},
+	{"dnntrace_lib:call", H_LIB_CALL,
+		{"call_id", "api", "stream", "tensors", "ptrs", "roles", "dtypes",
+		 "ranks", "dims", "result"}},
+	{"dnntrace_lib:set_stream", H_LIB_SET_STREAM, {"result"}},
 	{"dnntrace_gpu:memcpy", H_GPU_OTHER, {NULL}},
 	{"dnntrace_gpu:memset", H_GPU_OTHER, {NULL}},
 };
 
-enum field_kind { F_SIGNED, F_UNSIGNED, F_STRING, F_SIGNED_ARRAY };
+enum field_kind { F_SIGNED, F_UNSIGNED, F_STRING, F_SIGNED_ARRAY,
+	F_UNSIGNED_ARRAY };
 
 struct class_info {
 	const bt_event_class *event_class;
@@ -79,6 +86,11 @@ struct reader {
 	size_t last_class;
 	int64_t *tensor_buffer;
 	size_t tensor_buffer_cap;
+	/* one library call's arrays (dnntrace_lib:call), reused */
+	int64_t *lib_tensors, *lib_dims;
+	uint64_t *lib_ptrs;
+	uint8_t *lib_roles, *lib_dtypes, *lib_ranks;
+	size_t lib_args_cap, lib_dims_cap;
 };
 
 /* ---- resolving an event class once ------------------------------------ */
@@ -118,13 +130,19 @@ static bool classify_field(const bt_field_class *fc, enum field_kind *kind)
 		*kind = F_UNSIGNED;
 	else if (bt_field_class_type_is(type, BT_FIELD_CLASS_TYPE_STRING))
 		*kind = F_STRING;
-	else if (bt_field_class_type_is(type, BT_FIELD_CLASS_TYPE_ARRAY) &&
-		 bt_field_class_type_is(bt_field_class_get_type(
-			bt_field_class_array_borrow_element_field_class_const(fc)),
-			BT_FIELD_CLASS_TYPE_SIGNED_INTEGER))
-		*kind = F_SIGNED_ARRAY;
-	else
+	else if (bt_field_class_type_is(type, BT_FIELD_CLASS_TYPE_ARRAY)) {
+		bt_field_class_type element = bt_field_class_get_type(
+			bt_field_class_array_borrow_element_field_class_const(fc));
+		if (bt_field_class_type_is(element, BT_FIELD_CLASS_TYPE_SIGNED_INTEGER))
+			*kind = F_SIGNED_ARRAY;
+		else if (bt_field_class_type_is(element,
+				BT_FIELD_CLASS_TYPE_UNSIGNED_INTEGER))
+			*kind = F_UNSIGNED_ARRAY;
+		else
+			return false;
+	} else {
 		return false;
+	}
 	return true;
 }
 
@@ -164,8 +182,8 @@ static void resolve_class(struct class_info *info, const bt_event_class *ec)
 	const bt_field_class *vpid_class;
 	enum field_kind vpid_kind;
 	if (find_member(context, "vpid", &vpid_index, &vpid_class) &&
-	    classify_field(vpid_class, &vpid_kind) && vpid_kind != F_STRING &&
-	    vpid_kind != F_SIGNED_ARRAY) {
+	    classify_field(vpid_class, &vpid_kind) &&
+	    (vpid_kind == F_SIGNED || vpid_kind == F_UNSIGNED)) {
 		info->vpid_index = (int64_t)vpid_index;
 		info->vpid_signed = vpid_kind == F_SIGNED;
 	}
@@ -235,6 +253,16 @@ static uint64_t event_time(const bt_message *msg, const struct class_info *info)
 			info->clock_frequency);
 }
 
+/* Element i of an integer array field, whatever its signedness. */
+static inline int64_t array_element(const bt_field *array, enum field_kind kind,
+		uint64_t i)
+{
+	const bt_field *f =
+		bt_field_array_borrow_element_field_by_index_const(array, i);
+	return kind == F_SIGNED_ARRAY ? bt_field_integer_signed_get_value(f) :
+		(int64_t)bt_field_integer_unsigned_get_value(f);
+}
+
 static void handle_launch(struct reader *r, const bt_field *payload,
 		const struct class_info *info, int64_t vpid, uint64_t ts)
 {
@@ -248,14 +276,79 @@ static void handle_launch(struct reader *r, const bt_field *payload,
 				n * sizeof(int64_t));
 	}
 	for (uint64_t i = 0; i < n; i++)
-		r->tensor_buffer[i] = bt_field_integer_signed_get_value(
-				bt_field_array_borrow_element_field_by_index_const(
-					array, i));
+		r->tensor_buffer[i] = array_element(array, info->kind[4], i);
 	dt_model_on_launch(r->model, vpid, ts, get_unsigned(payload, info, 0),
 			(int)get_signed(payload, info, 1),
 			get_string(payload, info, 2),
 			get_unsigned(payload, info, 3), r->tensor_buffer,
 			(uint32_t)n, (int)get_signed(payload, info, 5));
+}
+
+static void grow_buffer(void **buffer, size_t n, size_t size)
+{
+	*buffer = dt_xrealloc(*buffer, n * size);
+}
+
+/* dnntrace_lib:call: its arrays copied into reused buffers. The per-
+ * argument arrays have one length each in CTF; a corrupt event with
+ * unequal lengths is read as far as all of them go. */
+static void handle_lib_call(struct reader *r, const bt_field *payload,
+		const struct class_info *info, int64_t vpid, uint64_t ts)
+{
+	enum { CALL_ID, API, STREAM, TENSORS, PTRS, ROLES, DTYPES, RANKS, DIMS,
+		RESULT };
+	uint64_t n_args = UINT32_MAX;
+	for (int slot = TENSORS; slot <= RANKS; slot++) {
+		uint64_t length = bt_field_array_get_length(member(payload, info,
+					slot));
+		if (length < n_args)
+			n_args = length;
+	}
+	const bt_field *dims = member(payload, info, DIMS);
+	uint64_t n_dims = bt_field_array_get_length(dims);
+	if (n_dims > UINT32_MAX)
+		n_dims = UINT32_MAX;
+	if (n_args > r->lib_args_cap) {
+		r->lib_args_cap = n_args;
+		grow_buffer((void **)&r->lib_tensors, n_args, sizeof(int64_t));
+		grow_buffer((void **)&r->lib_ptrs, n_args, sizeof(uint64_t));
+		grow_buffer((void **)&r->lib_roles, n_args, 1);
+		grow_buffer((void **)&r->lib_dtypes, n_args, 1);
+		grow_buffer((void **)&r->lib_ranks, n_args, 1);
+	}
+	if (n_dims > r->lib_dims_cap) {
+		r->lib_dims_cap = n_dims;
+		grow_buffer((void **)&r->lib_dims, n_dims, sizeof(int64_t));
+	}
+	const bt_field *tensors = member(payload, info, TENSORS);
+	const bt_field *ptrs = member(payload, info, PTRS);
+	const bt_field *roles = member(payload, info, ROLES);
+	const bt_field *dtypes = member(payload, info, DTYPES);
+	const bt_field *ranks = member(payload, info, RANKS);
+	for (uint64_t i = 0; i < n_args; i++) {
+		r->lib_tensors[i] = array_element(tensors, info->kind[TENSORS], i);
+		r->lib_ptrs[i] = (uint64_t)array_element(ptrs, info->kind[PTRS], i);
+		r->lib_roles[i] = (uint8_t)array_element(roles, info->kind[ROLES], i);
+		r->lib_dtypes[i] = (uint8_t)array_element(dtypes, info->kind[DTYPES], i);
+		r->lib_ranks[i] = (uint8_t)array_element(ranks, info->kind[RANKS], i);
+	}
+	for (uint64_t i = 0; i < n_dims; i++)
+		r->lib_dims[i] = array_element(dims, info->kind[DIMS], i);
+	struct dt_lib_call_event call = {
+		.call_id = get_unsigned(payload, info, CALL_ID),
+		.api = (int)get_signed(payload, info, API),
+		.stream = get_unsigned(payload, info, STREAM),
+		.n_args = (uint32_t)n_args,
+		.tensors = r->lib_tensors,
+		.ptrs = r->lib_ptrs,
+		.roles = r->lib_roles,
+		.dtypes = r->lib_dtypes,
+		.ranks = r->lib_ranks,
+		.n_dims = (uint32_t)n_dims,
+		.dims = r->lib_dims,
+		.result = (int)get_signed(payload, info, RESULT),
+	};
+	dt_model_on_lib_call(r->model, vpid, ts, &call);
 }
 
 static void handle_event(struct reader *r, const bt_message *msg)
@@ -286,6 +379,7 @@ static void handle_event(struct reader *r, const bt_message *msg)
 		dt_model_on_alloc(m, vpid, ts, (int)get_signed(payload, info, 0),
 				(int)get_signed(payload, info, 1),
 				(int32_t)get_signed(payload, info, 2),
+				get_unsigned(payload, info, 6),
 				get_unsigned(payload, info, 3),
 				get_signed(payload, info, 4),
 				(int)get_signed(payload, info, 5));
@@ -329,6 +423,12 @@ static void handle_event(struct reader *r, const bt_message *msg)
 		break;
 	case H_RECORDS_DROPPED:
 		dt_model_on_records_dropped(m, vpid, get_unsigned(payload, info, 0));
+		break;
+	case H_LIB_CALL:
+		handle_lib_call(r, payload, info, vpid, ts);
+		break;
+	case H_LIB_SET_STREAM:
+		dt_model_on_lib_set_stream(m, vpid);
 		break;
 	case H_IGNORE:
 	case H_GPU_OTHER:
@@ -573,6 +673,12 @@ int dt_read_trace(const char *trace_dir, struct dt_model *m, char *error,
 	bt_value_put_ref(params);
 	free(r.classes);
 	free(r.tensor_buffer);
+	free(r.lib_tensors);
+	free(r.lib_ptrs);
+	free(r.lib_roles);
+	free(r.lib_dtypes);
+	free(r.lib_ranks);
+	free(r.lib_dims);
 	bt_current_thread_clear_error();
 	if (rc == 0 && m->dnntrace_events == 0) {
 		snprintf(error, error_size, "%s: trace has no dnntrace events "

@@ -5,7 +5,9 @@
  * G10 files it writes against G10's own outputs: tensors.config byte for
  * byte, every Birth, Death and Period of liveness_analysis.config (Estimated
  * Time lines depend on per-kernel times G10 did not publish: skipped), the
- * tensor lines of kernels.config, and the memory and period logs (except
+ * tensor lines of kernels.config with their Dimensions (fed as the shapes
+ * the calls passed; G10's rank-0 `i64[]` cannot be: a trace's rank 0 means
+ * unknown, so those are compared without it), and the memory and period logs (except
  * sd_time, for the same reason). Tensor names and sizes come from
  * tensors.config (kernels.config names the per-use views, e.g. unsqueeze_3
  * for primals_3); global/local comes out of our own rule (allocated before
@@ -21,6 +23,7 @@
 #include "analysis/g10_writer.h"
 #include "analysis/group.h"
 #include "tests/analysis/check.h"
+#include "tracepoints/dnntrace_enums.h"
 
 #define MAX_TENSORS 100000
 
@@ -97,6 +100,48 @@ struct ref_kernel {
 	uint32_t n;
 };
 
+/* Dimensions of the touches, touch.dims_at indexes this array until the
+ * dims are handed to the group. */
+static int64_t *ref_dims;
+static size_t n_ref_dims, cap_ref_dims;
+
+/* ", Dimensions: f32[64, 3, 7, 7]" -> dtype, rank and dims; rank 0 for
+ * none and for G10's scalars ("i64[]"). */
+static void parse_dimensions(const char *line, struct dt_touch *touch)
+{
+	static const struct { const char *name; uint8_t dtype; } dtypes[] = {
+		{"f32", DNNTRACE_DTYPE_F32}, {"i64", DNNTRACE_DTYPE_I64},
+		{"b8", DNNTRACE_DTYPE_BOOL}, {"f16", DNNTRACE_DTYPE_F16},
+	};
+	const char *dims = strstr(line, "Dimensions: ");
+	if (!dims)
+		return;
+	dims += strlen("Dimensions: ");
+	const char *open = strchr(dims, '[');
+	CHECK(open);
+	bool known = false;
+	for (size_t i = 0; i < sizeof(dtypes) / sizeof(dtypes[0]); i++) {
+		if (strlen(dtypes[i].name) == (size_t)(open - dims) &&
+		    strncmp(dims, dtypes[i].name, (size_t)(open - dims)) == 0) {
+			touch->dtype = dtypes[i].dtype;
+			known = true;
+		}
+	}
+	CHECK(known);
+	touch->dims_at = (uint32_t)n_ref_dims;
+	touch->rank = 0;
+	for (const char *p = open + 1; *p != ']';) {
+		char *end;
+		long long d = strtoll(p, &end, 10);
+		CHECK(end != p);
+		*DT_PUSH_SLOT(ref_dims, n_ref_dims, cap_ref_dims) = d;
+		touch->rank++;
+		p = end;
+		if (*p == ',')
+			p += 2;
+	}
+}
+
 /* Reads kernels.config; fills tensors[] and returns the kernels. */
 static size_t parse_kernels(const char *dir, struct ref_kernel **out)
 {
@@ -123,6 +168,15 @@ static size_t parse_kernels(const char *dir, struct ref_kernel **out)
 				if (k->touches[i].tensor == (uint32_t)id) {
 					k->touches[i].roles |= role;
 					merged = true;
+					/* one shape per use: G10 must agree */
+					struct dt_touch again = {0};
+					size_t mark = n_ref_dims;
+					parse_dimensions(line, &again);
+					CHECK_EQ_INT(again.rank, k->touches[i].rank);
+					for (uint8_t d = 0; d < again.rank; d++)
+						CHECK_EQ_INT(ref_dims[again.dims_at + d],
+							ref_dims[k->touches[i].dims_at + d]);
+					n_ref_dims = mark;
 				}
 			}
 			if (!merged) {
@@ -130,7 +184,11 @@ static size_t parse_kernels(const char *dir, struct ref_kernel **out)
 						(k->n + 1) * sizeof(*k->touches));
 				CHECK(k->touches);
 				/* tensor ids are dense 0..N-1: id = group index */
-				k->touches[k->n++] = (struct dt_touch){(uint32_t)id, role};
+				struct dt_touch *touch = &k->touches[k->n++];
+				memset(touch, 0, sizeof(*touch));
+				touch->tensor = (uint32_t)id;
+				touch->roles = role;
+				parse_dimensions(line, touch);
 			}
 		}
 	}
@@ -211,8 +269,9 @@ static void compare_liveness(const char *ref_dir, const char *out_dir)
 	free(ours);
 }
 
-/* kernels.config: kernel ids and every tensor line, without G10's
- * Dimensions and without the name (G10 prints the per-use view's name). */
+/* kernels.config: kernel ids and every tensor line with its Dimensions
+ * (but G10's scalar ones, "[]"), without the name (G10 prints the per-use
+ * view's name). */
 static void strip_name(char *line)
 {
 	char *name = strstr(line, ", Name: ");
@@ -238,7 +297,7 @@ static void compare_kernels(const char *ref_dir, const char *out_dir)
 			n_section = 0;
 		} else {
 			char *dims = strstr(la, "Dimensions: ");
-			if (dims)
+			if (dims && strstr(dims, "[]"))
 				*dims = '\0';
 			strip_name(la);
 			bool repeat = false;
@@ -426,10 +485,16 @@ int main(void)
 		dt_group_add_tensor(&g, &t);
 	}
 	for (size_t k = 0; k < n_kernels; k++) {
+		for (uint32_t i = 0; i < kernels[k].n; i++) {
+			struct dt_touch *touch = &kernels[k].touches[i];
+			if (touch->rank)
+				touch->dims_at = dt_group_add_dims(&g,
+						&ref_dims[touch->dims_at], touch->rank);
+		}
 		/* arbitrary durations: G10's were not published */
 		struct dt_kernel kernel = {
 			.start = 1000 + 1000 * k, .end = 1000 + 1000 * k + 1 + k % 97,
-			.name = "op", .api = -1,
+			.duration_ns = 1 + k % 97, .name = "op", .api = -1,
 		};
 		dt_group_add_kernel(&g, &kernel, kernels[k].touches, kernels[k].n);
 	}
@@ -450,6 +515,7 @@ int main(void)
 	for (size_t k = 0; k < n_kernels; k++)
 		free(kernels[k].touches);
 	free(kernels);
+	free(ref_dims);
 	for (int64_t id = 0; id < n_ids; id++)
 		free(tensors[id].name);
 	dt_group_free(&g);
