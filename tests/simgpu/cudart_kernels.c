@@ -1,10 +1,12 @@
 /*
  * Simulated kernels: the registry behind simgpu_define_kernel (name and
- * parameter layout of each host-side handle), cudaFuncGetName,
- * cudaFuncGetParamInfo, and kernel launches: validated as the real runtime
- * validates them, then placed on the timeline with a duration from
- * simgpu_next_kernel_ns or the cost model. Kernels compute nothing; this
- * file must never read or write the memory their arguments point to.
+ * parameter layout of each host-side handle), the cudaKernel_t handles of
+ * cudaGetKernel / __cudaGetKernel, cudaFuncGetName, cudaFuncGetParamInfo,
+ * and kernel launches (cudaLaunchKernel*, and nvcc 13's __cudaLaunchKernel*):
+ * validated as the real runtime validates them, then placed on the timeline
+ * with a duration from simgpu_next_kernel_ns or the cost model. Kernels
+ * compute nothing; this file must never read or write the memory their
+ * arguments point to.
  */
 #include "tests/simgpu/sim_internal.h"
 #include "tests/simgpu/simgpu.h"
@@ -26,6 +28,17 @@
 #define MAX_GRID_YZ 65535U
 #define MAX_SHARED_MEM_OPTIN (227U * 1024U)
 
+/*
+ * A cudaKernel_t points to the one embedded in its kernel's registry entry:
+ * a device-side handle distinct from the host function address, as on a
+ * real GPU (there a CUkernel), so a caller that confused the two would fail.
+ * Only addresses found in kernels_by_handle are ever dereferenced.
+ */
+struct CUkern_st {
+	uint32_t magic;
+};
+#define SIM_KERNEL_MAGIC 0x4b45524eU /* "KERN" */
+
 struct kernel {
 	const void *func;
 	const char *name;   /* interned: never freed, CUPTI records point here */
@@ -33,10 +46,26 @@ struct kernel {
 	size_t *offsets;
 	size_t *sizes;
 	struct kernel *next;
+	struct CUkern_st handle;           /* what cudaGetKernel returns */
+	struct kernel *next_by_handle;
 };
 
 #define KERNEL_BUCKETS 1024
 static struct kernel *kernels[KERNEL_BUCKETS];
+static struct kernel *kernels_by_handle[KERNEL_BUCKETS];
+
+/*
+ * Prototypes of the entry points nvcc 13's generated launch code calls
+ * (crt/device_functions.h declares them for C++ only), as there.
+ */
+extern cudaError_t __cudaGetKernel(cudaKernel_t *kernel, const void *func);
+extern cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim,
+				      dim3 blockDim, void **args,
+				      size_t sharedMem, cudaStream_t stream);
+extern cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 gridDim,
+					   dim3 blockDim, void **args,
+					   size_t sharedMem,
+					   cudaStream_t stream);
 
 /* Names replaced by a redefinition: kept, since records may point to them. */
 struct retired_name {
@@ -57,13 +86,34 @@ static size_t bucket_of(const void *func)
 	return (size_t)(h >> 40) % KERNEL_BUCKETS;
 }
 
-/* Caller holds sim_lock. */
-static struct kernel *find_kernel(const void *func)
+/* The kernel declared for host function func. Caller holds sim_lock. */
+static struct kernel *find_by_func(const void *func)
 {
 	for (struct kernel *k = kernels[bucket_of(func)]; k; k = k->next)
 		if (k->func == func)
 			return k;
 	return NULL;
+}
+
+/* The kernel whose cudaKernel_t is handle. Caller holds sim_lock. */
+static struct kernel *find_by_handle(const void *handle)
+{
+	for (struct kernel *k = kernels_by_handle[bucket_of(handle)]; k;
+	     k = k->next_by_handle)
+		if ((const void *)&k->handle == handle)
+			return k;
+	return NULL;
+}
+
+/*
+ * What the cudaFunc* and cudaLaunchKernel* entry points accept: a host
+ * function, or a cudaKernel_t cast to void * (cuda_runtime_api.h,
+ * \note_cudaKernel_t). Caller holds sim_lock.
+ */
+static struct kernel *find_kernel(const void *func)
+{
+	struct kernel *k = find_by_func(func);
+	return k ? k : find_by_handle(func);
 }
 
 size_t sim_param_alignment(size_t size)
@@ -111,7 +161,7 @@ void simgpu_define_kernel(const void *func, const char *name, size_t nparams,
 			      .sizes = sizes };
 	sim_init();
 	pthread_mutex_lock(&sim_lock);
-	struct kernel *old = find_kernel(func);
+	struct kernel *old = find_by_func(func);
 	if (old) {
 		/* Keep the old name alive: records may still point to it. */
 		free(old->offsets), free(old->sizes);
@@ -130,6 +180,10 @@ void simgpu_define_kernel(const void *func, const char *name, size_t nparams,
 		size_t b = bucket_of(func);
 		k->next = kernels[b];
 		kernels[b] = k;
+		k->handle.magic = SIM_KERNEL_MAGIC;
+		b = bucket_of(&k->handle);
+		k->next_by_handle = kernels_by_handle[b];
+		kernels_by_handle[b] = k;
 	}
 	pthread_mutex_unlock(&sim_lock);
 }
@@ -184,6 +238,38 @@ cudaError_t cudaFuncGetParamInfo(const void *func, size_t paramIndex,
 	}
 	pthread_mutex_unlock(&sim_lock);
 	return sim_return(err);
+}
+
+/*
+ * The cudaKernel_t of host function func. nvcc 13's generated code calls
+ * __cudaGetKernel once per kernel and launches through the handle. Assumed,
+ * not tested on a GPU: an undeclared func is cudaErrorInvalidDeviceFunction
+ * and leaves *kernel untouched; only host functions are looked up (a
+ * handle passed as func is undeclared).
+ */
+static cudaError_t get_kernel(cudaKernel_t *kernel, const void *func)
+{
+	cudaError_t err = sim_enter();
+	if (err != cudaSuccess)
+		return sim_return(err);
+	if (!kernel)
+		return sim_return(cudaErrorInvalidValue);
+	pthread_mutex_lock(&sim_lock);
+	struct kernel *k = find_by_func(func);
+	if (k)
+		*kernel = &k->handle;
+	pthread_mutex_unlock(&sim_lock);
+	return sim_return(k ? cudaSuccess : cudaErrorInvalidDeviceFunction);
+}
+
+cudaError_t cudaGetKernel(cudaKernel_t *kernelPtr, const void *entryFuncAddr)
+{
+	return get_kernel(kernelPtr, entryFuncAddr);
+}
+
+cudaError_t __cudaGetKernel(cudaKernel_t *kernel, const void *func)
+{
+	return get_kernel(kernel, func);
 }
 
 static cudaError_t check_geometry(dim3 grid, dim3 block, size_t shared_mem)
@@ -301,4 +387,44 @@ cudaError_t cudaLaunchKernelExC_ptsz(const cudaLaunchConfig_t *config,
 {
 	return launch_ex(config, func, args, 1,
 			 CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_ptsz_v11060);
+}
+
+/*
+ * nvcc 13's launch path: like cudaLaunchKernel[_ptsz] on the kernel the
+ * handle stands for. Assumed, not tested on a GPU: anything but a
+ * cudaKernel_t (a host function address, say) is
+ * cudaErrorInvalidDeviceFunction.
+ */
+static cudaError_t launch_handle(cudaKernel_t kernel, dim3 grid, dim3 block,
+				 void **args, size_t shared_mem,
+				 cudaStream_t stream, int per_thread, int cbid)
+{
+	pthread_mutex_lock(&sim_lock);
+	int known = find_by_handle(kernel) != NULL;
+	pthread_mutex_unlock(&sim_lock);
+	if (!known) {
+		cudaError_t sticky = sim_enter();
+		return sim_return(sticky != cudaSuccess
+					  ? sticky
+					  : cudaErrorInvalidDeviceFunction);
+	}
+	return sim_launch((const void *)kernel, grid, block, args, shared_mem,
+			  stream, per_thread, cbid);
+}
+
+cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim,
+			       dim3 blockDim, void **args, size_t sharedMem,
+			       cudaStream_t stream)
+{
+	return launch_handle(kernel, gridDim, blockDim, args, sharedMem, stream,
+			     0, CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_v13000);
+}
+
+cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 gridDim,
+				    dim3 blockDim, void **args,
+				    size_t sharedMem, cudaStream_t stream)
+{
+	return launch_handle(kernel, gridDim, blockDim, args, sharedMem, stream,
+			     1,
+			     CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_ptsz_v13000);
 }
