@@ -4,7 +4,10 @@ truth (tests/workloads/truth.h), exactly. Prints one line per difference (at
 most 20 per check) and exits 1 when any; never relaxes a check to pass.
 
   compare.py truth TRUTH_DIR REPORT_DIR          kernels, tensors, liveness,
-                                                 periods, memory, G10 logs
+                                                 periods, memory, G10 logs; with
+                                                 exact roles also inputs, outputs,
+                                                 api and kernels.config's tensors
+                                                 with their Dimensions
   compare.py g10 G10_REF_DIR TRUTH_DIR REPORT_DIR  liveness vs G10's own output
   compare.py stress TRUTH_DIR TRACE_TEXT REPORT_DIR  per-thread allocations
   compare.py failed TRUTH_DIR TRACE_TEXT REPORT_DIR  the failed allocation
@@ -83,6 +86,60 @@ def parse_liveness_config(path):
     return tensors
 
 
+KERNEL_LINE = re.compile(r"Kernel ID: (\d+), Name: (.*)$")
+DIMENSIONS = re.compile(r"Size in byte: \d+, (?:Dimensions: (.*))?$")
+
+
+def parse_kernels_config(path):
+    """[{name, input: [(tensor id, dims)], output: [...]}] in kernel order."""
+    kernels = []
+    section = None
+    if not os.path.exists(path):
+        problem("files", f"missing {path}")
+        return kernels
+    with open(path) as f:
+        for line in f:
+            line = line.rstrip("\n")
+            m = KERNEL_LINE.match(line)
+            if m:
+                kernels.append({"index": int(m[1]), "name": m[2], "input": [], "output": []})
+                section = None
+            elif line == "Input Tensors:":
+                section = "input"
+            elif line == "Output Tensors:":
+                section = "output"
+            elif kernels and section:
+                t = TENSOR_LINE.match(line)
+                d = DIMENSIONS.search(line)
+                if t:
+                    kernels[-1][section].append((int(t[1]), (d[1] or "") if d else "?"))
+    return kernels
+
+
+def compare_kernels_config(truth, truth_dir, path):
+    """Input and Output tensors of every kernel, with their Dimensions, and
+    the Name line of library kernels: api(kernel name)."""
+    expected = {}
+    for row in read_csv(os.path.join(truth_dir, "kernel_tensors.csv")):
+        entry = expected.setdefault(int(row["index"]), {"input": [], "output": []})
+        entry[row["direction"]].append((int(row["tensor"]), row["dimensions"]))
+    got = parse_kernels_config(path)
+    if len(got) != len(truth["kernels"]):
+        problem("kernels.config", f"{len(got)} kernels, expected {len(truth['kernels'])}")
+    for want, have in zip(truth["kernels"], got):
+        i = int(want["index"])
+        if have["index"] != i:
+            problem("kernels.config", f"kernel {i}: listed as Kernel ID {have['index']}")
+        if want.get("api", "cudaLaunchKernel") != "cudaLaunchKernel":
+            name = f"{want['api']}({want['name']})"
+            if have["name"] != name:
+                problem("kernels.config", f"kernel {i}: Name {have['name']!r}, expected {name!r}")
+        for direction in ("input", "output"):
+            wanted = sorted(expected.get(i, {}).get(direction, []))
+            if sorted(have[direction]) != wanted:
+                problem("kernels.config", f"kernel {i} ({want['name']}): {direction}s {sorted(have[direction])}, expected {wanted}")
+
+
 def parse_python_lists(path):
     values = {}
     if not os.path.exists(path):
@@ -137,6 +194,14 @@ def compare_truth(truth_dir, report_dir, name="dnntrace"):
             problem("kernels", f"kernel {i}: duration {got.get('duration_ns')} ns, expected {want['duration_ns']}")
         if sorted(id_list(got.get("touched"))) != sorted(id_list(want["touched"])):
             problem("kernels", f"kernel {i} ({want['name']}): touches {got.get('touched')!r}, expected {want['touched']!r}")
+        # Workloads with exact roles (truth_exact_roles) also know these.
+        if "api" in want and got.get("api") != want["api"]:
+            problem("kernels", f"kernel {i} ({want['name']}): api {got.get('api')!r}, expected {want['api']!r}")
+        for column in ("inputs", "outputs"):
+            if column in want and sorted(id_list(got.get(column))) != sorted(id_list(want[column])):
+                problem("roles", f"kernel {i} ({want['name']}, {want.get('api')}): {column} {got.get(column)!r}, expected {want[column]!r}")
+    if os.path.exists(os.path.join(truth_dir, "kernel_tensors.csv")):
+        compare_kernels_config(truth, truth_dir, r("kernels.config"))
 
     tensors = {int(t["id"]): t for t in read_csv(r("tensors.csv"))}
     if sorted(tensors) != sorted(truth["tensors"]):

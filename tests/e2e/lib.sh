@@ -77,3 +77,33 @@ check_no_discarded() {
 	warnings=$(babeltrace2 "$1" 2>&1 >/dev/null | grep -i 'discarded' | head -n 3)
 	[ -z "$warnings" ] || fail "events lost: $warnings"
 }
+
+# check_library_workload WORKLOAD: the whole check of a workload that calls
+# cuDNN/cuBLAS and writes exact-role truth (truth_exact_roles): identical
+# stdout, status and truth traced and untraced, nothing lost, then the
+# reports at kernel granularity against TRUTH and at op granularity
+# against TRUTH/op.
+check_library_workload() {
+	local workload=$1 name
+	name=$(basename "$workload")
+	untraced "$workload" "$e2e_tmp/truth-untraced" >"$e2e_tmp/untraced.out" ||
+		fail "untraced $name failed: $(tail -n 1 "$e2e_tmp/untraced.out")"
+	record "$e2e_tmp/trace" "$workload" "$e2e_tmp/truth" >"$e2e_tmp/traced.out" 2>"$e2e_tmp/record.err"
+	local status=$?
+	[ "$status" = 0 ] || fail "record exited $status: $(tail -n 2 "$e2e_tmp/record.err")"
+	cmp -s "$e2e_tmp/untraced.out" "$e2e_tmp/traced.out" || fail "stdout differs when traced"
+	diff -r "$e2e_tmp/truth-untraced" "$e2e_tmp/truth" >/dev/null || fail "ground truth differs when traced"
+	[ -f "$e2e_tmp/truth/op/kernels.csv" ] || fail "$name wrote no op-level truth"
+	check_no_discarded "$e2e_tmp/trace"
+
+	analyze "$e2e_tmp/trace" -o "$e2e_tmp/report" >"$e2e_tmp/summary.out" 2>"$e2e_tmp/analyze.err" ||
+		fail "analyze exited $?: $(tail -n 1 "$e2e_tmp/analyze.err")"
+	cmp -s "$e2e_tmp/summary.out" "$e2e_tmp/report/summary.txt" || fail "stdout is not summary.txt"
+	compare truth "$e2e_tmp/truth" "$e2e_tmp/report" ||
+		fail "analyzer reports (kernel granularity) differ from ground truth"
+
+	analyze "$e2e_tmp/trace" -o "$e2e_tmp/report-op" --granularity op >/dev/null 2>"$e2e_tmp/analyze-op.err" ||
+		fail "analyze --granularity op exited $?: $(tail -n 1 "$e2e_tmp/analyze-op.err")"
+	compare truth "$e2e_tmp/truth/op" "$e2e_tmp/report-op" ||
+		fail "analyzer reports (op granularity) differ from ground truth"
+}

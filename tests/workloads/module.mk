@@ -1,6 +1,7 @@
 # tests/workloads/module.mk: the simulated-framework workloads with ground
 # truth, built as $(BUILD)/workloads/<name> against the simulated libcudart
 # ($(BUILD)/simgpu/lib). Run them with that directory on LD_LIBRARY_PATH.
+# cnn_train and mxnet_net also link the simulated cuDNN, cuBLAS and cuBLASLt.
 
 WORKLOADS_NAMES := mlp_train stress_threads failed_alloc g10_replay
 WORKLOADS := $(addprefix $(BUILD)/workloads/,$(WORKLOADS_NAMES))
@@ -8,7 +9,19 @@ WORKLOADS_COMMON_OBJS := $(BUILD)/workloads/obj/workload.o $(BUILD)/workloads/ob
 WORKLOADS_CUDART := $(BUILD)/simgpu/lib/libcudart.so
 WORKLOADS_LDLIBS := -L$(BUILD)/simgpu/lib -lcudart -lpthread -ldl
 
-all: $(WORKLOADS)
+WORKLOADS_LIB_NAMES := mxnet_net
+WORKLOADS_LIB_OBJS := $(WORKLOADS_COMMON_OBJS) $(BUILD)/workloads/obj/lib_workload.o
+WORKLOADS_SIM_LIBS := $(addprefix $(BUILD)/simgpu/lib/,libcudnn.so libcublas.so libcublasLt.so)
+WORKLOADS_LIB_LDLIBS := -L$(BUILD)/simgpu/lib -lcudnn -lcublas -lcublasLt -lcudart -lpthread -ldl
+
+all: $(WORKLOADS) $(addprefix $(BUILD)/workloads/,$(WORKLOADS_LIB_NAMES))
+
+$(BUILD)/workloads/obj/lib_workload.o $(addprefix $(BUILD)/workloads/obj/,$(WORKLOADS_LIB_NAMES:=.o)): \
+	tests/workloads/lib_workload.h
+
+$(addprefix $(BUILD)/workloads/,$(WORKLOADS_LIB_NAMES)): $(BUILD)/workloads/%: \
+		$(BUILD)/workloads/obj/%.o $(WORKLOADS_LIB_OBJS) $(WORKLOADS_CUDART) $(WORKLOADS_SIM_LIBS)
+	$(CC) $(CFLAGS) $(SAN_LDFLAGS) -o $@ $< $(WORKLOADS_LIB_OBJS) $(WORKLOADS_LIB_LDLIBS)
 
 $(BUILD)/workloads/obj/%.o: tests/workloads/%.c tests/workloads/workload.h \
 		tests/workloads/truth.h tests/simgpu/simgpu.h

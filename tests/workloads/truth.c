@@ -550,8 +550,9 @@ static int write_view(const struct truth_view *view, const char *dir)
 /*
  * The operations: one per library call (its kernels merged: duration the
  * sum of theirs, which is also last end - first start as a call's kernels
- * run back to back on its stream; uses the union, roles merged; name the
- * call's api) or per launch (the kernel itself).
+ * run back to back on its stream; uses the union, roles merged; name its
+ * kernels' names joined by "; ", as the analyzer names a merged op) or per
+ * launch (the kernel itself).
  */
 static struct truth_kernel *merge_into_ops(const struct truth *truth, size_t *n_ops)
 {
@@ -562,9 +563,8 @@ static struct truth_kernel *merge_into_ops(const struct truth *truth, size_t *n_
 		struct truth_kernel *op = n ? &ops[n - 1] : NULL;
 		if (!op || op->op != kernel->op) {
 			op = &ops[n++];
-			int launch = strcmp(kernel->api, "cudaLaunchKernel") == 0;
 			*op = (struct truth_kernel){
-				.name = xstrdup(launch ? kernel->name : kernel->api),
+				.name = xstrdup(kernel->name),
 				.api = kernel->api, .op = kernel->op,
 				.allocated_bytes = kernel->allocated_bytes,
 				.uses = xrealloc(NULL, (kernel->n_uses + 1) * sizeof(struct truth_use)),
@@ -572,6 +572,9 @@ static struct truth_kernel *merge_into_ops(const struct truth *truth, size_t *n_
 		} else {
 			op->uses = xrealloc(op->uses, (op->n_uses + kernel->n_uses + 1) *
 						      sizeof(struct truth_use));
+			size_t length = strlen(op->name) + strlen(kernel->name) + 3;
+			op->name = xrealloc(op->name, length);
+			strcat(strcat(op->name, "; "), kernel->name);
 		}
 		op->duration_ns += kernel->duration_ns;
 		for (size_t u = 0; u < kernel->n_uses; u++) {
