@@ -11,7 +11,8 @@
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
-static const char *const launch_api_names[DNNTRACE_API_COUNT] = {
+/* by value; entries are only ever appended (tracepoints/README.md) */
+static const char *const launch_api_names[] = {
 	"cudaMalloc", "cudaFree", "cudaMallocAsync", "cudaFreeAsync",
 	"cudaMallocFromPoolAsync", "cudaMallocManaged", "cudaMallocPitch",
 	"cudaMalloc3D", "cudaMallocHost", "cudaHostAlloc", "cudaFreeHost",
@@ -23,6 +24,7 @@ static const char *const launch_api_names[DNNTRACE_API_COUNT] = {
 	"cudaMemset2DAsync_ptsz", "cudaLaunchKernel_ptsz",
 	"cudaLaunchKernelExC_ptsz", "cudaMallocAsync_ptsz",
 	"cudaFreeAsync_ptsz", "cudaMallocFromPoolAsync_ptsz",
+	"__cudaLaunchKernel", "__cudaLaunchKernel_ptsz",
 };
 
 /* cuDNN entry points from 0 */

@@ -8,6 +8,8 @@
  *   main     the scenario above (device 0)
  *   other    one tensor and one kernel on device 1, 3 CUPTI records dropped
  *   nocupti  status cupti_ok=0 and launches without GPU kernel records
+ *   lib      library calls (dnntrace_lib) with roles and shapes, linked to
+ *            their kernels: the scenario of test_analysis_library.c
  *   none     registers with LTTng but emits nothing
  *   bulk N   about N events shaped like a training loop (for timing the
  *            analyzer against babeltrace2 -o dummy); no expected values
@@ -22,6 +24,7 @@
 
 #include "tracepoints/dnntrace_api.h"
 #include "tracepoints/dnntrace_gpu.h"
+#include "tracepoints/dnntrace_lib.h"
 
 static uint64_t now_ns(void)
 {
@@ -126,6 +129,125 @@ static void emit_main(void)
 	lttng_ust_tracepoint(dnntrace_api, status, 1, 0, "ok");
 }
 
+/* One library call argument: tensor id (-1: the tracer found none),
+ * pointer, role, element type and up to 4 dimensions. */
+struct lib_arg {
+	long long tensor;
+	unsigned long long ptr;
+	unsigned char role, dtype, rank;
+	long long dims[4];
+};
+
+static void lib_call(unsigned long long call_id, int api,
+		const struct lib_arg *args, unsigned n_args, int result)
+{
+	long long tensors[8], dims[32];
+	unsigned long long ptrs[8];
+	unsigned char roles[8], dtypes[8], ranks[8];
+	unsigned n_dims = 0;
+	for (unsigned i = 0; i < n_args && i < 8; i++) {
+		tensors[i] = args[i].tensor;
+		ptrs[i] = args[i].ptr;
+		roles[i] = args[i].role;
+		dtypes[i] = args[i].dtype;
+		ranks[i] = args[i].rank;
+		for (unsigned d = 0; d < args[i].rank; d++)
+			dims[n_dims++] = args[i].dims[d];
+	}
+	long long params[] = {1, 0};
+	struct dnntrace_lib_call call = {
+		.call_id = call_id, .api = api, .handle = fake_ptr(0xabc),
+		.stream = fake_ptr(0x5000), .n_args = n_args, .tensors = tensors,
+		.ptrs = ptrs, .roles = roles, .dtypes = dtypes, .ranks = ranks,
+		.arg_names = "a,b,c,d,e", .n_dims = n_dims, .dims = dims,
+		.n_params = 2, .params = params, .param_names = "algo,workspace_bytes",
+		.result = result,
+	};
+	lttng_ust_tracepoint(dnntrace_lib, call, &call);
+}
+
+static void alloc_at(uintptr_t ptr, uint64_t bytes, int64_t id)
+{
+	lttng_ust_tracepoint(dnntrace_api, alloc, DNNTRACE_API_cudaMalloc,
+			DNNTRACE_MEM_DEVICE, 0, NULL, fake_ptr(ptr), bytes, bytes,
+			id, 0);
+}
+
+/*
+ * The scenario of test_analysis_library.c (see there for every expected
+ * value), on the real clock: tensors 0..7 at the same addresses, the same
+ * calls and kernels (GPU starts 1 ms apart from S, durations 100, 300, 50,
+ * 200, 10 ns), host events placed between GPU starts with wait_until.
+ */
+static void emit_lib(void)
+{
+	enum { R = DNNTRACE_ROLE_READ, W = DNNTRACE_ROLE_WRITE,
+		RW = DNNTRACE_ROLE_READ_WRITE, WS = DNNTRACE_ROLE_WORKSPACE,
+		UNK = DNNTRACE_ROLE_UNKNOWN, F32 = DNNTRACE_DTYPE_F32 };
+	lttng_ust_tracepoint(dnntrace_api, status, 1, 0, "ok");
+	alloc_at(0x50000, 8192, 7);
+	free_tensor(7);
+	alloc_at(0x1000, 4096, 0);
+	copy_into(100, 0, 0);
+	alloc_at(0x10000, 1024, 1);
+	alloc_at(0x50000, 4096, 5);
+	alloc_at(0x30000, 512, 3);
+	alloc_at(0x20000, 8192, 2);
+	lttng_ust_tracepoint(dnntrace_lib, set_stream,
+			DNNTRACE_LIB_cudnnSetStream, fake_ptr(0xabc),
+			fake_ptr(0x5000), 0);
+
+	const uint64_t ms = 1000000, s = now_ns() + ms;
+	const struct lib_arg conv[] = {
+		{0, 0x1000, R, F32, 4, {2, 3, 8, 8}},
+		{1, 0x10000, R, F32, 4, {4, 3, 3, 3}},
+		{1, 0x10040, R, F32, 1, {4}},
+		{2, 0x20000, W, F32, 4, {2, 4, 6, 6}},
+		{3, 0x30000, WS, DNNTRACE_DTYPE_UNKNOWN, 0, {0}},
+	};
+	lib_call(1, DNNTRACE_LIB_cudnnConvolutionForward, conv, 5, 0);
+	wait_until(s + ms / 2);            /* h is born after the first start */
+	alloc_at(0x40000, 2048, 4);
+	int64_t relu[] = {2, 4};
+	launch(2, "relu_kernel", relu, 2, 0);
+	const struct lib_arg gemm[] = {
+		{4, 0x40000, R, F32, 2, {16, 8}},
+		{-1, 0x50100, R, F32, 2, {8, 4}},
+		{2, 0x20000, W, F32, 2, {16, 4}},
+	};
+	lib_call(3, DNNTRACE_LIB_cublasSgemm_v2, gemm, 3, 0);
+	wait_until(s + 4 * ms);            /* between sgemm and backend_k */
+	const struct lib_arg add[] = {
+		{0, 0x1000, R, F32, 4, {2, 3, 8, 8}},
+		{2, 0x20000, RW, F32, 4, {2, 4, 6, 6}},
+	};
+	lib_call(4, DNNTRACE_LIB_cudnnAddTensor, add, 2, 0);
+	free_tensor(2);
+	alloc_at(0x60000, 256, 6);
+	const struct lib_arg backend[] = {
+		{3, 0x30000, UNK, DNNTRACE_DTYPE_UNKNOWN, 0, {0}},
+		{6, 0x60000, UNK, F32, 1, {64}},
+		{4, 0x40000, RW, F32, 2, {16, 8}},
+		{-1, 0x900000000ULL, R, F32, 1, {1}},
+	};
+	lib_call(5, DNNTRACE_LIB_cudnnBackendExecute, backend, 4, 0);
+	lib_call(6, DNNTRACE_LIB_cudnnAddTensor, add, 1, 3);
+	wait_until(s + 6 * ms);            /* after backend_k ended */
+	free_tensor(4);
+
+	/* CUPTI records arrive late, out of order */
+	gpu_kernel(35, 0, s + 5 * ms, 10, "backend_k");
+	gpu_kernel(32, 0, s + ms, 300, "conv_b");
+	gpu_kernel(31, 0, s, 100, "conv_a");
+	lttng_ust_tracepoint(dnntrace_gpu, external_correlation, 35, 5);
+	lttng_ust_tracepoint(dnntrace_gpu, external_correlation, 32, 1);
+	gpu_kernel(33, 0, s + 2 * ms, 50, "relu_kernel");
+	gpu_kernel(34, 0, s + 3 * ms, 200, "sgemm_128x64_nn");
+	lttng_ust_tracepoint(dnntrace_gpu, external_correlation, 31, 1);
+	lttng_ust_tracepoint(dnntrace_gpu, external_correlation, 33, 2);
+	lttng_ust_tracepoint(dnntrace_gpu, external_correlation, 34, 3);
+}
+
 static void emit_other(void)
 {
 	alloc(DNNTRACE_MEM_DEVICE, 1, 128, 0, 0);
@@ -192,10 +314,12 @@ int main(int argc, char **argv)
 		emit_other();
 	else if (strcmp(mode, "nocupti") == 0)
 		emit_nocupti();
+	else if (strcmp(mode, "lib") == 0)
+		emit_lib();
 	else if (strcmp(mode, "bulk") == 0 && argc > 2)
 		emit_bulk(atol(argv[2]));
 	else if (strcmp(mode, "none") != 0) {
-		fprintf(stderr, "usage: %s [main|other|nocupti|none]\n", argv[0]);
+		fprintf(stderr, "usage: %s [main|other|nocupti|lib|none|bulk N]\n", argv[0]);
 		return 2;
 	}
 	return 0;

@@ -1,7 +1,7 @@
 # tests/analysis/: unit tests of the analysis core, the G10 reference test
 # and the emitter used by the reader tests (test_reader.sh).
 
-ANALYSIS_TEST_NAMES := analysis_model analysis_g10_reference
+ANALYSIS_TEST_NAMES := analysis_model analysis_library analysis_g10_reference
 ANALYSIS_TESTS := $(ANALYSIS_TEST_NAMES:%=$(BUILD)/tests/test_%)
 ANALYSIS_EMITTER := $(BUILD)/tests/analysis_emit_scripted
 TESTS += $(ANALYSIS_TESTS)
@@ -9,12 +9,12 @@ TESTS += $(ANALYSIS_TESTS)
 all: $(ANALYSIS_TESTS) $(ANALYSIS_EMITTER)
 
 $(BUILD)/tests/test_analysis_%: tests/analysis/test_analysis_%.c \
-		tests/analysis/check.h $(ANALYSIS_CORE_LIB)
+		tests/analysis/check.h tests/analysis/group_checks.h $(ANALYSIS_CORE_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $< $(ANALYSIS_CORE_LIB) $(SAN_LDFLAGS)
 
 $(ANALYSIS_EMITTER): tests/analysis/emit_scripted.c tracepoints/providers.c \
-		tracepoints/dnntrace_api.h tracepoints/dnntrace_gpu.h
+		tracepoints/dnntrace_api.h tracepoints/dnntrace_gpu.h tracepoints/dnntrace_lib.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ tests/analysis/emit_scripted.c tracepoints/providers.c \
 		-llttng-ust -ldl $(SAN_LDFLAGS)

@@ -18,26 +18,11 @@
 #include "analysis/group.h"
 #include "analysis/model.h"
 #include "tests/analysis/check.h"
+#include "tests/analysis/group_checks.h"
 #include "tracepoints/dnntrace_enums.h"
 
 #define CALL_MALLOC DNNTRACE_API_cudaMalloc
 #define LAUNCH DNNTRACE_API_cudaLaunchKernel
-
-static char *read_text(const char *dir, const char *name)
-{
-	char path[4096];
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	FILE *f = fopen(path, "r");
-	if (!f) {
-		fprintf(stderr, "cannot open %s\n", path);
-		exit(1);
-	}
-	static char buf[1 << 16];
-	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
-	buf[n] = '\0';
-	fclose(f);
-	return buf;
-}
 
 /*
  * Process 100, device 0. Six tensors:
@@ -88,42 +73,6 @@ static void feed_main_process(struct dt_model *m)
 	dt_model_on_external_correlation(m, vpid, 11, 1);
 	dt_model_on_external_correlation(m, vpid, 12, 2);
 	dt_model_on_external_correlation(m, vpid, 13, 3);
-}
-
-static const struct dt_tensor_result *result_of(const struct dt_group *g, int64_t id)
-{
-	for (size_t i = 0; i < g->n_tensors; i++)
-		if (g->tensors[i].id == id)
-			return &g->results[i];
-	fprintf(stderr, "tensor %" PRId64 " missing\n", id);
-	exit(1);
-}
-
-static const struct dt_period *period_of(const struct dt_group *g, int64_t id,
-		size_t i)
-{
-	const struct dt_tensor_result *r = result_of(g, id);
-	CHECK(i < r->n_periods);
-	return &g->periods[r->periods_at + i];
-}
-
-static void check_period(const struct dt_group *g, int64_t id, size_t i,
-		int64_t start, int64_t end, int looped, uint64_t ns)
-{
-	const struct dt_period *p = period_of(g, id, i);
-	CHECK_EQ_INT(p->start, start);
-	CHECK_EQ_INT(p->end, end);
-	CHECK_EQ_INT(p->looped, looped);
-	CHECK_EQ_INT(p->estimated_ns, ns);
-}
-
-static uint8_t roles_in(const struct dt_group *g, size_t kernel, int64_t id)
-{
-	const struct dt_kernel *k = &g->kernels[kernel];
-	for (uint32_t i = 0; i < k->n_touches; i++)
-		if (g->tensors[g->touches[k->touches_at + i].tensor].id == id)
-			return g->touches[k->touches_at + i].roles;
-	return 0;
 }
 
 static void test_full_window(struct dt_group *g)
