@@ -73,6 +73,9 @@ expect_exit 1 "bad window" "--kernels needs" "$work/good" -o "$work/o" --kernels
 expect_exit 1 "window without a number" "--kernels needs" "$work/good" -o "$work/o" --kernels x
 expect_exit 1 "window without its end" "--kernels needs" "$work/good" -o "$work/o" --kernels 1:
 expect_exit 1 "window out of range" "out of range" "$work/good" -o "$work/o" --kernels 0:99
+expect_exit 1 "unknown granularity" "--granularity needs" "$work/good" -o "$work/o" --granularity warp
+expect_exit 1 "granularity without a value" "--granularity needs" "$work/good" -o "$work/o" --granularity
+expect_exit 1 "op window out of range" "at most [0-9]* ops" "$work/good" -o "$work/o" --granularity op --kernels 0:99
 expect_exit 1 "bad name" "--name needs" "$work/good" -o "$work/o" --name "a/b"
 expect_exit 1 "unknown option" "unknown option" "$work/good" -o "$work/o" --frobnicate
 "$analyze" --help >"$work/stdout" 2>"$work/stderr" || fail "--help exited $?"
