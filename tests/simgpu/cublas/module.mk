@@ -7,6 +7,8 @@
 SIMGPU_CUBLAS_DIR := tests/simgpu/cublas
 SIMGPU_CUBLAS_OBJ := $(BUILD)/simgpu/obj/cublas
 SIMGPU_CUBLAS_LIBDIR := $(BUILD)/simgpu/lib
+# Spelled out: this file is read before tests/simgpu/module.mk defines its names.
+SIMGPU_CUBLAS_RUNTIME := $(SIMGPU_CUBLAS_LIBDIR)/libcudart.so.13 $(SIMGPU_CUBLAS_LIBDIR)/libcupti.so.13
 
 SIMGPU_CUBLAS_BLAS_OBJS := $(addprefix $(SIMGPU_CUBLAS_OBJ)/,cublas_handle.o cublas_gemm.o blas_gemm_kernels.o)
 SIMGPU_CUBLAS_LT_OBJS := $(addprefix $(SIMGPU_CUBLAS_OBJ)/,cublaslt_descriptors.o cublaslt_matmul.o lt_gemm_kernels.o)
@@ -29,7 +31,7 @@ $(SIMGPU_CUBLAS_OBJ)/blas_gemm_kernels.o $(SIMGPU_CUBLAS_OBJ)/lt_gemm_kernels.o:
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(CUDA_CFLAGS) -pthread -MMD -MP -MT $@ -MT $(abspath $@) -c $< -o $@
 
-$(SIMGPU_CUBLASLT_LIB): $(SIMGPU_CUBLAS_LT_OBJS) $(SIMGPU_CUBLAS_DIR)/libcublasLt.map $(SIMGPU_CUDART)
+$(SIMGPU_CUBLASLT_LIB): $(SIMGPU_CUBLAS_LT_OBJS) $(SIMGPU_CUBLAS_DIR)/libcublasLt.map $(SIMGPU_CUBLAS_RUNTIME)
 	@mkdir -p $(@D)
 	$(CC) -shared -o $@ $(SIMGPU_CUBLAS_LT_OBJS) -Wl,-soname,libcublasLt.so.13 \
 		-Wl,--version-script,$(SIMGPU_CUBLAS_DIR)/libcublasLt.map $(SAN_LDFLAGS) \
@@ -59,7 +61,7 @@ TESTS += $(SIMGPU_CUBLAS_TESTS)
 all: $(SIMGPU_CUBLAS_TESTS)
 
 $(SIMGPU_CUBLAS_TESTS): $(BUILD)/tests/test_simgpu_cublas_%: $(SIMGPU_CUBLAS_DIR)/test_%.c \
-		$(SIMGPU_CUBLAS_DIR)/cublas_test.h $(SIMGPU_CUBLAS_LIBS) $(SIMGPU_LIBS)
+		$(SIMGPU_CUBLAS_DIR)/cublas_test.h $(SIMGPU_CUBLAS_LIBS) $(SIMGPU_CUBLAS_RUNTIME)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(CUDA_CFLAGS) -pthread $< -o $@ -L$(SIMGPU_CUBLAS_LIBDIR) \
 		-lcublas -lcublasLt -lcudart -lcupti -Wl,-rpath,'$$ORIGIN/../simgpu/lib' $(SAN_LDFLAGS)
