@@ -58,6 +58,8 @@ LTTNG_UST_TRACEPOINT_ENUM(dnntrace_api, api,
 		lttng_ust_field_enum_value("cudaMallocAsync_ptsz", DNNTRACE_API_cudaMallocAsync_ptsz)
 		lttng_ust_field_enum_value("cudaFreeAsync_ptsz", DNNTRACE_API_cudaFreeAsync_ptsz)
 		lttng_ust_field_enum_value("cudaMallocFromPoolAsync_ptsz", DNNTRACE_API_cudaMallocFromPoolAsync_ptsz)
+		lttng_ust_field_enum_value("__cudaLaunchKernel", DNNTRACE_API___cudaLaunchKernel)
+		lttng_ust_field_enum_value("__cudaLaunchKernel_ptsz", DNNTRACE_API___cudaLaunchKernel_ptsz)
 	)
 )
 

@@ -41,6 +41,9 @@ enum dnntrace_api_id {
 	DNNTRACE_API_cudaMallocAsync_ptsz,
 	DNNTRACE_API_cudaFreeAsync_ptsz,
 	DNNTRACE_API_cudaMallocFromPoolAsync_ptsz,
+	/* nvcc 13's <<<>>> launches (crt/host_runtime.h) */
+	DNNTRACE_API___cudaLaunchKernel,
+	DNNTRACE_API___cudaLaunchKernel_ptsz,
 	DNNTRACE_API_COUNT
 };
 
