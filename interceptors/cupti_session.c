@@ -224,7 +224,8 @@ static void measure_clock_offset(void)
 /*
  * The runtime entry points whose GPU work we link to our calls: exactly the
  * copies, sets and launches we wrap, with their _ptds/_ptsz twins
- * (cupti_runtime_cbid.h). cupti_activity.h says an EXTERNAL_CORRELATION
+ * (cupti_runtime_cbid.h), nvcc 13's __cudaLaunchKernel[_ptsz] included.
+ * cupti_activity.h says an EXTERNAL_CORRELATION
  * record accompanies an activity *API* record, so these need API records;
  * no other call (cudaMalloc, cudaFree, ...) should pay for one.
  */
@@ -249,6 +250,8 @@ static const CUpti_CallbackId linked_runtime_cbids[] = {
 	CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_ptsz_v7000,
 	CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_v11060,
 	CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_ptsz_v11060,
+	CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_v13000,
+	CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_ptsz_v13000,
 };
 
 /*

@@ -1,8 +1,9 @@
 /*
- * What the tracer knows about each kernel function handle: its name
- * (cudaFuncGetName) and its parameter layout (cudaFuncGetParamInfo), asked
- * once per handle and cached in a lock-free, read-mostly table; and the scan
- * of a launch's parameter bytes for pointers into live tensors.
+ * What the tracer knows about each kernel function handle (a host function,
+ * or a cudaKernel_t cast to void *: another key for the same kernel): its
+ * name (cudaFuncGetName) and its parameter layout (cudaFuncGetParamInfo),
+ * asked once per handle and cached in a lock-free, read-mostly table; and
+ * the scan of a launch's parameter bytes for pointers into live tensors.
  *
  * Must never leave a CUDA error behind for the program to see: probing runs
  * only when the thread has no pending error and clears the ones it causes.

@@ -27,6 +27,7 @@
 	X(cudaMemset2D_ptds, 1) X(cudaMemset2DAsync_ptsz, 1) X(cudaLaunchKernel_ptsz, 1) \
 	X(cudaLaunchKernelExC_ptsz, 1) X(cudaMallocAsync_ptsz, 1) X(cudaFreeAsync_ptsz, 1) \
 	X(cudaMallocFromPoolAsync_ptsz, 1) \
+	X(__cudaLaunchKernel, 1) X(__cudaLaunchKernel_ptsz, 1) \
 	X(cudaGetDevice, 0) X(cudaFuncGetParamInfo, 0) X(cudaFuncGetName, 0) \
 	X(cudaGetLastError, 0) X(cudaPeekAtLastError, 0) \
 	DNNTRACE_REAL_CUDNN_FUNCTIONS(X) DNNTRACE_REAL_CUBLAS_FUNCTIONS(X)

@@ -1,8 +1,11 @@
 /*
  * Wrappers of cudaLaunchKernel and cudaLaunchKernelExC (and their _ptsz
- * twins). Each forwards with the same arguments and returns the real
- * result; when recording it emits dnntrace_api:launch with the kernel's name,
- * geometry, and the live tensors its parameter bytes point into.
+ * twins), and of __cudaLaunchKernel[_ptsz], what nvcc 13 compiles <<<>>>
+ * into (cuda_nvcc13.h). Each forwards with the same arguments and returns
+ * the real result; when recording it emits dnntrace_api:launch with the
+ * kernel's name, geometry, and the live tensors its parameter bytes point
+ * into. __cudaGetKernel, which nvcc 13's code calls once per kernel before
+ * launching, submits no GPU work: it is not wrapped.
  *
  * The kernel's layout is learnt BEFORE forwarding (kernel_info.c keeps the
  * thread's last CUDA error as the launch left it). Must never write to the
@@ -10,6 +13,7 @@
  */
 #include <cuda_runtime_api.h>
 
+#include "interceptors/cuda_nvcc13.h"
 #include "interceptors/cuda_ptds.h"
 #include "interceptors/kernel_info.h"
 #include "interceptors/real_functions.h"
@@ -18,6 +22,7 @@
 
 DNNTRACE_SAME_PROTOTYPE(cudaLaunchKernel_ptsz, cudaLaunchKernel);
 DNNTRACE_SAME_PROTOTYPE(cudaLaunchKernelExC_ptsz, cudaLaunchKernelExC);
+DNNTRACE_SAME_PROTOTYPE(__cudaLaunchKernel_ptsz, __cudaLaunchKernel);
 
 static bool launch_enabled(void)
 {
@@ -36,6 +41,15 @@ static void record_launch(const struct traced_call *call, enum dnntrace_api_id a
 			     geometry, stream, tensors, n_tensors, (int)result);
 }
 
+static struct dnntrace_launch_geometry geometry_of(dim3 grid, dim3 block, size_t shared_mem)
+{
+	return (struct dnntrace_launch_geometry){
+		.grid = { grid.x, grid.y, grid.z },
+		.block = { block.x, block.y, block.z },
+		.shared_mem = shared_mem,
+	};
+}
+
 static cudaError_t launch(enum dnntrace_api_id api, __typeof__(&cudaLaunchKernel) real,
 			  const void *func, dim3 grid, dim3 block, void **args,
 			  size_t shared_mem, cudaStream_t stream)
@@ -50,11 +64,37 @@ static cudaError_t launch(enum dnntrace_api_id api, __typeof__(&cudaLaunchKernel
 	traced_call_begin(&call);
 	cudaError_t result = real(func, grid, block, args, shared_mem, stream);
 	traced_call_end(&call);
-	struct dnntrace_launch_geometry geometry = {
-		.grid = { grid.x, grid.y, grid.z },
-		.block = { block.x, block.y, block.z },
-		.shared_mem = shared_mem,
-	};
+	struct dnntrace_launch_geometry geometry = geometry_of(grid, block, shared_mem);
+	record_launch(&call, api, func, info, &geometry, args, stream, result);
+	traced_call_leave(&call);
+	return result;
+}
+
+/*
+ * nvcc 13's launch through a kernel handle. The handle, cast to void *, is
+ * the event's func and what the kernel's name and layout are asked with:
+ * cudaFuncGetName and cudaFuncGetParamInfo accept a cudaKernel_t so cast
+ * (cuda_runtime_api.h, \note_cudaKernel_t). Assumed, tested only on
+ * simgpu: the real runtime answers them for the handles __cudaGetKernel
+ * returns.
+ */
+static cudaError_t launch_kernel_handle(enum dnntrace_api_id api,
+					__typeof__(&__cudaLaunchKernel) real, cudaKernel_t kernel,
+					dim3 grid, dim3 block, void **args, size_t shared_mem,
+					cudaStream_t stream)
+{
+	struct traced_call call;
+
+	if (!real)
+		return cudaErrorSharedObjectSymbolNotFound;
+	if (!tracer_enter(launch_enabled()))
+		return real(kernel, grid, block, args, shared_mem, stream);
+	const void *func = (const void *)kernel;
+	const struct kernel_info *info = kernel_info_get(func);
+	traced_call_begin(&call);
+	cudaError_t result = real(kernel, grid, block, args, shared_mem, stream);
+	traced_call_end(&call);
+	struct dnntrace_launch_geometry geometry = geometry_of(grid, block, shared_mem);
 	record_launch(&call, api, func, info, &geometry, args, stream, result);
 	traced_call_leave(&call);
 	return result;
@@ -115,4 +155,20 @@ DNNTRACE_EXPORT cudaError_t cudaLaunchKernelExC_ptsz(const cudaLaunchConfig_t *c
 {
 	return launch_ex(DNNTRACE_API_cudaLaunchKernelExC_ptsz, REAL(cudaLaunchKernelExC_ptsz),
 			 config, func, args);
+}
+
+DNNTRACE_EXPORT cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim,
+					       void **args, size_t sharedMem, cudaStream_t stream)
+{
+	return launch_kernel_handle(DNNTRACE_API___cudaLaunchKernel, REAL(__cudaLaunchKernel),
+				    kernel, gridDim, blockDim, args, sharedMem, stream);
+}
+
+DNNTRACE_EXPORT cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 gridDim,
+						    dim3 blockDim, void **args, size_t sharedMem,
+						    cudaStream_t stream)
+{
+	return launch_kernel_handle(DNNTRACE_API___cudaLaunchKernel_ptsz,
+				    REAL(__cudaLaunchKernel_ptsz), kernel, gridDim, blockDim,
+				    args, sharedMem, stream);
 }
