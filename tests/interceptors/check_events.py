@@ -8,6 +8,8 @@ check and exits 1. Must never pass a check it did not make.
   check_events.py real-api OUT      + no-driver facts (CUPTI down, no tensors)
   check_events.py sim-api OUT       + tensor ids, nesting (one event per call)
   check_events.py kernels OUT       + launch tensors, GPU records and links
+  check_events.py nvcc13 OUT        the kernels checks for nvcc 13's launches
+                                    (__cudaLaunchKernel[_ptsz] through a handle)
   check_events.py threads N         + per-thread launch tensors, all linked
 """
 import re
@@ -62,7 +64,7 @@ def parse_calls(path):
     with open(path) as f:
         for line in f:
             parts = line.split()
-            if len(parts) >= 2 and parts[0].startswith('cuda'):
+            if len(parts) >= 2 and parts[0].startswith(('cuda', '__cuda')):
                 calls.append({'name': parts[0], 'result': int(parts[1]),
                               'ptr': parts[3] if len(parts) > 3 else None})
     return calls
@@ -78,7 +80,8 @@ API_EVENTS = ('dnntrace_api:alloc', 'dnntrace_api:free', 'dnntrace_api:memcpy',
 
 def check_calls(events, calls):
     """Each traced call has one API event, same api and result, same order."""
-    expected = [c for c in calls if c['name'] != 'cudaGetLastError'
+    # Not traced: calls that submit no GPU work and allocate nothing.
+    expected = [c for c in calls if c['name'] not in ('cudaGetLastError', '__cudaGetKernel')
                 and c['ptr'] not in ('(nil)', '0x0')]
     api_events = [e for e in events if e['_name'] in API_EVENTS]
     check(len(api_events) == len(expected),
@@ -140,12 +143,16 @@ def main():
             check(all(e.get('tensor_id', -1) == -1 for e in api_events), 'tensor ids without a GPU')
             check(not [e for e in events if e['_name'].startswith('dnntrace_gpu:')],
                   'GPU records without a GPU')
-        elif mode in ('sim-api', 'kernels'):
+        elif mode in ('sim-api', 'kernels', 'nvcc13'):
             check_status(events, 1)
             check_tensor_ids(api_events)
             check_gpu_links(events, api_events)
         if mode == 'kernels':
-            check_kernel_scenario(api_events, sys.argv[2])
+            check_kernel_scenario(api_events, sys.argv[2], ['cudaLaunchKernel'])
+        elif mode == 'nvcc13':
+            check_kernel_scenario(api_events, sys.argv[2],
+                                  ['__cudaLaunchKernel', '__cudaLaunchKernel_ptsz'])
+            check_handle_launches(api_events, sys.argv[2])
     for failure in failures:
         print('FAIL:', failure)
     print(f'{len(events)} events checked, {len(failures)} failures')
@@ -173,19 +180,33 @@ def check_tensor_ids(api_events):
             check(e['tensor_id'] == want, f'{e["api"]} of {e["ptr"]:#x}: tensor {e["tensor_id"]}, want {want}')
 
 
-def check_kernel_scenario(api_events, out_path):
+def check_kernel_scenario(api_events, out_path, launch_apis):
     with open(out_path) as f:
         ptrs = next(line.split()[1:] for line in f if line.startswith('tensor_ptrs'))
     t = [int(p, 16) for p in ptrs]
-    launch = [e for e in api_events if e['_name'] == 'dnntrace_api:launch'][0]
-    check(launch['name'] == 'pair_kernel', f'launch name {launch["name"]}')
-    check(launch['tensors'] == [0, 1, 2], f'launch tensors {launch["tensors"]}, want [0, 1, 2]')
-    check((launch['grid_x'], launch['block_x']) == (4, 128), 'launch geometry')
+    launches = [e for e in api_events if e['_name'] == 'dnntrace_api:launch']
+    check([e['api'] for e in launches] == launch_apis,
+          f'launch apis {[e["api"] for e in launches]}, want {launch_apis}')
+    for launch in launches:
+        check(launch['name'] == 'pair_kernel', f'{launch["api"]} name {launch["name"]}')
+        check(launch['tensors'] == [0, 1, 2],
+              f'{launch["api"]} tensors {launch["tensors"]}, want [0, 1, 2]')
+        check((launch['grid_x'], launch['block_x']) == (4, 128), f'{launch["api"]} geometry')
     copy = [e for e in api_events if e['_name'] == 'dnntrace_api:memcpy'][0]
     check(copy['src'] == t[1] + 16 and copy['src_tensor'] == 1 and copy['dst_tensor'] == -1,
           f'memcpy tensors {copy["src_tensor"]} {copy["dst_tensor"]}')
     memset = [e for e in api_events if e['_name'] == 'dnntrace_api:memset'][0]
     check(memset['tensor_id'] == 2 and memset['bytes'] == 128, 'memset tensor/bytes')
+
+
+def check_handle_launches(api_events, out_path):
+    """nvcc 13's launches carry the kernel handle, not the host stub, as func."""
+    with open(out_path) as f:
+        handle, stub = next([int(p, 16) for p in line.split()[1:]]
+                            for line in f if line.startswith('kernel_handle'))
+    check(handle not in (0, stub), f'handle {handle:#x} is no kernel handle (stub {stub:#x})')
+    for launch in (e for e in api_events if e['_name'] == 'dnntrace_api:launch'):
+        check(launch['func'] == handle, f'{launch["api"]} func {launch["func"]:#x}, want {handle:#x}')
 
 
 def check_threads(events, n_threads):

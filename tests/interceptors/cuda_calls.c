@@ -8,6 +8,10 @@
  *   cuda_calls api                  every wrapped entry point once
  *   cuda_calls kernels END          (simgpu) tensors in struct params; END is
  *                                   return | exit | pthread_exit
+ *   cuda_calls nvcc13               (simgpu) the kernels scenario launched as
+ *                                   nvcc 13's <<<>>> code does: __cudaGetKernel
+ *                                   once, then __cudaLaunchKernel and
+ *                                   __cudaLaunchKernel_ptsz with the handle
  *   cuda_calls threads N            (simgpu) N threads alloc/launch/free
  *   cuda_calls last_thread HOW      (simgpu) the kernels scenario in a worker
  *                                   while main ends with pthread_exit; HOW:
@@ -28,6 +32,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include "interceptors/cuda_nvcc13.h"
 #include "interceptors/cuda_ptds.h"
 
 #define SHOW(name, call) do { \
@@ -104,6 +109,10 @@ static void api_calls(void)
 	SHOW("cudaLaunchKernelExC", cudaLaunchKernelExC(&config, (const void *)kernel_a, args));
 	SHOW("cudaLaunchKernelExC_ptsz",
 	     cudaLaunchKernelExC_ptsz(&config, (const void *)kernel_a, args));
+	cudaKernel_t handle = NULL;
+	SHOW("__cudaGetKernel", __cudaGetKernel(&handle, (const void *)kernel_a));
+	SHOW("__cudaLaunchKernel", __cudaLaunchKernel(handle, grid, block, args, 0, 0));
+	SHOW("__cudaLaunchKernel_ptsz", __cudaLaunchKernel_ptsz(handle, grid, block, args, 0, 0));
 	SHOW("cudaGetLastError", cudaGetLastError());
 }
 
@@ -129,8 +138,29 @@ static int need_simgpu(define_kernel_fn *define)
 	return 1;
 }
 
-/* Three tensors; the launch passes t0 and t1+64 inside a struct, t2 plain. */
-static int kernel_calls(void)
+/*
+ * What nvcc 13 compiles kernel_struct<<<grid, block, 0, stream>>>(...) into
+ * (crt/host_runtime.h): the handle is fetched once, into a static, then
+ * every launch goes through it; _ptsz under --default-stream per-thread.
+ */
+static void nvcc13_launches(void **args, dim3 grid, dim3 block)
+{
+	static cudaKernel_t handle;
+	static int fetched;
+	if (!fetched) {
+		SHOW("__cudaGetKernel", __cudaGetKernel(&handle, (const void *)kernel_struct));
+		fetched = 1;
+	}
+	printf("kernel_handle %p %p\n", (void *)handle, (void *)kernel_struct);
+	SHOW("__cudaLaunchKernel", __cudaLaunchKernel(handle, grid, block, args, 0, 0));
+	SHOW("__cudaLaunchKernel_ptsz", __cudaLaunchKernel_ptsz(handle, grid, block, args, 0, 0));
+}
+
+/*
+ * Three tensors; the launch passes t0 and t1+64 inside a struct, t2 plain.
+ * nvcc13: launched through a kernel handle, twice (see nvcc13_launches).
+ */
+static int kernel_calls(int nvcc13)
 {
 	define_kernel_fn define;
 	if (!need_simgpu(&define))
@@ -145,8 +175,11 @@ static int kernel_calls(void)
 	int scale = 3;
 	void *args[] = { &pair, &t[2], &scale };
 	dim3 grid = { 4, 1, 1 }, block = { 128, 1, 1 };
-	SHOW("cudaLaunchKernel",
-	     cudaLaunchKernel((const void *)kernel_struct, grid, block, args, 0, 0));
+	if (nvcc13)
+		nvcc13_launches(args, grid, block);
+	else
+		SHOW("cudaLaunchKernel",
+		     cudaLaunchKernel((const void *)kernel_struct, grid, block, args, 0, 0));
 	float host[16] = { 0 };
 	SHOW("cudaMemcpy", cudaMemcpy(host, t[1] + 4, sizeof(host), cudaMemcpyDeviceToHost));
 	SHOW("cudaMemset", cudaMemset(t[2], 0, 128));
@@ -199,7 +232,7 @@ static void *kernels_worker(void *arg)
 	int *wait_for_main = arg;
 	if (*wait_for_main)
 		usleep(100 * 1000); /* main's pthread_exit has happened by then */
-	int rc = kernel_calls();
+	int rc = kernel_calls(0);
 	if (rc != 0)
 		exit(rc);
 	if (worker_calls_pthread_exit)
@@ -232,7 +265,7 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (argc >= 3 && strcmp(argv[1], "kernels") == 0) {
-		int rc = kernel_calls();
+		int rc = kernel_calls(0);
 		if (rc != 0 || strcmp(argv[2], "return") == 0)
 			return rc;
 		if (strcmp(argv[2], "exit") == 0)
@@ -240,11 +273,14 @@ int main(int argc, char **argv)
 		if (strcmp(argv[2], "pthread_exit") == 0)
 			pthread_exit(NULL);
 	}
+	if (argc >= 2 && strcmp(argv[1], "nvcc13") == 0)
+		return kernel_calls(1);
 	if (argc >= 3 && strcmp(argv[1], "threads") == 0)
 		return threaded_calls(atoi(argv[2]));
 	if (argc >= 3 && strcmp(argv[1], "last_thread") == 0 && last_thread_calls(argv[2]) != 2)
 		return 3;
-	fprintf(stderr, "usage: cuda_calls api | kernels return|exit|pthread_exit | threads N | "
+	fprintf(stderr, "usage: cuda_calls api | kernels return|exit|pthread_exit | nvcc13 | "
+		"threads N | "
 		"last_thread main_first|worker_exit|main_last\n");
 	return 2;
 }

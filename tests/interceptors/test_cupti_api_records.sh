@@ -10,7 +10,8 @@ source "$DNNTRACE_ROOT/tests/interceptors/lib.sh"
 require "$TRACER" "$HELPERS/cuda_calls" "$HELPERS/libcupti_spy.so"
 
 RUNTIME_KIND=5             # CUPTI_ACTIVITY_KIND_RUNTIME
-LINKED_CBIDS="31 32 41 44 49 50 51 52 211 214 215 216 225 228 233 234 235 236 430 431"
+# ... and nvcc 13's __cudaLaunchKernel(_ptsz): 505 506.
+LINKED_CBIDS="31 32 41 44 49 50 51 52 211 214 215 216 225 228 233 234 235 236 430 431 505 506"
 # cuLaunchKernel(_ptsz), cuLaunchKernelEx(_ptsz), cuLaunchCooperativeKernel(_ptsz):
 # how cuDNN and cuBLAS launch inside the library calls we link.
 LINKED_DRIVER_CBIDS="307 442 477 478 652 653"

@@ -3,7 +3,8 @@
 # frees, nesting: simgpu's cudaMallocHost calls cudaHostAlloc, one event
 # only), tensors found inside struct parameters, GPU records linked to their
 # calls with CLOCK_MONOTONIC times and none lost at return from main or
-# exit(), 8 threads at once, and the CUPTI-busy fallback.
+# exit(), nvcc 13's launches (__cudaGetKernel once, __cudaLaunchKernel[_ptsz]
+# through the handle), 8 threads at once, and the CUPTI-busy fallback.
 source "$DNNTRACE_ROOT/tests/interceptors/lib.sh"
 [ -e "$SIMGPU_LIB/libcudart.so.13" ] || skip "simgpu not built ($SIMGPU_LIB)"
 require "$TRACER" "$HELPERS/cuda_calls"
@@ -26,6 +27,7 @@ run_case() { # NAME CHECK_MODE CHECK_ARG CMD_ARGS...
 run_case api sim-api - api
 run_case kernels_return kernels - kernels return
 run_case kernels_exit kernels - kernels exit
+run_case nvcc13 nvcc13 - nvcc13
 run_case threads threads 8 threads 8
 
 # CUPTI busy: one warning, status(0), no GPU records, API events all there.
