@@ -9,7 +9,7 @@ WORKLOADS_COMMON_OBJS := $(BUILD)/workloads/obj/workload.o $(BUILD)/workloads/ob
 WORKLOADS_CUDART := $(BUILD)/simgpu/lib/libcudart.so
 WORKLOADS_LDLIBS := -L$(BUILD)/simgpu/lib -lcudart -lpthread -ldl
 
-WORKLOADS_LIB_NAMES := mxnet_net
+WORKLOADS_LIB_NAMES := cnn_train mxnet_net
 WORKLOADS_LIB_OBJS := $(WORKLOADS_COMMON_OBJS) $(BUILD)/workloads/obj/lib_workload.o
 WORKLOADS_SIM_LIBS := $(addprefix $(BUILD)/simgpu/lib/,libcudnn.so libcublas.so libcublasLt.so)
 WORKLOADS_LIB_LDLIBS := -L$(BUILD)/simgpu/lib -lcudnn -lcublas -lcublasLt -lcudart -lpthread -ldl
