@@ -18,6 +18,13 @@ $(BENCH_BIN)/bench_events: bench/bench_events.c bench/bench_clock.h tracepoints/
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $< tracepoints/providers.c $(SAN_LDFLAGS) -llttng-ust -ldl
 
+# (e): one cuDNN / cuBLASLt call, on the simulated libraries.
+$(BENCH_BIN)/bench_libs: bench/bench_libs.c bench/bench_clock.h $(BUILD)/simgpu/lib/libcudart.so \
+		$(BUILD)/simgpu/lib/libcudnn.so $(BUILD)/simgpu/lib/libcublasLt.so
+	@mkdir -p $(@D)
+	$(CC) $(BENCH_CFLAGS) -o $@ $< $(SAN_LDFLAGS) -L$(BUILD)/simgpu/lib -lcudnn -lcublasLt -lcudart
+
 .PHONY: bench
-bench: all $(BENCH_BIN)/bench_alloc $(BENCH_BIN)/bench_launch $(BENCH_BIN)/bench_events
+bench: all $(BENCH_BIN)/bench_alloc $(BENCH_BIN)/bench_launch $(BENCH_BIN)/bench_events \
+	$(BENCH_BIN)/bench_libs
 	bench/run_bench.sh $(BUILD)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# run_bench.sh BUILD_DIR: measures the four figures of README.md's benchmark
+# run_bench.sh BUILD_DIR: measures the figures of README.md's benchmark
 # table, each as a ratio of two numbers measured in this one run, on simgpu
 # with a private LTTng session daemon. Prints the table; exits non-zero only
 # when a measurement could not be taken (never because a target was missed:
@@ -30,6 +30,7 @@ N_ALLOC=${N_ALLOC:-200000}
 N_LAUNCH=${N_LAUNCH:-200000}
 N_TP=${N_TP:-2000000}
 N_MIXED=${N_MIXED:-420000}
+N_LIB=${N_LIB:-100000}
 
 # traced EVENTS CMD...: runs CMD while a session records EVENTS into a
 # throw-away trace, with exactly the channel `dnntrace record` uses.
@@ -62,6 +63,16 @@ launch_rec_nocupti=$(traced 'dnntrace_*' env SIMGPU_CUPTI_BUSY=1 LD_LIBRARY_PATH
 tp_off=$(LD_LIBRARY_PATH=$sim "$launch" tracepoint "$N_TP")
 tp_on=$(traced 'bench_ref:*' env LD_LIBRARY_PATH="$sim" "$launch" tracepoint "$N_TP")
 
+# (e), (f): one library call, bare and recorded (the call event with roles
+# and shapes, its kernel's CUPTI records), and recorded without CUPTI records.
+libs=$build/bench/bench_libs
+conv_bare=$(LD_LIBRARY_PATH=$sim "$libs" conv "$N_LIB")
+conv_rec=$(traced 'dnntrace_*' env LD_LIBRARY_PATH="$sim" LD_PRELOAD="$DNNTRACE_LIB" "$libs" conv "$N_LIB")
+conv_rec_nocupti=$(traced 'dnntrace_*' env SIMGPU_CUPTI_BUSY=1 LD_LIBRARY_PATH="$sim" LD_PRELOAD="$DNNTRACE_LIB" "$libs" conv "$N_LIB" 2>/dev/null)
+lt_bare=$(LD_LIBRARY_PATH=$sim "$libs" lt "$N_LIB")
+lt_rec=$(traced 'dnntrace_*' env LD_LIBRARY_PATH="$sim" LD_PRELOAD="$DNNTRACE_LIB" "$libs" lt "$N_LIB")
+lt_rec_nocupti=$(traced 'dnntrace_*' env SIMGPU_CUPTI_BUSY=1 LD_LIBRARY_PATH="$sim" LD_PRELOAD="$DNNTRACE_LIB" "$libs" lt "$N_LIB" 2>/dev/null)
+
 # The floors: the events the trace format requires, emitted alone.
 events_bin=$build/bench/bench_events
 pair_ev_off=$("$events_bin" pair "$N_ALLOC")
@@ -82,6 +93,8 @@ awk -v cb="$cuda_bare" -v ci="$cuda_idle" -v cr="$cuda_rec" \
     -v kb="$launch_bare" -v kr="$launch_rec" -v t0="$tp_off" -v t1="$tp_on" \
     -v kn="$launch_rec_nocupti" -v p0="$pair_ev_off" -v p1="$pair_ev_on" \
     -v e0="$launch_ev_off" -v e1="$launch_ev_on" \
+    -v vb="$conv_bare" -v vr="$conv_rec" -v vn="$conv_rec_nocupti" \
+    -v mb="$lt_bare" -v mr="$lt_rec" -v mn="$lt_rec_nocupti" \
     -v ev="$events" -v bs="$bt_s" -v as="$an_s" -v ak="$an_kib" -v bk="$bt_kib" '
 function row(id, what, value, target) { printf "%-4s %-66s %-28s %s\n", id, what, value, target }
 BEGIN {
@@ -93,8 +106,11 @@ BEGIN {
 	row("(b)", sprintf("preloaded, no session: %.1f ns per call (pair %.1f -> %.1f ns)", add_idle, cb, ci), sprintf("%.1f ns/call", add_idle), "<= 15 ns")
 	row("(c)", sprintf("cudaLaunchKernel (4 tensors, 300-B params) added: %.0f ns; one bare tracepoint: %.0f ns", add_launch, tp), sprintf("ratio %.2f", add_launch / tp), "<= 2.0")
 	row("(d)", sprintf("dnntrace-analyze %.2f s vs babeltrace2 -o dummy %.2f s on %d events", as, bs, ev), sprintf("ratio %.2f, RSS %.0f MiB", as / bs, ak / 1024), "<= 1.5")
+	row("(e)", sprintf("cudnnConvolutionForward (x, w, y, workspace; shapes) added: %.0f ns; one bare tracepoint: %.0f ns", vr - vb, tp), sprintf("ratio %.2f", (vr - vb) / tp), "<= 2.0")
+	row("(f)", sprintf("cublasLtMatmul (A, B, C=D, bias, workspace; shapes) added: %.0f ns; one bare tracepoint: %.0f ns", mr - mb, tp), sprintf("ratio %.2f", (mr - mb) / tp), "<= 2.0")
 	printf "\nwhere the time goes:\n"
 	printf "  (a) the alloc+free events the format requires, emitted alone: %.0f ns (floor ratio %.2f); the rest is the live-tensor map and ids\n", p1 - p0, (p1 - p0) / add_libc
 	printf "  (c) without CUPTI records (SIMGPU_CUPTI_BUSY=1): %.0f ns added (ratio %.2f); the launch event alone: %.0f ns (floor ratio %.2f)\n", kn - kb, (kn - kb) / tp, e1 - e0, (e1 - e0) / tp
+	printf "  (e), (f) without CUPTI records (SIMGPU_CUPTI_BUSY=1): %.0f and %.0f ns added (ratios %.2f, %.2f); bare calls: %.0f and %.0f ns\n", vn - vb, mn - mb, (vn - vb) / tp, (mn - mb) / tp, vb, mb
 	printf "reference: libc wrapper, no session: %.1f ns per malloc+free pair added; babeltrace2 peak RSS %.0f MiB\n", li - lb, bk / 1024
 }'
