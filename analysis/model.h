@@ -2,7 +2,8 @@
  * The event model: what the trace says, per process, after one streaming
  * pass. The trace reader (or a unit test) calls one dt_model_on_* function
  * per dnntrace event; nothing here knows about babeltrace2. Memory grows
- * with tensors, launches, kernels and distinct names, never with events
+ * with tensors, launches, library calls (their arguments and shapes),
+ * kernels and distinct names, never with events
  * (copies, sets and correlations only update existing entries or small maps).
  * Must never decide analysis questions (order, roles, windows): group.c does.
  */
