@@ -1,0 +1,33 @@
+/*
+ * What the cuDNN test programs (cudnn_calls, cudnn_graph_calls) share: the
+ * `EXPECT {json}` line printed after each traced call - the event it must
+ * produce, known by construction - and small helpers. One expectation:
+ *   expect(api, status, handle, stream); arg(...)...; param(...)...; expect_end();
+ * Roles "R" "W" "RW" "WS" "U"; dtypes "f32" "f16" "f64" "u8"; dims end with -1
+ * (use D(...)). Must never depend on the tracer.
+ */
+#ifndef DNNTRACE_TESTS_CUDNN_EXPECT_H
+#define DNNTRACE_TESTS_CUDNN_EXPECT_H
+
+#include <stddef.h>
+
+#define die cudnn_calls_die
+#define expect cudnn_calls_expect
+#define arg cudnn_calls_arg
+#define param cudnn_calls_param
+#define expect_end cudnn_calls_expect_end
+#define device cudnn_calls_device
+
+void die(const char *what, long long status) __attribute__((noreturn));
+void expect(const char *api, int status, const void *handle, const void *stream);
+void arg(const char *name, const void *ptr, const char *role, const char *dtype, ...);
+void param(const char *name, long long value);
+void expect_end(void);
+/* cudaMalloc or die */
+void *device(size_t bytes);
+
+#define D(...) __VA_ARGS__, -1LL
+#define CHECK_CUDNN(call) do { int s_ = (int)(call); if (s_) die(#call, s_); } while (0)
+#define CHECK_CUDA(call) do { int e_ = (int)(call); if (e_) die(#call, e_); } while (0)
+
+#endif

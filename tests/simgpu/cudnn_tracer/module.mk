@@ -1,0 +1,16 @@
+# tests/simgpu/cudnn_tracer: build rules of the programs the tracer's cuDNN
+# wrapper tests run (tests/libs/test_cudnn_*.sh, sources tests/libs/cudnn_*.c):
+# cudnn_calls (legacy API) and cudnn_graph_calls (backend API; its own
+# program so the legacy tests run on a libcudnn without the backend API).
+# Linked to libcudnn and libcudart by SONAME only, no rpath: each test picks
+# the real (toolkit) or simulated libraries with LD_LIBRARY_PATH.
+
+CUDNN_TRACER_DIR := $(BUILD)/tests/libs
+CUDNN_TRACER_PROGRAMS := $(CUDNN_TRACER_DIR)/cudnn_calls $(CUDNN_TRACER_DIR)/cudnn_graph_calls
+
+all: $(CUDNN_TRACER_PROGRAMS)
+
+$(CUDNN_TRACER_DIR)/cudnn_%: tests/libs/cudnn_%.c tests/libs/cudnn_expect.c tests/libs/cudnn_expect.h | check-cuda
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(CUDA_CFLAGS) -o $@ $(filter %.c,$^) $(SAN_LDFLAGS) \
+		-L$(CUDA_HOME)/lib64 -lcudnn -lcudart
