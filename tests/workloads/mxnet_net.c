@@ -381,6 +381,15 @@ static void bind_conv_states(struct conv_layer *layer)
 	layer->b_mom = state((size_t)layer->out_c, name);
 }
 
+static void destroy_conv(struct conv_layer *layer)
+{
+	WL_CUDNN(cudnnDestroyTensorDescriptor(layer->x_desc));
+	WL_CUDNN(cudnnDestroyTensorDescriptor(layer->y_desc));
+	WL_CUDNN(cudnnDestroyTensorDescriptor(layer->bias_desc));
+	WL_CUDNN(cudnnDestroyFilterDescriptor(layer->w_desc));
+	WL_CUDNN(cudnnDestroyConvolutionDescriptor(layer->conv_desc));
+}
+
 static size_t larger(size_t a, size_t b)
 {
 	return a > b ? a : b;
@@ -564,6 +573,12 @@ int main(int argc, char **argv)
 	printf("mxnet_net: %d iterations\n", ITERATIONS);
 
 	wl_write_truth(truth, argv[1]);
+	destroy_conv(&conv1);
+	destroy_conv(&conv2);
+	WL_CUDNN(cudnnDestroyTensorDescriptor(pooled_desc));
+	WL_CUDNN(cudnnDestroyTensorDescriptor(logits_desc));
+	WL_CUDNN(cudnnDestroyActivationDescriptor(relu_desc));
+	WL_CUDNN(cudnnDestroyPoolingDescriptor(pool_desc));
 	WL_CUBLAS(cublasDestroy_v2(cublas));
 	WL_CUDNN(cudnnDestroy(cudnn));
 	WL_CHECK(cudaStreamDestroy(stream));
