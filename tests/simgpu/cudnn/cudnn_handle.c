@@ -131,12 +131,17 @@ static const struct {
 	[SIM_K_DROPOUT_INIT] = { "dropout_init_states_kernel", 1 },
 	[SIM_K_DROPOUT_FWD] = { "dropout_fp_kernel", 3 },
 	[SIM_K_DROPOUT_BWD] = { "dropout_bp_kernel", 3 },
-	[SIM_K_BACKEND_CONV_FWD] = { "sm80_xmma_fprop_implicit_gemm_f32f32_f32f32_f32_nchwkcrs_nchw", 3 },
-	[SIM_K_BACKEND_CONV_BWD_DATA] = { "sm80_xmma_dgrad_implicit_gemm_f32f32_f32f32_f32_nchwkcrs_nchw", 3 },
-	[SIM_K_BACKEND_CONV_BWD_FILTER] = { "sm80_xmma_wgrad_implicit_gemm_f32f32_f32f32_f32_nchwkcrs_nchw", 3 },
-	[SIM_K_BACKEND_MATMUL] = { "sm80_xmma_gemm_f32f32_f32f32_f32_nn_n", 3 },
-	[SIM_K_BACKEND_POINTWISE] = { "cudnn_generated_pointwise_kernel", 4 },
-	[SIM_K_BACKEND_FUSED] = { "cudnn_generated_fort_native_sdpa_fused_kernel", SIM_KERNEL_MAX_PTRS },
+	[SIM_K_BACKEND_CONV_FWD] = { "sm80_xmma_fprop_implicit_gemm_f32f32_f32f32_f32_nchwkcrs_nchw", SIM_KERNEL_MAX_PTRS },
+	[SIM_K_BACKEND_CONV_BWD_DATA] = { "sm80_xmma_dgrad_implicit_gemm_f32f32_f32f32_f32_nchwkcrs_nchw", SIM_KERNEL_MAX_PTRS },
+	[SIM_K_BACKEND_CONV_BWD_FILTER] = { "sm80_xmma_wgrad_implicit_gemm_f32f32_f32f32_f32_nchwkcrs_nchw", SIM_KERNEL_MAX_PTRS },
+	[SIM_K_BACKEND_MATMUL] = { "sm80_xmma_gemm_f32f32_f32f32_f32_nn_n", SIM_KERNEL_MAX_PTRS },
+	[SIM_K_BACKEND_POINTWISE] = { "cudnn_generated_pointwise_kernel", SIM_KERNEL_MAX_PTRS },
+	[SIM_K_BACKEND_OTHER] = { "cudnn_generated_generic_kernel", SIM_KERNEL_MAX_PTRS },
+	[SIM_K_BACKEND_FUSED_CONV_FWD] = { "cudnn_runtime_fusion_fprop_kernel", SIM_KERNEL_MAX_PTRS },
+	[SIM_K_BACKEND_FUSED_CONV_BWD_DATA] = { "cudnn_runtime_fusion_dgrad_kernel", SIM_KERNEL_MAX_PTRS },
+	[SIM_K_BACKEND_FUSED_CONV_BWD_FILTER] = { "cudnn_runtime_fusion_wgrad_kernel", SIM_KERNEL_MAX_PTRS },
+	[SIM_K_BACKEND_FUSED_MATMUL] = { "cudnn_runtime_fusion_matmul_kernel", SIM_KERNEL_MAX_PTRS },
+	[SIM_K_BACKEND_FUSED_POINTWISE] = { "cudnn_runtime_fusion_pointwise_kernel", SIM_KERNEL_MAX_PTRS },
 };
 
 /* The host-side handles the kernels are declared under: their addresses. */
