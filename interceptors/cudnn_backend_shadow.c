@@ -11,8 +11,10 @@
  * read, DX written; backward filter X, DY read, DW written; matmul A, B
  * (and the M/N/K override tensors) read, C written; pointwise X, B, T, DY
  * read, Y, DX written. Any other tensor attribute, or any tensor of an
- * operation type not listed, is DNNTRACE_ROLE_UNKNOWN. Within one graph a
- * tensor read by one operation and written by another is READ_WRITE.
+ * operation type not listed, is DNNTRACE_ROLE_UNKNOWN and named by its
+ * attribute's number ("uid7:attr1610"); a uid no graph tensor has is
+ * "uid<N>:unknown", without shape. Within one graph a tensor read by one
+ * operation and written by another is READ_WRITE.
  *
  * Must never call into cuDNN, never emit events, never hold the mutex
  * anywhere but here.
@@ -42,7 +44,8 @@ struct tensor_facts {
 };
 
 struct op_tensor {
-	const char *label;
+	const char *label;   /* NULL: an attribute we do not model, named by number */
+	int attribute;
 	enum dnntrace_role role;
 	bool blended; /* an output that becomes READ_WRITE when the op's beta != 0 */
 	struct tensor_facts facts;
@@ -56,6 +59,7 @@ struct op_facts {
 
 struct summary_entry {
 	const char *label;
+	int attribute;
 	enum dnntrace_role role;
 	struct tensor_facts facts;
 };
@@ -257,7 +261,7 @@ static struct tensor_slot slot_for(cudnnBackendDescriptorType_t op,
 	for (size_t i = 0; i < sizeof(known_slots) / sizeof(known_slots[0]); i++)
 		if (known_slots[i].op == op && known_slots[i].name == name)
 			return known_slots[i];
-	return (struct tensor_slot){ op, name, "?", DNNTRACE_ROLE_UNKNOWN, false };
+	return (struct tensor_slot){ op, name, NULL, DNNTRACE_ROLE_UNKNOWN, false };
 }
 
 /* Lock held: the tensors an operation attribute names, copied into the op. */
@@ -270,17 +274,16 @@ static void op_set_tensors(struct shadow *op, cudnnBackendAttributeName_t name, 
 	/* Setting an attribute again replaces what it named before. */
 	unsigned kept = 0;
 	for (unsigned i = 0; i < facts->count; i++)
-		if (facts->tensors[i].label != slot.label || slot.label[0] == '?')
+		if (facts->tensors[i].attribute != (int)name)
 			facts->tensors[kept++] = facts->tensors[i];
-	if (slot.label[0] != '?')
-		facts->count = kept;
+	facts->count = kept;
 	for (int64_t i = 0; i < count && facts->count < MAX_OP_TENSORS; i++) {
 		struct shadow *t = find(tensors[i]);
 		if (!t || t->type != CUDNN_BACKEND_TENSOR_DESCRIPTOR || !t->tensor_known)
 			continue;
 		facts->tensors[facts->count++] = (struct op_tensor){
-			.label = slot.label, .role = slot.role, .blended = slot.blended,
-			.facts = t->tensor,
+			.label = slot.label, .attribute = (int)name, .role = slot.role,
+			.blended = slot.blended, .facts = t->tensor,
 		};
 	}
 }
@@ -312,12 +315,15 @@ static void summary_add(struct graph_summary *summary, const struct op_facts *op
 				entry = &summary->entries[e];
 		if (entry) {
 			/* A produced tensor is named after its producer. */
-			if (writes(role) && !writes(entry->role))
+			if (writes(role) && !writes(entry->role)) {
 				entry->label = t->label;
+				entry->attribute = t->attribute;
+			}
 			entry->role = merge_roles(entry->role, role);
 		} else if (summary->count < MAX_SUMMARY_TENSORS) {
 			summary->entries[summary->count++] = (struct summary_entry){
-				.label = t->label, .role = role, .facts = t->facts,
+				.label = t->label, .attribute = t->attribute, .role = role,
+				.facts = t->facts,
 			};
 		}
 	}
@@ -474,8 +480,13 @@ void backend_shadow_describe(cudnnBackendDescriptor_t plan, const int64_t *uids,
 		for (unsigned e = 0; summary && e < summary->count; e++)
 			if (summary->entries[e].facts.uid == uids[i])
 				entry = &summary->entries[e];
-		snprintf(name, sizeof(name), "uid%lld:%s", (long long)uids[i],
-			 entry ? entry->label : "?");
+		if (!entry)
+			snprintf(name, sizeof(name), "uid%lld:unknown", (long long)uids[i]);
+		else if (!entry->label)
+			snprintf(name, sizeof(name), "uid%lld:attr%d", (long long)uids[i],
+				 entry->attribute);
+		else
+			snprintf(name, sizeof(name), "uid%lld:%s", (long long)uids[i], entry->label);
 		if (entry)
 			lib_call_arg_named(c, name, ptrs[i], entry->role, entry->facts.dtype,
 					   entry->facts.rank, entry->facts.dims);

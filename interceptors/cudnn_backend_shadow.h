@@ -37,8 +37,9 @@ void backend_shadow_plan_workspace(cudnnBackendDescriptor_t plan, int64_t bytes)
 
 /*
  * Adds one argument per variant-pack entry (uid, pointer) named
- * "uid<N>:<label>" with the role, type and shape the plan's graph gives it
- * (DNNTRACE_ROLE_UNKNOWN and no shape when it cannot say), then the
+ * "uid<N>:<label>" (X, W, Y, DX, ..., attr<number> for an attribute not
+ * modelled, unknown for a uid in no graph) with the role, type and shape the
+ * plan's graph gives it (DNNTRACE_ROLE_UNKNOWN when it cannot say), then the
  * workspace; then the params "ops,workspace_bytes" (-1 when unknown).
  */
 void backend_shadow_describe(cudnnBackendDescriptor_t plan, const int64_t *uids,

@@ -143,9 +143,9 @@ def check_expect(events, out_path, kernels_per_call):
         check(call_id in call_ids or call_id in launch_ids,
               f'kernel {k["name"]} not linked to a cuDNN call nor to a launch')
         per_call.setdefault(call_id, []).append(k['name'])
-    for event in calls:
+    for event, spec in zip(calls, wants):
         got = len(per_call.get(event['call_id'], []))
-        want = kernels_per_call if event['result'] == 0 else 0
+        want = spec.get('kernels', kernels_per_call) if event['result'] == 0 else 0
         check(got == want, f'{event["api"]} (call {event["call_id"]}, result {event["result"]}): '
               f'{got} kernels linked, want {want}')
     # Only cuDNN calls that are not traced (cudnnSetDropoutDescriptor

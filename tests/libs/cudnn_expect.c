@@ -23,6 +23,7 @@ void die(const char *what, long long status)
 static char expect_buf[8192];
 static size_t expect_len;
 static unsigned expect_args, expect_params;
+static int expect_kernel_count = -1;
 
 static void out(const char *format, ...)
 {
@@ -39,6 +40,7 @@ void expect(const char *api, int status, const void *handle, const void *stream)
 {
 	expect_len = 0;
 	expect_args = expect_params = 0;
+	expect_kernel_count = -1;
 	out("{\"api\": \"%s\", \"result\": %d, \"handle\": %llu, \"stream\": %llu, \"args\": [",
 	    api, status, (unsigned long long)(uintptr_t)handle,
 	    (unsigned long long)(uintptr_t)stream);
@@ -66,11 +68,19 @@ void param(const char *name, long long value)
 	out("%s%s[\"%s\", %lld]", expect_params++ ? ", " : "], \"params\": [", "", name, value);
 }
 
+void expect_kernels(int count)
+{
+	expect_kernel_count = count;
+}
+
 void expect_end(void)
 {
 	if (!expect_params)
 		out("], \"params\": [");
-	out("]}");
+	if (expect_kernel_count >= 0)
+		out("], \"kernels\": %d}", expect_kernel_count);
+	else
+		out("]}");
 	printf("EXPECT %s\n", expect_buf);
 	fflush(stdout);
 }

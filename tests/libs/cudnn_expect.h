@@ -16,12 +16,15 @@
 #define arg cudnn_calls_arg
 #define param cudnn_calls_param
 #define expect_end cudnn_calls_expect_end
+#define expect_kernels cudnn_calls_expect_kernels
 #define device cudnn_calls_device
 
 void die(const char *what, long long status) __attribute__((noreturn));
 void expect(const char *api, int status, const void *handle, const void *stream);
 void arg(const char *name, const void *ptr, const char *role, const char *dtype, ...);
 void param(const char *name, long long value);
+/* GPU kernels the call launches when it succeeds, if not the test's default. */
+void expect_kernels(int count);
 void expect_end(void);
 /* cudaMalloc or die */
 void *device(size_t bytes);

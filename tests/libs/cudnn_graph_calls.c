@@ -171,8 +171,11 @@ static cudnnStatus_t execute(cudnnHandle_t handle, desc_t plan, int n, int64_t *
 	return status;
 }
 
-static void expect_workspace_and_end(void *workspace, int64_t bytes, int ops)
+/* kernels: what the simulated library launches (tests/simgpu/cudnn: one per
+ * operation, a pointwise operation reading another's virtual output fused in). */
+static void expect_workspace_and_end(void *workspace, int64_t bytes, int ops, int kernels)
 {
+	expect_kernels(kernels);
 	arg("workspace", workspace, "WS", "u8", D(bytes));
 	param("ops", ops);
 	param("workspace_bytes", bytes);
@@ -186,6 +189,8 @@ static int run_backend(void)
 	if (cudnnCreate(&h) != CUDNN_STATUS_SUCCESS || cudaStreamCreate(&stream) != cudaSuccess)
 		die("cudnnCreate/cudaStreamCreate", 0);
 	CHECK(cudnnSetStream(h, stream));
+	printf("SETSTREAM %llu %llu 0\n", (unsigned long long)(uintptr_t)h,
+	       (unsigned long long)(uintptr_t)stream);
 	void *workspace = device(1 << 20);
 
 	/* 1. y = relu(conv(x, w) + b): only x, w, b and y have pointers. */
@@ -221,7 +226,7 @@ static int run_backend(void)
 	arg("uid2:W", wp, "R", "f32", D(4, 3, 3, 3));
 	arg("uid3:B", bp, "R", "f32", D(1, 4, 1, 1));
 	arg("uid6:Y", yp, "W", "f32", D(2, 4, 8, 8));
-	expect_workspace_and_end(workspace, ws1, 3);
+	expect_workspace_and_end(workspace, ws1, 3, 1);
 
 	/* 2. c = a @ b kept, d = relu(c): c is written then read (READ_WRITE). */
 	const int64_t adim[3] = { 1, 8, 16 }, bmdim[3] = { 1, 16, 4 }, cdim[3] = { 1, 8, 4 };
@@ -251,7 +256,7 @@ static int run_backend(void)
 	arg("uid11:A", ap, "R", "f32", D(1, 8, 16));
 	arg("uid12:B", bmp, "R", "f32", D(1, 16, 4));
 	arg("uid13:C", cp, "RW", "f32", D(1, 8, 4));
-	expect_workspace_and_end(workspace, ws2, 2);
+	expect_workspace_and_end(workspace, ws2, 2, 2);
 
 	/* 3. dx = conv_bwd_data(w, dy) + 1.0 * dx (a double beta). */
 	desc_t w3 = tensor(21, 4, wdim, false), dy3 = tensor(22, 4, ydim, false);
@@ -275,7 +280,35 @@ static int run_backend(void)
 	arg("uid21:W", wp, "R", "f32", D(4, 3, 3, 3));
 	arg("uid22:DY", yp, "R", "f32", D(2, 4, 8, 8));
 	arg("uid23:DX", xp, "RW", "f32", D(2, 3, 8, 8));
-	expect_workspace_and_end(workspace, ws3, 1);
+	expect_workspace_and_end(workspace, ws3, 1, 1);
+
+	/* 4. An operation the tracer does not model (a reduction): its tensors keep
+	 * their shapes but their roles are unknown; a uid no graph tensor has is
+	 * listed too, without shape. */
+	const int64_t rdim[3] = { 1, 1, 4 };
+	desc_t rx = tensor(31, 3, cdim, false), ry = tensor(32, 3, rdim, false);
+	desc_t reduction = create(CUDNN_BACKEND_REDUCTION_DESCRIPTOR);
+	cudnnReduceTensorOp_t reduce_op = CUDNN_REDUCE_TENSOR_ADD;
+	set(reduction, CUDNN_ATTR_REDUCTION_OPERATOR, CUDNN_TYPE_REDUCTION_OPERATOR_TYPE, 1,
+	    &reduce_op);
+	set(reduction, CUDNN_ATTR_REDUCTION_COMP_TYPE, CUDNN_TYPE_DATA_TYPE, 1, &comp);
+	CHECK(cudnnBackendFinalize(reduction));
+	desc_t reduce = create(CUDNN_BACKEND_OPERATION_REDUCTION_DESCRIPTOR);
+	set_desc(reduce, CUDNN_ATTR_OPERATION_REDUCTION_XDESC, rx);
+	set_desc(reduce, CUDNN_ATTR_OPERATION_REDUCTION_YDESC, ry);
+	set_desc(reduce, CUDNN_ATTR_OPERATION_REDUCTION_DESC, reduction);
+	CHECK(cudnnBackendFinalize(reduce));
+	desc_t g4 = graph(h, 1, &reduce);
+	int64_t ws4 = 0;
+	desc_t plan4 = plan_for(h, config_from_engine(g4), &ws4);
+	int64_t uids4[3] = { 31, 32, 99 };
+	void *ptrs4[3] = { cp, dp, ap };
+	st = execute(h, plan4, 3, uids4, ptrs4, workspace);
+	expect("cudnnBackendExecute", st, h, stream);
+	arg("uid31:attr1610", cp, "U", "f32", D(1, 8, 4));
+	arg("uid32:attr1611", dp, "U", "f32", D(1, 1, 4));
+	arg("uid99:unknown", ap, "U", "?", -1LL);
+	expect_workspace_and_end(workspace, ws4, 1, 1);
 
 	/* A NULL handle fails, and is traced with the same roles. */
 	st = execute(NULL, plan3, 3, uids3, ptrs3, workspace);
@@ -283,7 +316,7 @@ static int run_backend(void)
 	arg("uid21:W", wp, "R", "f32", D(4, 3, 3, 3));
 	arg("uid22:DY", yp, "R", "f32", D(2, 4, 8, 8));
 	arg("uid23:DX", xp, "RW", "f32", D(2, 3, 8, 8));
-	expect_workspace_and_end(workspace, ws3, 1);
+	expect_workspace_and_end(workspace, ws3, 1, 1);
 
 	if (cudaStreamSynchronize(stream) != cudaSuccess)
 		die("cudaStreamSynchronize", 0);
