@@ -410,6 +410,17 @@ static int run_legacy(void)
 	expect_end();
 
 	CHECK_CUDA(cudaStreamSynchronize(stream));
+	CHECK_CUDNN(cudnnDestroyDropoutDescriptor(drop));
+	CHECK_CUDNN(cudnnDestroyOpTensorDescriptor(add_op));
+	CHECK_CUDNN(cudnnDestroyPoolingDescriptor(pool2));
+	CHECK_CUDNN(cudnnDestroyActivationDescriptor(relu));
+	CHECK_CUDNN(cudnnDestroyConvolutionDescriptor(cd));
+	CHECK_CUDNN(cudnnDestroyFilterDescriptor(wd));
+	cudnnTensorDescriptor_t tensors[] = { xd, yd, bd, pd, accd, bnd, xnd };
+	for (size_t i = 0; i < sizeof(tensors) / sizeof(tensors[0]); i++)
+		CHECK_CUDNN(cudnnDestroyTensorDescriptor(tensors[i]));
+	free_devices();
+	CHECK_CUDA(cudaStreamDestroy(stream));
 	CHECK_CUDNN(cudnnDestroy(h));
 	return 0;
 }
@@ -487,7 +498,10 @@ static int run_null(void)
 	SHOW("cudnnDestroyFilterDescriptor", cudnnDestroyFilterDescriptor(f));
 	SHOW("cudnnDestroyTensorDescriptor", cudnnDestroyTensorDescriptor(t));
 	SHOW("cudnnDestroyConvolutionDescriptor", cudnnDestroyConvolutionDescriptor(cd));
-	SHOW("cudnnCreate", cudnnCreate((cudnnHandle_t *)&p) == CUDNN_STATUS_SUCCESS ? 0 : 1);
+	cudnnHandle_t handle = NULL;
+	SHOW("cudnnCreate", cudnnCreate(&handle) == CUDNN_STATUS_SUCCESS ? 0 : 1);
+	if (handle)
+		cudnnDestroy(handle);
 #undef SHOW
 	return 0;
 }

@@ -85,10 +85,22 @@ void expect_end(void)
 	fflush(stdout);
 }
 
+static void *allocations[256];
+static unsigned allocation_count;
+
 void *device(size_t bytes)
 {
 	void *p = NULL;
 	CHECK_CUDA(cudaMalloc(&p, bytes));
+	if (allocation_count == sizeof(allocations) / sizeof(allocations[0]))
+		die("too many test allocations", allocation_count);
+	allocations[allocation_count++] = p;
 	return p;
+}
+
+void free_devices(void)
+{
+	while (allocation_count)
+		CHECK_CUDA(cudaFree(allocations[--allocation_count]));
 }
 

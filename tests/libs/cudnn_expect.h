@@ -18,6 +18,7 @@
 #define expect_end cudnn_calls_expect_end
 #define expect_kernels cudnn_calls_expect_kernels
 #define device cudnn_calls_device
+#define free_devices cudnn_calls_free_devices
 
 void die(const char *what, long long status) __attribute__((noreturn));
 void expect(const char *api, int status, const void *handle, const void *stream);
@@ -26,8 +27,9 @@ void param(const char *name, long long value);
 /* GPU kernels the call launches when it succeeds, if not the test's default. */
 void expect_kernels(int count);
 void expect_end(void);
-/* cudaMalloc or die */
+/* cudaMalloc or die; free_devices frees all of them */
 void *device(size_t bytes);
+void free_devices(void);
 
 #define D(...) __VA_ARGS__, -1LL
 #define CHECK_CUDNN(call) do { int s_ = (int)(call); if (s_) die(#call, s_); } while (0)

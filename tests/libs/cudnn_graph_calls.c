@@ -27,11 +27,32 @@
 
 typedef cudnnBackendDescriptor_t desc_t;
 
+/* Every descriptor made, so the program can destroy what it still holds. */
+static desc_t made[256];
+static unsigned made_count;
+
 static desc_t create(cudnnBackendDescriptorType_t type)
 {
 	desc_t d;
 	CHECK(cudnnBackendCreateDescriptor(type, &d));
+	if (made_count == sizeof(made) / sizeof(made[0]))
+		die("too many descriptors", made_count);
+	made[made_count++] = d;
 	return d;
+}
+
+static void destroy(desc_t d)
+{
+	for (unsigned i = 0; i < made_count; i++)
+		if (made[i] == d)
+			made[i] = made[--made_count];
+	CHECK(cudnnBackendDestroyDescriptor(d));
+}
+
+static void destroy_all(void)
+{
+	while (made_count)
+		CHECK(cudnnBackendDestroyDescriptor(made[--made_count]));
 }
 
 static void set(desc_t d, cudnnBackendAttributeName_t name, cudnnBackendAttributeType_t type,
@@ -139,8 +160,8 @@ static desc_t config_from_heuristics(desc_t g)
 	CHECK(cudnnBackendGetAttribute(heur, CUDNN_ATTR_ENGINEHEUR_RESULTS,
 				       CUDNN_TYPE_BACKEND_DESCRIPTOR, n, &returned, configs));
 	for (int64_t i = 1; i < n; i++)
-		CHECK(cudnnBackendDestroyDescriptor(configs[i]));
-	CHECK(cudnnBackendDestroyDescriptor(heur));
+		destroy(configs[i]);
+	destroy(heur);
 	return configs[0];
 }
 
@@ -154,7 +175,7 @@ static desc_t config_from_engine(desc_t g)
 	desc_t config = create(CUDNN_BACKEND_ENGINECFG_DESCRIPTOR);
 	set_desc(config, CUDNN_ATTR_ENGINECFG_ENGINE, engine);
 	CHECK(cudnnBackendFinalize(config));
-	CHECK(cudnnBackendDestroyDescriptor(engine));
+	destroy(engine);
 	return config;
 }
 
@@ -167,7 +188,7 @@ static cudnnStatus_t execute(cudnnHandle_t handle, desc_t plan, int n, int64_t *
 	set(pack, CUDNN_ATTR_VARIANT_PACK_WORKSPACE, CUDNN_TYPE_VOID_PTR, 1, &workspace);
 	CHECK(cudnnBackendFinalize(pack));
 	cudnnStatus_t status = cudnnBackendExecute(handle, plan, pack);
-	CHECK(cudnnBackendDestroyDescriptor(pack));
+	destroy(pack);
 	return status;
 }
 
@@ -212,7 +233,7 @@ static int run_backend(void)
 	desc_t ops1[3] = { conv_op, pointwise(CUDNN_POINTWISE_ADD, conv_out, b, biased),
 			   pointwise(CUDNN_POINTWISE_RELU_FWD, biased, NULL, y) };
 	/* The program may drop its tensors once the graph holds them. */
-	CHECK(cudnnBackendDestroyDescriptor(x));
+	destroy(x);
 	desc_t g1 = graph(h, 3, ops1);
 	int64_t ws1 = 0;
 	desc_t plan1 = plan_for(h, config_from_heuristics(g1), &ws1);
@@ -320,6 +341,9 @@ static int run_backend(void)
 
 	if (cudaStreamSynchronize(stream) != cudaSuccess)
 		die("cudaStreamSynchronize", 0);
+	destroy_all();
+	free_devices();
+	CHECK_CUDA(cudaStreamDestroy(stream));
 	CHECK(cudnnDestroy(h));
 	return 0;
 }

@@ -23,7 +23,8 @@ for program in cudnn_calls cudnn_graph_calls; do
 	LD_LIBRARY_PATH="$libdir" "$PROGRAM" null >"$tmp/$name.plain" 2>"$tmp/$name.plain.err" ||
 		fail "$name: cudnn_calls null failed untraced: $(head -n 2 "$tmp/$name.plain.err")"
 	[ "$(wc -l <"$tmp/$name.plain")" -ge "$lines" ] || fail "$name: cudnn_calls null printed too little"
-	env $(traced_env "$libdir") "$PROGRAM" null >"$tmp/$name.preloaded" 2>/dev/null ||
+	mapfile -t env_args < <(traced_env "$libdir")
+	env "${env_args[@]}" "$PROGRAM" null >"$tmp/$name.preloaded" 2>/dev/null ||
 		fail "$name: cudnn_calls null failed preloaded"
 	diff -u "$tmp/$name.plain" "$tmp/$name.preloaded" >&2 ||
 		fail "$name: statuses differ when preloaded"

@@ -14,3 +14,12 @@ $(CUDNN_TRACER_DIR)/cudnn_%: tests/libs/cudnn_%.c tests/libs/cudnn_expect.c test
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(CUDA_CFLAGS) -o $@ $(filter %.c,$^) $(SAN_LDFLAGS) \
 		-L$(CUDA_HOME)/lib64 -lcudnn -lcudart
+
+# The lock-free cache behind the descriptor shapes and handle streams.
+CUDNN_TRACER_UNIT := $(BUILD)/tests/test_cudnn_ptr_cache
+TESTS += $(CUDNN_TRACER_UNIT)
+all: $(CUDNN_TRACER_UNIT)
+
+$(CUDNN_TRACER_UNIT): tests/libs/cudnn_ptr_cache_test.c interceptors/cudnn_ptr_cache.c interceptors/cudnn_ptr_cache.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $(filter %.c,$^) $(SAN_LDFLAGS) -lpthread
