@@ -72,6 +72,14 @@ struct graph_summary {
 	struct summary_entry entries[MAX_SUMMARY_TENSORS];
 };
 
+/* A variant pack as the program set it (read at execute without asking cuDNN). */
+struct pack_facts {
+	unsigned n_uids, n_ptrs; /* as many as fit */
+	int64_t uids[BACKEND_SHADOW_PACK_MAX];
+	void *ptrs[BACKEND_SHADOW_PACK_MAX];
+	void *workspace;
+};
+
 struct shadow {
 	struct shadow *next;
 	cudnnBackendDescriptor_t desc;
@@ -79,6 +87,7 @@ struct shadow {
 	struct tensor_facts tensor;   /* TENSOR */
 	bool tensor_known;
 	struct op_facts *op;          /* OPERATION_* */
+	struct pack_facts *pack;      /* VARIANT_PACK */
 	struct graph_summary *summary; /* graph, heuristics, engine, config, plan */
 	int64_t workspace_bytes;      /* plan; -1 unknown */
 };
@@ -129,6 +138,7 @@ static void unlink_and_free(struct shadow *victim)
 		*link = victim->next;
 	summary_release(victim->summary);
 	free(victim->op);
+	free(victim->pack);
 	free(victim);
 }
 
@@ -168,12 +178,14 @@ void backend_shadow_created(cudnnBackendDescriptor_t desc, cudnnBackendDescripto
 	s->desc = desc;
 	s->type = type;
 	s->workspace_bytes = -1;
-	if (is_operation(type)) {
+	if (is_operation(type))
 		s->op = calloc(1, sizeof(*s->op));
-		if (!s->op) {
-			free(s);
-			return;
-		}
+	else if (type == CUDNN_BACKEND_VARIANT_PACK_DESCRIPTOR)
+		s->pack = calloc(1, sizeof(*s->pack));
+	if ((is_operation(type) && !s->op) ||
+	    (type == CUDNN_BACKEND_VARIANT_PACK_DESCRIPTOR && !s->pack)) {
+		free(s);
+		return;
 	}
 	pthread_mutex_lock(&shadow_lock);
 	struct shadow *stale = find(desc); /* destroyed behind our back: replace */
@@ -376,6 +388,21 @@ static void tensor_set(struct shadow *t, cudnnBackendAttributeName_t name,
 	}
 }
 
+static void pack_set(struct pack_facts *pack, cudnnBackendAttributeName_t name,
+		     cudnnBackendAttributeType_t type, int64_t count, const void *elements)
+{
+	unsigned n = count < BACKEND_SHADOW_PACK_MAX ? (unsigned)count : BACKEND_SHADOW_PACK_MAX;
+	if (name == CUDNN_ATTR_VARIANT_PACK_UNIQUE_IDS && type == CUDNN_TYPE_INT64) {
+		memcpy(pack->uids, elements, n * sizeof(pack->uids[0]));
+		pack->n_uids = n;
+	} else if (name == CUDNN_ATTR_VARIANT_PACK_DATA_POINTERS && type == CUDNN_TYPE_VOID_PTR) {
+		memcpy(pack->ptrs, elements, n * sizeof(pack->ptrs[0]));
+		pack->n_ptrs = n;
+	} else if (name == CUDNN_ATTR_VARIANT_PACK_WORKSPACE && type == CUDNN_TYPE_VOID_PTR) {
+		pack->workspace = *(void *const *)elements;
+	}
+}
+
 static bool scale_nonzero(cudnnBackendAttributeType_t type, const void *elements)
 {
 	if (type == CUDNN_TYPE_FLOAT)
@@ -406,6 +433,8 @@ void backend_shadow_set(cudnnBackendDescriptor_t desc, cudnnBackendAttributeName
 		/* created before we could see it: nothing to attach to */
 	} else if (s->type == CUDNN_BACKEND_TENSOR_DESCRIPTOR) {
 		tensor_set(s, name, type, count, elements);
+	} else if (s->pack) {
+		pack_set(s->pack, name, type, count, elements);
 	} else if (s->op && names_descs) {
 		op_set_tensors(s, name, count, descs);
 	} else if (s->op && is_beta(name)) {
@@ -446,6 +475,23 @@ void backend_shadow_got(cudnnBackendDescriptor_t desc, cudnnBackendAttributeName
 			set_summary(out, source->summary);
 	}
 	pthread_mutex_unlock(&shadow_lock);
+}
+
+bool backend_shadow_pack(cudnnBackendDescriptor_t pack, int64_t *uids, void **ptrs,
+			 unsigned *count, void **workspace)
+{
+	pthread_mutex_lock(&shadow_lock);
+	struct shadow *s = find(pack);
+	bool known = s && s->pack;
+	if (known) {
+		unsigned n = s->pack->n_uids < s->pack->n_ptrs ? s->pack->n_uids : s->pack->n_ptrs;
+		memcpy(uids, s->pack->uids, n * sizeof(uids[0]));
+		memcpy(ptrs, s->pack->ptrs, n * sizeof(ptrs[0]));
+		*count = n;
+		*workspace = s->pack->workspace;
+	}
+	pthread_mutex_unlock(&shadow_lock);
+	return known;
 }
 
 bool backend_shadow_is_plan(cudnnBackendDescriptor_t desc)

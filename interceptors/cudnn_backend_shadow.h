@@ -23,6 +23,9 @@
 
 #include "interceptors/lib_call.h"
 
+/* Variant-pack entries an event can hold (the workspace comes after them). */
+enum { BACKEND_SHADOW_PACK_MAX = LIB_CALL_MAX_ARGS - 1 };
+
 void backend_shadow_created(cudnnBackendDescriptor_t desc, cudnnBackendDescriptorType_t type);
 void backend_shadow_destroyed(cudnnBackendDescriptor_t desc);
 void backend_shadow_set(cudnnBackendDescriptor_t desc, cudnnBackendAttributeName_t name,
@@ -30,6 +33,13 @@ void backend_shadow_set(cudnnBackendDescriptor_t desc, cudnnBackendAttributeName
 /* After a successful GetAttribute that returned descriptors. */
 void backend_shadow_got(cudnnBackendDescriptor_t desc, cudnnBackendAttributeName_t name,
 			cudnnBackendAttributeType_t type, int64_t count, const void *elements);
+
+/*
+ * The entries of a variant pack the program built while we watched (at
+ * most BACKEND_SHADOW_PACK_MAX); false when it is unknown to us.
+ */
+bool backend_shadow_pack(cudnnBackendDescriptor_t pack, int64_t *uids, void **ptrs,
+			 unsigned *count, void **workspace);
 
 /* True when desc is a known execution plan (its wrapper then asks its workspace size). */
 bool backend_shadow_is_plan(cudnnBackendDescriptor_t desc);

@@ -67,6 +67,19 @@ static void shape_from_words(const int64_t *words, struct cudnn_shape *shape)
 		shape->dims[i] = words[WORD_DIMS + i];
 }
 
+/* What a Get*NdDescriptor query answered (the cache may be full: not read back). */
+static void shape_from_query(cudnnDataType_t type, int rank, const int *dims,
+			     struct cudnn_shape *shape)
+{
+	if (rank < 0 || rank > CUDNN_SHAPE_MAX_RANK)
+		return;
+	shape->dtype = cudnn_dtype(type);
+	shape->is_double = type == CUDNN_DATA_DOUBLE;
+	shape->rank = (unsigned)rank;
+	for (int i = 0; i < rank; i++)
+		shape->dims[i] = dims[i];
+}
+
 static void unknown_shape(struct cudnn_shape *shape)
 {
 	shape->dtype = DNNTRACE_DTYPE_UNKNOWN;
@@ -93,8 +106,7 @@ void cudnn_tensor_shape(cudnnTensorDescriptor_t desc, struct cudnn_shape *shape)
 			    CUDNN_STATUS_SUCCESS)
 		return;
 	cudnn_desc_remember(desc, type, rank, dims);
-	if (cudnn_ptr_cache_lookup(&descriptors, desc, words))
-		shape_from_words(words, shape);
+	shape_from_query(type, rank, dims, shape);
 }
 
 void cudnn_filter_shape(cudnnFilterDescriptor_t desc, struct cudnn_shape *shape)
@@ -117,8 +129,7 @@ void cudnn_filter_shape(cudnnFilterDescriptor_t desc, struct cudnn_shape *shape)
 			    CUDNN_STATUS_SUCCESS)
 		return;
 	cudnn_desc_remember(desc, type, rank, dims);
-	if (cudnn_ptr_cache_lookup(&descriptors, desc, words))
-		shape_from_words(words, shape);
+	shape_from_query(type, rank, dims, shape);
 }
 
 void cudnn_handle_remember_stream(cudnnHandle_t handle, cudaStream_t stream)

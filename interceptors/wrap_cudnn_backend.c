@@ -7,8 +7,9 @@
  * dnntrace_lib:call with every variant-pack pointer, named
  * "uid<N>:<attribute>", its role from the plan's graph, and the workspace.
  *
- * The variant pack is read back through the real cudnnBackendGetAttribute
- * after the call (it holds host values only). Each wrapper returns the real
+ * The variant pack is read from the shadow (what the program set), or
+ * through the real cudnnBackendGetAttribute after the call when it was
+ * built before the tracer saw it. Each wrapper returns the real
  * status with errno as the real function left it; must never change an
  * argument or hold the shadow's lock while cuDNN runs.
  */
@@ -106,27 +107,39 @@ DNNTRACE_EXPORT cudnnStatus_t cudnnBackendFinalize(cudnnBackendDescriptor_t desc
 	return status;
 }
 
-/* The variant pack's entries; count 0 when it cannot be read. */
+/*
+ * The variant pack's entries (at most PACK_MAX: the workspace comes after
+ * them): as the program set them, or, for a pack built before we could see
+ * it, asked of cuDNN; count 0 when neither can say. The real
+ * cudnnBackendGetAttribute is assumed (not tested on a real GPU) to copy
+ * min(requested, present) entries and report the count present.
+ */
+enum { PACK_MAX = BACKEND_SHADOW_PACK_MAX };
+
 static unsigned read_variant_pack(cudnnBackendDescriptor_t pack, int64_t *uids, void **ptrs,
 				  void **workspace)
 {
 	__typeof__(&cudnnBackendGetAttribute) get = REAL(cudnnBackendGetAttribute);
 	int64_t n_uids = 0, n_ptrs = 0, n_workspace = 0;
 
+	unsigned count = 0;
 	*workspace = NULL;
+	if (backend_shadow_pack(pack, uids, ptrs, &count, workspace))
+		return count;
 	if (!get || !pack)
 		return 0;
 	if (get(pack, CUDNN_ATTR_VARIANT_PACK_WORKSPACE, CUDNN_TYPE_VOID_PTR, 1, &n_workspace,
 		workspace) != CUDNN_STATUS_SUCCESS)
 		*workspace = NULL;
-	if (get(pack, CUDNN_ATTR_VARIANT_PACK_UNIQUE_IDS, CUDNN_TYPE_INT64, LIB_CALL_MAX_ARGS,
-		&n_uids, uids) != CUDNN_STATUS_SUCCESS ||
-	    get(pack, CUDNN_ATTR_VARIANT_PACK_DATA_POINTERS, CUDNN_TYPE_VOID_PTR,
-		LIB_CALL_MAX_ARGS, &n_ptrs, ptrs) != CUDNN_STATUS_SUCCESS)
+	if (get(pack, CUDNN_ATTR_VARIANT_PACK_UNIQUE_IDS, CUDNN_TYPE_INT64, PACK_MAX, &n_uids,
+		uids) != CUDNN_STATUS_SUCCESS ||
+	    get(pack, CUDNN_ATTR_VARIANT_PACK_DATA_POINTERS, CUDNN_TYPE_VOID_PTR, PACK_MAX, &n_ptrs,
+		ptrs) != CUDNN_STATUS_SUCCESS)
 		return 0;
+	/* A larger pack is cut here; its count is what cuDNN reports, not what fits. */
 	int64_t n = n_uids < n_ptrs ? n_uids : n_ptrs;
-	if (n > LIB_CALL_MAX_ARGS)
-		n = LIB_CALL_MAX_ARGS;
+	if (n > PACK_MAX)
+		n = PACK_MAX;
 	return n > 0 ? (unsigned)n : 0;
 }
 
@@ -137,8 +150,8 @@ DNNTRACE_EXPORT cudnnStatus_t cudnnBackendExecute(cudnnHandle_t handle,
 	__typeof__(&cudnnBackendExecute) real = REAL(cudnnBackendExecute);
 	struct traced_call traced;
 	struct lib_call c;
-	int64_t uids[LIB_CALL_MAX_ARGS];
-	void *ptrs[LIB_CALL_MAX_ARGS];
+	int64_t uids[PACK_MAX];
+	void *ptrs[PACK_MAX];
 	void *workspace;
 
 	if (!real)
