@@ -16,6 +16,10 @@
  * "uid<N>:unknown", without shape. Within one graph a tensor read by one
  * operation and written by another is READ_WRITE.
  *
+ * Assumed from cudnn_graph.h and cudnn-frontend's use, not tested on a
+ * real GPU: heuristics results fill ENGINECFG descriptors the program
+ * created, and a plan holds the graph of the config it was given.
+ *
  * Must never call into cuDNN, never emit events, never hold the mutex
  * anywhere but here.
  */

@@ -13,6 +13,11 @@
  * Roles follow cudnn_ops.h / cudnn_cnn.h: alpha/beta are host scaling
  * factors (y = alpha * op(...) + beta * y), so an output is READ_WRITE when
  * *beta != 0. Must never read device memory, and never allocate per call.
+ *
+ * Tested on the simulated libcudnn and, for statuses, on the real one
+ * without a GPU. Assumed on a real GPU: the kernels real cuDNN launches
+ * inside a call (driver API included) carry the pushed correlation id, and
+ * cudnnGetStream is cheap and side-effect free (asked once per handle).
  */
 #include <cudnn.h>
 
