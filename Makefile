@@ -20,6 +20,10 @@ endif
 CFLAGS := $(BASE_CFLAGS) $(EXTRA_CFLAGS)
 CUDA_CFLAGS := -I$(CUDA_HOME)/include -I$(CUDA_HOME)/extras/CUPTI/include
 
+# The simulated runtime's unversioned links (libcudart.so, libcupti.so) that
+# `-lcudart -lcupti` link against: every rule that links that way lists them.
+SIMGPU_RUNTIME_LINKS := $(BUILD)/simgpu/lib/libcudart.so $(BUILD)/simgpu/lib/libcupti.so
+
 .PHONY: all deps demo test bench install clean check-cuda
 all:
 

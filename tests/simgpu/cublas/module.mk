@@ -61,7 +61,8 @@ TESTS += $(SIMGPU_CUBLAS_TESTS)
 all: $(SIMGPU_CUBLAS_TESTS)
 
 $(SIMGPU_CUBLAS_TESTS): $(BUILD)/tests/test_simgpu_cublas_%: $(SIMGPU_CUBLAS_DIR)/test_%.c \
-		$(SIMGPU_CUBLAS_DIR)/cublas_test.h $(SIMGPU_CUBLAS_LIBS) $(SIMGPU_CUBLAS_RUNTIME)
+		$(SIMGPU_CUBLAS_DIR)/cublas_test.h $(SIMGPU_CUBLAS_LIBS) $(SIMGPU_CUBLAS_RUNTIME) \
+		$(SIMGPU_RUNTIME_LINKS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(CUDA_CFLAGS) -pthread $< -o $@ -L$(SIMGPU_CUBLAS_LIBDIR) \
 		-lcublas -lcublasLt -lcudart -lcupti -Wl,-rpath,'$$ORIGIN/../simgpu/lib' $(SAN_LDFLAGS)

@@ -29,7 +29,7 @@ $(SIMCUDNN_OBJ)/%.o: $(SIMCUDNN_DIR)/%.c | check-cuda
 	$(CC) $(CFLAGS) $(CUDA_CFLAGS) -I$(SIMCUDNN_GEN) -pthread -MMD -MP \
 		-MT $@ -MT $(abspath $@) -c $< -o $@
 
-$(SIMCUDNN_LIB): $(SIMCUDNN_OBJS) $(SIMCUDNN_DIR)/libcudnn.map $(SIMCUDNN_CUDART)
+$(SIMCUDNN_LIB): $(SIMCUDNN_OBJS) $(SIMCUDNN_DIR)/libcudnn.map $(SIMCUDNN_CUDART) $(SIMGPU_RUNTIME_LINKS)
 	@mkdir -p $(@D)
 	$(CC) -shared -o $@ $(SIMCUDNN_OBJS) -Wl,-soname,libcudnn.so.9 \
 		-Wl,--version-script,$(SIMCUDNN_DIR)/libcudnn.map \
@@ -48,7 +48,7 @@ all: $(SIMCUDNN_TESTS)
 
 $(SIMCUDNN_TESTS): $(BUILD)/tests/test_simgpu_cudnn_%: $(SIMCUDNN_DIR)/test_%.c \
 		$(SIMCUDNN_DIR)/cudnn_test.h tests/simgpu/simgpu_test.h $(SIMCUDNN_LIB) \
-		$(SIMCUDNN_LIBDIR)/libcudnn.so
+		$(SIMCUDNN_LIBDIR)/libcudnn.so $(SIMGPU_RUNTIME_LINKS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(CUDA_CFLAGS) -pthread $< -o $@ -L$(SIMCUDNN_LIBDIR) \
 		-lcudnn -lcupti -lcudart -Wl,-rpath,'$$ORIGIN/../simgpu/lib' $(SAN_LDFLAGS)
