@@ -13,6 +13,7 @@
 
 #include "interceptors/real_cublas.h"
 #include "interceptors/real_cudnn.h"
+#include "interceptors/real_driver.h"
 
 /* X(name, required): required ones warn once when missing; others are optional helpers. */
 #define DNNTRACE_REAL_FUNCTIONS(X) \
@@ -30,7 +31,8 @@
 	X(__cudaLaunchKernel, 1) X(__cudaLaunchKernel_ptsz, 1) \
 	X(cudaGetDevice, 0) X(cudaFuncGetParamInfo, 0) X(cudaFuncGetName, 0) \
 	X(cudaGetLastError, 0) X(cudaPeekAtLastError, 0) \
-	DNNTRACE_REAL_CUDNN_FUNCTIONS(X) DNNTRACE_REAL_CUBLAS_FUNCTIONS(X)
+	DNNTRACE_REAL_CUDNN_FUNCTIONS(X) DNNTRACE_REAL_CUBLAS_FUNCTIONS(X) \
+	DNNTRACE_REAL_DRIVER_FUNCTIONS(X)
 
 enum real_function_id {
 #define DNNTRACE_REAL_ENUM(name, required) REAL_##name,

@@ -1,5 +1,5 @@
 /*
- * Instantiates the dnntrace_api, dnntrace_gpu and dnntrace_lib tracepoint providers (the
+ * Instantiates the dnntrace_api, dnntrace_gpu, dnntrace_lib and dnntrace_nvtx tracepoint providers (the
  * probes LTTng-UST registers). Linked into libdnntrace.so and into test
  * emitters; nothing else belongs here.
  */
@@ -8,3 +8,4 @@
 #include "tracepoints/dnntrace_api.h"
 #include "tracepoints/dnntrace_gpu.h"
 #include "tracepoints/dnntrace_lib.h"
+#include "tracepoints/dnntrace_nvtx.h"
