@@ -33,3 +33,15 @@ $(BUILD)/workloads/%: $(BUILD)/workloads/obj/%.o $(WORKLOADS_COMMON_OBJS) $(WORK
 
 # Keep the objects: they are intermediate files of the pattern rules above.
 .PRECIOUS: $(BUILD)/workloads/obj/%.o
+
+# The real-library checks (tests/e2e/test_real_libraries.sh): linked to the
+# REAL toolkit by SONAME (libcuda.so.1 through the toolkit's link stub, as
+# applications link it); the test picks the libraries with LD_LIBRARY_PATH.
+WORKLOADS_REAL := $(BUILD)/workloads/real_runtime_calls $(BUILD)/workloads/real_driver_calls
+all: $(WORKLOADS_REAL)
+
+$(BUILD)/workloads/real_runtime_calls: $(BUILD)/workloads/obj/real_runtime_calls.o
+	$(CC) $(CFLAGS) $(SAN_LDFLAGS) -o $@ $< -L$(CUDA_HOME)/lib64 -lcudnn -lcublas -lcudart -ldl
+
+$(BUILD)/workloads/real_driver_calls: $(BUILD)/workloads/obj/real_driver_calls.o
+	$(CC) $(CFLAGS) $(SAN_LDFLAGS) -o $@ $< -L$(CUDA_HOME)/lib64/stubs -lcuda -ldl
