@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "analysis/api_names.h"
+#include "analysis/category.h"
 #include "tracepoints/dnntrace_enums.h"
 
 static const char *const kind_names[] = {
@@ -54,7 +55,7 @@ static int write_kernels(const struct dt_group *g, const char *dir)
 	if (!f)
 		return -1;
 	fputs("index,device,stream,start_ns,end_ns,duration_ns,name,api,inputs,"
-			"outputs,touched\n", f);
+			"outputs,touched,op\n", f);
 	for (size_t i = 0; i < g->win_count; i++) {
 		const struct dt_kernel *k = &g->kernels[g->win_first + i];
 		const uint64_t fields[] = {i, k->device, k->stream, k->start,
@@ -76,6 +77,9 @@ static int write_kernels(const struct dt_group *g, const char *dir)
 		print_ids(f, g, k, DT_ROLE_WRITE);
 		putc_unlocked(',', f);
 		print_ids(f, g, k, DT_ROLE_READ | DT_ROLE_WRITE);
+		putc_unlocked(',', f);
+		if (k->op)   /* the innermost NVTX range at its call */
+			dt_csv_field(f, k->op);
 		putc_unlocked('\n', f);
 	}
 	return dt_close_output(f);
@@ -93,7 +97,7 @@ static int write_tensors(const struct dt_group *g, const char *dir)
 	if (!f)
 		return -1;
 	fputs("id,name,bytes,device,kind,alloc_ns,free_ns,first_use,last_use,"
-			"global\n", f);
+			"global,category,category_source\n", f);
 	for (size_t i = 0; i < g->n_tensors; i++) {
 		const struct dt_tensor *t = &g->tensors[i];
 		const struct dt_tensor_result *r = &g->results[i];
@@ -117,7 +121,11 @@ static int write_tensors(const struct dt_group *g, const char *dir)
 		print_optional(f, r->first_use >= 0, r->first_use);
 		putc_unlocked(',', f);
 		print_optional(f, r->last_use >= 0, r->last_use);
-		dt_put_str(f, r->global ? ",1\n" : ",0\n");
+		dt_put_str(f, r->global ? ",1," : ",0,");
+		dt_put_str(f, dt_category_name(r->category));
+		putc_unlocked(',', f);
+		dt_put_str(f, dt_category_source_name(r->category_source));
+		putc_unlocked('\n', f);
 	}
 	return dt_close_output(f);
 }

@@ -131,11 +131,25 @@ static void print_kernel_tensor(FILE *f, const struct dt_group *g,
  * name and, standing in for the arguments, the tensors it received, in
  * parameter order. A library call's kernel (or op) prints the entry point
  * and the kernel name(s) it ran: cudnnConvolutionForward(implicit_convolve_sgemm);
- * its arguments are the Input and Output lists below.
+ * its arguments are the Input and Output lists below. A kernel whose call
+ * ran inside an NVTX range prints that op first, the rest as its argument.
  */
 static void print_kernel_name(FILE *f, const struct dt_group *g,
 		const struct dt_kernel *kernel)
 {
+	if (kernel->op) {
+		/* the NVTX op, as G10 prints the framework's op, with the
+		 * kernel as its argument: aten::relu(relu_kernel(t2, t4)) */
+		const struct dt_kernel plain = {.name = kernel->name,
+			.source = kernel->source, .api = kernel->api,
+			.touches_at = kernel->touches_at,
+			.n_touches = kernel->n_touches};
+		dt_put_str(f, kernel->op);
+		putc_unlocked('(', f);
+		print_kernel_name(f, g, &plain);
+		putc_unlocked(')', f);
+		return;
+	}
 	if (kernel->source == DT_SOURCE_LIBRARY) {
 		dt_put_str(f, dt_lib_api_name(kernel->api));
 		putc_unlocked('(', f);

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/category.h"
 #include "tracepoints/dnntrace_enums.h"
 
 void dt_group_init(struct dt_group *g, int64_t vpid, int32_t device)
@@ -301,6 +302,20 @@ static bool process_uses_fallback(const struct dt_process *p)
 	return false;
 }
 
+/* What a kernel takes from the call that submitted it: the call's host
+ * time (--range windows) and its NVTX op. */
+static void set_call_fields(const struct dt_process *p, struct call_ref call,
+		struct dt_kernel *k)
+{
+	if (call.source == DT_SOURCE_LAUNCH) {
+		k->call_ns = p->launches[call.index].ts;
+		k->op = p->launches[call.index].op;
+	} else {
+		k->call_ns = p->lib_calls[call.index].ts;
+		k->op = p->lib_calls[call.index].op;
+	}
+}
+
 /* A successful call with no GPU kernel: a stand-in (no CUPTI) or an op
  * none of whose kernels was seen. Host call time, duration 0. */
 static void add_call_without_kernels(const struct process_view *v,
@@ -326,6 +341,7 @@ static void add_call_without_kernels(const struct process_view *v,
 		pk->kernel.api = c->api;
 		pk->call_id = c->call_id;
 	}
+	set_call_fields(p, call, &pk->kernel);
 	/* the call id stands in for the correlation id as tie-breaker */
 	pk->kernel.correlation_id = (uint32_t)pk->call_id;
 }
@@ -387,6 +403,7 @@ static size_t collect_kernels(const struct process_view *v, int32_t device,
 		pk->kernel.n_gpu_kernels = 1;
 		pk->kernel.name = k->name;
 		pk->kernel.api = -1;
+		pk->kernel.call_ns = DT_NO_TIME;
 		uint64_t call_id;
 		if (dt_u64map_get(&p->call_of_correlation, k->correlation_id,
 				&call_id) && link_call(p, call_id, &pk->call)) {
@@ -395,6 +412,7 @@ static size_t collect_kernels(const struct process_view *v, int32_t device,
 			pk->kernel.api = pk->call.source == DT_SOURCE_LAUNCH ?
 				p->launches[pk->call.index].api :
 				p->lib_calls[pk->call.index].api;
+			set_call_fields(p, pk->call, &pk->kernel);
 		}
 	}
 	/* GPU start, then end, then correlation id */
@@ -573,6 +591,8 @@ static size_t call_touches(const struct process_view *v, struct call_ref call,
 			continue;
 		const struct dt_lib_arg *arg = call.source == DT_SOURCE_LIBRARY ?
 			&p->lib_args[p->lib_calls[call.index].args_at + i] : NULL;
+		if (arg && arg->role == DNNTRACE_ROLE_WORKSPACE)
+			g->tensors[index].workspace = true;
 		struct dt_touch *touch = NULL;
 		for (size_t j = 0; j < n && !touch; j++)
 			if ((*touches)[j].tensor == index)
@@ -789,6 +809,48 @@ static void compute_live_bytes(struct dt_group *g)
 	free(events);
 }
 
+/* Categories: the tag's prefix, else a WORKSPACE role in any library
+ * call, else inferred from the tensor's uses in the window (category.c). */
+static void assign_categories(struct dt_group *g, const struct dt_use *uses,
+		const size_t *use_at)
+{
+	for (size_t t = 0; t < g->n_tensors; t++) {
+		struct dt_tensor_result *r = &g->results[t];
+		uint8_t category;
+		if (dt_category_of_tag(g->tensors[t].name, &category)) {
+			r->category = category;
+			r->category_source = DT_CATEGORY_FROM_TAG;
+		} else if (g->tensors[t].workspace) {
+			r->category = DT_CATEGORY_WORKSPACE;
+			r->category_source = DT_CATEGORY_FROM_ROLE;
+		} else {
+			r->category = dt_category_infer(r->global, r->birth,
+					r->death, &uses[use_at[t]],
+					use_at[t + 1] - use_at[t], g->win_count);
+			r->category_source = DT_CATEGORY_INFERRED;
+		}
+	}
+}
+
+bool dt_group_range_window(const struct dt_group *g, uint64_t start_ns,
+		uint64_t end_ns, size_t *first, size_t *count)
+{
+	bool found = false;
+	size_t lo = 0, hi = 0;
+	for (size_t k = 0; k < g->n_kernels; k++) {
+		uint64_t t = g->kernels[k].call_ns;
+		if (t == DT_NO_TIME || t < start_ns || t > end_ns)
+			continue;
+		if (!found)
+			lo = k;
+		hi = k;
+		found = true;
+	}
+	*first = lo;
+	*count = found ? hi - lo + 1 : 0;
+	return found;
+}
+
 void dt_group_analyze(struct dt_group *g, size_t first, size_t count)
 {
 	free(g->results);
@@ -894,6 +956,7 @@ void dt_group_analyze(struct dt_group *g, size_t first, size_t count)
 	}
 	free(total_delta);
 	free(prefix_ns);
+	assign_categories(g, uses, use_at);
 	free(uses);
 	free(use_at);
 

@@ -52,6 +52,8 @@ struct dt_kernel {
 	uint32_t stream;             /* CUPTI stream id, 0 where no kernel was seen */
 	uint32_t n_gpu_kernels;      /* GPU kernels merged (op: 0 if none seen) */
 	const char *name;            /* op of several kernels: names joined by "; " */
+	const char *op;              /* innermost NVTX range at its call, or NULL */
+	uint64_t call_ns;            /* host time of its call, DT_NO_TIME: none */
 	uint8_t source;              /* enum dt_source */
 	int api;                     /* per source; -1: no link */
 	size_t touches_at;           /* into dt_group.touches */
@@ -66,6 +68,8 @@ struct dt_tensor_result {
 	int64_t first_use, last_use; /* window kernel indices, -1: none */
 	size_t periods_at, n_periods;/* into dt_group.periods */
 	double idle_byte_seconds;
+	uint8_t category;            /* enum dt_category (category.h) */
+	uint8_t category_source;     /* enum dt_category_source */
 };
 
 struct dt_group {
@@ -88,8 +92,10 @@ struct dt_group {
 	size_t n_dims, cap_dims;
 	struct dt_strpool names;     /* names of merged ops */
 
-	bool window_misfit;          /* the --kernels window did not fit */
+	bool window_misfit;          /* the --kernels / --range window did not fit */
 	size_t asked_first, asked_last;
+	const char *range_name;      /* --range NAME:N asked, or NULL */
+	size_t range_occurrence;     /* its N (1-based, as asked) */
 
 	/* Results of dt_group_analyze for the window [win_first, win_first+win_count). */
 	size_t win_first, win_count;
@@ -119,6 +125,13 @@ void dt_group_add_kernel(struct dt_group *g, const struct dt_kernel *k,
 		const struct dt_touch *touches, uint32_t n_touches);
 /* Stores rank dimensions; returns their dims_at for a touch. */
 uint32_t dt_group_add_dims(struct dt_group *g, const int64_t *dims, uint8_t rank);
+
+/* The window of kernels launched inside an NVTX range: from the first to
+ * the last kernel (full order) whose call's host time is in [start_ns,
+ * end_ns] (end DT_NO_TIME: open). Kernels between them go with them, so
+ * the window stays contiguous as G10's are. False if there is none. */
+bool dt_group_range_window(const struct dt_group *g, uint64_t start_ns,
+		uint64_t end_ns, size_t *first, size_t *count);
 
 /* Analyzes kernels [first, first+count) of the full order (count 0: none). */
 void dt_group_analyze(struct dt_group *g, size_t first, size_t count);

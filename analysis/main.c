@@ -31,16 +31,22 @@ struct options {
 	bool force;
 	bool has_window;
 	size_t window_first, window_last;
+	const char *range_name;      /* --range NAME[:N], or NULL */
+	size_t range_occurrence;     /* N, 1-based */
 	enum dt_granularity granularity;
 };
 
 static void usage(FILE *f)
 {
-	fputs("usage: " PROG " TRACE_DIR -o OUT_DIR [--kernels A:B] [--name NAME]\n"
-		"                 [--granularity kernel|op] [--force]\n"
+	fputs("usage: " PROG " TRACE_DIR -o OUT_DIR [--kernels A:B | --range NAME[:N]]\n"
+		"                 [--name NAME] [--granularity kernel|op] [--force]\n"
 		"  TRACE_DIR      an LTTng trace written by dnntrace record\n"
 		"  -o OUT_DIR     where the G10 files, CSV tables and summary go\n"
 		"  --kernels A:B  analyze indices A to B (inclusive) only\n"
+		"  --range NAME[:N]\n"
+		"                 analyze the kernels launched inside the N-th NVTX\n"
+		"                 range named NAME (N from 1, default 1), e.g. one\n"
+		"                 training step\n"
 		"  --granularity kernel|op\n"
 		"                 one index per GPU kernel (default), or per op: one\n"
 		"                 library call or launch, its kernels merged\n"
@@ -78,6 +84,26 @@ static bool parse_window(const char *arg, struct options *o)
 		o->window_first <= o->window_last;
 }
 
+/*
+ * --range NAME[:N]: N is what follows the last ':' when it is all digits,
+ * so op names such as aten::add stay whole (aten::add:2 is its second
+ * occurrence). N counts from 1; without it, the first occurrence.
+ */
+static bool parse_range(char *arg, struct options *o)
+{
+	o->range_name = arg;
+	o->range_occurrence = 1;
+	char *colon = strrchr(arg, ':');
+	if (colon && colon[1] != '\0' &&
+	    strspn(colon + 1, "0123456789") == strlen(colon + 1)) {
+		if (!parse_index(colon + 1, colon + strlen(colon),
+				&o->range_occurrence) || o->range_occurrence == 0)
+			return false;
+		*colon = '\0';
+	}
+	return o->range_name[0] != '\0';
+}
+
 /* A name becomes part of file names: keep it to a safe alphabet. */
 static bool valid_name(const char *s)
 {
@@ -108,6 +134,10 @@ static int parse_args(int argc, char **argv, struct options *o)
 			if (++i >= argc || !parse_window(argv[i], o))
 				return usage_error("--kernels needs A:B with A <= B");
 			o->has_window = true;
+		} else if (strcmp(a, "--range") == 0) {
+			if (++i >= argc || !parse_range(argv[i], o))
+				return usage_error("--range needs NAME or NAME:N "
+						"with N >= 1");
 		} else if (strcmp(a, "--granularity") == 0) {
 			if (++i < argc && strcmp(argv[i], "kernel") == 0)
 				o->granularity = DT_GRANULARITY_KERNEL;
@@ -136,6 +166,8 @@ static int parse_args(int argc, char **argv, struct options *o)
 		return usage_error("missing TRACE_DIR");
 	if (!o->out_dir)
 		return usage_error("missing -o OUT_DIR");
+	if (o->has_window && o->range_name)
+		return usage_error("--kernels and --range cannot be combined");
 	return 0;
 }
 
@@ -257,6 +289,92 @@ static int write_group(const struct dt_group *g, const char *dir,
 	return fclose(f) == 0 ? 0 : -1;
 }
 
+/* --kernels A:B (or none: every kernel). A window applies to every group
+ * it fits; a group with fewer kernels is analyzed whole and says so.
+ * Fitting none is a usage error (1). */
+static int analyze_kernels(const struct options *o, struct dt_group *groups,
+		size_t n_groups)
+{
+	bool window_fits_some = false;
+	for (size_t i = 0; i < n_groups; i++) {
+		struct dt_group *g = &groups[i];
+		size_t first = 0, count = g->n_kernels;
+		if (o->has_window && o->window_last < g->n_kernels) {
+			first = o->window_first;
+			count = o->window_last - o->window_first + 1;
+			window_fits_some = true;
+		} else if (o->has_window) {
+			g->window_misfit = true;
+			g->asked_first = o->window_first;
+			g->asked_last = o->window_last;
+		}
+		dt_group_analyze(g, first, count);
+	}
+	if (!o->has_window || window_fits_some)
+		return 0;
+	size_t most = 0;
+	for (size_t i = 0; i < n_groups; i++)
+		if (groups[i].n_kernels > most)
+			most = groups[i].n_kernels;
+	fprintf(stderr, PROG ": --kernels %zu:%zu out of range: the trace "
+			"has at most %zu %s per process and device\n",
+			o->window_first, o->window_last, most,
+			o->granularity == DT_GRANULARITY_OP ? "ops" : "kernels");
+	return 1;
+}
+
+/*
+ * --range NAME:N: in each group, the kernels launched (by any thread of its
+ * process) inside the N-th range named NAME of that process. Like
+ * --kernels, a group where it does not occur, or launched nothing, is
+ * analyzed whole and says so; a range that fits no group is a usage
+ * error (1): no such range, fewer occurrences, or no kernels inside.
+ */
+static int analyze_range(const struct options *o, const struct dt_model *m,
+		struct dt_group *groups, size_t n_groups)
+{
+	size_t most = 0;
+	for (size_t i = 0; i < m->n_processes; i++) {
+		size_t count;
+		dt_process_find_range(&m->processes[i], o->range_name, 0, &count);
+		if (count > most)
+			most = count;
+	}
+	bool fits_some = false;
+	for (size_t i = 0; i < n_groups; i++) {
+		struct dt_group *g = &groups[i];
+		const struct dt_process *p = dt_model_find_process(m, g->vpid);
+		const struct dt_range *r = p ? dt_process_find_range(p,
+				o->range_name, o->range_occurrence - 1, NULL) : NULL;
+		size_t first = 0, count = g->n_kernels;
+		g->range_name = o->range_name;
+		g->range_occurrence = o->range_occurrence;
+		if (r && dt_group_range_window(g, r->start_ns, r->end_ns,
+				&first, &count)) {
+			fits_some = true;
+		} else {
+			g->window_misfit = true;
+			first = 0;
+			count = g->n_kernels;
+		}
+		dt_group_analyze(g, first, count);
+	}
+	if (fits_some)
+		return 0;
+	if (most == 0)
+		fprintf(stderr, PROG ": --range %s: no NVTX range named %s in "
+				"the trace\n", o->range_name, o->range_name);
+	else if (o->range_occurrence > most)
+		fprintf(stderr, PROG ": --range %s:%zu: %s occurs only %zu "
+				"time%s in a process\n", o->range_name,
+				o->range_occurrence, o->range_name, most,
+				most == 1 ? "" : "s");
+	else
+		fprintf(stderr, PROG ": --range %s:%zu: no kernel was launched "
+				"inside it\n", o->range_name, o->range_occurrence);
+	return 1;
+}
+
 int main(int argc, char **argv)
 {
 	struct options o;
@@ -280,36 +398,8 @@ int main(int argc, char **argv)
 
 	struct dt_group *groups;
 	size_t n_groups = dt_groups_build(&model, o.granularity, &groups);
-	/* A window applies to every group it fits; a group with fewer
-	 * kernels is analyzed whole and says so. Fitting none is an error. */
-	int rc = 0;
-	bool window_fits_some = false;
-	for (size_t i = 0; i < n_groups; i++) {
-		struct dt_group *g = &groups[i];
-		size_t first = 0, count = g->n_kernels;
-		if (o.has_window && o.window_last < g->n_kernels) {
-			first = o.window_first;
-			count = o.window_last - o.window_first + 1;
-			window_fits_some = true;
-		} else if (o.has_window) {
-			g->window_misfit = true;
-			g->asked_first = o.window_first;
-			g->asked_last = o.window_last;
-		}
-		dt_group_analyze(g, first, count);
-	}
-	if (o.has_window && !window_fits_some) {
-		size_t most = 0;
-		for (size_t i = 0; i < n_groups; i++)
-			if (groups[i].n_kernels > most)
-				most = groups[i].n_kernels;
-		const char *unit = o.granularity == DT_GRANULARITY_OP ? "ops" :
-			"kernels";
-		fprintf(stderr, PROG ": --kernels %zu:%zu out of range: the trace "
-				"has at most %zu %s per process and device\n",
-				o.window_first, o.window_last, most, unit);
-		rc = 1;
-	}
+	int rc = o.range_name ? analyze_range(&o, &model, groups, n_groups) :
+		analyze_kernels(&o, groups, n_groups);
 
 	if (rc == 0 && make_dirs(o.out_dir) != 0) {
 		fprintf(stderr, PROG ": cannot create %s: %s\n", o.out_dir,

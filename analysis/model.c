@@ -31,6 +31,7 @@ static void process_free(struct dt_process *p)
 	free(p->kernels);
 	dt_u64map_free(&p->call_of_correlation);
 	free(p->devices);
+	dt_process_free_ranges(p);
 }
 
 void dt_model_free(struct dt_model *m)
@@ -61,6 +62,15 @@ struct dt_process *dt_model_process(struct dt_model *m, int64_t vpid)
 	p->last_alloc_device = -1;
 	m->last_process = m->n_processes - 1;
 	return p;
+}
+
+const struct dt_process *dt_model_find_process(const struct dt_model *m,
+		int64_t vpid)
+{
+	for (size_t i = 0; i < m->n_processes; i++)
+		if (m->processes[i].vpid == vpid)
+			return &m->processes[i];
+	return NULL;
 }
 
 struct dt_device_stats *dt_process_device(struct dt_process *p, int32_t device)
@@ -165,8 +175,8 @@ void dt_model_on_memset(struct dt_model *m, int64_t vpid, uint64_t ts,
 		note_write(dt_model_process(m, vpid), tensor_id, ts);
 }
 
-void dt_model_on_launch(struct dt_model *m, int64_t vpid, uint64_t ts,
-		uint64_t call_id, int api, const char *name, uint64_t stream,
+void dt_model_on_launch(struct dt_model *m, int64_t vpid, int64_t vtid,
+		uint64_t ts, uint64_t call_id, int api, const char *name, uint64_t stream,
 		const int64_t *tensors, uint32_t n_tensors, int result)
 {
 	m->dnntrace_events++;
@@ -177,6 +187,7 @@ void dt_model_on_launch(struct dt_model *m, int64_t vpid, uint64_t ts,
 	l->ts = ts;
 	l->api = api;
 	l->name = dt_strpool_intern(&m->names, name ? name : "");
+	l->op = dt_process_current_op(p, vtid);
 	l->stream = stream;
 	l->result = result;
 	l->tensors_at = p->n_launch_tensors;
@@ -199,6 +210,7 @@ void dt_model_on_lib_call(struct dt_model *m, int64_t vpid, uint64_t ts,
 	call->api = c->api;
 	call->result = c->result;
 	call->stream = c->stream;
+	call->op = dt_process_current_op(p, c->vtid);
 	call->args_at = p->n_lib_args;
 	call->n_args = c->n_args;
 	/* dims of argument i follow those of arguments 0..i-1; a rank that

@@ -3,7 +3,7 @@
  * pass. The trace reader (or a unit test) calls one dt_model_on_* function
  * per dnntrace event; nothing here knows about babeltrace2. Memory grows
  * with tensors, launches, library calls (their arguments and shapes),
- * kernels and distinct names, never with events
+ * kernels, NVTX ranges and distinct names, never with events
  * (copies, sets and correlations only update existing entries or small maps).
  * Must never decide analysis questions (order, roles, windows): group.c does.
  */
@@ -30,6 +30,8 @@ struct dt_tensor {
 	uint64_t free_ns;          /* DT_NO_TIME: never freed in the trace */
 	uint64_t first_write_ns;   /* first successful memcpy/memset into it */
 	bool allocated;            /* an alloc event was seen (tags may come first) */
+	bool workspace;            /* set by group.c: a library call used it as
+	                            * WORKSPACE (category workspace) */
 };
 
 /* One successful or failed kernel launch call (dnntrace_api:launch). */
@@ -38,6 +40,7 @@ struct dt_launch {
 	uint64_t ts;
 	int api;
 	const char *name;          /* interned */
+	const char *op;            /* innermost NVTX range at the call, or NULL */
 	uint64_t stream;
 	size_t tensors_at;         /* into dt_process.launch_tensors */
 	uint32_t n_tensors;
@@ -61,6 +64,7 @@ struct dt_lib_call {
 	int api;                   /* enum dnntrace_lib_api_id */
 	int result;
 	uint64_t stream;           /* the handle's cudaStream_t at the call */
+	const char *op;            /* innermost NVTX range at the call, or NULL */
 	size_t args_at;            /* into dt_process.lib_args */
 	uint32_t n_args;
 };
@@ -69,6 +73,7 @@ struct dt_lib_call {
  * per-argument array has n_args entries; dims holds ranks[i] dimensions for
  * argument i, one argument after the other. */
 struct dt_lib_call_event {
+	int64_t vtid;              /* the calling thread (0 when unknown) */
 	uint64_t call_id;
 	int api;
 	uint64_t stream;
@@ -91,6 +96,29 @@ struct dt_gpu_kernel {
 	uint64_t start;
 	uint64_t end;
 	const char *name;          /* interned */
+};
+
+/*
+ * One NVTX range (dnntrace_nvtx): push/pop ranges nest per (thread,
+ * domain); start/end ranges are found by their id and may end on another
+ * thread. Ranges are stored in the order they were opened, which is time
+ * order (the trace is read in timestamp order).
+ */
+struct dt_range {
+	const char *name;          /* interned */
+	const char *domain;        /* interned */
+	int64_t vtid;              /* the thread that opened it */
+	uint64_t start_ns;
+	uint64_t end_ns;           /* DT_NO_TIME: still open at the end */
+	bool by_id;                /* a start/end range */
+};
+
+/* The open push/pop ranges of one (thread, domain), innermost last. */
+struct dt_range_stack {
+	int64_t vtid;
+	const char *domain;        /* interned */
+	size_t *ranges;            /* indices into dt_process.ranges */
+	size_t n, cap;
 };
 
 /* Counters kept per (process, device). */
@@ -127,6 +155,15 @@ struct dt_process {
 	const char *cupti_message;          /* interned, or NULL */
 	uint64_t records_dropped;
 	int32_t last_alloc_device;          /* -1: none yet */
+	struct dt_range *ranges;            /* NVTX ranges, in opening order */
+	size_t n_ranges, cap_ranges;
+	struct dt_range_stack *range_stacks;/* per (thread, domain) */
+	size_t n_range_stacks, cap_range_stacks;
+	size_t last_range_stack;            /* lookup cache */
+	struct dt_u64map range_of_id;       /* start/end id -> index in ranges */
+	size_t *open_by_id;                 /* start/end ranges in opening order;
+	                                     * closed ones leave from the tail */
+	size_t n_open_by_id, cap_open_by_id;
 };
 
 struct dt_model {
@@ -151,8 +188,8 @@ void dt_model_on_memcpy(struct dt_model *m, int64_t vpid, uint64_t ts,
 		int64_t dst_tensor, int result);
 void dt_model_on_memset(struct dt_model *m, int64_t vpid, uint64_t ts,
 		int64_t tensor_id, int result);
-void dt_model_on_launch(struct dt_model *m, int64_t vpid, uint64_t ts,
-		uint64_t call_id, int api, const char *name, uint64_t stream,
+void dt_model_on_launch(struct dt_model *m, int64_t vpid, int64_t vtid,
+		uint64_t ts, uint64_t call_id, int api, const char *name, uint64_t stream,
 		const int64_t *tensors, uint32_t n_tensors, int result);
 void dt_model_on_lib_call(struct dt_model *m, int64_t vpid, uint64_t ts,
 		const struct dt_lib_call_event *call);
@@ -170,11 +207,35 @@ void dt_model_on_external_correlation(struct dt_model *m, int64_t vpid,
 		uint32_t correlation_id, uint64_t call_id);
 void dt_model_on_records_dropped(struct dt_model *m, int64_t vpid,
 		uint64_t count);
+/* NVTX ranges (nvtx_ranges.c). vtid: the thread of the event (0 when the
+ * trace has no vtid context). A pop with nothing open on that (thread,
+ * domain), or an end of an unknown id, is ignored. */
+void dt_model_on_nvtx_push(struct dt_model *m, int64_t vpid, int64_t vtid,
+		uint64_t ts, const char *domain, const char *name);
+void dt_model_on_nvtx_pop(struct dt_model *m, int64_t vpid, int64_t vtid,
+		uint64_t ts, const char *domain);
+void dt_model_on_nvtx_start(struct dt_model *m, int64_t vpid, int64_t vtid,
+		uint64_t ts, uint64_t id, const char *domain, const char *name);
+void dt_model_on_nvtx_end(struct dt_model *m, int64_t vpid, uint64_t ts,
+		uint64_t id);
+/* The name of the innermost NVTX range enclosing a call made now (in
+ * trace order) on thread vtid, or NULL: see nvtx_ranges.c. */
+const char *dt_process_current_op(struct dt_process *p, int64_t vtid);
+/* The occurrence-th (0-based) range named name in the process, in opening
+ * order, any domain and thread; NULL if it occurs fewer times. *count
+ * (may be NULL) gets how many times it occurs. */
+const struct dt_range *dt_process_find_range(const struct dt_process *p,
+		const char *name, size_t occurrence, size_t *count);
+void dt_process_free_ranges(struct dt_process *p);
+
 /* Events the tracer or the trace lost (CTF discarded events/packets). */
 void dt_model_on_discarded(struct dt_model *m, bool count_known,
 		uint64_t count);
 
 struct dt_process *dt_model_process(struct dt_model *m, int64_t vpid);
+/* The process with that vpid, or NULL (never creates one). */
+const struct dt_process *dt_model_find_process(const struct dt_model *m,
+		int64_t vpid);
 struct dt_device_stats *dt_process_device(struct dt_process *p, int32_t device);
 struct dt_tensor *dt_process_find_tensor(const struct dt_process *p, int64_t id);
 

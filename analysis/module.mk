@@ -2,7 +2,8 @@
 # The analysis core (everything but the babeltrace2 reader and main) is also
 # a static library that the unit tests link, so tests need no trace.
 
-ANALYSIS_CORE_SRCS := analysis/util.c analysis/model.c analysis/liveness.c \
+ANALYSIS_CORE_SRCS := analysis/util.c analysis/model.c analysis/nvtx_ranges.c \
+	analysis/liveness.c analysis/category.c \
 	analysis/api_names.c \
 	analysis/group.c analysis/g10_writer.c analysis/csv_writer.c \
 	analysis/summary.c

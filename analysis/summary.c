@@ -14,10 +14,19 @@ void dt_write_summary(FILE *f, const struct dt_group *g)
 	fprintf(f, "process %" PRId64 ", device %" PRId32 "\n", g->vpid, g->device);
 	/* one index per kernel, or per op with --granularity op */
 	const char *unit = g->granularity == DT_GRANULARITY_OP ? "ops" : "kernels";
-	if (g->window_misfit)
+	if (g->window_misfit && g->range_name)
+		fprintf(f, "%s: %zu (--range %s:%zu launched nothing here: all "
+				"%s analyzed)\n", unit, g->n_kernels, g->range_name,
+				g->range_occurrence, unit);
+	else if (g->window_misfit)
 		fprintf(f, "%s: %zu (--kernels %zu:%zu out of range: all "
 				"%s analyzed)\n", unit, g->n_kernels, g->asked_first,
 				g->asked_last, unit);
+	else if (g->range_name)
+		fprintf(f, "%s: %zu (window %zu:%zu of %zu: range %s:%zu)\n",
+				unit, g->win_count, g->win_first,
+				g->win_first + g->win_count - 1, g->n_kernels,
+				g->range_name, g->range_occurrence);
 	else if (g->win_count == g->n_kernels)
 		fprintf(f, "%s: %zu\n", unit, g->n_kernels);
 	else

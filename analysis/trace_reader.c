@@ -32,6 +32,10 @@ enum handler {
 	H_RECORDS_DROPPED,
 	H_LIB_CALL,
 	H_LIB_SET_STREAM,
+	H_NVTX_PUSH,
+	H_NVTX_POP,
+	H_NVTX_START,
+	H_NVTX_END,
 };
 
 #define MAX_FIELDS 12
@@ -60,6 +64,10 @@ static const struct {
 		{"call_id", "api", "stream", "tensors", "ptrs", "roles", "dtypes",
 		 "ranks", "dims", "result"}},
 	{"dnntrace_lib:set_stream", H_LIB_SET_STREAM, {"result"}},
+	{"dnntrace_nvtx:push", H_NVTX_PUSH, {"domain", "name"}},
+	{"dnntrace_nvtx:pop", H_NVTX_POP, {"domain"}},
+	{"dnntrace_nvtx:start", H_NVTX_START, {"id", "domain", "name"}},
+	{"dnntrace_nvtx:end", H_NVTX_END, {"id"}},
 	{"dnntrace_gpu:memcpy", H_GPU_OTHER, {NULL}},
 	{"dnntrace_gpu:memset", H_GPU_OTHER, {NULL}},
 };
@@ -76,6 +84,8 @@ struct class_info {
 	uint64_t clock_frequency;
 	int64_t vpid_index;          /* in the common context, -1: absent */
 	bool vpid_signed;
+	int64_t vtid_index;          /* likewise; read only by events that need it */
+	bool vtid_signed;
 };
 
 struct reader {
@@ -146,12 +156,27 @@ static bool classify_field(const bt_field_class *fc, enum field_kind *kind)
 	return true;
 }
 
+/* An integer member of the common context (vpid, vtid): its index, or -1. */
+static void find_context_integer(const bt_field_class *context,
+		const char *name, int64_t *index, bool *is_signed)
+{
+	uint64_t i;
+	const bt_field_class *fc;
+	enum field_kind kind;
+	if (find_member(context, name, &i, &fc) && classify_field(fc, &kind) &&
+	    (kind == F_SIGNED || kind == F_UNSIGNED)) {
+		*index = (int64_t)i;
+		*is_signed = kind == F_SIGNED;
+	}
+}
+
 static void resolve_class(struct class_info *info, const bt_event_class *ec)
 {
 	memset(info, 0, sizeof(*info));
 	info->event_class = ec;
 	info->handler = H_IGNORE;
 	info->vpid_index = -1;
+	info->vtid_index = -1;
 	const char *name = bt_event_class_get_name(ec);
 	if (!name)
 		return;
@@ -178,15 +203,10 @@ static void resolve_class(struct class_info *info, const bt_event_class *ec)
 	info->clock_frequency = clock ? bt_clock_class_get_frequency(clock) : 0;
 	const bt_field_class *context =
 		bt_stream_class_borrow_event_common_context_field_class_const(sc);
-	uint64_t vpid_index;
-	const bt_field_class *vpid_class;
-	enum field_kind vpid_kind;
-	if (find_member(context, "vpid", &vpid_index, &vpid_class) &&
-	    classify_field(vpid_class, &vpid_kind) &&
-	    (vpid_kind == F_SIGNED || vpid_kind == F_UNSIGNED)) {
-		info->vpid_index = (int64_t)vpid_index;
-		info->vpid_signed = vpid_kind == F_SIGNED;
-	}
+	find_context_integer(context, "vpid", &info->vpid_index,
+			&info->vpid_signed);
+	find_context_integer(context, "vtid", &info->vtid_index,
+			&info->vtid_signed);
 	info->handler = event_specs[spec].handler;
 }
 
@@ -263,8 +283,23 @@ static inline int64_t array_element(const bt_field *array, enum field_kind kind,
 		(int64_t)bt_field_integer_unsigned_get_value(f);
 }
 
+/* A common context integer (vpid, vtid) of the event; 0 when absent (one
+ * process, one thread). */
+static inline int64_t context_integer(const bt_event *event, int64_t index,
+		bool is_signed)
+{
+	if (index < 0)
+		return 0;
+	const bt_field *f = bt_field_structure_borrow_member_field_by_index_const(
+			bt_event_borrow_common_context_field_const(event),
+			(uint64_t)index);
+	return is_signed ? bt_field_integer_signed_get_value(f) :
+		(int64_t)bt_field_integer_unsigned_get_value(f);
+}
+
 static void handle_launch(struct reader *r, const bt_field *payload,
-		const struct class_info *info, int64_t vpid, uint64_t ts)
+		const struct class_info *info, int64_t vpid, int64_t vtid,
+		uint64_t ts)
 {
 	const bt_field *array = member(payload, info, 4);
 	uint64_t n = bt_field_array_get_length(array);
@@ -277,7 +312,8 @@ static void handle_launch(struct reader *r, const bt_field *payload,
 	}
 	for (uint64_t i = 0; i < n; i++)
 		r->tensor_buffer[i] = array_element(array, info->kind[4], i);
-	dt_model_on_launch(r->model, vpid, ts, get_unsigned(payload, info, 0),
+	dt_model_on_launch(r->model, vpid, vtid, ts,
+			get_unsigned(payload, info, 0),
 			(int)get_signed(payload, info, 1),
 			get_string(payload, info, 2),
 			get_unsigned(payload, info, 3), r->tensor_buffer,
@@ -293,7 +329,8 @@ static void grow_buffer(void **buffer, size_t n, size_t size)
  * argument arrays have one length each in CTF; a corrupt event with
  * unequal lengths is read as far as all of them go. */
 static void handle_lib_call(struct reader *r, const bt_field *payload,
-		const struct class_info *info, int64_t vpid, uint64_t ts)
+		const struct class_info *info, int64_t vpid, int64_t vtid,
+		uint64_t ts)
 {
 	enum { CALL_ID, API, STREAM, TENSORS, PTRS, ROLES, DTYPES, RANKS, DIMS,
 		RESULT };
@@ -335,6 +372,7 @@ static void handle_lib_call(struct reader *r, const bt_field *payload,
 	for (uint64_t i = 0; i < n_dims; i++)
 		r->lib_dims[i] = array_element(dims, info->kind[DIMS], i);
 	struct dt_lib_call_event call = {
+		.vtid = vtid,
 		.call_id = get_unsigned(payload, info, CALL_ID),
 		.api = (int)get_signed(payload, info, API),
 		.stream = get_unsigned(payload, info, STREAM),
@@ -361,16 +399,8 @@ static void handle_event(struct reader *r, const bt_message *msg)
 		r->model->dnntrace_events++;
 		return;
 	}
-	int64_t vpid = 0;   /* no vpid context: one process */
-	if (info->vpid_index >= 0) {
-		const bt_field *vpid_field =
-			bt_field_structure_borrow_member_field_by_index_const(
-				bt_event_borrow_common_context_field_const(event),
-				(uint64_t)info->vpid_index);
-		vpid = info->vpid_signed ?
-			bt_field_integer_signed_get_value(vpid_field) :
-			(int64_t)bt_field_integer_unsigned_get_value(vpid_field);
-	}
+	/* no vpid context: one process */
+	int64_t vpid = context_integer(event, info->vpid_index, info->vpid_signed);
 	const bt_field *payload = bt_event_borrow_payload_field_const(event);
 	uint64_t ts = event_time(msg, info);
 	struct dt_model *m = r->model;
@@ -397,7 +427,8 @@ static void handle_event(struct reader *r, const bt_message *msg)
 				(int)get_signed(payload, info, 1));
 		break;
 	case H_LAUNCH:
-		handle_launch(r, payload, info, vpid, ts);
+		handle_launch(r, payload, info, vpid, context_integer(event,
+				info->vtid_index, info->vtid_signed), ts);
 		break;
 	case H_TAG:
 		dt_model_on_tag(m, vpid, get_signed(payload, info, 0),
@@ -425,7 +456,29 @@ static void handle_event(struct reader *r, const bt_message *msg)
 		dt_model_on_records_dropped(m, vpid, get_unsigned(payload, info, 0));
 		break;
 	case H_LIB_CALL:
-		handle_lib_call(r, payload, info, vpid, ts);
+		handle_lib_call(r, payload, info, vpid, context_integer(event,
+				info->vtid_index, info->vtid_signed), ts);
+		break;
+	case H_NVTX_PUSH:
+		dt_model_on_nvtx_push(m, vpid, context_integer(event,
+				info->vtid_index, info->vtid_signed), ts,
+				get_string(payload, info, 0),
+				get_string(payload, info, 1));
+		break;
+	case H_NVTX_POP:
+		dt_model_on_nvtx_pop(m, vpid, context_integer(event,
+				info->vtid_index, info->vtid_signed), ts,
+				get_string(payload, info, 0));
+		break;
+	case H_NVTX_START:
+		dt_model_on_nvtx_start(m, vpid, context_integer(event,
+				info->vtid_index, info->vtid_signed), ts,
+				get_unsigned(payload, info, 0),
+				get_string(payload, info, 1),
+				get_string(payload, info, 2));
+		break;
+	case H_NVTX_END:
+		dt_model_on_nvtx_end(m, vpid, ts, get_unsigned(payload, info, 0));
 		break;
 	case H_LIB_SET_STREAM:
 		dt_model_on_lib_set_stream(m, vpid);

@@ -129,7 +129,7 @@ static void feed(struct dt_model *m)
 	};
 	lib_call(m, 900, 1, DNNTRACE_LIB_cudnnConvolutionForward, conv, 5, 0);
 	int64_t relu[] = {2, 4};
-	dt_model_on_launch(m, VPID, 1900, 2, DNNTRACE_API_cudaLaunchKernel,
+	dt_model_on_launch(m, VPID, 0, 1900, 2, DNNTRACE_API_cudaLaunchKernel,
 			"relu_kernel", 7, relu, 2, 0);
 	const struct arg gemm[] = {
 		{4, 0x40000, R, F32, 2, {16, 8}},
@@ -243,12 +243,12 @@ static void test_kernel_granularity(void)
 	CHECK_EQ_INT(dt_write_g10_files(&g, NULL, dir, "lib", DT_G10_ALL), 0);
 	CHECK_EQ_INT(dt_write_csv_files(&g, dir), 0);
 	CHECK_EQ_STR(read_text(dir, "kernels.csv"),
-		"index,device,stream,start_ns,end_ns,duration_ns,name,api,inputs,outputs,touched\n"
-		"0,0,7,1000,1100,100,conv_a,cudnnConvolutionForward,0 1,2 3,0 1 2 3\n"
-		"1,0,7,1200,1500,300,conv_b,cudnnConvolutionForward,0 1,2 3,0 1 2 3\n"
-		"2,0,7,2000,2050,50,relu_kernel,cudaLaunchKernel,2,2 4,2 4\n"
-		"3,0,7,3000,3200,200,sgemm_128x64_nn,cublasSgemm_v2,4 5,2,4 5 2\n"
-		"4,0,7,5000,5010,10,backend_k,cudnnBackendExecute,3 4,3 6 4,3 6 4\n");
+		"index,device,stream,start_ns,end_ns,duration_ns,name,api,inputs,outputs,touched,op\n"
+		"0,0,7,1000,1100,100,conv_a,cudnnConvolutionForward,0 1,2 3,0 1 2 3,\n"
+		"1,0,7,1200,1500,300,conv_b,cudnnConvolutionForward,0 1,2 3,0 1 2 3,\n"
+		"2,0,7,2000,2050,50,relu_kernel,cudaLaunchKernel,2,2 4,2 4,\n"
+		"3,0,7,3000,3200,200,sgemm_128x64_nn,cublasSgemm_v2,4 5,2,4 5 2,\n"
+		"4,0,7,5000,5010,10,backend_k,cudnnBackendExecute,3 4,3 6 4,3 6 4,\n");
 	const char *rule = "____________________________________________________________________\n";
 	char expected[4096];
 	snprintf(expected, sizeof(expected),
@@ -339,12 +339,12 @@ static void test_op_granularity(void)
 	CHECK_EQ_INT(dt_write_g10_files(&g, NULL, dir, "lib", DT_G10_ALL), 0);
 	CHECK_EQ_INT(dt_write_csv_files(&g, dir), 0);
 	CHECK_EQ_STR(read_text(dir, "kernels.csv"),
-		"index,device,stream,start_ns,end_ns,duration_ns,name,api,inputs,outputs,touched\n"
-		"0,0,7,1000,1500,400,conv_a; conv_b,cudnnConvolutionForward,0 1,2 3,0 1 2 3\n"
-		"1,0,7,2000,2050,50,relu_kernel,cudaLaunchKernel,2,2 4,2 4\n"
-		"2,0,7,3000,3200,200,sgemm_128x64_nn,cublasSgemm_v2,4 5,2,4 5 2\n"
-		"3,0,0,3900,3900,0,,cudnnAddTensor,0 2,2,0 2\n"
-		"4,0,7,5000,5010,10,backend_k,cudnnBackendExecute,3 4,3 6 4,3 6 4\n");
+		"index,device,stream,start_ns,end_ns,duration_ns,name,api,inputs,outputs,touched,op\n"
+		"0,0,7,1000,1500,400,conv_a; conv_b,cudnnConvolutionForward,0 1,2 3,0 1 2 3,\n"
+		"1,0,7,2000,2050,50,relu_kernel,cudaLaunchKernel,2,2 4,2 4,\n"
+		"2,0,7,3000,3200,200,sgemm_128x64_nn,cublasSgemm_v2,4 5,2,4 5 2,\n"
+		"3,0,0,3900,3900,0,,cudnnAddTensor,0 2,2,0 2,\n"
+		"4,0,7,5000,5010,10,backend_k,cudnnBackendExecute,3 4,3 6 4,3 6 4,\n");
 	const char *kernels = read_text(dir, "kernels.config");
 	CHECK(strstr(kernels, "Kernel ID: 0, Name: cudnnConvolutionForward(conv_a; conv_b)\n"));
 	CHECK(strstr(kernels,
@@ -380,7 +380,7 @@ static void test_fallback(void)
 		const struct arg a[] = {{0, 0x1000, R, F32, 1, {16}}};
 		lib_call(&m, 30, 3, DNNTRACE_LIB_cudnnAddTensor, a, 1, 0);
 		int64_t t[] = {0};
-		dt_model_on_launch(&m, VPID, 20, 2, DNNTRACE_API_cudaLaunchKernel,
+		dt_model_on_launch(&m, VPID, 0, 20, 2, DNNTRACE_API_cudaLaunchKernel,
 				"fill", 0, t, 1, 0);
 		lib_call(&m, 40, 4, DNNTRACE_LIB_cudnnAddTensor, a, 1, 5);
 		struct dt_group g = build(&m, op ? DT_GRANULARITY_OP :

@@ -54,12 +54,12 @@ static void feed_main_process(struct dt_model *m)
 	dt_model_on_tag(m, vpid, 0, "first_name");
 	dt_model_on_tag(m, vpid, 0, "weights");    /* the last tag wins */
 	int64_t l1[] = {0, 1}, l2[] = {1, 3, 5}, l3[] = {2, 4}, l4[] = {0, 3, 4};
-	dt_model_on_launch(m, vpid, 100, 1, LAUNCH, "k_a", 7, l1, 2, 0);
+	dt_model_on_launch(m, vpid, 0, 100, 1, LAUNCH, "k_a", 7, l1, 2, 0);
 	dt_model_on_alloc(m, vpid, 1500, CALL_MALLOC, DNNTRACE_MEM_DEVICE, 0, 0, 50, 3, 0);
-	dt_model_on_launch(m, vpid, 110, 2, LAUNCH, "k_b", 7, l2, 3, 0);
+	dt_model_on_launch(m, vpid, 0, 110, 2, LAUNCH, "k_b", 7, l2, 3, 0);
 	dt_model_on_alloc(m, vpid, 2500, CALL_MALLOC, DNNTRACE_MEM_DEVICE, 0, 0, 300, 2, 0);
-	dt_model_on_launch(m, vpid, 120, 3, LAUNCH, "k_c", 7, l3, 2, 0);
-	dt_model_on_launch(m, vpid, 130, 4, LAUNCH, "k_d", 7, l4, 3, 0);
+	dt_model_on_launch(m, vpid, 0, 120, 3, LAUNCH, "k_c", 7, l3, 2, 0);
+	dt_model_on_launch(m, vpid, 0, 130, 4, LAUNCH, "k_d", 7, l4, 3, 0);
 	dt_model_on_free(m, vpid, 3500, 2, 0);
 	dt_model_on_free(m, vpid, 4500, 3, 0);
 	dt_model_on_free(m, vpid, 5000, 1, 0);
@@ -205,10 +205,20 @@ static void test_full_window(struct dt_group *g)
 		"index,live_bytes,active_bytes\n0,3074,3000\n1,3124,2060\n"
 		"2,3424,364\n3,3124,1114\n");
 	CHECK(strstr(read_text(dir, "kernels.csv"),
-		"1,0,7,2000,2200,200,k_b,cudaLaunchKernel,1 5,1 3 5,1 3 5\n"));
+		"1,0,7,2000,2200,200,k_b,cudaLaunchKernel,1 5,1 3 5,1 3 5,\n"));
 	CHECK(strstr(read_text(dir, "tensors.csv"),
-		"2,t2,300,0,device,2500,3500,2,2,0\n"
-		"3,t3,50,0,device,1500,4500,1,3,0\n"));
+		"2,t2,300,0,device,2500,3500,2,2,0,other,inferred\n"
+		"3,t3,50,0,device,1500,4500,1,3,0,activation,inferred\n"));
+	/* inferred categories (window of 4 kernels, mid 2): weights global,
+	 * read at k0 and k3: parameter; t1 global, read at k1 only; t4
+	 * global, read at k2 and k3 only: other; t3 born at k1 < 2, last
+	 * read k3 >= 2: activation; t2 never read: other */
+	CHECK(strstr(read_text(dir, "tensors.csv"),
+		"0,weights,1000,0,device,10,,0,3,1,parameter,inferred\n"
+		"1,t1,2000,0,device,11,5000,0,1,1,other,inferred\n"));
+	CHECK(strstr(read_text(dir, "tensors.csv"),
+		"4,t4,64,0,device,13,,2,3,1,other,inferred\n"
+		"5,t5,10,0,stream_ordered,15,,1,1,1,other,inferred\n"));
 	char command[256];
 	snprintf(command, sizeof(command), "rm -rf '%s'", dir);
 	CHECK_EQ_INT(system(command), 0);
@@ -254,16 +264,16 @@ static void feed_other_processes(struct dt_model *m)
 {
 	dt_model_on_alloc(m, 200, 50, CALL_MALLOC, DNNTRACE_MEM_DEVICE, 1, 0, 128, 0, 0);
 	int64_t t[] = {0};
-	dt_model_on_launch(m, 200, 60, 9, LAUNCH, "other", 0, t, 1, 0);
+	dt_model_on_launch(m, 200, 0, 60, 9, LAUNCH, "other", 0, t, 1, 0);
 	dt_model_on_external_correlation(m, 200, 1, 9);
 	dt_model_on_gpu_kernel(m, 200, 1, 1, 3, 70, 80, "other");
 	dt_model_on_records_dropped(m, 200, 5);
 
 	dt_model_on_status(m, 300, 0, "CUPTI_ERROR_NOT_INITIALIZED");
 	dt_model_on_alloc(m, 300, 10, CALL_MALLOC, DNNTRACE_MEM_DEVICE, 0, 0, 8, 0, 0);
-	dt_model_on_launch(m, 300, 30, 2, LAUNCH, "second", 0, t, 1, 0);
-	dt_model_on_launch(m, 300, 20, 1, LAUNCH, "first", 0, t, 1, 0);
-	dt_model_on_launch(m, 300, 40, 3, LAUNCH, "failed", 0, t, 1, 1);
+	dt_model_on_launch(m, 300, 0, 30, 2, LAUNCH, "second", 0, t, 1, 0);
+	dt_model_on_launch(m, 300, 0, 20, 1, LAUNCH, "first", 0, t, 1, 0);
+	dt_model_on_launch(m, 300, 0, 40, 3, LAUNCH, "failed", 0, t, 1, 1);
 }
 
 static void test_groups(void)
@@ -312,7 +322,7 @@ static void test_managed_first_use(void)
 	dt_model_on_alloc(&m, 1, 1, DNNTRACE_API_cudaMallocManaged,
 			DNNTRACE_MEM_MANAGED, 0, 0, 16, 0, 0);
 	int64_t t[] = {0};
-	dt_model_on_launch(&m, 1, 2, 1, LAUNCH, "k", 0, t, 1, 0);
+	dt_model_on_launch(&m, 1, 0, 2, 1, LAUNCH, "k", 0, t, 1, 0);
 	dt_model_on_external_correlation(&m, 1, 1, 1);
 	dt_model_on_gpu_kernel(&m, 1, 1, 0, 0, 10, 20, "k");
 	struct dt_group *groups;
@@ -339,7 +349,7 @@ static void test_failed_alloc_groups(void)
 	dt_model_on_alloc(&m, 1, 4, CALL_MALLOC, DNNTRACE_MEM_DEVICE, 0, 0, 1 << 30, -1, 2);
 	dt_model_on_alloc(&m, 1, 5, DNNTRACE_API_cudaMallocHost,
 			DNNTRACE_MEM_PINNED_HOST, -1, 0, 4096, -1, 0);
-	dt_model_on_launch(&m, 1, 6, 1, LAUNCH, "k", 0, t, 1, 0);
+	dt_model_on_launch(&m, 1, 0, 6, 1, LAUNCH, "k", 0, t, 1, 0);
 	dt_model_on_external_correlation(&m, 1, 1, 1);
 	dt_model_on_gpu_kernel(&m, 1, 1, 0, 0, 10, 20, "k");
 	/* process 2: tensors on devices 1 and 2; a device -1 failure goes to

@@ -116,11 +116,11 @@ X
 awk -F, 'NR == 1 { print; next } NR == 2 { s = $4 }
 	{ $4 -= s; $5 -= s; print }' OFS=, "$main/kernels.csv" >"$work/kernels_rel.csv"
 expect "$work/kernels_rel.csv" <<'X'
-index,device,stream,start_ns,end_ns,duration_ns,name,api,inputs,outputs,touched
-0,0,7,0,100,100,k_a,cudaLaunchKernel,0,0 1,0 1
-1,0,7,2000000,2000200,200,k_b,cudaLaunchKernel,1 5,1 3 5,1 3 5
-2,0,7,4000000,4000300,300,k_c,cudaLaunchKernel,4,2 4,2 4
-3,0,7,6000000,6000400,400,k_d,cudaLaunchKernel,0 3 4,0 3 4,0 3 4
+index,device,stream,start_ns,end_ns,duration_ns,name,api,inputs,outputs,touched,op
+0,0,7,0,100,100,k_a,cudaLaunchKernel,0,0 1,0 1,
+1,0,7,2000000,2000200,200,k_b,cudaLaunchKernel,1 5,1 3 5,1 3 5,
+2,0,7,4000000,4000300,300,k_c,cudaLaunchKernel,4,2 4,2 4,
+3,0,7,6000000,6000400,400,k_d,cudaLaunchKernel,0 3 4,0 3 4,0 3 4,
 X
 # tensors.csv: event times must fall where the emitter put them relative
 # to the GPU kernel starts (same clock domain): replace each time by the
@@ -132,13 +132,13 @@ awk -F, -v starts="$starts" 'BEGIN { n = split(starts, s, " ") }
 	NR == 1 { print; next } { $6 = slot($6); $7 = slot($7); print }' OFS=, \
 	"$main/tensors.csv" >"$work/tensors_slots.csv"
 expect "$work/tensors_slots.csv" <<'X'
-id,name,bytes,device,kind,alloc_ns,free_ns,first_use,last_use,global
-0,weights,1000,0,device,k0,,0,3,1
-1,t1,2000,0,device,k0,k4,0,1,1
-2,t2,300,0,device,k2,k3,2,2,0
-3,t3,50,0,device,k1,k4,1,3,0
-4,t4,64,0,device,k0,,2,3,1
-5,t5,10,0,stream_ordered,k0,,1,1,1
+id,name,bytes,device,kind,alloc_ns,free_ns,first_use,last_use,global,category,category_source
+0,weights,1000,0,device,k0,,0,3,1,parameter,inferred
+1,t1,2000,0,device,k0,k4,0,1,1,other,inferred
+2,t2,300,0,device,k2,k3,2,2,0,other,inferred
+3,t3,50,0,device,k1,k4,1,3,0,activation,inferred
+4,t4,64,0,device,k0,,2,3,1,other,inferred
+5,t5,10,0,stream_ordered,k0,,1,1,1,other,inferred
 X
 expect "$main/summary.txt" <<X
 process $main_pid, device 0
@@ -155,7 +155,7 @@ top idle tensors (byte-seconds):
   t5 (tensor 5, 10 bytes): 8e-06
 X
 # second process: device 1, a kernel name needing CSV quoting, 3 dropped
-grep -qx '0,1,7,[0-9]*,[0-9]*,10,"needs, ""quoting""<float>",cudaLaunchKernel,,0,0' \
+grep -qx '0,1,7,[0-9]*,[0-9]*,10,"needs, ""quoting""<float>",cudaLaunchKernel,,0,0,' \
 	"$other/kernels.csv" || fail "quoted kernel row: $(cat "$other/kernels.csv")"
 grep -qx 'events lost: 3' "$other/summary.txt" || fail "events lost not reported"
 grep -qx 'analysis incomplete: events were lost' "$other/summary.txt" ||

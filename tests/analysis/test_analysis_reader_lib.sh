@@ -45,12 +45,12 @@ first_start=$(awk -F, 'NR == 2 { print $4 }' "$work/k/kernels.csv")
 # kernel granularity: the AddTensor call ran no kernel and has no index
 relative_times "$work/k/kernels.csv" "$first_start" >"$work/k_rel.csv"
 expect "$work/k_rel.csv" <<'X'
-index,device,stream,start_ns,end_ns,duration_ns,name,api,inputs,outputs,touched
-0,0,7,0,100,100,conv_a,cudnnConvolutionForward,0 1,2 3,0 1 2 3
-1,0,7,1000000,1000300,300,conv_b,cudnnConvolutionForward,0 1,2 3,0 1 2 3
-2,0,7,2000000,2000050,50,relu_kernel,cudaLaunchKernel,2,2 4,2 4
-3,0,7,3000000,3000200,200,sgemm_128x64_nn,cublasSgemm_v2,4 5,2,4 5 2
-4,0,7,5000000,5000010,10,backend_k,cudnnBackendExecute,3 4,3 6 4,3 6 4
+index,device,stream,start_ns,end_ns,duration_ns,name,api,inputs,outputs,touched,op
+0,0,7,0,100,100,conv_a,cudnnConvolutionForward,0 1,2 3,0 1 2 3,
+1,0,7,1000000,1000300,300,conv_b,cudnnConvolutionForward,0 1,2 3,0 1 2 3,
+2,0,7,2000000,2000050,50,relu_kernel,cudaLaunchKernel,2,2 4,2 4,
+3,0,7,3000000,3000200,200,sgemm_128x64_nn,cublasSgemm_v2,4 5,2,4 5 2,
+4,0,7,5000000,5000010,10,backend_k,cudnnBackendExecute,3 4,3 6 4,3 6 4,
 X
 tl() { echo "tensor$1, Name: t$1, Is global?: $2: Size in byte: $3, ${4:-}"; }
 rule=____________________________________________________________________
@@ -99,7 +99,7 @@ index,live_bytes,active_bytes
 X
 # tensor 7 (freed before, same addresses as tensor 5) is not in the files
 grep -q '^tensor7,' "$work/k/tensors.config" && fail "dead tensor 7 in tensors.config"
-grep -qx '7,t7,8192,0,device,[0-9]*,[0-9]*,,,0' "$work/k/tensors.csv" ||
+grep -qx '7,t7,8192,0,device,[0-9]*,[0-9]*,,,0,other,inferred' "$work/k/tensors.csv" ||
 	fail "tensor 7 row: $(grep '^7,' "$work/k/tensors.csv")"
 grep -qx 'kernels: 5' "$work/k/summary.txt" || fail "kernel count in summary"
 
@@ -112,12 +112,12 @@ awk -F, 'NR == 1 { print; next } $1 == 3 { $4 = "T"; $5 = "T"; print; next }
 	{ $4 -= s; $5 -= s; print }' OFS=, s="$first_start" \
 	"$work/op/kernels.csv" >"$work/op_rel.csv"
 expect "$work/op_rel.csv" <<'X'
-index,device,stream,start_ns,end_ns,duration_ns,name,api,inputs,outputs,touched
-0,0,7,0,1000300,400,conv_a; conv_b,cudnnConvolutionForward,0 1,2 3,0 1 2 3
-1,0,7,2000000,2000050,50,relu_kernel,cudaLaunchKernel,2,2 4,2 4
-2,0,7,3000000,3000200,200,sgemm_128x64_nn,cublasSgemm_v2,4 5,2,4 5 2
-3,0,0,T,T,0,,cudnnAddTensor,0 2,2,0 2
-4,0,7,5000000,5000010,10,backend_k,cudnnBackendExecute,3 4,3 6 4,3 6 4
+index,device,stream,start_ns,end_ns,duration_ns,name,api,inputs,outputs,touched,op
+0,0,7,0,1000300,400,conv_a; conv_b,cudnnConvolutionForward,0 1,2 3,0 1 2 3,
+1,0,7,2000000,2000050,50,relu_kernel,cudaLaunchKernel,2,2 4,2 4,
+2,0,7,3000000,3000200,200,sgemm_128x64_nn,cublasSgemm_v2,4 5,2,4 5 2,
+3,0,0,T,T,0,,cudnnAddTensor,0 2,2,0 2,
+4,0,7,5000000,5000010,10,backend_k,cudnnBackendExecute,3 4,3 6 4,3 6 4,
 X
 grep -qx 'Kernel ID: 3, Name: cudnnAddTensor()' "$work/op/kernels.config" ||
 	fail "op 3 name in kernels.config"
