@@ -13,6 +13,7 @@ packages=(
 	libbabeltrace2-dev # the analyzer
 	util-linux        # unshare (tests' private session daemon)
 	python3           # end-to-end test comparers
+	python3-torch     # tests/python: the PyTorch naming helper (Debian's CPU build)
 	coreutils         # timeout, env --default-signal
 )
 

@@ -4,10 +4,13 @@
 #   PREFIX/bin/dnntrace, PREFIX/bin/dnntrace-analyze
 #   PREFIX/lib/dnntrace/libdnntrace.so (+ simgpu/ when built: --simgpu)
 #   PREFIX/share/dnntrace/scripts/{start_tracing,stop_tracing,set_env,post_process}.sh, lib/
+#   PREFIX/share/dnntrace/python/dnntrace_torch/ (record --torch-names)
 #   PREFIX/include/dnntrace.h
 
 SCRIPTS_HELPERS := start_tracing.sh stop_tracing.sh set_env.sh post_process.sh
 SCRIPTS_DEMO_DIR := $(BUILD)/demo
+SCRIPTS_PYTHON_PACKAGE := $(wildcard python/dnntrace_torch/*.py)
+SCRIPTS_PYTHON_SHIM := $(wildcard python/dnntrace_torch/shim/*.py)
 
 .PHONY: demo install
 demo: deps
@@ -22,13 +25,16 @@ demo: deps
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/dnntrace \
-	  $(DESTDIR)$(PREFIX)/share/dnntrace/scripts/lib $(DESTDIR)$(PREFIX)/include
+	  $(DESTDIR)$(PREFIX)/share/dnntrace/scripts/lib $(DESTDIR)$(PREFIX)/include \
+	  $(DESTDIR)$(PREFIX)/share/dnntrace/python/dnntrace_torch/shim
 	install -m 755 scripts/dnntrace $(DESTDIR)$(PREFIX)/bin/dnntrace
 	install -m 755 $(BUILD)/bin/dnntrace-analyze $(DESTDIR)$(PREFIX)/bin/dnntrace-analyze
 	install -m 755 $(BUILD)/lib/libdnntrace.so $(DESTDIR)$(PREFIX)/lib/dnntrace/libdnntrace.so
 	install -m 755 $(addprefix scripts/,$(SCRIPTS_HELPERS)) $(DESTDIR)$(PREFIX)/share/dnntrace/scripts/
 	install -m 644 scripts/lib/dnntrace-session.sh $(DESTDIR)$(PREFIX)/share/dnntrace/scripts/lib/
 	install -m 644 include/dnntrace.h $(DESTDIR)$(PREFIX)/include/dnntrace.h
+	install -m 644 $(SCRIPTS_PYTHON_PACKAGE) $(DESTDIR)$(PREFIX)/share/dnntrace/python/dnntrace_torch/
+	install -m 644 $(SCRIPTS_PYTHON_SHIM) $(DESTDIR)$(PREFIX)/share/dnntrace/python/dnntrace_torch/shim/
 	if [ -d $(BUILD)/simgpu/lib ]; then \
 	  install -d $(DESTDIR)$(PREFIX)/lib/dnntrace/simgpu && \
 	  cp -P $(BUILD)/simgpu/lib/* $(DESTDIR)$(PREFIX)/lib/dnntrace/simgpu/; fi

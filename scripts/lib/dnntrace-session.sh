@@ -13,8 +13,9 @@ dnntrace_die() {
 	exit 1
 }
 
-# Sets DNNTRACE_LIB, DNNTRACE_ANALYZER, DNNTRACE_SIMGPU_LIBDIR and
-# DNNTRACE_SCRIPTS from where this file lives: the source tree
+# Sets DNNTRACE_LIB, DNNTRACE_ANALYZER, DNNTRACE_SIMGPU_LIBDIR,
+# DNNTRACE_PYTHON_DIR (holds the dnntrace_torch package) and DNNTRACE_SCRIPTS
+# from where this file lives: the source tree
 # (scripts/lib/ beside a Makefile; outputs in $DNNTRACE_BUILD or build/) or an
 # installed prefix (PREFIX/share/dnntrace/scripts/lib/).
 dnntrace_locate() {
@@ -29,18 +30,25 @@ dnntrace_locate() {
 		DNNTRACE_LIB="$build/lib/libdnntrace.so"
 		DNNTRACE_ANALYZER="$build/bin/dnntrace-analyze"
 		DNNTRACE_SIMGPU_LIBDIR="$build/simgpu/lib"
+		DNNTRACE_PYTHON_DIR="$top/python"
 	else
 		local prefix
 		prefix=$(cd "$DNNTRACE_SCRIPTS/../../.." && pwd -P)
 		DNNTRACE_LIB="$prefix/lib/dnntrace/libdnntrace.so"
 		DNNTRACE_ANALYZER="$prefix/bin/dnntrace-analyze"
 		DNNTRACE_SIMGPU_LIBDIR="$prefix/lib/dnntrace/simgpu"
+		DNNTRACE_PYTHON_DIR="$prefix/share/dnntrace/python"
 	fi
 }
 
 dnntrace_require_lib() {
 	[ -f "$DNNTRACE_LIB" ] ||
 		dnntrace_die "tracer library not found at $DNNTRACE_LIB (run make)"
+}
+
+dnntrace_require_torch_names() {
+	[ -f "$DNNTRACE_PYTHON_DIR/dnntrace_torch/shim/sitecustomize.py" ] ||
+		dnntrace_die "--torch-names: Python helper not found in $DNNTRACE_PYTHON_DIR"
 }
 
 dnntrace_require_lttng() {
@@ -131,11 +139,11 @@ dnntrace_destroy_session() {
 		echo "dnntrace: could not destroy LTTng session $name" >&2
 }
 
-# dnntrace_env_exports SIMGPU LOSSY KEEP_ALLOCATOR: prints the `export`
-# lines a traced program needs (eval'd by dnntrace record, printed by
+# dnntrace_env_exports SIMGPU LOSSY KEEP_ALLOCATOR [TORCH_NAMES]: prints the
+# `export` lines a traced program needs (eval'd by dnntrace record, printed by
 # `dnntrace env` and set_env.sh).
 dnntrace_env_exports() {
-	local simgpu=$1 lossy=$2 keep_allocator=$3
+	local simgpu=$1 lossy=$2 keep_allocator=$3 torch_names=${4:-0}
 	local preload="$DNNTRACE_LIB"
 	# A sanitizer runtime must stay first in LD_PRELOAD.
 	case "${LD_PRELOAD:-}" in
@@ -147,6 +155,16 @@ dnntrace_env_exports() {
 	*) preload="$DNNTRACE_LIB $LD_PRELOAD" ;;
 	esac
 	printf 'export LD_PRELOAD=%q\n' "$preload"
+	# NVTX 3 (header-only, in every library using it) loads its injection
+	# library from this variable only: the tracer turns ranges into events.
+	printf 'export NVTX_INJECTION64_PATH=%q\n' "$DNNTRACE_LIB"
+	if [ "$torch_names" = 1 ]; then
+		# Python imports shim/sitecustomize.py at startup, which activates
+		# dnntrace_torch once the program imports torch (and runs the
+		# sitecustomize it shadows). Only the traced command sees this path.
+		printf 'export PYTHONPATH=%q\n' \
+			"$DNNTRACE_PYTHON_DIR:$DNNTRACE_PYTHON_DIR/dnntrace_torch/shim${PYTHONPATH:+:$PYTHONPATH}"
+	fi
 	if [ "$simgpu" = 1 ]; then
 		printf 'export LD_LIBRARY_PATH=%q\n' \
 			"$DNNTRACE_SIMGPU_LIBDIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"

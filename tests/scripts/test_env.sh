@@ -2,7 +2,8 @@
 # `dnntrace env`, `set_env.sh` (run and sourced) give the same environment:
 # the build's tracer preloaded (after a sanitizer runtime, never before),
 # the simulated GPU with --simgpu, blocking unless --lossy, one allocation per
-# tensor unless --keep-allocator.
+# tensor unless --keep-allocator, the tracer as NVTX injection library, the
+# PyTorch naming shim on PYTHONPATH with --torch-names (only then).
 . "$DNNTRACE_ROOT/tests/scripts/lib.sh"
 lib="$DNNTRACE_BUILD/lib/libdnntrace.so"
 [ -f "$lib" ] || fail "missing $lib (build with make all)"
@@ -16,6 +17,21 @@ check "export PYTORCH_NO_CUDA_MEMORY_CACHING=1"
 check "export MXNET_GPU_MEM_POOL_TYPE=Naive"
 check "export MXNET_ENGINE_TYPE=NaiveEngine"
 check "export TF_GPU_ALLOCATOR=cuda_malloc_async"
+check "export NVTX_INJECTION64_PATH=$(printf %q "$lib")"
+echo "$exports" | grep -q PYTHONPATH && fail "PYTHONPATH set without --torch-names: $exports"
+
+python_dir="$DNNTRACE_ROOT/python"
+torch_names=$(env -u PYTHONPATH "$DNNTRACE" env --torch-names) || fail "dnntrace env --torch-names failed"
+echo "$torch_names" | grep -qxF "export PYTHONPATH=$(printf %q "$python_dir:$python_dir/dnntrace_torch/shim")" ||
+	fail "dnntrace env --torch-names: wrong PYTHONPATH: $torch_names"
+[ -f "$python_dir/dnntrace_torch/shim/sitecustomize.py" ] || fail "no shim at $python_dir/dnntrace_torch/shim"
+kept=$(PYTHONPATH=/user/path "$DNNTRACE" env --torch-names | sed -n 's/^export PYTHONPATH=//p')
+[ "$kept" = "$(printf %q "$python_dir:$python_dir/dnntrace_torch/shim:/user/path")" ] ||
+	fail "the user's PYTHONPATH is not kept after the shim: $kept"
+sourced_names=$(env -u PYTHONPATH bash -c '. "$1" --torch-names && echo "$PYTHONPATH|$NVTX_INJECTION64_PATH"' _ "$SCRIPTS/set_env.sh") ||
+	fail "sourcing set_env.sh --torch-names failed"
+[ "$sourced_names" = "$python_dir:$python_dir/dnntrace_torch/shim|$lib" ] ||
+	fail "sourced set_env.sh --torch-names set: $sourced_names"
 
 lossy=$(env -u LD_PRELOAD "$DNNTRACE" env --lossy --keep-allocator) || fail "dnntrace env --lossy failed"
 echo "$lossy" | grep -q 'LTTNG_UST_ALLOW_BLOCKING\|PYTORCH_NO_CUDA\|LD_LIBRARY_PATH' &&

@@ -10,12 +10,17 @@ env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS make -s -C "$DNNTRACE_ROOT" install \
 for f in bin/dnntrace bin/dnntrace-analyze lib/dnntrace/libdnntrace.so include/dnntrace.h \
 	share/dnntrace/scripts/lib/dnntrace-session.sh share/dnntrace/scripts/start_tracing.sh \
 	share/dnntrace/scripts/stop_tracing.sh share/dnntrace/scripts/set_env.sh \
-	share/dnntrace/scripts/post_process.sh; do
+	share/dnntrace/scripts/post_process.sh share/dnntrace/python/dnntrace_torch/__init__.py \
+	share/dnntrace/python/dnntrace_torch/shim/sitecustomize.py; do
 	[ -e "$prefix/$f" ] || fail "not installed: $f"
 done
 exports=$(cd / && env -u DNNTRACE_BUILD -u LD_PRELOAD "$prefix/bin/dnntrace" env) || fail "installed dnntrace env failed"
 echo "$exports" | grep -qxF "export LD_PRELOAD=$(printf %q "$prefix/lib/dnntrace/libdnntrace.so")" ||
 	fail "installed dnntrace preloads the wrong library: $exports"
+names=$(cd / && env -u DNNTRACE_BUILD -u PYTHONPATH "$prefix/bin/dnntrace" env --torch-names) ||
+	fail "installed dnntrace env --torch-names failed"
+echo "$names" | grep -qxF "export PYTHONPATH=$(printf %q "$prefix/share/dnntrace/python:$prefix/share/dnntrace/python/dnntrace_torch/shim")" ||
+	fail "installed dnntrace puts the wrong Python path: $names"
 ln -s "$prefix/bin/dnntrace" "$scratch/dnntrace-link"
 (cd / && env -u DNNTRACE_BUILD "$scratch/dnntrace-link" env) | grep -q "$prefix/lib/dnntrace/libdnntrace.so" ||
 	fail "dnntrace through a symlink does not find its library"
