@@ -39,8 +39,10 @@ extern cudaError_t cudaFreeAsync_ptsz(void *devPtr, cudaStream_t hStream);
 extern cudaError_t cudaMallocFromPoolAsync_ptsz(void **ptr, size_t size,
 						cudaMemPool_t memPool, cudaStream_t stream);
 
+#ifndef DNNTRACE_SAME_PROTOTYPE
 #define DNNTRACE_SAME_PROTOTYPE(a, b) \
 	_Static_assert(__builtin_types_compatible_p(__typeof__(a), __typeof__(b)), \
 		       #a " must have " #b "'s prototype")
+#endif
 
 #endif

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <cuda.h>
 #include <cuda_runtime_api.h>
 
 #include "interceptors/real_functions.h"
@@ -30,7 +31,18 @@ static _Atomic(struct kernel_info *) table[TABLE_SLOTS];
 static atomic_uint_fast64_t overflowed_launches;
 static atomic_bool overflow_reported;
 
-static const struct kernel_info no_info = { .func = NULL, .name = "", .n_params = 0 };
+static const struct kernel_info no_info = { .func = NULL, .driver = false, .name = "", .n_params = 0 };
+
+/* How one API names a kernel and its parameters: the runtime's or the driver's. */
+struct kernel_probe {
+	bool driver;
+	/* Returns whether there is a parameter index; fills offset and size. */
+	bool (*param)(const void *func, uint32_t index, size_t *offset, size_t *size);
+	const char *(*name)(const void *func);
+	/* Whether probing now would hide an error the program has yet to see. */
+	bool (*error_pending)(void);
+	void (*clear_error)(void);
+};
 
 static size_t slot_of(const void *func)
 {
@@ -38,7 +50,7 @@ static size_t slot_of(const void *func)
 	return (size_t)(h >> 48) & (TABLE_SLOTS - 1);
 }
 
-static struct kernel_info *table_find(const void *func, size_t *free_slot)
+static struct kernel_info *table_find(const void *func, bool driver, size_t *free_slot)
 {
 	size_t slot = slot_of(func);
 
@@ -48,7 +60,7 @@ static struct kernel_info *table_find(const void *func, size_t *free_slot)
 			*free_slot = slot;
 			return NULL;
 		}
-		if (info->func == func)
+		if (info->func == func && info->driver == driver)
 			return info;
 		slot = (slot + 1) & (TABLE_SLOTS - 1);
 	}
@@ -56,66 +68,126 @@ static struct kernel_info *table_find(const void *func, size_t *free_slot)
 	return NULL;
 }
 
+/* --- the runtime's view: cudaFuncGetParamInfo, cudaFuncGetName --------- */
+
+static bool runtime_param(const void *func, uint32_t index, size_t *offset, size_t *size)
+{
+	__typeof__(&cudaFuncGetParamInfo) param_info = REAL(cudaFuncGetParamInfo);
+	return param_info && param_info(func, index, offset, size) == cudaSuccess;
+}
+
+static const char *runtime_name(const void *func)
+{
+	__typeof__(&cudaFuncGetName) get_name = REAL(cudaFuncGetName);
+	const char *name = NULL;
+
+	if (!get_name || get_name(&name, func) != cudaSuccess)
+		return NULL;
+	return name;
+}
+
 /*
- * Asks the runtime for func's name and layout. Returns NULL (ask again
- * later) when the thread has a pending error: our probe's own errors would
- * replace it, and cudaGetLastError() could not put it back. A runtime
- * without cudaGetLastError has no error state a program could observe.
+ * A pending error: our probe's own errors would replace it, and
+ * cudaGetLastError() could not put it back. A runtime without
+ * cudaGetLastError has no error state a program could observe.
  */
-static struct kernel_info *probe_kernel(const void *func)
+static bool runtime_error_pending(void)
 {
 	__typeof__(&cudaPeekAtLastError) peek = REAL(cudaPeekAtLastError);
+	return peek && REAL(cudaGetLastError) && peek() != cudaSuccess;
+}
+
+static void runtime_clear_error(void)
+{
 	__typeof__(&cudaGetLastError) clear = REAL(cudaGetLastError);
-	__typeof__(&cudaFuncGetParamInfo) param_info = REAL(cudaFuncGetParamInfo);
-	__typeof__(&cudaFuncGetName) get_name = REAL(cudaFuncGetName);
+	if (clear && REAL(cudaPeekAtLastError))
+		clear(); /* the error that ended the parameter loop */
+}
 
-	bool keeps_last_error = peek && clear;
+static const struct kernel_probe runtime_probe = {
+	.driver = false, .param = runtime_param, .name = runtime_name,
+	.error_pending = runtime_error_pending, .clear_error = runtime_clear_error,
+};
 
-	if (keeps_last_error && peek() != cudaSuccess)
+/* --- the driver's view: cuFuncGetParamInfo, cuFuncGetName ---------------- */
+
+static bool driver_param(const void *func, uint32_t index, size_t *offset, size_t *size)
+{
+	__typeof__(&cuFuncGetParamInfo) param_info = REAL(cuFuncGetParamInfo);
+	return param_info && param_info((CUfunction)func, index, offset, size) == CUDA_SUCCESS;
+}
+
+static const char *driver_name(const void *func)
+{
+	__typeof__(&cuFuncGetName) get_name = REAL(cuFuncGetName);
+	const char *name = NULL;
+
+	if (!get_name || get_name(&name, (CUfunction)func) != CUDA_SUCCESS)
+		return NULL;
+	return name;
+}
+
+/* The driver API keeps no per-thread last error: nothing to hide or clear. */
+static bool no_error_pending(void)
+{
+	return false;
+}
+
+static void nothing_to_clear(void)
+{
+}
+
+static const struct kernel_probe driver_probe = {
+	.driver = true, .param = driver_param, .name = driver_name,
+	.error_pending = no_error_pending, .clear_error = nothing_to_clear,
+};
+
+/* Asks the API for func's name and layout; NULL means ask again later. */
+static struct kernel_info *probe_kernel(const struct kernel_probe *probe, const void *func)
+{
+	if (probe->error_pending())
 		return NULL;
 
 	uint32_t n_params = 0;
 	size_t offset, size;
-	while (param_info && n_params < MAX_PARAMS &&
-	       param_info(func, n_params, &offset, &size) == cudaSuccess)
+	while (n_params < MAX_PARAMS && probe->param(func, n_params, &offset, &size))
 		n_params++;
 
-	const char *name = NULL;
-	if (!get_name || get_name(&name, func) != cudaSuccess || !name)
+	const char *name = probe->name(func);
+	if (!name)
 		name = "";
 	size_t name_len = strlen(name);
 
 	struct kernel_info *info = malloc(sizeof(*info) + n_params * sizeof(info->params[0]) +
 					  name_len + 1);
 	if (!info) {
-		if (keeps_last_error)
-			clear();
+		probe->clear_error();
 		return NULL;
 	}
 	char *name_copy = (char *)&info->params[n_params];
 	memcpy(name_copy, name, name_len + 1);
 	info->func = func;
+	info->driver = probe->driver;
 	info->name = name_copy;
 	info->n_params = n_params;
 	for (uint32_t i = 0; i < n_params; i++) {
-		param_info(func, i, &offset, &size);
+		probe->param(func, i, &offset, &size);
 		info->params[i].offset = (uint32_t)offset;
 		info->params[i].size = (uint32_t)size;
 	}
-	if (keeps_last_error)
-		clear(); /* the error that ended the parameter loop */
+	probe->clear_error();
 	return info;
 }
 
-const struct kernel_info *kernel_info_get(const void *func)
+static const struct kernel_info *info_get(const struct kernel_probe *probe, const void *func)
 {
 	size_t slot;
-	struct kernel_info *info = table_find(func, &slot);
+	struct kernel_info *info = table_find(func, probe->driver, &slot);
 
 	if (info)
 		return info;
 	int saved_errno = errno; /* the launch's caller must see the real launch's errno */
-	struct kernel_info *fresh = probe_kernel(func);
+	struct kernel_info *fresh = probe_kernel(probe, func);
 	errno = saved_errno;
 	if (!fresh)
 		return &no_info;
@@ -126,7 +198,7 @@ const struct kernel_info *kernel_info_get(const void *func)
 							    memory_order_acquire))
 			return fresh;
 		/* Another thread took the slot: maybe for this very kernel. */
-		info = table_find(func, &slot);
+		info = table_find(func, probe->driver, &slot);
 		if (info) {
 			free(fresh);
 			return info;
@@ -137,6 +209,16 @@ const struct kernel_info *kernel_info_get(const void *func)
 	 * one small block per such launch, which is why the table is large.
 	 */
 	return fresh;
+}
+
+const struct kernel_info *kernel_info_get(const void *func)
+{
+	return info_get(&runtime_probe, func);
+}
+
+const struct kernel_info *kernel_info_get_driver(const void *function)
+{
+	return info_get(&driver_probe, function);
 }
 
 static void add_unique(int64_t id, int64_t *ids, unsigned *count, bool *overflow)
@@ -188,6 +270,35 @@ unsigned kernel_scan_tensors(const struct kernel_info *info, void **args,
 				resolve_batch(tensors, words, n_words, ids, &count, &overflow);
 				n_words = 0;
 			}
+		}
+	}
+	if (n_words)
+		resolve_batch(tensors, words, n_words, ids, &count, &overflow);
+	if (overflow)
+		atomic_fetch_add_explicit(&overflowed_launches, 1, memory_order_relaxed);
+	return count;
+}
+
+unsigned kernel_scan_buffer(const void *buffer, size_t size, struct tensor_map *tensors,
+			    int64_t *ids)
+{
+	uintptr_t words[WORDS_PER_BATCH];
+	size_t n_words = 0;
+	unsigned count = 0;
+	bool overflow = false;
+	const unsigned char *bytes = buffer;
+
+	if (!buffer)
+		return 0;
+	for (size_t at = 0; at + 8 <= size; at += 8) {
+		uintptr_t word;
+		memcpy(&word, bytes + at, sizeof(word));
+		if (!tensor_map_may_contain(tensors, word))
+			continue;
+		words[n_words++] = word;
+		if (n_words == WORDS_PER_BATCH) {
+			resolve_batch(tensors, words, n_words, ids, &count, &overflow);
+			n_words = 0;
 		}
 	}
 	if (n_words)

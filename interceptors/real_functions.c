@@ -8,12 +8,21 @@
  * then walk the loaded objects with dl_iterate_phdr, prefer ones named
  * libcudart.so*, and ask each with dlopen(path, RTLD_NOLOAD) + dlsym.
  *
+ * The same holds for the driver (libcuda.so.1 dlopen()ed by libcudart or by
+ * a framework, RTLD_LOCAL), cuDNN and cuBLAS: every loaded object is asked.
+ * A pointer the program obtained through dlsym or cuGetProcAddress is
+ * offered first (real_function_offer), so the wrapper we handed back in its
+ * place forwards to exactly that function.
+ *
  * Resolution is lazy (the plugin may be loaded after our constructor) and
- * retried until it succeeds; a found pointer is cached for good. Must never
- * return a symbol that lives in libdnntrace.so itself, and never dlopen a
- * library that is not already loaded.
+ * retried until it succeeds; a found pointer is cached for good. Lookups use
+ * the real dlsym (dlsym_wrapper.h), never our wrapper. Must never return a
+ * symbol that lives in libdnntrace.so itself, and never dlopen a library
+ * that is not already loaded.
  */
 #include "interceptors/real_functions.h"
+
+#include "interceptors/dlsym_wrapper.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -37,6 +46,13 @@ static const bool function_required[REAL_FUNCTION_COUNT] = {
 };
 
 static atomic_bool missing_warned[REAL_FUNCTION_COUNT];
+
+static bool lives_in_this_library(const void *fn);
+
+bool real_function_is_ours(const void *fn)
+{
+	return lives_in_this_library(fn);
+}
 
 static bool lives_in_this_library(const void *fn)
 {
@@ -100,7 +116,7 @@ static void *search_loaded_objects(const char *symbol)
 		void *handle = dlopen(list.paths[i], RTLD_NOLOAD | RTLD_LAZY);
 		if (!handle)
 			continue;
-		void *fn = dlsym(handle, symbol);
+		void *fn = dnntrace_real_dlsym(handle, symbol);
 		dlclose(handle); /* NOLOAD took a reference; the object stays loaded */
 		if (fn && !lives_in_this_library(fn))
 			return fn;
@@ -113,7 +129,7 @@ void *real_function_resolve(enum real_function_id id)
 {
 	const char *name = function_names[id];
 	int saved_errno = errno;
-	void *fn = dlsym(RTLD_NEXT, name);
+	void *fn = dnntrace_real_dlsym(RTLD_NEXT, name);
 
 	if (fn && lives_in_this_library(fn))
 		fn = NULL;
@@ -137,4 +153,27 @@ const char *real_function_library(enum real_function_id id, char *path, size_t s
 		return NULL;
 	snprintf(path, size, "%s", info.dli_fname);
 	return path;
+}
+
+enum real_function_id real_function_id_of(const char *name)
+{
+	for (int id = 0; id < REAL_FUNCTION_COUNT; id++)
+		if (function_required[id] && strcmp(function_names[id], name) == 0)
+			return (enum real_function_id)id;
+	return REAL_FUNCTION_COUNT;
+}
+
+const char *real_function_name(enum real_function_id id)
+{
+	return function_names[id];
+}
+
+void real_function_offer(enum real_function_id id, void *fn)
+{
+	void *expected = NULL;
+
+	if (!fn || lives_in_this_library(fn))
+		return;
+	atomic_compare_exchange_strong_explicit(&real_function_table[id], &expected, fn,
+						memory_order_acq_rel, memory_order_acquire);
 }

@@ -9,6 +9,7 @@
 #define DNNTRACE_REAL_FUNCTIONS_H
 
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "interceptors/real_cublas.h"
@@ -63,5 +64,25 @@ static inline void *real_function(enum real_function_id id)
  * actually loaded), or NULL. Copies at most size bytes into path.
  */
 const char *real_function_library(enum real_function_id id, char *path, size_t size);
+
+/*
+ * The id of the WRAPPED function (required entry) named exactly name, or
+ * REAL_FUNCTION_COUNT. Used by the dlsym and cuGetProcAddress wrappers.
+ */
+enum real_function_id real_function_id_of(const char *name);
+
+/* The name of id, as its library exports it. */
+const char *real_function_name(enum real_function_id id);
+
+/*
+ * Records fn as the real id when none is known yet (a pointer the program
+ * got through dlsym or cuGetProcAddress, which we replaced by our wrapper):
+ * the wrapper then forwards to exactly what the program asked for. Ignores
+ * a pointer into libdnntrace.so itself.
+ */
+void real_function_offer(enum real_function_id id, void *fn);
+
+/* Whether fn is code of libdnntrace.so itself (one of our wrappers). */
+bool real_function_is_ours(const void *fn);
 
 #endif
