@@ -17,6 +17,14 @@ it. Each training step is an NVTX start/end range named "train_step": it opens
 at the first forward with gradients enabled and closes when optimizer.step
 returns.
 
+On a real GPU (assumed, not tested here: the tests run Debian's CPU build)
+a CUDA tensor's data_ptr() is a device address inside the allocation the
+tracer saw; with PYTORCH_NO_CUDA_MEMORY_CACHING=1 (record's default) each
+tensor is its own allocation, with the caching allocator a name lands on the
+whole cached segment (the analyzer keeps a tensor's last name). CPU tensors
+are tagged too (the tracer records them with tensor id -1). Modules run by
+TorchScript or torch.compile graphs call no Python hooks and get no act: name.
+
 Everything here runs inside the user's training loop: it must never change
 what the program computes, never keep a tensor alive (only ids and weak
 references are kept), and never let an exception escape into the program.

@@ -36,6 +36,26 @@ print("inactive ok")'
 out=$(env -u LD_PRELOAD PYTHONPATH="$SHIM_PYTHONPATH" "$python" -c "$inactive" 2>&1)
 [ "$out" = "inactive ok" ] || fail "without the library: $out"
 
+# A failing dnntrace_tag never reaches the program: naming stops, one line
+# says so, and the program computes and prints what it would have.
+failing='
+import sys, torch, dnntrace_torch
+def broken_tag(pointer, name):
+    raise OSError("tag failed")
+if sys.argv[1] == "named":
+    assert dnntrace_torch.activate(tag_function=broken_tag, nvtx=None)
+torch.manual_seed(0)
+m = torch.nn.Sequential(torch.nn.Linear(3, 2), torch.nn.ReLU())
+o = torch.optim.SGD(m.parameters(), lr=0.5)
+for _ in range(2):
+    o.zero_grad(); m(torch.ones(4, 3)).sum().backward(); o.step()
+print("%.6f" % m(torch.ones(1, 3)).sum().item())'
+plain=$(env -u LD_PRELOAD PYTHONPATH="$PYTHON_DIR" "$python" -c "$failing" plain 2>&1)
+out=$(env -u LD_PRELOAD PYTHONPATH="$PYTHON_DIR" "$python" -c "$failing" named 2>"$scratch/failing.err") || fail "a failing tag broke the program: $(tail -n 1 "$scratch/failing.err")"
+[ "$out" = "$plain" ] || fail "a failing tag changed the output: $out vs $plain"
+[ "$(grep -c 'naming disabled after an error' "$scratch/failing.err")" = 1 ] ||
+	fail "a failing tag must be reported once: $(cat "$scratch/failing.err")"
+
 # The user's own sitecustomize (later on the path) still runs, with and
 # without the library; a program that never imports torch does not get it.
 mkdir -p "$scratch/user"
