@@ -43,7 +43,7 @@ babeltrace2 "$scratch/trace-names" >"$scratch/names.txt" 2>&1 || fail "babeltrac
 tag_names=$(sed -n 's/.*dnntrace_api:tag:.*name = "\([^"]*\)".*/\1/p' "$scratch/names.txt" | sort -u)
 for name in param:0.weight param:0.bias param:2.weight param:2.bias grad:0.weight grad:2.bias \
 	optim:0.weight.momentum_buffer optim:2.bias.momentum_buffer act:0 act:1 act:2 act:CrossEntropyLoss; do
-	echo "$tag_names" | grep -qxF "$name" || fail "no tag named $name in the trace (names: $(echo $tag_names))"
+	echo "$tag_names" | grep -qxF "$name" || fail "no tag named $name in the trace (names: $(echo "$tag_names" | tr "\n" " "))"
 done
 unexpected=$(echo "$tag_names" | grep -v '^\(param\|grad\|optim\|act\):')
 [ -z "$unexpected" ] || fail "unexpected tag names: $unexpected"
