@@ -61,3 +61,25 @@ $(INTERCEPTORS_TEST_DIR)/libcupti_spy.so: tests/interceptors/cupti_spy.c $(BUILD
 		-L$(BUILD)/simgpu/lib -l:libcupti.so.13 -Wl,--disable-new-dtags,-rpath,$(abspath $(BUILD))/simgpu/lib -ldl
 
 -include $(INTERCEPTORS_OBJS:.o=.d) $(INTERCEPTORS_PROVIDERS_OBJ:.o=.d)
+
+# --- dlsym wrapper test: a program linked to two probe libraries ------------
+
+INTERCEPTORS_HELPERS += $(INTERCEPTORS_TEST_DIR)/libdlsym_probe_a.so \
+	$(INTERCEPTORS_TEST_DIR)/libdlsym_probe_b.so $(INTERCEPTORS_TEST_DIR)/dlsym_host
+all: $(INTERCEPTORS_HELPERS)
+
+$(INTERCEPTORS_TEST_DIR)/libdlsym_probe_a.so: tests/interceptors/dlsym_probe.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -shared -Wl,-soname,libdlsym_probe_a.so -DPROBE_NAME='"a"' -DPROBE_LOOKS_NEXT \
+		-o $@ $< $(SAN_LDFLAGS) -ldl
+
+$(INTERCEPTORS_TEST_DIR)/libdlsym_probe_b.so: tests/interceptors/dlsym_probe.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -shared -Wl,-soname,libdlsym_probe_b.so -DPROBE_NAME='"b"' -o $@ $< $(SAN_LDFLAGS)
+
+# Linked to a then b, found through LD_LIBRARY_PATH (the test sets it).
+$(INTERCEPTORS_TEST_DIR)/dlsym_host: tests/interceptors/dlsym_host.c \
+		$(INTERCEPTORS_TEST_DIR)/libdlsym_probe_a.so $(INTERCEPTORS_TEST_DIR)/libdlsym_probe_b.so
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $< $(SAN_LDFLAGS) -L$(INTERCEPTORS_TEST_DIR) -Wl,--no-as-needed -l:libdlsym_probe_a.so \
+		-l:libdlsym_probe_b.so -ldl
