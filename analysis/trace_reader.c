@@ -255,10 +255,18 @@ static inline uint64_t get_unsigned(const bt_field *payload,
 		(uint64_t)bt_field_integer_signed_get_value(f);
 }
 
+/*
+ * Babeltrace 2.0.x reuses string fields between events and, for an empty
+ * string, sets the length to 0 without clearing the text: get_value then
+ * returns the previous event's string (babeltrace review 4528; seen here
+ * with NVTX's empty default domain). The length is right, so trust it.
+ */
 static inline const char *get_string(const bt_field *payload,
 		const struct class_info *info, int slot)
 {
-	return bt_field_string_get_value(member(payload, info, slot));
+	const bt_field *f = member(payload, info, slot);
+	return bt_field_string_get_length(f) == 0 ? "" :
+		bt_field_string_get_value(f);
 }
 
 static uint64_t event_time(const bt_message *msg, const struct class_info *info)

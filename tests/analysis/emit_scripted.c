@@ -10,11 +10,16 @@
  *   nocupti  status cupti_ok=0 and launches without GPU kernel records
  *   lib      library calls (dnntrace_lib) with roles and shapes, linked to
  *            their kernels: the scenario of test_analysis_library.c
+ *   nvtx     two training steps under NVTX ranges (push/pop on two threads
+ *            and two domains, start/end ranges ended by another thread),
+ *            tensors tagged param:/grad:/optim:/act:, a WORKSPACE argument:
+ *            the scenario of test_analysis_reader_nvtx.sh
  *   none     registers with LTTng but emits nothing
  *   bulk N   about N events shaped like a training loop (for timing the
  *            analyzer against babeltrace2 -o dummy); no expected values
  * Prints "pid <pid>" so the test knows the vpid. Must never depend on a GPU.
  */
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +30,7 @@
 #include "tracepoints/dnntrace_api.h"
 #include "tracepoints/dnntrace_gpu.h"
 #include "tracepoints/dnntrace_lib.h"
+#include "tracepoints/dnntrace_nvtx.h"
 
 static uint64_t now_ns(void)
 {
@@ -248,6 +254,120 @@ static void emit_lib(void)
 	lttng_ust_tracepoint(dnntrace_gpu, external_correlation, 34, 3);
 }
 
+/* Runs fn on a thread of its own (another vtid) and waits for it. */
+static void on_other_thread(void *(*fn)(void *), void *arg)
+{
+	pthread_t thread;
+	if (pthread_create(&thread, NULL, fn, arg) != 0) {
+		perror("pthread_create");
+		exit(2);
+	}
+	pthread_join(thread, NULL);
+}
+
+static void *prefetch(void *call_id)
+{
+	int64_t x[] = {2};
+	lttng_ust_tracepoint(dnntrace_nvtx, push, "loader", "prefetch");
+	launch(*(uint64_t *)call_id, "prefetch_k", x, 1, 0);
+	lttng_ust_tracepoint(dnntrace_nvtx, pop, "loader");
+	return NULL;
+}
+
+static void *end_range(void *id)
+{
+	lttng_ust_tracepoint(dnntrace_nvtx, end, *(uint64_t *)id);
+	return NULL;
+}
+
+static void tag(int64_t id, const char *name)
+{
+	lttng_ust_tracepoint(dnntrace_api, tag, fake_ptr(0x10000000u), id, name);
+}
+
+/*
+ * Two training steps. Tensors: 0 param:fc.weight (1000 B), 1
+ * optim:fc.weight.momentum (100), 2 the input t2 (500, untagged), 5 a
+ * workspace t5 (256, untagged); per step s (ids 3/6 and 4/7) act:fc (300)
+ * and grad:fc.weight (1000), freed inside the step. Calls, in order, with
+ * the op each gets (innermost range of the calling thread, or a start/end
+ * range of the process):
+ *   step s (push "step", main thread):
+ *     fwd_k (t2, w, act)   in push "aten::linear"            aten::linear
+ *     prefetch_k (t2)      other thread, push "prefetch" in
+ *                          domain "loader" (main's do not count) prefetch
+ *     cublasSgemm_v2 (act R, w R, grad W, t5 WORKSPACE): kernel sgemm_k,
+ *                          in push "aten::linear_backward"   aten::linear_backward
+ *     sgd_k (w, grad, momentum) in start/end "optimizer" (id 100+s,
+ *                          ended by another thread)          optimizer
+ *   then a push/pop "idle" holding no call, and eval_k (w) outside any
+ *   range (no op).
+ * GPU kernels: in call order, 10 us apart, 1 us each, all after the host
+ * events (so every tensor is allocated before any kernel starts).
+ */
+static void emit_nvtx(void)
+{
+	enum { R = DNNTRACE_ROLE_READ, W = DNNTRACE_ROLE_WRITE,
+		WS = DNNTRACE_ROLE_WORKSPACE, F32 = DNNTRACE_DTYPE_F32 };
+	lttng_ust_tracepoint(dnntrace_api, status, 1, 0, "ok");
+	alloc(DNNTRACE_MEM_DEVICE, 0, 1000, 0, 0);
+	tag(0, "param:fc.weight");
+	copy_into(90, 0, 0);
+	alloc(DNNTRACE_MEM_DEVICE, 0, 100, 1, 0);
+	tag(1, "optim:fc.weight.momentum");
+	lttng_ust_tracepoint(dnntrace_api, memset, 91, DNNTRACE_API_cudaMemset,
+			fake_ptr(0x10200000u), 0, 100, NULL, 1, 0);
+	alloc(DNNTRACE_MEM_DEVICE, 0, 500, 2, 0);
+	copy_into(92, 2, 0);
+	alloc(DNNTRACE_MEM_DEVICE, 0, 256, 5, 0);
+	uint64_t call_id = 1;
+	static const char *const kernel_names[] = {"fwd_k", "prefetch_k",
+		"sgemm_k", "sgd_k"};
+	for (int64_t step = 1; step <= 2; step++) {
+		int64_t act = step == 1 ? 3 : 6, grad = step == 1 ? 4 : 7;
+		lttng_ust_tracepoint(dnntrace_nvtx, push, "", "step");
+		alloc(DNNTRACE_MEM_DEVICE, 0, 300, act, 0);
+		tag(act, "act:fc");
+		lttng_ust_tracepoint(dnntrace_nvtx, push, "", "aten::linear");
+		int64_t fwd[] = {2, 0, act};
+		launch(call_id++, "fwd_k", fwd, 3, 0);
+		lttng_ust_tracepoint(dnntrace_nvtx, pop, "");
+		uint64_t prefetch_call = call_id++;
+		on_other_thread(prefetch, &prefetch_call);
+		alloc(DNNTRACE_MEM_DEVICE, 0, 1000, grad, 0);
+		tag(grad, "grad:fc.weight");
+		lttng_ust_tracepoint(dnntrace_nvtx, push, "", "aten::linear_backward");
+		const struct lib_arg bwd[] = {
+			{act, 0, R, F32, 0, {0}},
+			{0, 0, R, F32, 0, {0}},
+			{grad, 0, W, F32, 0, {0}},
+			{5, 0, WS, F32, 0, {0}},
+		};
+		lib_call(call_id++, DNNTRACE_LIB_cublasSgemm_v2, bwd, 4, 0);
+		lttng_ust_tracepoint(dnntrace_nvtx, pop, "");
+		free_tensor(act);
+		uint64_t range_id = 100 + (uint64_t)step;
+		lttng_ust_tracepoint(dnntrace_nvtx, start, range_id, "", "optimizer");
+		int64_t sgd[] = {0, grad, 1};
+		launch(call_id++, "sgd_k", sgd, 3, 0);
+		on_other_thread(end_range, &range_id);
+		free_tensor(grad);
+		lttng_ust_tracepoint(dnntrace_nvtx, pop, "");
+	}
+	lttng_ust_tracepoint(dnntrace_nvtx, push, "", "idle");
+	lttng_ust_tracepoint(dnntrace_nvtx, pop, "");
+	int64_t eval[] = {0};
+	launch(call_id, "eval_k", eval, 1, 0);
+
+	const uint64_t us = 1000, s = now_ns() + 1000 * us;
+	for (uint64_t c = 1; c <= call_id; c++) {
+		lttng_ust_tracepoint(dnntrace_gpu, external_correlation,
+				(uint32_t)c, c);
+		gpu_kernel((uint32_t)c, 0, s + 10 * us * c, us,
+				c == call_id ? "eval_k" : kernel_names[(c - 1) % 4]);
+	}
+}
+
 static void emit_other(void)
 {
 	alloc(DNNTRACE_MEM_DEVICE, 1, 128, 0, 0);
@@ -316,10 +436,12 @@ int main(int argc, char **argv)
 		emit_nocupti();
 	else if (strcmp(mode, "lib") == 0)
 		emit_lib();
+	else if (strcmp(mode, "nvtx") == 0)
+		emit_nvtx();
 	else if (strcmp(mode, "bulk") == 0 && argc > 2)
 		emit_bulk(atol(argv[2]));
 	else if (strcmp(mode, "none") != 0) {
-		fprintf(stderr, "usage: %s [main|other|nocupti|lib|none|bulk N]\n", argv[0]);
+		fprintf(stderr, "usage: %s [main|other|nocupti|lib|nvtx|none|bulk N]\n", argv[0]);
 		return 2;
 	}
 	return 0;

@@ -1,7 +1,8 @@
 # tests/analysis/: unit tests of the analysis core, the G10 reference test
 # and the emitter used by the reader tests (test_reader.sh).
 
-ANALYSIS_TEST_NAMES := analysis_model analysis_library analysis_g10_reference
+ANALYSIS_TEST_NAMES := analysis_model analysis_library analysis_g10_reference \
+	analysis_nvtx
 ANALYSIS_TESTS := $(ANALYSIS_TEST_NAMES:%=$(BUILD)/tests/test_%)
 ANALYSIS_EMITTER := $(BUILD)/tests/analysis_emit_scripted
 TESTS += $(ANALYSIS_TESTS)
@@ -14,7 +15,8 @@ $(BUILD)/tests/test_analysis_%: tests/analysis/test_analysis_%.c \
 	$(CC) $(CFLAGS) -o $@ $< $(ANALYSIS_CORE_LIB) $(SAN_LDFLAGS)
 
 $(ANALYSIS_EMITTER): tests/analysis/emit_scripted.c tracepoints/providers.c \
-		tracepoints/dnntrace_api.h tracepoints/dnntrace_gpu.h tracepoints/dnntrace_lib.h
+		tracepoints/dnntrace_api.h tracepoints/dnntrace_gpu.h tracepoints/dnntrace_lib.h \
+		tracepoints/dnntrace_nvtx.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ tests/analysis/emit_scripted.c tracepoints/providers.c \
-		-llttng-ust -ldl $(SAN_LDFLAGS)
+		-llttng-ust -ldl -pthread $(SAN_LDFLAGS)

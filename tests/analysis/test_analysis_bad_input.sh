@@ -3,7 +3,8 @@
 # that is not a trace, a trace without dnntrace events, a truncated data
 # stream file, corrupt metadata: each must exit 2 with exactly one line on
 # stderr and no crash (also under the ASan build, where a sanitizer report
-# would add lines). Usage errors exit 1, also with one line (the usage
+# would add lines). Usage errors exit 1 (bad --kernels, --granularity,
+# --name, --range), also with one line (the usage
 # text is for --help, which prints it to stdout and exits 0). Must never accept a partial
 # success (exit 0) on such input.
 set -u
@@ -78,6 +79,17 @@ expect_exit 1 "granularity without a value" "--granularity needs" "$work/good" -
 expect_exit 1 "op window out of range" "at most [0-9]* ops" "$work/good" -o "$work/o" --granularity op --kernels 0:99
 expect_exit 1 "bad name" "--name needs" "$work/good" -o "$work/o" --name "a/b"
 expect_exit 1 "unknown option" "unknown option" "$work/good" -o "$work/o" --frobnicate
+expect_exit 1 "range without a name" "--range needs" "$work/good" -o "$work/o" --range
+expect_exit 1 "empty range name" "--range needs" "$work/good" -o "$work/o" --range ""
+expect_exit 1 "range occurrence 0" "--range needs" "$work/good" -o "$work/o" --range step:0
+expect_exit 1 "range occurrence without a name" "--range needs" "$work/good" -o "$work/o" --range :2
+expect_exit 1 "range occurrence overflow" "--range needs" "$work/good" -o "$work/o" \
+	--range step:99999999999999999999999
+expect_exit 1 "range and kernels together" "cannot be combined" "$work/good" -o "$work/o" \
+	--range step --kernels 0:1
+expect_exit 1 "range in a trace without NVTX" "no NVTX range named step" "$work/good" -o "$work/o" \
+	--range step
+[ -e "$work/o" ] && fail "a refused --range wrote a report"
 "$analyze" --help >"$work/stdout" 2>"$work/stderr" || fail "--help exited $?"
 grep -q "^usage: dnntrace-analyze TRACE_DIR -o OUT_DIR" "$work/stdout" &&
 	[ ! -s "$work/stderr" ] || fail "--help does not print the usage to stdout only"
