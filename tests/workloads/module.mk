@@ -45,3 +45,23 @@ $(BUILD)/workloads/real_runtime_calls: $(BUILD)/workloads/obj/real_runtime_calls
 
 $(BUILD)/workloads/real_driver_calls: $(BUILD)/workloads/obj/real_driver_calls.o
 	$(CC) $(CFLAGS) $(SAN_LDFLAGS) -o $@ $< -L$(CUDA_HOME)/lib64/stubs -lcuda -ldl
+
+# Framework-style loading: a host program linking no CUDA library (built
+# from plugin_host.c under each name) dlopen()s NAME_plugin.so RTLD_LOCAL.
+# tf_style's plugin dlopen()s libcudart.so.13 and libcuda.so.1 itself
+# (TensorFlow); vmm_segments' plugin links libcudart.so.13 (libtorch_cuda)
+# and reaches the driver through cudaGetDriverEntryPointByVersion (PyTorch's
+# DriverAPI). Both run on the simulated driver (libcuda.so.1).
+WORKLOADS_PLUGGED := $(BUILD)/workloads/tf_style $(BUILD)/workloads/vmm_segments
+all: $(WORKLOADS_PLUGGED)
+
+$(WORKLOADS_PLUGGED): $(BUILD)/workloads/%: $(BUILD)/workloads/obj/plugin_host.o \
+		$(BUILD)/workloads/%_plugin.so
+	$(CC) $(CFLAGS) $(SAN_LDFLAGS) -o $@ $< -ldl
+
+$(BUILD)/workloads/tf_style_plugin.so: $(BUILD)/workloads/obj/tf_style_plugin.o $(BUILD)/workloads/obj/truth.o
+	$(CC) $(CFLAGS) $(SAN_LDFLAGS) -shared -o $@ $^ -ldl
+
+$(BUILD)/workloads/vmm_segments_plugin.so: $(BUILD)/workloads/obj/vmm_segments_plugin.o \
+		$(WORKLOADS_COMMON_OBJS) $(WORKLOADS_CUDART)
+	$(CC) $(CFLAGS) $(SAN_LDFLAGS) -shared -o $@ $< $(WORKLOADS_COMMON_OBJS) $(WORKLOADS_LDLIBS)
