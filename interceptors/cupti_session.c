@@ -1,15 +1,21 @@
 /*
  * CUPTI activity tracing for dnntrace (see cupti_session.h).
  *
- * libcupti.so.13 is taken from the directory of the libcudart the process
- * actually loaded (so a simulated or bundled runtime gets its own CUPTI),
- * else from $CUDA_HOME/extras/CUPTI/lib64 or $CUDA_HOME/lib64, else from the
- * default search. Records arrive late, in batches, on CUPTI's threads: each
+ * libcupti.so.<N> is taken from the directory of the libcudart.so.<N> the
+ * process actually loaded (so a simulated or bundled runtime gets its own
+ * CUPTI; N is that runtime's major version: 13, or 12 for the CUDA 12
+ * libraries PyTorch/TensorFlow wheels bring), or from the wheels' sibling
+ * nvidia/cuda_cupti/lib, else from $CUDA_HOME/extras/CUPTI/lib64 or
+ * $CUDA_HOME/lib64, else from the default search; 13 before 12 when the
+ * runtime does not say. The activity record layouts are chosen by the
+ * version of the CUPTI actually loaded (cuptiGetVersion), see
+ * record_layout. Records arrive late, in batches, on CUPTI's threads: each
  * becomes one dnntrace_gpu event whose start/end fields carry the GPU times
  * on CLOCK_MONOTONIC (the LTTng clock).
  *
  * Assumed, not tested on a real GPU: the record layouts of CUPTI 13.0
- * (CUpti_ActivityKernel10, Memcpy6, Memset4); that a subscribed-but-idle
+ * (CUpti_ActivityKernel10, Memcpy6, Memset4) and 12.x (Kernel9, Memcpy5,
+ * Memset4); the wheels' directory layout (nvidia/<component>/lib); that a subscribed-but-idle
  * cuptiSubscribe is how a second CUPTI client shows up (it fails with
  * CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED); that CUPTI delivers the
  * records of contexts cudart destroyed in its own exit handler at our
@@ -22,6 +28,7 @@
 
 #include <dlfcn.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,13 +37,17 @@
 
 #include <cupti.h>
 
+#include "interceptors/dlsym_wrapper.h"
 #include "interceptors/real_functions.h"
 #include "tracepoints/dnntrace_api.h"
 #include "tracepoints/dnntrace_gpu.h"
 
 enum { BUFFER_BYTES = 4 << 20 };
 
-static const char CUPTI_SONAME[] = "libcupti.so.13";
+/* The CUPTI majors we can read, newest first (see record_layout). */
+static const int CUPTI_MAJORS[] = { 13, 12 };
+enum { N_CUPTI_MAJORS = sizeof(CUPTI_MAJORS) / sizeof(CUPTI_MAJORS[0]) };
+static char cupti_soname[32] = "libcupti.so.13";
 
 atomic_bool cupti_session_running;
 static atomic_bool flushed;
@@ -80,38 +91,171 @@ static uint64_t gpu_time(uint64_t cupti_ns)
 	return cupti_ns ? cupti_ns + (uint64_t)cupti_to_monotonic_ns : 0;
 }
 
-static void *open_cupti(void)
+/* dlopen of dir/libcupti.so.<major>; records the SONAME that worked. */
+static void *open_in(const char *dir, int major)
 {
-	char path[PATH_MAX + 64], dir[PATH_MAX];
+	char path[PATH_MAX + 64];
 	void *handle;
 
-	if (real_function_library(REAL_cudaMalloc, dir, sizeof(dir)) ||
-	    real_function_library(REAL_cudaLaunchKernel, dir, sizeof(dir))) {
-		char *slash = strrchr(dir, '/');
-		if (slash) {
-			*slash = '\0';
-			snprintf(path, sizeof(path), "%s/%s", dir, CUPTI_SONAME);
-			if ((handle = dlopen(path, RTLD_NOW | RTLD_LOCAL)))
+	if (dir)
+		snprintf(path, sizeof(path), "%s/libcupti.so.%d", dir, major);
+	else
+		snprintf(path, sizeof(path), "libcupti.so.%d", major);
+	handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+	if (handle)
+		snprintf(cupti_soname, sizeof(cupti_soname), "libcupti.so.%d", major);
+	return handle;
+}
+
+/* The major version in a file name libcudart.so.<N>[...], or 0. */
+static int runtime_major(const char *path)
+{
+	const char *file = strrchr(path, '/');
+	const char *prefix = "libcudart.so.";
+
+	file = file ? file + 1 : path;
+	if (strncmp(file, prefix, strlen(prefix)) != 0)
+		return 0;
+	return atoi(file + strlen(prefix));
+}
+
+static void *open_cupti(void)
+{
+	char dir[PATH_MAX], wheel_dir[PATH_MAX + 32];
+	int majors[N_CUPTI_MAJORS + 1], n_majors = 0;
+	bool have_runtime = real_function_library(REAL_cudaMalloc, dir, sizeof(dir)) ||
+			    real_function_library(REAL_cudaLaunchKernel, dir, sizeof(dir));
+	int runtime = have_runtime ? runtime_major(dir) : 0;
+	void *handle;
+
+	if (runtime)
+		majors[n_majors++] = runtime;
+	for (int i = 0; i < N_CUPTI_MAJORS; i++)
+		if (CUPTI_MAJORS[i] != runtime)
+			majors[n_majors++] = CUPTI_MAJORS[i];
+
+	char *slash = have_runtime ? strrchr(dir, '/') : NULL;
+	if (slash) {
+		*slash = '\0';
+		for (int i = 0; i < n_majors; i++)
+			if ((handle = open_in(dir, majors[i])))
 				return handle;
-		}
+		/* pip wheels: nvidia/cuda_runtime/lib beside nvidia/cuda_cupti/lib. */
+		snprintf(wheel_dir, sizeof(wheel_dir), "%s/../../cuda_cupti/lib", dir);
+		for (int i = 0; i < n_majors; i++)
+			if ((handle = open_in(wheel_dir, majors[i])))
+				return handle;
 	}
 	const char *cuda_home = getenv("CUDA_HOME");
 	if (cuda_home && cuda_home[0]) {
-		snprintf(path, sizeof(path), "%s/extras/CUPTI/lib64/%s", cuda_home, CUPTI_SONAME);
-		if ((handle = dlopen(path, RTLD_NOW | RTLD_LOCAL)))
-			return handle;
-		snprintf(path, sizeof(path), "%s/lib64/%s", cuda_home, CUPTI_SONAME);
-		if ((handle = dlopen(path, RTLD_NOW | RTLD_LOCAL)))
-			return handle;
+		snprintf(dir, sizeof(dir), "%s/extras/CUPTI/lib64", cuda_home);
+		for (int i = 0; i < n_majors; i++)
+			if ((handle = open_in(dir, majors[i])))
+				return handle;
+		snprintf(dir, sizeof(dir), "%s/lib64", cuda_home);
+		for (int i = 0; i < n_majors; i++)
+			if ((handle = open_in(dir, majors[i])))
+				return handle;
 	}
-	return dlopen(CUPTI_SONAME, RTLD_NOW | RTLD_LOCAL);
+	for (int i = 0; i < n_majors; i++)
+		if ((handle = open_in(NULL, majors[i])))
+			return handle;
+	return NULL;
+}
+
+/*
+ * Where the fields we read sit in the records of one CUPTI generation. The
+ * fields we read have the same offsets in both generations today, but the
+ * structs differ in size and in other fields, and CUPTI writes the one of
+ * ITS version: the layout is chosen by cuptiGetVersion, never assumed.
+ */
+struct record_layout {
+	const char *records; /* for the status message */
+	size_t kernel_start, kernel_end, kernel_device, kernel_context, kernel_stream,
+	       kernel_correlation, kernel_name;
+	size_t copy_kind, copy_bytes, copy_start, copy_end, copy_device, copy_context,
+	       copy_stream, copy_correlation;
+	size_t set_value, set_bytes, set_start, set_end, set_device, set_context, set_stream,
+	       set_correlation;
+};
+
+#define KERNEL_FIELDS(T) \
+	.kernel_start = offsetof(T, start), .kernel_end = offsetof(T, end), \
+	.kernel_device = offsetof(T, deviceId), .kernel_context = offsetof(T, contextId), \
+	.kernel_stream = offsetof(T, streamId), .kernel_correlation = offsetof(T, correlationId), \
+	.kernel_name = offsetof(T, name)
+#define COPY_FIELDS(T) \
+	.copy_kind = offsetof(T, copyKind), .copy_bytes = offsetof(T, bytes), \
+	.copy_start = offsetof(T, start), .copy_end = offsetof(T, end), \
+	.copy_device = offsetof(T, deviceId), .copy_context = offsetof(T, contextId), \
+	.copy_stream = offsetof(T, streamId), .copy_correlation = offsetof(T, correlationId)
+#define SET_FIELDS(T) \
+	.set_value = offsetof(T, value), .set_bytes = offsetof(T, bytes), \
+	.set_start = offsetof(T, start), .set_end = offsetof(T, end), \
+	.set_device = offsetof(T, deviceId), .set_context = offsetof(T, contextId), \
+	.set_stream = offsetof(T, streamId), .set_correlation = offsetof(T, correlationId)
+
+/* CUPTI 13.x (CUDA 13): cupti_activity.h of the toolkit we build with. */
+static const struct record_layout cupti13_layout = {
+	.records = "Kernel10/Memcpy6/Memset4",
+	KERNEL_FIELDS(CUpti_ActivityKernel10), COPY_FIELDS(CUpti_ActivityMemcpy6),
+	SET_FIELDS(CUpti_ActivityMemset4),
+};
+
+/*
+ * CUPTI 12.x (CUDA 12.0 to 12.9): CONCURRENT_KERNEL records are
+ * CUpti_ActivityKernel9, MEMCPY records CUpti_ActivityMemcpy5, MEMSET
+ * records CUpti_ActivityMemset4 (cupti_activity.h of CUDA 12.x; CUDA 13
+ * keeps those structs, unchanged, in cupti_activity_deprecated.h, which is
+ * what we compile against). The offsets are pinned below, so a later
+ * toolkit that changed the old structs fails the build instead of
+ * misreading records.
+ */
+static const struct record_layout cupti12_layout = {
+	.records = "Kernel9/Memcpy5/Memset4",
+	KERNEL_FIELDS(CUpti_ActivityKernel9), COPY_FIELDS(CUpti_ActivityMemcpy5),
+	SET_FIELDS(CUpti_ActivityMemset4),
+};
+_Static_assert(offsetof(CUpti_ActivityKernel9, start) == 16 &&
+	       offsetof(CUpti_ActivityKernel9, end) == 24 &&
+	       offsetof(CUpti_ActivityKernel9, deviceId) == 40 &&
+	       offsetof(CUpti_ActivityKernel9, contextId) == 44 &&
+	       offsetof(CUpti_ActivityKernel9, streamId) == 48 &&
+	       offsetof(CUpti_ActivityKernel9, correlationId) == 92 &&
+	       offsetof(CUpti_ActivityKernel9, name) == 104 &&
+	       sizeof(CUpti_ActivityKernel9) == 208, "CUDA 12.x kernel record layout");
+_Static_assert(offsetof(CUpti_ActivityMemcpy5, copyKind) == 4 &&
+	       offsetof(CUpti_ActivityMemcpy5, bytes) == 8 &&
+	       offsetof(CUpti_ActivityMemcpy5, start) == 16 &&
+	       offsetof(CUpti_ActivityMemcpy5, end) == 24 &&
+	       offsetof(CUpti_ActivityMemcpy5, deviceId) == 32 &&
+	       offsetof(CUpti_ActivityMemcpy5, contextId) == 36 &&
+	       offsetof(CUpti_ActivityMemcpy5, streamId) == 40 &&
+	       offsetof(CUpti_ActivityMemcpy5, correlationId) == 44 &&
+	       sizeof(CUpti_ActivityMemcpy5) == 88, "CUDA 12.x memcpy record layout");
+
+/* CUDA 13's CUPTI numbers its API version 130001; CUDA 12.x's went 18, 19, ... */
+enum { CUPTI13_FIRST_VERSION = 130000, CUPTI12_FIRST_VERSION = 18 };
+
+static const struct record_layout *layout = &cupti13_layout;
+
+/* The layout for this CUPTI, or NULL when we cannot read its records. */
+static const struct record_layout *layout_for(uint32_t version, const char *soname)
+{
+	if (version >= CUPTI13_FIRST_VERSION)
+		return &cupti13_layout;
+	if (version >= CUPTI12_FIRST_VERSION)
+		return &cupti12_layout;
+	if (version == 0) /* no cuptiGetVersion: go by the SONAME */
+		return strcmp(soname, "libcupti.so.12") == 0 ? &cupti12_layout : &cupti13_layout;
+	return NULL;
 }
 
 /* Returns the name of the first required symbol missing, or NULL. */
 static const char *load_symbols(void *handle)
 {
 #define REQUIRE(field, symbol) \
-	if (!(cupti.field = (__typeof__(cupti.field))dlsym(handle, #symbol))) return #symbol;
+	if (!(cupti.field = (__typeof__(cupti.field))dnntrace_real_dlsym(handle, #symbol))) return #symbol;
 	REQUIRE(register_callbacks, cuptiActivityRegisterCallbacks)
 	REQUIRE(enable, cuptiActivityEnable)
 	REQUIRE(next_record, cuptiActivityGetNextRecord)
@@ -122,14 +266,14 @@ static const char *load_symbols(void *handle)
 	REQUIRE(get_timestamp, cuptiGetTimestamp)
 #undef REQUIRE
 	cupti.register_timestamp = (__typeof__(cupti.register_timestamp))
-		dlsym(handle, "cuptiActivityRegisterTimestampCallback");
-	cupti.subscribe = (__typeof__(cupti.subscribe))dlsym(handle, "cuptiSubscribe");
-	cupti.result_string = (__typeof__(cupti.result_string))dlsym(handle, "cuptiGetResultString");
-	cupti.get_version = (__typeof__(cupti.get_version))dlsym(handle, "cuptiGetVersion");
+		dnntrace_real_dlsym(handle, "cuptiActivityRegisterTimestampCallback");
+	cupti.subscribe = (__typeof__(cupti.subscribe))dnntrace_real_dlsym(handle, "cuptiSubscribe");
+	cupti.result_string = (__typeof__(cupti.result_string))dnntrace_real_dlsym(handle, "cuptiGetResultString");
+	cupti.get_version = (__typeof__(cupti.get_version))dnntrace_real_dlsym(handle, "cuptiGetVersion");
 	cupti.enable_runtime_api = (__typeof__(cupti.enable_runtime_api))
-		dlsym(handle, "cuptiActivityEnableRuntimeApi");
+		dnntrace_real_dlsym(handle, "cuptiActivityEnableRuntimeApi");
 	cupti.enable_driver_api = (__typeof__(cupti.enable_driver_api))
-		dlsym(handle, "cuptiActivityEnableDriverApi");
+		dnntrace_real_dlsym(handle, "cuptiActivityEnableDriverApi");
 	return NULL;
 }
 
@@ -142,32 +286,58 @@ static const char *result_name(CUptiResult result)
 	return "unknown CUPTI error";
 }
 
+static uint32_t field_u32(const CUpti_Activity *record, size_t offset)
+{
+	uint32_t value;
+	memcpy(&value, (const char *)record + offset, sizeof(value));
+	return value;
+}
+
+static uint64_t field_u64(const CUpti_Activity *record, size_t offset)
+{
+	uint64_t value;
+	memcpy(&value, (const char *)record + offset, sizeof(value));
+	return value;
+}
+
 static void emit_record(const CUpti_Activity *record)
 {
+	const struct record_layout *l = layout;
+
 	switch (record->kind) {
 	case CUPTI_ACTIVITY_KIND_KERNEL:
 	case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL: {
-		const CUpti_ActivityKernel10 *kernel = (const CUpti_ActivityKernel10 *)record;
-		lttng_ust_tracepoint(dnntrace_gpu, kernel, kernel->correlationId,
-				     kernel->deviceId, kernel->contextId, kernel->streamId,
-				     gpu_time(kernel->start), gpu_time(kernel->end),
-				     kernel->name ? kernel->name : "");
+		const char *name;
+		memcpy(&name, (const char *)record + l->kernel_name, sizeof(name));
+		lttng_ust_tracepoint(dnntrace_gpu, kernel, field_u32(record, l->kernel_correlation),
+				     field_u32(record, l->kernel_device),
+				     field_u32(record, l->kernel_context),
+				     field_u32(record, l->kernel_stream),
+				     gpu_time(field_u64(record, l->kernel_start)),
+				     gpu_time(field_u64(record, l->kernel_end)), name ? name : "");
 		break;
 	}
 	case CUPTI_ACTIVITY_KIND_MEMCPY: {
-		const CUpti_ActivityMemcpy6 *copy = (const CUpti_ActivityMemcpy6 *)record;
-		lttng_ust_tracepoint(dnntrace_gpu, memcpy, copy->correlationId, copy->deviceId,
-				     copy->contextId, copy->streamId, gpu_time(copy->start),
-				     gpu_time(copy->end), copy->copyKind, copy->bytes);
+		uint8_t copy_kind;
+		memcpy(&copy_kind, (const char *)record + l->copy_kind, sizeof(copy_kind));
+		lttng_ust_tracepoint(dnntrace_gpu, memcpy, field_u32(record, l->copy_correlation),
+				     field_u32(record, l->copy_device),
+				     field_u32(record, l->copy_context),
+				     field_u32(record, l->copy_stream),
+				     gpu_time(field_u64(record, l->copy_start)),
+				     gpu_time(field_u64(record, l->copy_end)), copy_kind,
+				     field_u64(record, l->copy_bytes));
 		break;
 	}
-	case CUPTI_ACTIVITY_KIND_MEMSET: {
-		const CUpti_ActivityMemset4 *set = (const CUpti_ActivityMemset4 *)record;
-		lttng_ust_tracepoint(dnntrace_gpu, memset, set->correlationId, set->deviceId,
-				     set->contextId, set->streamId, gpu_time(set->start),
-				     gpu_time(set->end), set->value, set->bytes);
+	case CUPTI_ACTIVITY_KIND_MEMSET:
+		lttng_ust_tracepoint(dnntrace_gpu, memset, field_u32(record, l->set_correlation),
+				     field_u32(record, l->set_device),
+				     field_u32(record, l->set_context),
+				     field_u32(record, l->set_stream),
+				     gpu_time(field_u64(record, l->set_start)),
+				     gpu_time(field_u64(record, l->set_end)),
+				     field_u32(record, l->set_value), field_u64(record, l->set_bytes));
 		break;
-	}
 	case CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION: {
 		const CUpti_ActivityExternalCorrelation *link =
 			(const CUpti_ActivityExternalCorrelation *)record;
@@ -221,6 +391,12 @@ static void measure_clock_offset(void)
 	cupti_to_monotonic_ns = (int64_t)(before + (after - before) / 2) - (int64_t)cupti_now;
 }
 
+/* A callback id and the entry point it stands for. */
+struct linked_cbid {
+	CUpti_CallbackId cbid;
+	enum real_function_id function;
+};
+
 /*
  * The runtime entry points whose GPU work we link to our calls: exactly the
  * copies, sets and launches we wrap, with their _ptds/_ptsz twins
@@ -229,45 +405,79 @@ static void measure_clock_offset(void)
  * record accompanies an activity *API* record, so these need API records;
  * no other call (cudaMalloc, cudaFree, ...) should pay for one.
  */
-static const CUpti_CallbackId linked_runtime_cbids[] = {
-	CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy_v3020,
-	CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy_ptds_v7000,
-	CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyAsync_v3020,
-	CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyAsync_ptsz_v7000,
-	CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy2D_v3020,
-	CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy2D_ptds_v7000,
-	CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy2DAsync_v3020,
-	CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy2DAsync_ptsz_v7000,
-	CUPTI_RUNTIME_TRACE_CBID_cudaMemset_v3020,
-	CUPTI_RUNTIME_TRACE_CBID_cudaMemset_ptds_v7000,
-	CUPTI_RUNTIME_TRACE_CBID_cudaMemsetAsync_v3020,
-	CUPTI_RUNTIME_TRACE_CBID_cudaMemsetAsync_ptsz_v7000,
-	CUPTI_RUNTIME_TRACE_CBID_cudaMemset2D_v3020,
-	CUPTI_RUNTIME_TRACE_CBID_cudaMemset2D_ptds_v7000,
-	CUPTI_RUNTIME_TRACE_CBID_cudaMemset2DAsync_v3020,
-	CUPTI_RUNTIME_TRACE_CBID_cudaMemset2DAsync_ptsz_v7000,
-	CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000,
-	CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_ptsz_v7000,
-	CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_v11060,
-	CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_ptsz_v11060,
-	CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_v13000,
-	CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_ptsz_v13000,
+static const struct linked_cbid linked_runtime_cbids[] = {
+	{ CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy_v3020, REAL_cudaMemcpy },
+	{ CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy_ptds_v7000, REAL_cudaMemcpy_ptds },
+	{ CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyAsync_v3020, REAL_cudaMemcpyAsync },
+	{ CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyAsync_ptsz_v7000, REAL_cudaMemcpyAsync_ptsz },
+	{ CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy2D_v3020, REAL_cudaMemcpy2D },
+	{ CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy2D_ptds_v7000, REAL_cudaMemcpy2D_ptds },
+	{ CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy2DAsync_v3020, REAL_cudaMemcpy2DAsync },
+	{ CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy2DAsync_ptsz_v7000, REAL_cudaMemcpy2DAsync_ptsz },
+	{ CUPTI_RUNTIME_TRACE_CBID_cudaMemset_v3020, REAL_cudaMemset },
+	{ CUPTI_RUNTIME_TRACE_CBID_cudaMemset_ptds_v7000, REAL_cudaMemset_ptds },
+	{ CUPTI_RUNTIME_TRACE_CBID_cudaMemsetAsync_v3020, REAL_cudaMemsetAsync },
+	{ CUPTI_RUNTIME_TRACE_CBID_cudaMemsetAsync_ptsz_v7000, REAL_cudaMemsetAsync_ptsz },
+	{ CUPTI_RUNTIME_TRACE_CBID_cudaMemset2D_v3020, REAL_cudaMemset2D },
+	{ CUPTI_RUNTIME_TRACE_CBID_cudaMemset2D_ptds_v7000, REAL_cudaMemset2D_ptds },
+	{ CUPTI_RUNTIME_TRACE_CBID_cudaMemset2DAsync_v3020, REAL_cudaMemset2DAsync },
+	{ CUPTI_RUNTIME_TRACE_CBID_cudaMemset2DAsync_ptsz_v7000, REAL_cudaMemset2DAsync_ptsz },
+	{ CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, REAL_cudaLaunchKernel },
+	{ CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_ptsz_v7000, REAL_cudaLaunchKernel_ptsz },
+	{ CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_v11060, REAL_cudaLaunchKernelExC },
+	{ CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_ptsz_v11060, REAL_cudaLaunchKernelExC_ptsz },
+	{ CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_v13000, REAL___cudaLaunchKernel },
+	{ CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_ptsz_v13000, REAL___cudaLaunchKernel_ptsz },
+	{ CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_v10000, REAL_cudaGraphLaunch },
+	{ CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_ptsz_v10000, REAL_cudaGraphLaunch_ptsz },
 };
 
 /*
  * cuDNN and cuBLAS launch their kernels through the driver API, inside a
- * library call whose call id we pushed: these driver entry points need API
- * records too, or their kernels would carry no external correlation.
- * Assumed, not tested on a real GPU (simgpu's libraries launch through the
- * runtime): that real cuDNN/cuBLAS launch with exactly these entry points.
+ * library call whose call id we pushed, and programs call the driver's
+ * launches, graph launches, copies and sets directly (wrap_driver_*.c):
+ * these driver entry points need API records too, or their GPU work would
+ * carry no external correlation. Exactly the driver entry points we wrap
+ * that submit GPU work (cupti_driver_cbid.h). Assumed, not tested on a real
+ * GPU: that real cuDNN/cuBLAS launch with these entry points.
  */
-static const CUpti_CallbackId linked_driver_cbids[] = {
-	CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel,
-	CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
-	CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx,
-	CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz,
-	CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel,
-	CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz,
+static const struct linked_cbid linked_driver_cbids[] = {
+	{ CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, REAL_cuLaunchKernel },
+	{ CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz, REAL_cuLaunchKernel_ptsz },
+	{ CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx, REAL_cuLaunchKernelEx },
+	{ CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz, REAL_cuLaunchKernelEx_ptsz },
+	{ CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel, REAL_cuLaunchCooperativeKernel },
+	{ CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz, REAL_cuLaunchCooperativeKernel_ptsz },
+	{ CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch, REAL_cuGraphLaunch },
+	{ CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz, REAL_cuGraphLaunch_ptsz },
+	{ CUPTI_DRIVER_TRACE_CBID_cuMemcpy, REAL_cuMemcpy },
+	{ CUPTI_DRIVER_TRACE_CBID_cuMemcpy_ptds, REAL_cuMemcpy_ptds },
+	{ CUPTI_DRIVER_TRACE_CBID_cuMemcpyAsync, REAL_cuMemcpyAsync },
+	{ CUPTI_DRIVER_TRACE_CBID_cuMemcpyAsync_ptsz, REAL_cuMemcpyAsync_ptsz },
+	{ CUPTI_DRIVER_TRACE_CBID_cuMemcpyHtoD_v2, REAL_cuMemcpyHtoD_v2 },
+	{ CUPTI_DRIVER_TRACE_CBID_cuMemcpyHtoD_v2_ptds, REAL_cuMemcpyHtoD_v2_ptds },
+	{ CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoH_v2, REAL_cuMemcpyDtoH_v2 },
+	{ CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoH_v2_ptds, REAL_cuMemcpyDtoH_v2_ptds },
+	{ CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoD_v2, REAL_cuMemcpyDtoD_v2 },
+	{ CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoD_v2_ptds, REAL_cuMemcpyDtoD_v2_ptds },
+	{ CUPTI_DRIVER_TRACE_CBID_cuMemcpyHtoDAsync_v2, REAL_cuMemcpyHtoDAsync_v2 },
+	{ CUPTI_DRIVER_TRACE_CBID_cuMemcpyHtoDAsync_v2_ptsz, REAL_cuMemcpyHtoDAsync_v2_ptsz },
+	{ CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoHAsync_v2, REAL_cuMemcpyDtoHAsync_v2 },
+	{ CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoHAsync_v2_ptsz, REAL_cuMemcpyDtoHAsync_v2_ptsz },
+	{ CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoDAsync_v2, REAL_cuMemcpyDtoDAsync_v2 },
+	{ CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoDAsync_v2_ptsz, REAL_cuMemcpyDtoDAsync_v2_ptsz },
+	{ CUPTI_DRIVER_TRACE_CBID_cuMemsetD8_v2, REAL_cuMemsetD8_v2 },
+	{ CUPTI_DRIVER_TRACE_CBID_cuMemsetD8_v2_ptds, REAL_cuMemsetD8_v2_ptds },
+	{ CUPTI_DRIVER_TRACE_CBID_cuMemsetD16_v2, REAL_cuMemsetD16_v2 },
+	{ CUPTI_DRIVER_TRACE_CBID_cuMemsetD16_v2_ptds, REAL_cuMemsetD16_v2_ptds },
+	{ CUPTI_DRIVER_TRACE_CBID_cuMemsetD32_v2, REAL_cuMemsetD32_v2 },
+	{ CUPTI_DRIVER_TRACE_CBID_cuMemsetD32_v2_ptds, REAL_cuMemsetD32_v2_ptds },
+	{ CUPTI_DRIVER_TRACE_CBID_cuMemsetD8Async, REAL_cuMemsetD8Async },
+	{ CUPTI_DRIVER_TRACE_CBID_cuMemsetD8Async_ptsz, REAL_cuMemsetD8Async_ptsz },
+	{ CUPTI_DRIVER_TRACE_CBID_cuMemsetD16Async, REAL_cuMemsetD16Async },
+	{ CUPTI_DRIVER_TRACE_CBID_cuMemsetD16Async_ptsz, REAL_cuMemsetD16Async_ptsz },
+	{ CUPTI_DRIVER_TRACE_CBID_cuMemsetD32Async, REAL_cuMemsetD32Async },
+	{ CUPTI_DRIVER_TRACE_CBID_cuMemsetD32Async_ptsz, REAL_cuMemsetD32Async_ptsz },
 };
 
 /*
@@ -277,6 +487,19 @@ static const CUpti_CallbackId linked_driver_cbids[] = {
  * Assumed, not tested on a real GPU: per-cbid API records come with their
  * external correlation records as the RUNTIME kind's do.
  */
+/*
+ * Enables API records for one linked entry point. A CUPTI that refuses the
+ * cbid is fine when the process has no such entry point to call (a CUPTI
+ * or runtime older or smaller than the cbid list, e.g. simgpu without
+ * graphs, CUPTI 12 without nvcc 13's launches): nothing of it can run.
+ */
+static bool enable_linked(__typeof__(&cuptiActivityEnableRuntimeApi) enable,
+			  const struct linked_cbid *linked)
+{
+	return enable(linked->cbid, 1) == CUPTI_SUCCESS ||
+	       !real_function_available(linked->function);
+}
+
 static CUptiResult enable_linked_api_records(bool *per_call)
 {
 	enum { N_CBIDS = sizeof(linked_runtime_cbids) / sizeof(linked_runtime_cbids[0]) };
@@ -285,9 +508,9 @@ static CUptiResult enable_linked_api_records(bool *per_call)
 
 	*per_call = cupti.enable_runtime_api != NULL && cupti.enable_driver_api != NULL;
 	for (size_t i = 0; *per_call && i < N_CBIDS; i++)
-		*per_call = cupti.enable_runtime_api(linked_runtime_cbids[i], 1) == CUPTI_SUCCESS;
+		*per_call = enable_linked(cupti.enable_runtime_api, &linked_runtime_cbids[i]);
 	for (size_t i = 0; *per_call && i < N_DRIVER_CBIDS; i++)
-		*per_call = cupti.enable_driver_api(linked_driver_cbids[i], 1) == CUPTI_SUCCESS;
+		*per_call = enable_linked(cupti.enable_driver_api, &linked_driver_cbids[i]);
 	if (*per_call)
 		return CUPTI_SUCCESS;
 	CUptiResult result = cupti.enable(CUPTI_ACTIVITY_KIND_RUNTIME);
@@ -305,13 +528,22 @@ static int start_activity(char *message, size_t size)
 
 	void *handle = open_cupti();
 	if (!handle) {
-		snprintf(message, size, "cannot load %s: %s", CUPTI_SONAME, dlerror());
+		snprintf(message, size, "cannot load libcupti.so.13 or .12: %s", dlerror());
 		return -1;
 	}
 	const char *missing = load_symbols(handle);
 	if (missing) {
-		snprintf(message, size, "%s lacks %s", CUPTI_SONAME, missing);
+		snprintf(message, size, "%s lacks %s", cupti_soname, missing);
 		return -2;
+	}
+	uint32_t version = 0;
+	if (cupti.get_version)
+		cupti.get_version(&version);
+	layout = layout_for(version, cupti_soname);
+	if (!layout) {
+		snprintf(message, size, "%s has API version %u, older than CUDA 12's: its "
+			 "activity records are not read", cupti_soname, version);
+		return -3;
 	}
 	if (cupti.subscribe) {
 		CUpti_SubscriberHandle subscriber;
@@ -344,12 +576,10 @@ static int start_activity(char *message, size_t size)
 	}
 	if (!own_clock)
 		measure_clock_offset();
-	uint32_t version = 0;
-	if (cupti.get_version)
-		cupti.get_version(&version);
-	snprintf(message, size, "cupti %u%s%s", version,
+	snprintf(message, size, "cupti %u%s%s (%s: %s)", version,
 		 own_clock ? "" : " (clock offset measured)",
-		 per_call_api_records ? "" : " (API records for every runtime call)");
+		 per_call_api_records ? "" : " (API records for every runtime call)",
+		 cupti_soname, layout->records);
 	return 0;
 }
 

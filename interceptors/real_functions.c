@@ -177,3 +177,19 @@ void real_function_offer(enum real_function_id id, void *fn)
 	atomic_compare_exchange_strong_explicit(&real_function_table[id], &expected, fn,
 						memory_order_acq_rel, memory_order_acquire);
 }
+
+bool real_function_available(enum real_function_id id)
+{
+	if (atomic_load_explicit(&real_function_table[id], memory_order_acquire))
+		return true;
+	int saved_errno = errno;
+	void *fn = dnntrace_real_dlsym(RTLD_NEXT, function_names[id]);
+	if (fn && lives_in_this_library(fn))
+		fn = NULL;
+	if (!fn)
+		fn = search_loaded_objects(function_names[id]);
+	if (fn)
+		atomic_store_explicit(&real_function_table[id], fn, memory_order_release);
+	errno = saved_errno;
+	return fn != NULL;
+}

@@ -82,6 +82,9 @@ const char *real_function_name(enum real_function_id id);
  */
 void real_function_offer(enum real_function_id id, void *fn);
 
+/* Whether the real id can be found now; never warns (unlike REAL()). */
+bool real_function_available(enum real_function_id id);
+
 /* Whether fn is code of libdnntrace.so itself (one of our wrappers). */
 bool real_function_is_ours(const void *fn);
 

@@ -10,11 +10,12 @@ source "$DNNTRACE_ROOT/tests/interceptors/lib.sh"
 require "$TRACER" "$HELPERS/cuda_calls" "$HELPERS/libcupti_spy.so"
 
 RUNTIME_KIND=5             # CUPTI_ACTIVITY_KIND_RUNTIME
-# ... and nvcc 13's __cudaLaunchKernel(_ptsz): 505 506.
-LINKED_CBIDS="31 32 41 44 49 50 51 52 211 214 215 216 225 228 233 234 235 236 430 431 505 506"
+# ... nvcc 13's __cudaLaunchKernel(_ptsz): 505 506; cudaGraphLaunch(_ptsz): 311 312.
+LINKED_CBIDS="31 32 41 44 49 50 51 52 211 214 215 216 225 228 233 234 235 236 311 312 430 431 505 506"
 # cuLaunchKernel(_ptsz), cuLaunchKernelEx(_ptsz), cuLaunchCooperativeKernel(_ptsz):
-# how cuDNN and cuBLAS launch inside the library calls we link.
-LINKED_DRIVER_CBIDS="307 442 477 478 652 653"
+# how cuDNN and cuBLAS launch inside the library calls we link; and the
+# driver's graph launches, copies and sets we wrap (cupti_driver_cbid.h).
+LINKED_DRIVER_CBIDS="216 218 220 249 250 251 276 277 278 279 280 281 305 306 307 397 398 399 408 411 412 413 418 421 422 423 428 429 430 442 477 478 514 515 652 653"
 MALLOC_CBID=20 FREE_CBID=22
 
 # The tracer takes libcupti.so.13 from the directory of the libcudart it uses.
