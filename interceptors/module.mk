@@ -83,3 +83,12 @@ $(INTERCEPTORS_TEST_DIR)/dlsym_host: tests/interceptors/dlsym_host.c \
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $< $(SAN_LDFLAGS) -L$(INTERCEPTORS_TEST_DIR) -Wl,--no-as-needed -l:libdlsym_probe_a.so \
 		-l:libdlsym_probe_b.so -ldl
+
+# --- fork and exec under the tracer --------------------------------------------
+
+INTERCEPTORS_HELPERS += $(INTERCEPTORS_TEST_DIR)/fork_exec
+all: $(INTERCEPTORS_HELPERS)
+
+$(INTERCEPTORS_TEST_DIR)/fork_exec: tests/interceptors/fork_exec.c | check-cuda
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(CUDA_CFLAGS) -o $@ $< $(SAN_LDFLAGS) -L$(CUDA_HOME)/lib64 -lcudart
