@@ -92,3 +92,12 @@ all: $(INTERCEPTORS_HELPERS)
 $(INTERCEPTORS_TEST_DIR)/fork_exec: tests/interceptors/fork_exec.c | check-cuda
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(CUDA_CFLAGS) -o $@ $< $(SAN_LDFLAGS) -L$(CUDA_HOME)/lib64 -lcudart
+
+# --- driver API: linked to libcuda.so.1 by SONAME (the toolkit's stub) -------
+
+INTERCEPTORS_HELPERS += $(INTERCEPTORS_TEST_DIR)/driver_calls
+all: $(INTERCEPTORS_HELPERS)
+
+$(INTERCEPTORS_TEST_DIR)/driver_calls: tests/interceptors/driver_calls.c | check-cuda
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(CUDA_CFLAGS) -o $@ $< $(SAN_LDFLAGS) -L$(CUDA_HOME)/lib64/stubs -lcuda -ldl
