@@ -27,7 +27,7 @@ mkdir -p "$stub_dir"
 ln -s "$cuda/lib64/stubs/libcuda.so" "$stub_dir/libcuda.so.1"
 preload="$DNNTRACE_BUILD/lib/libdnntrace.so"
 [ -n "$asan_runtime" ] && preload="$asan_runtime $preload"
-limit=60
+limit=20
 
 # check NAME LIBRARY_PATH EXPECT_LINE PROGRAM: the three runs agree, the
 # output shows the real library answered (EXPECT_LINE), the trace matches.
