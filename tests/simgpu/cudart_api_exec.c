@@ -1,35 +1,29 @@
 /*
  * The simulated runtime's execution-control entry points: streams, events,
  * device synchronisation and reset, device selection and properties,
- * versions. They order and wait on the timeline of cudart_timeline.c; they
- * must never move memory contents.
+ * versions, each over the driver entry points it got through
+ * cuGetProcAddress (the timeline lives in libcuda.so.1). They must never
+ * move memory contents.
  */
-#include "tests/simgpu/sim_internal.h"
+#include "tests/simgpu/cudart_internal.h"
 
 #include <stdio.h>
 #include <string.h>
 
-#define SIM_DRIVER_VERSION 13000 /* the simulated driver supports CUDA 13.0 */
-
-#define ENTER()                                                    \
-	do {                                                       \
-		cudaError_t sticky_ = sim_enter();                 \
-		if (sticky_ != cudaSuccess)                        \
-			return sim_return(sticky_);                \
-	} while (0)
+#define DRV(per_thread, call) cudart_error(cudart_driver_for(per_thread)->call)
 
 /* ---- streams ---- */
 
 cudaError_t cudaStreamCreate(cudaStream_t *pStream)
 {
 	ENTER();
-	return sim_return(sim_stream_create(pStream, cudaStreamDefault, 0));
+	return sim_return(DRV(0, stream_create(pStream, cudaStreamDefault)));
 }
 
 cudaError_t cudaStreamCreateWithFlags(cudaStream_t *pStream, unsigned int flags)
 {
 	ENTER();
-	return sim_return(sim_stream_create(pStream, flags, 0));
+	return sim_return(DRV(0, stream_create(pStream, flags)));
 }
 
 /* Priorities are accepted and reported, but do not change the timeline. */
@@ -37,11 +31,8 @@ cudaError_t cudaStreamCreateWithPriority(cudaStream_t *pStream,
 					 unsigned int flags, int priority)
 {
 	ENTER();
-	if (priority > 0)
-		priority = 0;
-	if (priority < -5)
-		priority = -5;
-	return sim_return(sim_stream_create(pStream, flags, priority));
+	return sim_return(DRV(0, stream_create_with_priority(pStream, flags,
+							     priority)));
 }
 
 cudaError_t cudaDeviceGetStreamPriorityRange(int *leastPriority,
@@ -58,97 +49,72 @@ cudaError_t cudaDeviceGetStreamPriorityRange(int *leastPriority,
 cudaError_t cudaStreamDestroy(cudaStream_t stream)
 {
 	ENTER();
-	return sim_return(sim_stream_destroy(stream));
+	return sim_return(DRV(0, stream_destroy(stream)));
 }
 
-cudaError_t sim_stream_synchronize(cudaStream_t stream, int per_thread_default)
+static cudaError_t stream_synchronize(cudaStream_t stream, int per_thread)
 {
 	ENTER();
-	pthread_mutex_lock(&sim_lock);
-	struct CUstream_st *s = sim_stream_resolve(stream, per_thread_default);
-	uint64_t until = s ? s->ready_ns : 0;
-	pthread_mutex_unlock(&sim_lock);
-	if (!s)
-		return sim_return(cudaErrorInvalidResourceHandle);
-	sim_wait_device_time(until);
-	return sim_return(sim_enter());
+	return sim_return(DRV(per_thread, stream_synchronize(stream)));
 }
 
 cudaError_t cudaStreamSynchronize(cudaStream_t stream)
 {
-	return sim_stream_synchronize(stream, 0);
+	return stream_synchronize(stream, 0);
 }
 
 cudaError_t cudaStreamSynchronize_ptsz(cudaStream_t stream)
 {
-	return sim_stream_synchronize(stream, 1);
+	return stream_synchronize(stream, 1);
 }
 
 /* cudaErrorNotReady is an answer, not a failure: it is not a last error. */
-cudaError_t sim_stream_query(cudaStream_t stream, int per_thread_default)
+static cudaError_t stream_query(cudaStream_t stream, int per_thread)
 {
 	ENTER();
-	pthread_mutex_lock(&sim_lock);
-	struct CUstream_st *s = sim_stream_resolve(stream, per_thread_default);
-	uint64_t until = s ? s->ready_ns : 0;
-	pthread_mutex_unlock(&sim_lock);
-	if (!s)
-		return sim_return(cudaErrorInvalidResourceHandle);
-	return sim_device_time_reached(until) ? cudaSuccess : cudaErrorNotReady;
+	cudaError_t err = DRV(per_thread, stream_query(stream));
+	return err == cudaErrorNotReady ? err : sim_return(err);
 }
 
 cudaError_t cudaStreamQuery(cudaStream_t stream)
 {
-	return sim_stream_query(stream, 0);
+	return stream_query(stream, 0);
 }
 
 cudaError_t cudaStreamQuery_ptsz(cudaStream_t stream)
 {
-	return sim_stream_query(stream, 1);
+	return stream_query(stream, 1);
 }
 
-cudaError_t sim_stream_wait_event(cudaStream_t stream, cudaEvent_t event,
-				  unsigned int flags, int per_thread_default)
+/* cudaEventWaitExternal has the value of CU_EVENT_WAIT_EXTERNAL. */
+static cudaError_t stream_wait_event(cudaStream_t stream, cudaEvent_t event,
+				     unsigned int flags, int per_thread)
 {
 	ENTER();
 	if (flags & ~(unsigned int)cudaEventWaitExternal)
 		return sim_return(cudaErrorInvalidValue);
-	cudaError_t err = cudaSuccess;
-	pthread_mutex_lock(&sim_lock);
-	struct CUstream_st *s = sim_stream_resolve(stream, per_thread_default);
-	struct CUevent_st *e = sim_event_lookup(event);
-	if (!s || !e)
-		err = cudaErrorInvalidResourceHandle;
-	else if (e->recorded && e->time_ns > s->ready_ns)
-		s->ready_ns = e->time_ns; /* an unrecorded event is complete */
-	pthread_mutex_unlock(&sim_lock);
-	return sim_return(err);
+	return sim_return(DRV(per_thread, stream_wait_event(stream, event, flags)));
 }
 
 cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event,
 				unsigned int flags)
 {
-	return sim_stream_wait_event(stream, event, flags, 0);
+	return stream_wait_event(stream, event, flags, 0);
 }
 
 cudaError_t cudaStreamWaitEvent_ptsz(cudaStream_t stream, cudaEvent_t event,
 				     unsigned int flags)
 {
-	return sim_stream_wait_event(stream, event, flags, 1);
+	return stream_wait_event(stream, event, flags, 1);
 }
 
 static cudaError_t stream_get_flags(cudaStream_t stream, unsigned int *flags,
-				    int per_thread_default)
+				    int per_thread)
 {
 	ENTER();
 	if (!flags)
 		return sim_return(cudaErrorInvalidValue);
-	pthread_mutex_lock(&sim_lock);
-	struct CUstream_st *s = sim_stream_resolve(stream, per_thread_default);
-	if (s)
-		*flags = s->flags;
-	pthread_mutex_unlock(&sim_lock);
-	return sim_return(s ? cudaSuccess : cudaErrorInvalidResourceHandle);
+	return sim_return(DRV(per_thread, stream_get_flags(stream, flags)));
 }
 
 cudaError_t cudaStreamGetFlags(cudaStream_t hStream, unsigned int *flags)
@@ -166,50 +132,36 @@ cudaError_t cudaStreamGetFlags_ptsz(cudaStream_t hStream, unsigned int *flags)
 cudaError_t cudaEventCreate(cudaEvent_t *event)
 {
 	ENTER();
-	return sim_return(sim_event_create(event, cudaEventDefault));
+	return sim_return(DRV(0, event_create(event, cudaEventDefault)));
 }
 
 cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int flags)
 {
 	ENTER();
-	return sim_return(sim_event_create(event, flags));
+	return sim_return(DRV(0, event_create(event, flags)));
 }
 
 cudaError_t cudaEventDestroy(cudaEvent_t event)
 {
 	ENTER();
-	return sim_return(sim_event_destroy(event));
+	return sim_return(DRV(0, event_destroy(event)));
 }
 
-/* An event is zero-length work: it completes when the stream gets there. */
-cudaError_t sim_event_record(cudaEvent_t event, cudaStream_t stream,
-			     int per_thread_default)
+static cudaError_t event_record(cudaEvent_t event, cudaStream_t stream,
+				int per_thread)
 {
 	ENTER();
-	cudaError_t err = cudaSuccess;
-	pthread_mutex_lock(&sim_lock);
-	struct CUstream_st *s = sim_stream_resolve(stream, per_thread_default);
-	struct CUevent_st *e = sim_event_lookup(event);
-	if (!s || !e) {
-		err = cudaErrorInvalidResourceHandle;
-	} else {
-		uint64_t start, end;
-		sim_timeline_schedule(s, 0, &start, &end);
-		e->time_ns = end;
-		e->recorded = 1;
-	}
-	pthread_mutex_unlock(&sim_lock);
-	return sim_return(err);
+	return sim_return(DRV(per_thread, event_record(event, stream)));
 }
 
 cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream)
 {
-	return sim_event_record(event, stream, 0);
+	return event_record(event, stream, 0);
 }
 
 cudaError_t cudaEventRecord_ptsz(cudaEvent_t event, cudaStream_t stream)
 {
-	return sim_event_record(event, stream, 1);
+	return event_record(event, stream, 1);
 }
 
 cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream,
@@ -217,7 +169,7 @@ cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream,
 {
 	if (flags & ~(unsigned int)cudaEventRecordExternal)
 		return sim_return(cudaErrorInvalidValue);
-	return sim_event_record(event, stream, 0);
+	return event_record(event, stream, 0);
 }
 
 cudaError_t cudaEventRecordWithFlags_ptsz(cudaEvent_t event,
@@ -226,49 +178,20 @@ cudaError_t cudaEventRecordWithFlags_ptsz(cudaEvent_t event,
 {
 	if (flags & ~(unsigned int)cudaEventRecordExternal)
 		return sim_return(cudaErrorInvalidValue);
-	return sim_event_record(event, stream, 1);
-}
-
-/* Reads an event's state; 0 and cudaErrorInvalidResourceHandle if dead. */
-static cudaError_t event_state(cudaEvent_t event, int *recorded,
-			       uint64_t *time_ns, unsigned int *flags)
-{
-	pthread_mutex_lock(&sim_lock);
-	struct CUevent_st *e = sim_event_lookup(event);
-	if (e) {
-		*recorded = e->recorded;
-		*time_ns = e->time_ns;
-		*flags = e->flags;
-	}
-	pthread_mutex_unlock(&sim_lock);
-	return e ? cudaSuccess : cudaErrorInvalidResourceHandle;
+	return event_record(event, stream, 1);
 }
 
 cudaError_t cudaEventSynchronize(cudaEvent_t event)
 {
 	ENTER();
-	int recorded;
-	uint64_t t;
-	unsigned int flags;
-	cudaError_t err = event_state(event, &recorded, &t, &flags);
-	if (err != cudaSuccess)
-		return sim_return(err);
-	if (recorded)
-		sim_wait_device_time(t);
-	return sim_return(sim_enter());
+	return sim_return(DRV(0, event_synchronize(event)));
 }
 
 cudaError_t cudaEventQuery(cudaEvent_t event)
 {
 	ENTER();
-	int recorded;
-	uint64_t t;
-	unsigned int flags;
-	cudaError_t err = event_state(event, &recorded, &t, &flags);
-	if (err != cudaSuccess)
-		return sim_return(err);
-	return !recorded || sim_device_time_reached(t) ? cudaSuccess
-						       : cudaErrorNotReady;
+	cudaError_t err = DRV(0, event_query(event));
+	return err == cudaErrorNotReady ? err : sim_return(err);
 }
 
 cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end)
@@ -276,20 +199,7 @@ cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end)
 	ENTER();
 	if (!ms)
 		return sim_return(cudaErrorInvalidValue);
-	int rec_a, rec_b;
-	uint64_t t_a, t_b;
-	unsigned int flags_a, flags_b;
-	cudaError_t err = event_state(start, &rec_a, &t_a, &flags_a);
-	if (err == cudaSuccess)
-		err = event_state(end, &rec_b, &t_b, &flags_b);
-	if (err != cudaSuccess)
-		return sim_return(err);
-	if (!rec_a || !rec_b || ((flags_a | flags_b) & cudaEventDisableTiming))
-		return sim_return(cudaErrorInvalidResourceHandle);
-	if (!sim_device_time_reached(t_a) || !sim_device_time_reached(t_b))
-		return sim_return(cudaErrorNotReady);
-	*ms = (float)(((double)t_b - (double)t_a) / 1e6);
-	return cudaSuccess;
+	return sim_return(DRV(0, event_elapsed_time(ms, start, end)));
 }
 
 /* ---- device ---- */
@@ -297,11 +207,7 @@ cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end)
 cudaError_t cudaDeviceSynchronize(void)
 {
 	ENTER();
-	pthread_mutex_lock(&sim_lock);
-	uint64_t until = sim_timeline_device_end();
-	pthread_mutex_unlock(&sim_lock);
-	sim_wait_device_time(until);
-	return sim_return(sim_enter());
+	return sim_return(DRV(0, ctx_synchronize()));
 }
 
 /*
@@ -312,12 +218,7 @@ cudaError_t cudaDeviceSynchronize(void)
 cudaError_t cudaDeviceReset(void)
 {
 	ENTER();
-	pthread_mutex_lock(&sim_lock);
-	uint64_t until = sim_timeline_device_end();
-	sim_mem_free_all();
-	sim_timeline_reset();
-	pthread_mutex_unlock(&sim_lock);
-	sim_wait_device_time(until);
+	cudart_priv.device_reset();
 	return cudaSuccess;
 }
 
@@ -358,9 +259,9 @@ cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device)
 	snprintf(p.name, sizeof(p.name), "simgpu simulated device");
 	for (int i = 0; i < 16; i++)
 		p.uuid.bytes[i] = (char)(0x51 + i);
-	pthread_mutex_lock(&sim_lock);
-	p.totalGlobalMem = sim_mem_capacity();
-	pthread_mutex_unlock(&sim_lock);
+	CUresult r = cudart_drv.device_total_mem(&p.totalGlobalMem, 0);
+	if (r != CUDA_SUCCESS)
+		return sim_return(cudart_error(r));
 	p.sharedMemPerBlock = 48 * 1024;
 	p.regsPerBlock = 65536;
 	p.warpSize = 32;
@@ -404,7 +305,7 @@ cudaError_t cudaRuntimeGetVersion(int *runtimeVersion)
 {
 	if (!runtimeVersion)
 		return sim_return(cudaErrorInvalidValue);
-	*runtimeVersion = CUDART_VERSION;
+	*runtimeVersion = SIMGPU_RUNTIME_VERSION;
 	return cudaSuccess;
 }
 
@@ -412,6 +313,9 @@ cudaError_t cudaDriverGetVersion(int *driverVersion)
 {
 	if (!driverVersion)
 		return sim_return(cudaErrorInvalidValue);
-	*driverVersion = SIM_DRIVER_VERSION;
+	/* As documented: 0 when no (usable) driver is installed. */
+	*driverVersion = 0;
+	if (cudart_init() == cudaSuccess)
+		cudart_drv.driver_get_version(driverVersion);
 	return cudaSuccess;
 }

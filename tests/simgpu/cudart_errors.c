@@ -1,14 +1,13 @@
 /*
  * Error state of the simulated runtime: each thread's last error
  * (cudaGetLastError resets it, cudaPeekAtLastError does not), the sticky
- * error of a broken context (returned by every later call, never cleared,
- * as after a real device fault), and the names and descriptions of error
- * codes. Names come from the installed driver_types.h (generated table); it
- * must never invent a code that header lacks.
+ * error of a broken device (kept by the driver, returned by every later
+ * call, never cleared), and the names and descriptions of error codes.
+ * Names come from the installed driver_types.h (generated table); it must
+ * never invent a code that header lacks.
  */
-#include "tests/simgpu/sim_internal.h"
+#include "tests/simgpu/cudart_internal.h"
 
-#include <stdatomic.h>
 #include <stddef.h>
 
 struct code_name {
@@ -45,33 +44,11 @@ static const struct code_name error_descriptions[] = {
 };
 
 static _Thread_local cudaError_t last_error = cudaSuccess;
-static _Atomic int sticky_error = cudaSuccess;
-/* A faulting kernel not yet finished: its error and its end time. */
-static _Atomic int armed_error = cudaSuccess;
-static _Atomic uint64_t armed_at_ns;
-
-void sim_arm_sticky_error(cudaError_t err, uint64_t t)
-{
-	int none = cudaSuccess;
-	atomic_store(&armed_at_ns, t);
-	atomic_compare_exchange_strong(&armed_error, &none, (int)err);
-}
 
 static cudaError_t current_sticky_error(void)
 {
-	int armed = atomic_load(&armed_error);
-	if (armed != cudaSuccess &&
-	    sim_device_time_reached(atomic_load(&armed_at_ns))) {
-		int none = cudaSuccess;
-		atomic_compare_exchange_strong(&sticky_error, &none, armed);
-	}
-	return (cudaError_t)atomic_load(&sticky_error);
-}
-
-cudaError_t sim_enter(void)
-{
-	sim_init();
-	return current_sticky_error();
+	return cudart_init() == cudaSuccess ? (cudaError_t)cudart_priv.sticky_error()
+					    : cudaSuccess;
 }
 
 cudaError_t sim_return(cudaError_t err)

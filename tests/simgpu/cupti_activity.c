@@ -1,7 +1,8 @@
 /*
  * The simulated libcupti.so.13: the CUPTI activity API over the simulated
- * GPU. It attaches to the simulated libcudart.so.13 (simgpu_cupti_hook.h),
- * receives each kernel, copy and set as it is submitted, and writes the
+ * GPU. It attaches to the simulated driver libcuda.so.1
+ * (simgpu_cupti_hook.h), receives each kernel, copy and set as it is
+ * submitted and each reported API call, and writes the
  * toolkit's own record structs (CUpti_ActivityKernel10, Memcpy6, Memset4,
  * ExternalCorrelation, API) into the client's buffers exactly as laid out in
  * cupti_activity.h. As on real CUPTI, full buffers are handed to
@@ -13,6 +14,8 @@
 #include <cupti.h>
 #include <stdatomic.h>
 #include <dlfcn.h>
+#include <limits.h>
+#include <stdio.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
@@ -107,26 +110,48 @@ static int cupti_busy(void)
 }
 
 static void sink(const struct simgpu_work *work);
-static int api_wanted(int runtime_cbid);
+static int api_wanted(int runtime_cbid, int driver_cbid);
 
-/* Finds the simulated cudart in this process and subscribes to its work. */
+/*
+ * The driver, as the real CUPTI loads it: by name, then beside this
+ * library's real file (a program may reach it through a symlink).
+ */
+static void *open_driver(void)
+{
+	void *handle = dlopen("libcuda.so.1", RTLD_NOW | RTLD_GLOBAL);
+	if (handle)
+		return handle;
+	Dl_info info;
+	char real[PATH_MAX], path[PATH_MAX + 16];
+	if (!dladdr((void *)open_driver, &info) || !info.dli_fname ||
+	    !realpath(info.dli_fname, real))
+		return NULL;
+	char *slash = strrchr(real, '/');
+	if (!slash)
+		return NULL;
+	*slash = '\0';
+	snprintf(path, sizeof(path), "%s/libcuda.so.1", real);
+	return dlopen(path, RTLD_NOW | RTLD_GLOBAL);
+}
+
+/* Finds the simulated driver and subscribes to its work. */
 static CUptiResult attach(void)
 {
 	if (attached)
 		return CUPTI_SUCCESS;
-	void *cudart = dlopen("libcudart.so.13", RTLD_NOLOAD | RTLD_NOW);
-	if (!cudart)
+	void *driver = open_driver();
+	if (!driver)
 		return CUPTI_ERROR_NOT_INITIALIZED;
 	simgpu_attach_cupti_fn attach_fn =
-		(simgpu_attach_cupti_fn)dlsym(cudart, SIMGPU_ATTACH_CUPTI_SYMBOL);
-	work_complete = (simgpu_work_complete_fn)dlsym(cudart,
+		(simgpu_attach_cupti_fn)dlsym(driver, SIMGPU_ATTACH_CUPTI_SYMBOL);
+	work_complete = (simgpu_work_complete_fn)dlsym(driver,
 						       SIMGPU_WORK_COMPLETE_SYMBOL);
 	next_correlation_id = (simgpu_next_correlation_id_fn)dlsym(
-		cudart, SIMGPU_NEXT_CORRELATION_ID_SYMBOL);
-	/* The real libcudart has none: no simulated device to profile. */
+		driver, SIMGPU_NEXT_CORRELATION_ID_SYMBOL);
+	/* A real driver has none: no simulated device to profile. */
 	if (!attach_fn || !work_complete || !next_correlation_id ||
 	    attach_fn(SIMGPU_CUPTI_HOOK_VERSION, sink, api_wanted) != 0) {
-		dlclose(cudart);
+		dlclose(driver);
 		return CUPTI_ERROR_NOT_INITIALIZED;
 	}
 	attached = 1; /* the handle stays open for the process lifetime */
@@ -270,7 +295,7 @@ static void write_external_correlations(uint32_t correlation_id, uint64_t end_ns
 	}
 }
 
-static void write_api_record(CUpti_ActivityKind kind, int cbid,
+static void write_api_record(CUpti_ActivityKind kind, int cbid, int result,
 			     const struct simgpu_work *w,
 			     uint32_t correlation_id, struct clock_map map)
 {
@@ -286,58 +311,7 @@ static void write_api_record(CUpti_ActivityKind kind, int cbid,
 		thread_id = (uint32_t)syscall(SYS_gettid);
 	r->threadId = thread_id;
 	r->correlationId = correlation_id;
-	r->returnValue = (uint32_t)w->api_result;
-}
-
-/*
- * The driver function each simulated runtime entry point is taken to call
- * (assumed, not observed on a GPU: the real runtime may call others, or
- * several), so that cuptiActivityEnableDriverApi selects its calls. 0: none.
- */
-static int driver_cbid_of(int runtime_cbid)
-{
-#define MAP(rt, drv)                           \
-	case CUPTI_RUNTIME_TRACE_CBID_##rt:    \
-		return CUPTI_DRIVER_TRACE_CBID_##drv
-	switch (runtime_cbid) {
-	MAP(cudaLaunchKernel_v7000, cuLaunchKernel);
-	MAP(cudaLaunchKernel_ptsz_v7000, cuLaunchKernel_ptsz);
-	MAP(cudaLaunchKernelExC_v11060, cuLaunchKernelEx);
-	MAP(cudaLaunchKernelExC_ptsz_v11060, cuLaunchKernelEx_ptsz);
-	MAP(cudaMemcpy_v3020, cuMemcpy);
-	MAP(cudaMemcpy_ptds_v7000, cuMemcpy_ptds);
-	MAP(cudaMemcpyAsync_v3020, cuMemcpyAsync);
-	MAP(cudaMemcpyAsync_ptsz_v7000, cuMemcpyAsync_ptsz);
-	MAP(cudaMemcpy2D_v3020, cuMemcpy2D_v2);
-	MAP(cudaMemcpy2D_ptds_v7000, cuMemcpy2D_v2_ptds);
-	MAP(cudaMemcpy2DAsync_v3020, cuMemcpy2DAsync_v2);
-	MAP(cudaMemcpy2DAsync_ptsz_v7000, cuMemcpy2DAsync_v2_ptsz);
-	MAP(cudaMemset_v3020, cuMemsetD8_v2);
-	MAP(cudaMemset_ptds_v7000, cuMemsetD8_v2_ptds);
-	MAP(cudaMemsetAsync_v3020, cuMemsetD8Async);
-	MAP(cudaMemsetAsync_ptsz_v7000, cuMemsetD8Async_ptsz);
-	MAP(cudaMemset2D_v3020, cuMemsetD2D8_v2);
-	MAP(cudaMemset2D_ptds_v7000, cuMemsetD2D8_v2_ptds);
-	MAP(cudaMemset2DAsync_v3020, cuMemsetD2D8Async);
-	MAP(cudaMemset2DAsync_ptsz_v7000, cuMemsetD2D8Async_ptsz);
-	MAP(cudaMalloc_v3020, cuMemAlloc_v2);
-	MAP(cudaFree_v3020, cuMemFree_v2);
-	MAP(cudaMallocManaged_v6000, cuMemAllocManaged);
-	MAP(cudaMallocPitch_v3020, cuMemAllocPitch_v2);
-	MAP(cudaMalloc3D_v3020, cuMemAllocPitch_v2);
-	MAP(cudaMallocHost_v3020, cuMemHostAlloc);
-	MAP(cudaHostAlloc_v3020, cuMemHostAlloc);
-	MAP(cudaFreeHost_v3020, cuMemFreeHost);
-	MAP(cudaMallocAsync_v11020, cuMemAllocAsync);
-	MAP(cudaMallocAsync_ptsz_v11020, cuMemAllocAsync_ptsz);
-	MAP(cudaMallocFromPoolAsync_v11020, cuMemAllocFromPoolAsync);
-	MAP(cudaMallocFromPoolAsync_ptsz_v11020, cuMemAllocFromPoolAsync_ptsz);
-	MAP(cudaFreeAsync_v11020, cuMemFreeAsync);
-	MAP(cudaFreeAsync_ptsz_v11020, cuMemFreeAsync_ptsz);
-	default:
-		return 0;
-	}
-#undef MAP
+	r->returnValue = (uint32_t)result;
 }
 
 static int api_on(_Atomic unsigned char *table, int size, int cbid)
@@ -554,24 +528,23 @@ __attribute__((constructor)) static void register_fork_handlers(void)
 }
 
 /* The filter for calls that submit no GPU work: API records only. */
-static int api_wanted(int runtime_cbid)
+static int api_wanted(int runtime_cbid, int driver_cbid)
 {
 	return api_on(runtime_api_on, CUPTI_RUNTIME_TRACE_CBID_SIZE, runtime_cbid) ||
-	       api_on(driver_api_on, CUPTI_DRIVER_TRACE_CBID_SIZE,
-		      driver_cbid_of(runtime_cbid));
+	       api_on(driver_api_on, CUPTI_DRIVER_TRACE_CBID_SIZE, driver_cbid);
 }
 
 /*
  * Real CUPTI only writes EXTERNAL_CORRELATION records next to API records,
  * so a call gets them only when its runtime or driver function is enabled.
- * The simulated runtime and driver records of one call share its
- * correlation id, and one external record per kind serves both (assumed).
+ * A runtime call and the driver call it made share one correlation id, and
+ * one external record per kind serves both (assumed).
  */
 static void sink(const struct simgpu_work *w)
 {
 	int runtime_record = api_on(runtime_api_on, CUPTI_RUNTIME_TRACE_CBID_SIZE,
 				    w->api_cbid);
-	int driver_cbid = driver_cbid_of(w->api_cbid);
+	int driver_cbid = w->driver_cbid;
 	int driver_record = api_on(driver_api_on, CUPTI_DRIVER_TRACE_CBID_SIZE,
 				   driver_cbid);
 	if (w->kind == SIMGPU_WORK_NONE && !runtime_record && !driver_record)
@@ -585,11 +558,11 @@ static void sink(const struct simgpu_work *w)
 	    (runtime_record || driver_record))
 		write_external_correlations(correlation_id, w->end_ns);
 	if (runtime_record)
-		write_api_record(CUPTI_ACTIVITY_KIND_RUNTIME, w->api_cbid, w,
-				 correlation_id, map);
+		write_api_record(CUPTI_ACTIVITY_KIND_RUNTIME, w->api_cbid,
+				 w->api_result, w, correlation_id, map);
 	if (driver_record)
-		write_api_record(CUPTI_ACTIVITY_KIND_DRIVER, driver_cbid, w,
-				 correlation_id, map);
+		write_api_record(CUPTI_ACTIVITY_KIND_DRIVER, driver_cbid,
+				 w->driver_result, w, correlation_id, map);
 	switch (w->kind) {
 	case SIMGPU_WORK_KERNEL:
 		if (enabled[CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL])

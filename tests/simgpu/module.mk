@@ -1,6 +1,8 @@
 # tests/simgpu: the simulated CUDA stack (README.md). Builds
-#   $(BUILD)/simgpu/lib/libcudart.so.13 and libcupti.so.13 (+ .so links),
-# against the real toolkit headers, and the simgpu tests. Owns no other paths.
+#   $(BUILD)/simgpu/lib/libcuda.so.1 (the simulated driver: device core and
+#   driver API), libcudart.so.13 (a layer over it) and libcupti.so.13 (+ .so
+#   links), against the real toolkit headers, and the simgpu tests,
+#   tests/simgpu/driver/ included. Owns no other paths.
 
 SIMGPU_DIR := tests/simgpu
 SIMGPU_OUT := $(BUILD)/simgpu
@@ -8,22 +10,30 @@ SIMGPU_LIB := $(SIMGPU_OUT)/lib
 SIMGPU_GEN := $(SIMGPU_OUT)/gen
 SIMGPU_OBJ := $(SIMGPU_OUT)/obj
 
-SIMGPU_CUDART_SRCS := cudart_timeline.c cudart_memory.c cudart_errors.c \
-	cudart_kernels.c cudart_api_memory.c cudart_api_exec.c
+# The driver: the device core (core_*.c) and the driver API (driver/).
+SIMGPU_DRIVER_SRCS := core_timeline.c core_memory.c core_sticky_error.c \
+	core_kernels.c core_alloc.c core_transfer.c core_sync.c core_report.c \
+	driver/cuda_api_device.c driver/cuda_api_memory.c \
+	driver/cuda_api_transfer.c driver/cuda_api_exec.c \
+	driver/cuda_proc_address.c
+SIMGPU_CUDART_SRCS := cudart_driver.c cudart_errors.c cudart_api_memory.c \
+	cudart_api_exec.c cudart_api_kernels.c
 SIMGPU_CUPTI_SRCS := cupti_activity.c
+SIMGPU_DRIVER_OBJS := $(SIMGPU_DRIVER_SRCS:%.c=$(SIMGPU_OBJ)/%.o)
 SIMGPU_CUDART_OBJS := $(SIMGPU_CUDART_SRCS:%.c=$(SIMGPU_OBJ)/%.o)
 SIMGPU_CUPTI_OBJS := $(SIMGPU_CUPTI_SRCS:%.c=$(SIMGPU_OBJ)/%.o)
 
-# __CUDA_API_VERSION_INTERNAL makes cuda_runtime_api.h declare both the
-# plain entry points and their _ptds/_ptsz twins, so the compiler checks
-# every definition here against the real prototypes.
-# (Only for cudart: cupti.h does not compile with it.)
+# __CUDA_API_VERSION_INTERNAL makes cuda_runtime_api.h and cuda.h declare
+# the plain entry points, their older versions and their _ptds/_ptsz twins,
+# so the compiler checks every definition here against the real
+# prototypes. (Not for CUPTI: cupti.h does not compile with it.)
 SIMGPU_CFLAGS := $(CFLAGS) $(CUDA_CFLAGS) -I$(SIMGPU_GEN) -pthread -MMD -MP
-$(SIMGPU_CUDART_OBJS): SIMGPU_API_FLAGS := -D__CUDA_API_VERSION_INTERNAL
+$(SIMGPU_CUDART_OBJS) $(SIMGPU_DRIVER_OBJS): SIMGPU_API_FLAGS := -D__CUDA_API_VERSION_INTERNAL
 
+SIMGPU_DRIVER := $(SIMGPU_LIB)/libcuda.so.1
 SIMGPU_CUDART := $(SIMGPU_LIB)/libcudart.so.13
 SIMGPU_CUPTI := $(SIMGPU_LIB)/libcupti.so.13
-SIMGPU_LIBS := $(SIMGPU_CUDART) $(SIMGPU_CUPTI) \
+SIMGPU_LIBS := $(SIMGPU_DRIVER) $(SIMGPU_CUDART) $(SIMGPU_CUPTI) \
 	$(SIMGPU_LIB)/libcudart.so $(SIMGPU_LIB)/libcupti.so
 
 all: $(SIMGPU_LIBS)
@@ -38,8 +48,14 @@ $(SIMGPU_GEN)/cupti_result_names.h: $(SIMGPU_DIR)/gen_names.sh | check-cuda
 	$(SIMGPU_DIR)/gen_names.sh $(CUDA_HOME)/include/cupti_result.h \
 		'^typedef enum \{' 'CUptiResult;' CUPTI_ > $@.tmp && mv $@.tmp $@
 
+$(SIMGPU_GEN)/cuda_result_names.h: $(SIMGPU_DIR)/gen_names.sh | check-cuda
+	@mkdir -p $(@D)
+	$(SIMGPU_DIR)/gen_names.sh $(CUDA_HOME)/include/cuda.h \
+		'^typedef enum cudaError_enum \{' '^} CUresult;' CUDA_ > $@.tmp && mv $@.tmp $@
+
 $(SIMGPU_OBJ)/cudart_errors.o: $(SIMGPU_GEN)/cuda_error_names.h
 $(SIMGPU_OBJ)/cupti_activity.o: $(SIMGPU_GEN)/cupti_result_names.h
+$(SIMGPU_OBJ)/driver/cuda_api_device.o: $(SIMGPU_GEN)/cuda_result_names.h
 
 # Dependencies name both the relative and the absolute object path: BUILD
 # is sometimes given as an absolute path (scripts), sometimes not.
@@ -47,17 +63,28 @@ $(SIMGPU_OBJ)/%.o: $(SIMGPU_DIR)/%.c | check-cuda
 	@mkdir -p $(@D)
 	$(CC) $(SIMGPU_CFLAGS) $(SIMGPU_API_FLAGS) -MT $@ -MT $(abspath $@) -c $< -o $@
 
-$(SIMGPU_CUDART): $(SIMGPU_CUDART_OBJS) $(SIMGPU_DIR)/libcudart.map
+# Like the real driver: unversioned symbols; calls inside it never go
+# through the PLT, so a preloaded tracer sees only the program's calls.
+$(SIMGPU_DRIVER): $(SIMGPU_DRIVER_OBJS) $(SIMGPU_DIR)/driver/libcuda.map
+	@mkdir -p $(@D)
+	$(CC) -shared -o $@ $(SIMGPU_DRIVER_OBJS) -Wl,-soname,libcuda.so.1 \
+		-Wl,--version-script,$(SIMGPU_DIR)/driver/libcuda.map \
+		-Wl,-Bsymbolic-functions -Wl,-z,nodelete $(SAN_LDFLAGS) \
+		-pthread -lm
+
+# cudart and CUPTI dlopen libcuda.so.1 (as the real ones do) and find it
+# through their RUNPATH; the driver is a prerequisite, not a dependency.
+$(SIMGPU_CUDART): $(SIMGPU_CUDART_OBJS) $(SIMGPU_DIR)/libcudart.map $(SIMGPU_DRIVER)
 	@mkdir -p $(@D)
 	$(CC) -shared -o $@ $(SIMGPU_CUDART_OBJS) -Wl,-soname,libcudart.so.13 \
 		-Wl,--version-script,$(SIMGPU_DIR)/libcudart.map $(SAN_LDFLAGS) \
-		-pthread -lm
+		-Wl,-rpath,'$$ORIGIN' -pthread -ldl
 
-$(SIMGPU_CUPTI): $(SIMGPU_CUPTI_OBJS) $(SIMGPU_DIR)/libcupti.map
+$(SIMGPU_CUPTI): $(SIMGPU_CUPTI_OBJS) $(SIMGPU_DIR)/libcupti.map $(SIMGPU_DRIVER)
 	@mkdir -p $(@D)
 	$(CC) -shared -o $@ $(SIMGPU_CUPTI_OBJS) -Wl,-soname,libcupti.so.13 \
 		-Wl,--version-script,$(SIMGPU_DIR)/libcupti.map -Wl,-z,nodelete \
-		$(SAN_LDFLAGS) \
+		$(SAN_LDFLAGS) -Wl,-rpath,'$$ORIGIN' \
 		-pthread -ldl
 
 $(SIMGPU_LIB)/libcudart.so: $(SIMGPU_CUDART)
@@ -77,6 +104,36 @@ $(SIMGPU_TESTS): $(BUILD)/tests/test_simgpu_%: $(SIMGPU_DIR)/test_%.c \
 	$(CC) $(CFLAGS) $(CUDA_CFLAGS) -pthread $< -o $@ -L$(SIMGPU_LIB) \
 		-lcudart -lcupti -Wl,-rpath,'$$ORIGIN/../simgpu/lib' $(SAN_LDFLAGS)
 
+# tests/simgpu/driver/test_driver_*.c: the driver alone (libcuda.so.1 only)
+# and the whole stack (runtime, CUPTI) reaching it.
+SIMGPU_DRIVER_ALONE_TESTS := $(patsubst %,$(BUILD)/tests/test_simgpu_%,\
+	driver_api driver_proc_address)
+SIMGPU_DRIVER_STACK_TESTS := $(patsubst %,$(BUILD)/tests/test_simgpu_%,\
+	driver_runtime_path)
+TESTS += $(SIMGPU_DRIVER_ALONE_TESTS) $(SIMGPU_DRIVER_STACK_TESTS)
+all: $(SIMGPU_DRIVER_ALONE_TESTS) $(SIMGPU_DRIVER_STACK_TESTS)
+
+$(SIMGPU_DRIVER_ALONE_TESTS): $(BUILD)/tests/test_simgpu_%: $(SIMGPU_DIR)/driver/test_%.c \
+		$(SIMGPU_DIR)/driver/driver_test.h $(SIMGPU_DRIVER)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(CUDA_CFLAGS) -pthread $< -o $@ -L$(SIMGPU_LIB) \
+		-l:libcuda.so.1 -Wl,-rpath,'$$ORIGIN/../simgpu/lib' $(SAN_LDFLAGS)
+
+$(SIMGPU_DRIVER_STACK_TESTS): $(BUILD)/tests/test_simgpu_%: $(SIMGPU_DIR)/driver/test_%.c \
+		$(SIMGPU_DIR)/driver/driver_test.h $(SIMGPU_LIBS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(CUDA_CFLAGS) -pthread $< -o $@ -L$(SIMGPU_LIB) \
+		-lcudart -lcupti -l:libcuda.so.1 -ldl \
+		-Wl,-rpath,'$$ORIGIN/../simgpu/lib' $(SAN_LDFLAGS)
+
+# The preloaded dlsym spy test_driver_runtime_path re-executes itself under.
+SIMGPU_PROC_SPY := $(BUILD)/tests/simgpu_driver/libproc_spy.so
+all: $(SIMGPU_PROC_SPY)
+$(BUILD)/tests/test_simgpu_driver_runtime_path: | $(SIMGPU_PROC_SPY)
+$(SIMGPU_PROC_SPY): $(SIMGPU_DIR)/driver/proc_spy.c | check-cuda
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(CUDA_CFLAGS) -shared -o $@ $< $(SAN_LDFLAGS) -ldl
+
 # The same probe linked once against the REAL libcudart and once against
 # simgpu: tests/simgpu/test_real_abi.sh swaps the libraries underneath.
 SIMGPU_PROBES := $(SIMGPU_OUT)/abi_probe_real $(SIMGPU_OUT)/abi_probe_sim
@@ -88,7 +145,8 @@ $(SIMGPU_OUT)/abi_probe_sim: $(SIMGPU_DIR)/abi_probe.c $(SIMGPU_CUDART)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(CUDA_CFLAGS) $< -o $@ -L$(SIMGPU_LIB) -lcudart $(SAN_LDFLAGS)
 
--include $(SIMGPU_CUDART_OBJS:.o=.d) $(SIMGPU_CUPTI_OBJS:.o=.d)
+-include $(SIMGPU_CUDART_OBJS:.o=.d) $(SIMGPU_CUPTI_OBJS:.o=.d) \
+	$(SIMGPU_DRIVER_OBJS:.o=.d)
 
 # Per-call cost of the simulator itself (README.md, "Cost"): a tool, not a test.
 SIMGPU_BENCH := $(SIMGPU_OUT)/bench_cost

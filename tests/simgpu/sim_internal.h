@@ -1,9 +1,12 @@
 /*
- * simgpu internals shared by the sources of the simulated libcudart.so.13:
- * the one lock, the device timeline, device memory, per-thread errors and the
- * kernel registry. Nothing here is exported from the library (see
- * libcudart.map); the CUDA entry points in cudart_api_*.c are built on it.
- * It must never include anything that a real CUDA program could see.
+ * The simulated device's core, inside the simulated driver libcuda.so.1:
+ * the one lock, the device timeline, device memory, the sticky error, the
+ * kernel registry, copies and sets, and the reports to the simulated CUPTI.
+ * The core speaks cudaError_t (the richer vocabulary: the runtime needs
+ * e.g. cudaErrorInvalidConfiguration, which CUresult lacks); the driver
+ * entry points (driver/cuda_api_*.c) map it to CUresult. Nothing here is
+ * exported (see driver/libcuda.map). It must never include anything that a
+ * real CUDA program could see.
  */
 #ifndef SIMGPU_SIM_INTERNAL_H
 #define SIMGPU_SIM_INTERNAL_H
@@ -12,11 +15,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <cuda.h>
 #include <cuda_runtime_api.h>
 
+#include "tests/simgpu/sim_launch_limits.h"
 #include "tests/simgpu/simgpu_cupti_hook.h"
+#include "tests/simgpu/simgpu_driver_private.h"
 
-/* ---- global state and clock (cudart_timeline.c) ---- */
+/* ---- global state and clock (core_timeline.c) ---- */
 
 /*
  * One lock guards every piece of simulated state. It is never held while
@@ -90,35 +96,43 @@ struct CUevent_st *sim_event_lookup(cudaEvent_t e); /* holds sim_lock */
 /* Forgets every created stream and event (cudaDeviceReset). Holds sim_lock. */
 void sim_timeline_reset(void);
 
+/* ---- reports to the simulated CUPTI (core_report.c) ---- */
+
 /* A fresh CUPTI correlation id (1, 2, ...), one per call submitting GPU work. */
 uint32_t sim_next_correlation_id(void);
 
-/* Hands a finished piece of GPU work to the CUPTI sink, if one is attached. */
-void sim_report_work(const struct simgpu_work *work);
+/*
+ * Hands a piece of GPU work, fully described, to CUPTI: at once for a
+ * direct driver call, at the end of the runtime call (frame) it is part of
+ * otherwise. work->driver_cbid names the driver entry point.
+ */
+void sim_report_work(struct simgpu_work *work);
 
 /*
- * A call that submits no GPU work (cudaMalloc, cudaFree, ...), for CUPTI's
- * API records: sim_api_begin(cbid) is its start time, or 0 when the attached
- * CUPTI (if any) does not want calls of this runtime cbid: then nothing is
- * reported; sim_api_end() reports the call and returns result.
+ * A driver call that submits no GPU work (cuMemAlloc_v2, ...), for CUPTI's
+ * API records: sim_api_begin(driver_cbid) is its start time, or 0 when no
+ * record is wanted (then nothing is reported); sim_api_end() reports the
+ * call with the CUresult it returns.
  */
-uint64_t sim_api_begin(int cbid);
-cudaError_t sim_api_end(int cbid, uint64_t api_start_ns, cudaError_t result);
+uint64_t sim_api_begin(int driver_cbid);
+void sim_api_end(int driver_cbid, uint64_t api_start_ns, int driver_result);
 
-/* ---- errors (cudart_errors.c) ---- */
+/* The runtime's frames (simgpu_driver_private.h). */
+void sim_runtime_begin(struct simgpu_runtime_frame *frame, int runtime_cbid,
+		       int submits_work);
+int sim_runtime_end(struct simgpu_runtime_frame *frame, int result);
+
+/* ---- the sticky error (core_sticky_error.c) ---- */
 
 /*
- * Every entry point ends with `return sim_return(err)`: it records err as the
- * thread's last error when it is not cudaSuccess. sim_enter() is called
- * first: it returns the sticky error, if the context is broken, else
- * cudaSuccess.
+ * Called first by every entry point: sets the simulator up if needed and
+ * returns the sticky error if the device has faulted, else cudaSuccess.
  */
-cudaError_t sim_return(cudaError_t err);
 cudaError_t sim_enter(void);
 /* A kernel that will fail with err when it completes at device time t. */
 void sim_arm_sticky_error(cudaError_t err, uint64_t t);
 
-/* ---- device memory (cudart_memory.c) ---- */
+/* ---- device memory (core_memory.c) ---- */
 
 enum sim_mem_kind {
 	SIM_MEM_DEVICE,
@@ -158,34 +172,73 @@ cudaError_t sim_host_free(void *p);
 /* Size of the pinned block containing p, 0 if none. */
 int sim_host_find(const void *p, void **base, size_t *size);
 
-/* ---- kernels (cudart_kernels.c) ---- */
+/* ---- kernels (core_kernels.c) ---- */
 
-/* The launch every cudaLaunchKernel* variant comes down to. */
+/*
+ * The launch every runtime and driver launch comes down to. func: a
+ * CUfunction, a CUkernel or a declared host function. cbid: the driver
+ * entry point's CUPTI cbid.
+ */
 cudaError_t sim_launch(const void *func, dim3 grid, dim3 block, void **args,
 		       size_t shared_mem, cudaStream_t stream,
 		       int per_thread_default, int cbid);
-
-/* ---- copies and sets (cudart_api_memory.c) ---- */
-
-cudaError_t sim_memcpy2d(void *dst, size_t dpitch, const void *src,
-			 size_t spitch, size_t width, size_t height,
-			 enum cudaMemcpyKind kind, cudaStream_t stream,
-			 int per_thread_default, int is_async, int cbid);
-cudaError_t sim_memset2d(void *dst, size_t pitch, int value, size_t width,
-			 size_t height, cudaStream_t stream,
-			 int per_thread_default, int is_async, int cbid);
-cudaError_t sim_malloc_async(void **dev, size_t size, const void *pool,
-			     cudaStream_t stream, int per_thread_default, int cbid);
-cudaError_t sim_free_async(void *dev, cudaStream_t stream,
-			   int per_thread_default, int cbid);
-cudaError_t sim_stream_synchronize(cudaStream_t stream, int per_thread_default);
-cudaError_t sim_stream_query(cudaStream_t stream, int per_thread_default);
-cudaError_t sim_stream_wait_event(cudaStream_t stream, cudaEvent_t event,
-				  unsigned int flags, int per_thread_default);
-cudaError_t sim_event_record(cudaEvent_t event, cudaStream_t stream,
-			     int per_thread_default);
+/* Handles of declared kernels (NULL: none). */
+CUfunction sim_function_of(const void *func_or_handle, int handles_only);
+CUkernel sim_kernel_of(const void *host_func);
+CUfunction sim_function_named(const char *name); /* first declared */
+cudaError_t sim_function_name(const void *handle, const char **name);
+cudaError_t sim_function_param(const void *handle, size_t index,
+			       size_t *offset, size_t *size);
 
 /* The CUDA ABI's parameter alignment for a parameter of this size. */
 size_t sim_param_alignment(size_t size);
+
+/* ---- allocation entry logic and pools (core_alloc.c) ---- */
+
+/* Device or managed memory; size 0 is the caller's business. */
+cudaError_t sim_alloc_device(void **dev, size_t size, enum sim_mem_kind kind);
+/* Frees a device block after waiting for the device (as cudaFree). */
+cudaError_t sim_free_device(void *dev);
+cudaError_t sim_alloc_pinned(void **host, size_t size, unsigned int flags);
+cudaError_t sim_free_pinned(void *host);
+/* Stream-ordered: reserved at once, the stream only orders use. */
+cudaError_t sim_alloc_async(void **dev, size_t size, const void *pool,
+			    cudaStream_t stream, int per_thread_default);
+cudaError_t sim_free_async(void *dev, cudaStream_t stream,
+			   int per_thread_default);
+cudaMemPool_t sim_default_pool(void);
+cudaError_t sim_pool_create(cudaMemPool_t *pool);
+cudaError_t sim_pool_destroy(cudaMemPool_t pool);
+void sim_pointer_attributes(const void *p, struct cudaPointerAttributes *out);
+
+/* ---- copies and sets (core_transfer.c) ---- */
+
+/*
+ * want_src / want_dst: 1 device memory, 0 host memory (or managed), -1
+ * either (unified addressing). Synchronous copies wait for the device,
+ * except device to device.
+ */
+cudaError_t sim_memcpy2d(void *dst, size_t dpitch, const void *src,
+			 size_t spitch, size_t width, size_t height,
+			 int want_src, int want_dst, cudaStream_t stream,
+			 int per_thread_default, int is_async, int cbid);
+/* Sets height rows of width elements of elem_size (1, 2 or 4) bytes. */
+cudaError_t sim_memset2d(void *dst, size_t pitch, unsigned int value,
+			 size_t elem_size, size_t width, size_t height,
+			 cudaStream_t stream, int per_thread_default,
+			 int is_async, int cbid);
+cudaError_t sim_stream_synchronize(cudaStream_t stream, int per_thread_default);
+cudaError_t sim_stream_query(cudaStream_t stream, int per_thread_default);
+cudaError_t sim_stream_wait_event(cudaStream_t stream, cudaEvent_t event,
+				  int per_thread_default);
+cudaError_t sim_event_record(cudaEvent_t event, cudaStream_t stream,
+			     int per_thread_default);
+cudaError_t sim_event_state(cudaEvent_t event, int *recorded,
+			    uint64_t *time_ns, unsigned int *flags);
+cudaError_t sim_device_synchronize(void);
+void sim_device_reset(void);
+
+/* ---- CUresult of a core status (driver/cuda_errors.c) ---- */
+CUresult sim_cu_result(cudaError_t err);
 
 #endif

@@ -1,18 +1,21 @@
 /*
- * The private contract between the simulated libcudart.so.13 and the
- * simulated libcupti.so.13: how CUPTI learns about GPU work. Not for programs:
- * only tests/simgpu/cupti_activity.c uses it.
+ * The private contract between the simulated driver libcuda.so.1 and the
+ * simulated libcupti: how CUPTI learns about GPU work and API calls. Not for
+ * programs: only tests/simgpu/cupti_activity.c and the driver's
+ * core_report.c use it.
  *
- * libcupti finds the libcudart.so.13 already loaded in the process
- * (dlopen RTLD_NOLOAD) and looks up simgpu_internal_attach_cupti in it. The
- * real libcudart has no such symbol, so the simulated CUPTI then fails cleanly.
- * Once attached, cudart calls the sink in the thread that made the CUDA call,
- * after the work is on the timeline and before the call returns, once per
- * kernel, copy or set, and once per call that submits no GPU work but has
- * a CUPTI runtime cbid (SIMGPU_WORK_NONE: cudaMalloc, cudaFree, ...; its
- * correlation_id is 0, and CUPTI takes one from
- * simgpu_internal_next_correlation_id only if it writes a record for it).
- * It never holds its own lock while calling the sink.
+ * libcupti loads libcuda.so.1 (as the real one does) and looks up
+ * simgpu_internal_attach_cupti in it. The real driver has no such symbol, so
+ * the simulated CUPTI then fails cleanly. Once attached, the driver calls
+ * the sink in the thread that made the CUDA call, after the work is on the
+ * timeline and before the outermost call returns: once per kernel, copy or
+ * set, and once per call that submits no GPU work but has a CUPTI cbid
+ * (SIMGPU_WORK_NONE: cudaMalloc, cuMemAlloc_v2, ...; its correlation_id is
+ * 0, and CUPTI takes one from simgpu_internal_next_correlation_id only if
+ * it writes a record for it). A runtime call and the driver call it makes
+ * are ONE report carrying both cbids (the simulated cudart opens a frame
+ * around its driver calls, simgpu_driver_private.h). The driver never holds
+ * its own lock while calling the sink.
  */
 #ifndef SIMGPU_CUPTI_HOOK_H
 #define SIMGPU_CUPTI_HOOK_H
@@ -20,7 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define SIMGPU_CUPTI_HOOK_VERSION 2
+#define SIMGPU_CUPTI_HOOK_VERSION 3
 
 enum simgpu_work_kind {
 	SIMGPU_WORK_KERNEL,
@@ -38,8 +41,12 @@ struct simgpu_work {
 	uint64_t start_ns;       /* device time = CLOCK_MONOTONIC ns */
 	uint64_t end_ns;
 	uint64_t api_start_ns;   /* host time the API call began */
-	int api_cbid;            /* CUPTI_RUNTIME_TRACE_CBID_* of the entry point */
-	int api_result;          /* cudaError_t the call returns (0 for GPU work) */
+	int api_cbid;            /* CUPTI_RUNTIME_TRACE_CBID_* of the runtime
+				    entry point; 0: the driver was called directly */
+	int api_result;          /* cudaError_t the runtime call returns */
+	int driver_cbid;         /* CUPTI_DRIVER_TRACE_CBID_* of the driver entry
+				    point; 0: the runtime call never reached it */
+	int driver_result;       /* CUresult the driver call returned */
 	int is_async;            /* a *Async copy or set */
 	/* kernel */
 	const char *name;        /* valid for the process lifetime */
@@ -58,13 +65,14 @@ struct simgpu_work {
 };
 
 typedef void (*simgpu_work_sink)(const struct simgpu_work *work);
-/* Whether a call of this runtime cbid that submits no GPU work is wanted
- * (SIMGPU_WORK_NONE); cheap, lock-free: asked on every such call. */
-typedef int (*simgpu_api_filter)(int cbid);
+/* Whether a call of this runtime cbid and/or driver cbid (0: none) that
+ * submits no GPU work is wanted (SIMGPU_WORK_NONE); cheap, lock-free: asked
+ * on every such call. */
+typedef int (*simgpu_api_filter)(int runtime_cbid, int driver_cbid);
 
 /*
- * Exported by the simulated libcudart.so.13 under these names (version node
- * libcudart.so.13). attach returns 0 on success, -1 if version differs.
+ * Exported by the simulated libcuda.so.1 under these names. attach returns
+ * 0 on success, -1 if version differs.
  * Passing NULLs detaches. work_complete tells whether work ending at device
  * time end_ns has completed as the host sees it (for non-forced flushes).
  */

@@ -1,9 +1,9 @@
 /*
- * The simulated device's clock and queues: process-wide setup from the
- * environment, streams, events, the rule that decides when each piece of GPU
- * work starts and ends, waiting for it, and the hand-off of finished work to
- * the simulated CUPTI. It decides times only; it must never touch memory
- * contents nor sleep while holding sim_lock.
+ * The simulated device's clock and queues (in libcuda.so.1): process-wide
+ * setup from the environment, streams, events, the rule that decides when
+ * each piece of GPU work starts and ends, and waiting for it. It decides
+ * times only; it must never touch memory contents nor sleep while holding
+ * sim_lock.
  */
 #include "tests/simgpu/sim_internal.h"
 
@@ -44,9 +44,6 @@ static uint64_t device_end_ns;
 /* The furthest device time the host is known to have waited for. */
 static _Atomic uint64_t device_reached_ns;
 
-static _Atomic uint32_t last_correlation_id;
-static _Atomic(simgpu_work_sink) cupti_sink;
-static _Atomic(simgpu_api_filter) cupti_api_filter;
 
 static uint64_t parse_bytes(const char *text)
 {
@@ -298,55 +295,4 @@ void sim_timeline_reset(void)
 	}
 }
 
-uint32_t sim_next_correlation_id(void)
-{
-	return atomic_fetch_add(&last_correlation_id, 1) + 1;
-}
 
-void sim_report_work(const struct simgpu_work *work)
-{
-	simgpu_work_sink sink = atomic_load(&cupti_sink);
-	if (sink)
-		sink(work);
-}
-
-uint64_t sim_api_begin(int cbid)
-{
-	simgpu_api_filter filter =
-		atomic_load_explicit(&cupti_api_filter, memory_order_acquire);
-	return filter && filter(cbid) ? sim_now_ns() : 0;
-}
-
-cudaError_t sim_api_end(int cbid, uint64_t api_start_ns, cudaError_t result)
-{
-	simgpu_work_sink sink = atomic_load(&cupti_sink);
-	if (sink && api_start_ns) {
-		struct simgpu_work work = {
-			.kind = SIMGPU_WORK_NONE,
-			.api_start_ns = api_start_ns,
-			.api_cbid = cbid,
-			.api_result = (int)result,
-		};
-		sink(&work);
-	}
-	return result;
-}
-
-uint32_t simgpu_internal_next_correlation_id(void);
-uint32_t simgpu_internal_next_correlation_id(void)
-{
-	return sim_next_correlation_id();
-}
-
-int simgpu_internal_attach_cupti(unsigned int version, simgpu_work_sink sink,
-				 simgpu_api_filter filter);
-int simgpu_internal_attach_cupti(unsigned int version, simgpu_work_sink sink,
-				 simgpu_api_filter filter)
-{
-	if (version != SIMGPU_CUPTI_HOOK_VERSION)
-		return -1;
-	sim_init();
-	atomic_store(&cupti_sink, sink);
-	atomic_store(&cupti_api_filter, filter);
-	return 0;
-}

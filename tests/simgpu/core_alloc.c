@@ -1,0 +1,170 @@
+/*
+ * Allocation as the simulated device does it (in libcuda.so.1), below both
+ * APIs: device and managed blocks, cudaFree-style release that waits for
+ * the device, pinned host memory, stream-ordered allocation, memory pools,
+ * and what a pointer is (cudaPointerGetAttributes). Size-0 and argument
+ * rules that differ between runtime and driver stay in their entry points.
+ * It must never hand out a block without taking sim_lock.
+ */
+#include "tests/simgpu/sim_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define POOL_MAGIC 0x504f4f4cU /* "POOL" */
+struct CUmemPoolHandle_st {
+	uint32_t magic;
+	struct CUmemPoolHandle_st *next;
+};
+static struct CUmemPoolHandle_st default_pool = { .magic = POOL_MAGIC };
+static struct CUmemPoolHandle_st *created_pools;
+
+cudaError_t sim_alloc_device(void **dev, size_t size, enum sim_mem_kind kind)
+{
+	pthread_mutex_lock(&sim_lock);
+	cudaError_t err = sim_mem_alloc(size, kind, NULL, dev);
+	pthread_mutex_unlock(&sim_lock);
+	return err;
+}
+
+/* The free waits for the device first, as the real cudaFree/cuMemFree do. */
+cudaError_t sim_free_device(void *dev)
+{
+	pthread_mutex_lock(&sim_lock);
+	uint64_t end = sim_timeline_device_end();
+	cudaError_t err = sim_mem_free(dev);
+	pthread_mutex_unlock(&sim_lock);
+	if (err == cudaSuccess)
+		sim_wait_device_time(end);
+	return err;
+}
+
+cudaError_t sim_alloc_pinned(void **host, size_t size, unsigned int flags)
+{
+	pthread_mutex_lock(&sim_lock);
+	cudaError_t err = sim_host_alloc(size, flags, host);
+	pthread_mutex_unlock(&sim_lock);
+	return err;
+}
+
+cudaError_t sim_free_pinned(void *host)
+{
+	pthread_mutex_lock(&sim_lock);
+	uint64_t end = sim_timeline_device_end();
+	cudaError_t err = sim_host_free(host);
+	pthread_mutex_unlock(&sim_lock);
+	if (err == cudaSuccess)
+		sim_wait_device_time(end);
+	return err;
+}
+
+static int pool_is_live(const struct CUmemPoolHandle_st *pool)
+{
+	if (pool == &default_pool)
+		return 1;
+	for (struct CUmemPoolHandle_st *p = created_pools; p; p = p->next)
+		if (p == pool)
+			return 1;
+	return 0;
+}
+
+/*
+ * The block is reserved at once; the stream only orders its use. A freed
+ * block may be handed out again at once (as a pool reuses memory freed on
+ * the same stream). Pools have no size limit beyond the device's. Size 0
+ * gives NULL once the stream is known good (assumed for the driver too).
+ */
+cudaError_t sim_alloc_async(void **dev, size_t size, const void *pool,
+			    cudaStream_t stream, int per_thread_default)
+{
+	pthread_mutex_lock(&sim_lock);
+	cudaError_t err = cudaSuccess;
+	if (!sim_stream_resolve(stream, per_thread_default))
+		err = cudaErrorInvalidResourceHandle;
+	else if (!pool_is_live(pool))
+		err = cudaErrorInvalidValue;
+	else if (size == 0)
+		*dev = NULL;
+	else
+		err = sim_mem_alloc(size, SIM_MEM_STREAM_ORDERED, pool, dev);
+	pthread_mutex_unlock(&sim_lock);
+	return err;
+}
+
+cudaError_t sim_free_async(void *dev, cudaStream_t stream,
+			   int per_thread_default)
+{
+	pthread_mutex_lock(&sim_lock);
+	cudaError_t err = cudaSuccess;
+	if (!sim_stream_resolve(stream, per_thread_default))
+		err = cudaErrorInvalidResourceHandle;
+	else if (dev)
+		err = sim_mem_free(dev);
+	pthread_mutex_unlock(&sim_lock);
+	return err;
+}
+
+cudaMemPool_t sim_default_pool(void)
+{
+	return &default_pool;
+}
+
+cudaError_t sim_pool_create(cudaMemPool_t *out)
+{
+	struct CUmemPoolHandle_st *pool = calloc(1, sizeof(*pool));
+	if (!pool)
+		return cudaErrorMemoryAllocation;
+	pool->magic = POOL_MAGIC;
+	pthread_mutex_lock(&sim_lock);
+	pool->next = created_pools;
+	created_pools = pool;
+	pthread_mutex_unlock(&sim_lock);
+	*out = pool;
+	return cudaSuccess;
+}
+
+/* Blocks still allocated from a destroyed pool stay valid until freed. */
+cudaError_t sim_pool_destroy(cudaMemPool_t handle)
+{
+	pthread_mutex_lock(&sim_lock);
+	struct CUmemPoolHandle_st **link = &created_pools;
+	while (*link && *link != handle)
+		link = &(*link)->next;
+	struct CUmemPoolHandle_st *pool = *link;
+	if (pool)
+		*link = pool->next;
+	pthread_mutex_unlock(&sim_lock);
+	if (!pool)
+		return cudaErrorInvalidValue;
+	pool->magic = 0;
+	/* Never freed: a stale allocation may still name it. */
+	return cudaSuccess;
+}
+
+void sim_pointer_attributes(const void *ptr, struct cudaPointerAttributes *out)
+{
+	struct cudaPointerAttributes a;
+	memset(&a, 0, sizeof(a));
+	a.device = 0;
+	pthread_mutex_lock(&sim_lock);
+	const struct sim_alloc *block = sim_mem_find(ptr);
+	if (block && block->kind == SIM_MEM_MANAGED) {
+		a.type = cudaMemoryTypeManaged;
+		a.devicePointer = (void *)ptr;
+		a.hostPointer = (void *)ptr;
+	} else if (block) {
+		a.type = cudaMemoryTypeDevice;
+		a.devicePointer = (void *)ptr;
+	} else if (sim_host_find(ptr, NULL, NULL)) {
+		/* Pinned memory is mapped at the same address (UVA). */
+		a.type = cudaMemoryTypeHost;
+		a.devicePointer = (void *)ptr;
+		a.hostPointer = (void *)ptr;
+	} else {
+		/* Assumed, not tested on a GPU: device -2 for unregistered. */
+		a.type = cudaMemoryTypeUnregistered;
+		a.device = -2;
+	}
+	pthread_mutex_unlock(&sim_lock);
+	*out = a;
+}

@@ -1,0 +1,119 @@
+/*
+ * Ordering and waiting on the simulated device (in libcuda.so.1), for
+ * runtime and driver alike: stream and device synchronisation, stream
+ * queries, events recorded on and waited for by streams, device reset.
+ * It orders work on the timeline of core_timeline.c and must never move
+ * memory contents nor sleep while holding sim_lock.
+ */
+#include "tests/simgpu/sim_internal.h"
+
+cudaError_t sim_stream_synchronize(cudaStream_t stream, int per_thread_default)
+{
+	cudaError_t err = sim_enter();
+	if (err != cudaSuccess)
+		return err;
+	pthread_mutex_lock(&sim_lock);
+	struct CUstream_st *s = sim_stream_resolve(stream, per_thread_default);
+	uint64_t until = s ? s->ready_ns : 0;
+	pthread_mutex_unlock(&sim_lock);
+	if (!s)
+		return cudaErrorInvalidResourceHandle;
+	sim_wait_device_time(until);
+	return sim_enter();
+}
+
+/* cudaErrorNotReady is an answer, not a failure. */
+cudaError_t sim_stream_query(cudaStream_t stream, int per_thread_default)
+{
+	cudaError_t err = sim_enter();
+	if (err != cudaSuccess)
+		return err;
+	pthread_mutex_lock(&sim_lock);
+	struct CUstream_st *s = sim_stream_resolve(stream, per_thread_default);
+	uint64_t until = s ? s->ready_ns : 0;
+	pthread_mutex_unlock(&sim_lock);
+	if (!s)
+		return cudaErrorInvalidResourceHandle;
+	return sim_device_time_reached(until) ? cudaSuccess : cudaErrorNotReady;
+}
+
+cudaError_t sim_stream_wait_event(cudaStream_t stream, cudaEvent_t event,
+				  int per_thread_default)
+{
+	cudaError_t err = sim_enter();
+	if (err != cudaSuccess)
+		return err;
+	pthread_mutex_lock(&sim_lock);
+	struct CUstream_st *s = sim_stream_resolve(stream, per_thread_default);
+	struct CUevent_st *e = sim_event_lookup(event);
+	if (!s || !e)
+		err = cudaErrorInvalidResourceHandle;
+	else if (e->recorded && e->time_ns > s->ready_ns)
+		s->ready_ns = e->time_ns; /* an unrecorded event is complete */
+	pthread_mutex_unlock(&sim_lock);
+	return err;
+}
+
+/* An event is zero-length work: it completes when the stream gets there. */
+cudaError_t sim_event_record(cudaEvent_t event, cudaStream_t stream,
+			     int per_thread_default)
+{
+	cudaError_t err = sim_enter();
+	if (err != cudaSuccess)
+		return err;
+	pthread_mutex_lock(&sim_lock);
+	struct CUstream_st *s = sim_stream_resolve(stream, per_thread_default);
+	struct CUevent_st *e = sim_event_lookup(event);
+	if (!s || !e) {
+		err = cudaErrorInvalidResourceHandle;
+	} else {
+		uint64_t start, end;
+		sim_timeline_schedule(s, 0, &start, &end);
+		e->time_ns = end;
+		e->recorded = 1;
+	}
+	pthread_mutex_unlock(&sim_lock);
+	return err;
+}
+
+/* Reads an event's state; cudaErrorInvalidResourceHandle if dead. */
+cudaError_t sim_event_state(cudaEvent_t event, int *recorded,
+			    uint64_t *time_ns, unsigned int *flags)
+{
+	pthread_mutex_lock(&sim_lock);
+	struct CUevent_st *e = sim_event_lookup(event);
+	if (e) {
+		*recorded = e->recorded;
+		*time_ns = e->time_ns;
+		*flags = e->flags;
+	}
+	pthread_mutex_unlock(&sim_lock);
+	return e ? cudaSuccess : cudaErrorInvalidResourceHandle;
+}
+
+cudaError_t sim_device_synchronize(void)
+{
+	cudaError_t err = sim_enter();
+	if (err != cudaSuccess)
+		return err;
+	pthread_mutex_lock(&sim_lock);
+	uint64_t until = sim_timeline_device_end();
+	pthread_mutex_unlock(&sim_lock);
+	sim_wait_device_time(until);
+	return sim_enter();
+}
+
+/*
+ * Frees every device allocation and destroys every stream and event. A
+ * sticky error survives (a real broken context needs a new process).
+ * Pinned host memory is left alone (see README.md).
+ */
+void sim_device_reset(void)
+{
+	pthread_mutex_lock(&sim_lock);
+	uint64_t until = sim_timeline_device_end();
+	sim_mem_free_all();
+	sim_timeline_reset();
+	pthread_mutex_unlock(&sim_lock);
+	sim_wait_device_time(until);
+}

@@ -1,0 +1,142 @@
+/*
+ * How the simulated runtime reaches its driver, as the real one does:
+ * dlopen("libcuda.so.1"), dlsym of cuGetProcAddress_v2 only, and every
+ * driver entry point it uses through cuGetProcAddress_v2, once, for the
+ * legacy and the per-thread default stream. Then the simulated driver's
+ * private table (simgpu_driver_private.h). A driver that is not the
+ * simulated one (no private table) is refused: one line on stderr and
+ * cudaErrorInsufficientDriver from every call. It must never call a driver
+ * entry point it did not get through cuGetProcAddress.
+ */
+#include "tests/simgpu/cudart_internal.h"
+
+#include <dlfcn.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct cudart_driver cudart_drv;
+struct cudart_driver cudart_drv_per_thread;
+struct simgpu_driver_private cudart_priv;
+
+static pthread_once_t init_once = PTHREAD_ONCE_INIT;
+static cudaError_t init_result = cudaErrorInsufficientDriver;
+
+/*
+ * By name first (LD_LIBRARY_PATH, this library's RUNPATH, the system), then
+ * beside this library's real file: a program may reach the simulated
+ * runtime through a symlink in another directory.
+ */
+static void *open_driver(void)
+{
+	void *handle = dlopen("libcuda.so.1", RTLD_NOW | RTLD_GLOBAL);
+	if (handle)
+		return handle;
+	Dl_info info;
+	char real[PATH_MAX], path[PATH_MAX + 16];
+	if (!dladdr((void *)open_driver, &info) || !info.dli_fname ||
+	    !realpath(info.dli_fname, real))
+		return NULL;
+	char *slash = strrchr(real, '/');
+	if (!slash)
+		return NULL;
+	*slash = '\0';
+	snprintf(path, sizeof(path), "%s/libcuda.so.1", real);
+	return dlopen(path, RTLD_NOW | RTLD_GLOBAL);
+}
+
+/*
+ * The CUDA version to ask a name for: the runtime's own, except for names
+ * whose newer variant takes other arguments (cuCtxSynchronize_v2 of CUDA
+ * 13 takes a context; the runtime calls the argument-free one).
+ */
+static int version_for(const char *name)
+{
+	return strcmp(name, "cuCtxSynchronize") == 0 ? 2000
+						     : SIMGPU_RUNTIME_VERSION;
+}
+
+static int resolve(__typeof__(&cuGetProcAddress_v2) get_proc,
+		   struct cudart_driver *table, cuuint64_t flags)
+{
+	CUdriverProcAddressQueryResult status;
+#define RESOLVE(field, name, proto)                                          \
+	do {                                                                 \
+		void *fn_ = NULL;                                            \
+		if (get_proc(name, &fn_, version_for(name), flags,           \
+			     &status) != CUDA_SUCCESS || !fn_) {             \
+			fprintf(stderr, "simgpu: libcudart: the driver has "  \
+				"no %s for CUDA %d\n", name,                 \
+				SIMGPU_RUNTIME_VERSION);                     \
+			return -1;                                           \
+		}                                                            \
+		table->field = (__typeof__(&proto))fn_;                      \
+	} while (0);
+	CUDART_DRIVER_ENTRIES(RESOLVE)
+#undef RESOLVE
+	return 0;
+}
+
+static void load_driver(void)
+{
+	void *handle = open_driver();
+	if (!handle) {
+		fprintf(stderr, "simgpu: libcudart: cannot load libcuda.so.1: %s\n",
+			dlerror());
+		return;
+	}
+	__typeof__(&cuGetProcAddress_v2) get_proc =
+		(__typeof__(&cuGetProcAddress_v2))dlsym(handle, "cuGetProcAddress_v2");
+	simgpu_driver_private_fn get_private =
+		(simgpu_driver_private_fn)dlsym(handle, SIMGPU_DRIVER_PRIVATE_SYMBOL);
+	if (!get_proc || !get_private ||
+	    get_private(SIMGPU_DRIVER_PRIVATE_VERSION, &cudart_priv) != 0) {
+		fprintf(stderr, "simgpu: libcudart: the libcuda.so.1 found is "
+			"not simgpu's simulated driver\n");
+		return;
+	}
+	if (resolve(get_proc, &cudart_drv, CU_GET_PROC_ADDRESS_LEGACY_STREAM) ||
+	    resolve(get_proc, &cudart_drv_per_thread,
+		    CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM))
+		return;
+	CUresult r = cudart_drv.init(0);
+	init_result = r == CUDA_SUCCESS ? cudaSuccess : cudart_error(r);
+}
+
+cudaError_t cudart_init(void)
+{
+	pthread_once(&init_once, load_driver);
+	return init_result;
+}
+
+cudaError_t cudart_enter(void)
+{
+	cudaError_t err = cudart_init();
+	if (err != cudaSuccess)
+		return err;
+	return (cudaError_t)cudart_priv.sticky_error();
+}
+
+/*
+ * The codes the simulated driver returns have the same value in both
+ * enums (CUDA_ERROR_INVALID_VALUE = cudaErrorInvalidValue = 1, OUT_OF_MEMORY
+ * = cudaErrorMemoryAllocation = 2, INVALID_HANDLE = 400 =
+ * cudaErrorInvalidResourceHandle, NOT_READY = 600, ILLEGAL_ADDRESS = 700,
+ * ...); the runtime-only codes (cudaErrorInvalidConfiguration, ...) are
+ * decided by the runtime before it calls the driver.
+ */
+cudaError_t cudart_error(CUresult result)
+{
+	switch (result) {
+	case CUDA_ERROR_NOT_INITIALIZED:
+		return cudaErrorInitializationError;
+	case CUDA_ERROR_INVALID_HANDLE:
+		return cudaErrorInvalidResourceHandle;
+	case CUDA_ERROR_NOT_FOUND:
+		return cudaErrorSymbolNotFound;
+	default:
+		return (cudaError_t)result;
+	}
+}
