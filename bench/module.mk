@@ -28,3 +28,12 @@ $(BENCH_BIN)/bench_libs: bench/bench_libs.c bench/bench_clock.h $(BUILD)/simgpu/
 bench: all $(BENCH_BIN)/bench_alloc $(BENCH_BIN)/bench_launch $(BENCH_BIN)/bench_events \
 	$(BENCH_BIN)/bench_libs
 	bench/run_bench.sh $(BUILD)
+
+# (g): cuMemAlloc/cuMemFree through cuGetProcAddress. Linked as applications
+# link the driver (the toolkit's stub, SONAME libcuda.so.1); run on the
+# simulated libcuda.so.1.
+$(BENCH_BIN)/bench_driver: bench/bench_driver.c bench/bench_clock.h $(BUILD)/simgpu/lib/libcuda.so.1
+	@mkdir -p $(@D)
+	$(CC) $(BENCH_CFLAGS) -o $@ $< $(SAN_LDFLAGS) -L$(CUDA_HOME)/lib64/stubs -lcuda
+
+bench: $(BENCH_BIN)/bench_driver

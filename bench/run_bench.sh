@@ -23,7 +23,8 @@ trap 'rm -rf "$work"' EXIT
 
 export SIMGPU_TIME_SCALE=0 # host overhead only: never wait for simulated GPU time
 sim="$build/simgpu/lib"
-libc_wrapper=$(ldconfig -p | awk '/liblttng-ust-libc-wrapper.so.1 /{print $NF; exit}')
+# awk reads all of ldconfig's output: an early exit would kill it with SIGPIPE (pipefail).
+libc_wrapper=$(ldconfig -p | awk '/liblttng-ust-libc-wrapper.so.1 / && !found {found = $NF} END {print found}')
 [ -n "$libc_wrapper" ] || { echo "run_bench: liblttng-ust-libc-wrapper.so.1 not found" >&2; exit 1; }
 
 N_ALLOC=${N_ALLOC:-200000}
@@ -56,6 +57,11 @@ cuda_rec=$(traced 'dnntrace_*' env LD_LIBRARY_PATH="$sim" LD_PRELOAD="$DNNTRACE_
 libc_bare=$("$alloc" libc "$N_ALLOC")
 libc_idle=$(LD_PRELOAD=$libc_wrapper "$alloc" libc "$N_ALLOC")
 libc_rec=$(traced 'lttng_ust_libc:*' env LD_PRELOAD="$libc_wrapper" "$alloc" libc "$N_ALLOC")
+
+# (g): the driver's cuMemAlloc+cuMemFree pair through cuGetProcAddress's pointers.
+driver=$build/bench/bench_driver
+driver_bare=$(LD_LIBRARY_PATH=$sim "$driver" "$N_ALLOC")
+driver_rec=$(traced 'dnntrace_*' env LD_LIBRARY_PATH="$sim" LD_PRELOAD="$DNNTRACE_LIB" "$driver" "$N_ALLOC")
 
 launch_bare=$(LD_LIBRARY_PATH=$sim "$launch" launch "$N_LAUNCH")
 launch_rec=$(traced 'dnntrace_*' env LD_LIBRARY_PATH="$sim" LD_PRELOAD="$DNNTRACE_LIB" "$launch" launch "$N_LAUNCH")
@@ -95,6 +101,7 @@ awk -v cb="$cuda_bare" -v ci="$cuda_idle" -v cr="$cuda_rec" \
     -v e0="$launch_ev_off" -v e1="$launch_ev_on" \
     -v vb="$conv_bare" -v vr="$conv_rec" -v vn="$conv_rec_nocupti" \
     -v mb="$lt_bare" -v mr="$lt_rec" -v mn="$lt_rec_nocupti" \
+    -v db="$driver_bare" -v dr="$driver_rec" \
     -v ev="$events" -v bs="$bt_s" -v as="$an_s" -v ak="$an_kib" -v bk="$bt_kib" '
 function row(id, what, value, target) { printf "%-4s %-66s %-28s %s\n", id, what, value, target }
 BEGIN {
@@ -108,6 +115,7 @@ BEGIN {
 	row("(d)", sprintf("dnntrace-analyze %.2f s vs babeltrace2 -o dummy %.2f s on %d events", as, bs, ev), sprintf("ratio %.2f, RSS %.0f MiB", as / bs, ak / 1024), "<= 1.5")
 	row("(e)", sprintf("cudnnConvolutionForward (x, w, y, workspace; shapes) added: %.0f ns; one bare tracepoint: %.0f ns", vr - vb, tp), sprintf("ratio %.2f", (vr - vb) / tp), "<= 2.0")
 	row("(f)", sprintf("cublasLtMatmul (A, B, C=D, bias, workspace; shapes) added: %.0f ns; one bare tracepoint: %.0f ns", mr - mb, tp), sprintf("ratio %.2f", (mr - mb) / tp), "<= 2.0")
+	row("(g)", sprintf("cuMemAlloc+cuMemFree via cuGetProcAddress added while recording: %.0f ns; (a) cudaMalloc+cudaFree added: %.0f ns", dr - db, add_cuda), sprintf("ratio %.2f", (dr - db) / add_cuda), "within 10% (<= 1.10)")
 	printf "\nwhere the time goes:\n"
 	printf "  (a) the alloc+free events the format requires, emitted alone: %.0f ns (floor ratio %.2f); the rest is the live-tensor map and ids\n", p1 - p0, (p1 - p0) / add_libc
 	printf "  (c) without CUPTI records (SIMGPU_CUPTI_BUSY=1): %.0f ns added (ratio %.2f); the launch event alone: %.0f ns (floor ratio %.2f)\n", kn - kb, (kn - kb) / tp, e1 - e0, (e1 - e0) / tp
