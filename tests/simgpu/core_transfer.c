@@ -45,6 +45,17 @@ static cudaError_t resolve_side(const void *p, size_t pitch, size_t width,
 	if (__builtin_mul_overflow((uint64_t)(height - 1), (uint64_t)pitch, &extent) ||
 	    __builtin_add_overflow(extent, (uint64_t)width, &extent))
 		return cudaErrorInvalidValue;
+	if (sim_vmm_in_range(p)) {
+		/* Mapped virtual memory is device memory (cuMemCreate). */
+		if (want == 0)
+			return cudaErrorInvalidValue;
+		out->view = sim_vmm_view(p, extent);
+		if (!out->view)
+			return cudaErrorInvalidValue;
+		out->on_device = 1;
+		out->mem_kind = CUPTI_ACTIVITY_MEMORY_KIND_DEVICE;
+		return cudaSuccess;
+	}
 	if (sim_mem_in_device_range(p)) {
 		const struct sim_alloc *a = sim_mem_find(p);
 		if (!a || sim_mem_find((const void *)((uintptr_t)p + extent - 1)) != a)

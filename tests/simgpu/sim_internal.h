@@ -172,6 +172,23 @@ cudaError_t sim_host_free(void *p);
 /* Size of the pinned block containing p, 0 if none. */
 int sim_host_find(const void *p, void **base, size_t *size);
 
+/* ---- virtual memory management (core_vmm.c); caller holds sim_lock ---- */
+
+uint64_t sim_vmm_granularity(void);
+cudaError_t sim_vmm_create(uint64_t size, uint64_t *handle);
+cudaError_t sim_vmm_release(uint64_t handle);
+cudaError_t sim_vmm_reserve(uint64_t size, uint64_t alignment, uint64_t addr,
+			    uint64_t *va);
+cudaError_t sim_vmm_free(uint64_t va, uint64_t size);
+cudaError_t sim_vmm_map(uint64_t va, uint64_t size, uint64_t offset,
+			uint64_t handle);
+cudaError_t sim_vmm_unmap(uint64_t va, uint64_t size);
+cudaError_t sim_vmm_set_access(uint64_t va, uint64_t size, int accessible);
+/* Whether p is in the virtual ranges' span; the simulator's view of
+ * [p, p+extent) if it is mapped and accessible in one mapping, else NULL. */
+int sim_vmm_in_range(const void *p);
+void *sim_vmm_view(const void *p, uint64_t extent);
+
 /* ---- kernels (core_kernels.c) ---- */
 
 /*

@@ -138,6 +138,14 @@
 	FN(cuEventSynchronize, 2000, cuEventSynchronize)                     \
 	FN(cuEventQuery, 2000, cuEventQuery)                                 \
 	FN(cuEventElapsedTime, 2000, cuEventElapsedTime)                     \
-	FN(cuEventElapsedTime, 12080, cuEventElapsedTime_v2)
+	FN(cuEventElapsedTime, 12080, cuEventElapsedTime_v2)                 \
+	FN(cuMemGetAllocationGranularity, 10020, cuMemGetAllocationGranularity) \
+	FN(cuMemCreate, 10020, cuMemCreate)                                  \
+	FN(cuMemRelease, 10020, cuMemRelease)                                \
+	FN(cuMemAddressReserve, 10020, cuMemAddressReserve)                  \
+	FN(cuMemAddressFree, 10020, cuMemAddressFree)                        \
+	FN(cuMemMap, 10020, cuMemMap)                                        \
+	FN(cuMemUnmap, 10020, cuMemUnmap)                                    \
+	FN(cuMemSetAccess, 10020, cuMemSetAccess)
 
 #endif
