@@ -11,6 +11,13 @@
  * loader hands NVTX the already loaded copy (same file), so both roles share
  * one state.
  *
+ * Tested with NVTX 3's own headers (CUDA 13 toolkit) in a C program. Assumed,
+ * not tested here: that the NVTX copies inside real libraries (PyTorch's
+ * libtorch_cuda, and the older libnvToolsExt.so.1 of NVTX 2, which loads
+ * injections through the same InitializeInjectionNvtx2 and module tables)
+ * behave as those headers do; their tables may be shorter, hence the size
+ * checks in fill_module.
+ *
  * Must never call NVTX or CUDA, never start the tracer (CUPTI) and never
  * lock on the range entry points: they run on the program's hot path. With no
  * session listening they only return. Push/pop return NVTX_NO_PUSH_POP_TRACKING,
