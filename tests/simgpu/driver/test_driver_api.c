@@ -15,7 +15,7 @@
 #include "tests/simgpu/driver/driver_test.h"
 #include "tests/simgpu/simgpu.h"
 
-#define CAPACITY (1u << 20)
+#define CAPACITY (4u << 20)
 #define DEVICE_BASE 0x200000000000ULL
 
 static char kernel_axpy, kernel_fill; /* host-side handles */
@@ -282,13 +282,63 @@ static void check_kernels(void)
 	CHECK_CU_IS(cuMemAlloc_v2(&p, 16), CUDA_ERROR_ILLEGAL_ADDRESS);
 }
 
+/* Expandable-segments style: reserve, create, map, access, copy, give back. */
+static void check_vmm(void)
+{
+	CUmemAllocationProp prop;
+	memset(&prop, 0, sizeof(prop));
+	prop.type = CU_MEM_ALLOCATION_TYPE_PINNED;
+	prop.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+	size_t g = 0;
+	CHECK_CU(cuMemGetAllocationGranularity(&g, &prop, CU_MEM_ALLOC_GRANULARITY_MINIMUM));
+	CHECK_EQ_U64(g, 2u << 20);
+	CUdeviceptr base = 0;
+	CHECK_CU(cuMemAddressReserve(&base, 4 * g, 0, 0, 0));
+	CHECK(base != 0 && base % g == 0);
+	CUmemGenericAllocationHandle h;
+	CHECK_CU_IS(cuMemCreate(&h, g + 1, &prop, 0), CUDA_ERROR_INVALID_VALUE);
+	CHECK_CU(cuMemCreate(&h, g, &prop, 0));
+	size_t free_b, total_b;
+	CHECK_CU(cuMemGetInfo_v2(&free_b, &total_b));
+	CHECK_EQ_U64(total_b - free_b, g); /* physical memory is device memory */
+	uint8_t in[64], out[64];
+	for (int i = 0; i < 64; i++)
+		in[i] = (uint8_t)(255 - i);
+	CUdeviceptr at = base + g;
+	CHECK_CU_IS(cuMemcpyHtoD_v2(at, in, sizeof(in)), CUDA_ERROR_INVALID_VALUE);
+	CHECK_CU_IS(cuMemMap(at + 1, g, 0, h, 0), CUDA_ERROR_INVALID_VALUE);
+	CHECK_CU(cuMemMap(at, g, 0, h, 0));
+	CHECK_CU_IS(cuMemMap(at, g, 0, h, 0), CUDA_ERROR_INVALID_VALUE); /* mapped */
+	/* Mapped but not yet accessible: a copy is refused. */
+	CHECK_CU_IS(cuMemcpyHtoD_v2(at, in, sizeof(in)), CUDA_ERROR_INVALID_VALUE);
+	CUmemAccessDesc access = {
+		.location = prop.location, .flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE,
+	};
+	CHECK_CU(cuMemSetAccess(at, g, &access, 1));
+	CHECK_CU(cuMemcpyHtoD_v2(at + g - 64, in, sizeof(in)));
+	CHECK_CU(cuMemcpyDtoH_v2(out, at + g - 64, sizeof(out)));
+	CHECK(memcmp(in, out, sizeof(in)) == 0);
+	CHECK_CU_IS(cuMemcpyDtoH_v2(out, at + g - 32, sizeof(out)), CUDA_ERROR_INVALID_VALUE);
+	/* Released while mapped: the memory stays until unmapped. */
+	CHECK_CU(cuMemRelease(h));
+	CHECK_CU(cuMemcpyDtoH_v2(out, at + g - 64, sizeof(out)));
+	CHECK_CU_IS(cuMemAddressFree(base, 4 * g), CUDA_ERROR_INVALID_VALUE);
+	CHECK_CU(cuMemUnmap(at, g));
+	CHECK_CU(cuMemGetInfo_v2(&free_b, &total_b));
+	CHECK_EQ_U64(free_b, total_b);
+	CHECK_CU_IS(cuMemcpyDtoH_v2(out, at, sizeof(out)), CUDA_ERROR_INVALID_VALUE);
+	CHECK_CU(cuMemAddressFree(base, 4 * g));
+	CHECK_CU_IS(cuMemAddressFree(base, 4 * g), CUDA_ERROR_INVALID_VALUE);
+}
+
 int main(void)
 {
 	simgpu_test_setup();
-	setenv("SIMGPU_MEM_BYTES", "1M", 1);
+	setenv("SIMGPU_MEM_BYTES", "4M", 1);
 	check_init_and_device();
 	check_memory();
 	check_copies_and_sets();
+	check_vmm();
 	check_kernels();
 	printf("test_driver_api: ok\n");
 	return 0;
