@@ -851,7 +851,28 @@ bool dt_group_range_window(const struct dt_group *g, uint64_t start_ns,
 	return found;
 }
 
+static void analyze_window(struct dt_group *g, size_t first, size_t count);
+
+bool dt_group_analyze_range(struct dt_group *g, uint64_t start_ns,
+		uint64_t end_ns)
+{
+	size_t first, count;
+	if (!dt_group_range_window(g, start_ns, end_ns, &first, &count))
+		return false;
+	g->range_times = true;
+	g->range_start_ns = start_ns;
+	g->range_end_ns = end_ns;
+	analyze_window(g, first, count);
+	return true;
+}
+
 void dt_group_analyze(struct dt_group *g, size_t first, size_t count)
+{
+	g->range_times = false;
+	analyze_window(g, first, count);
+}
+
+static void analyze_window(struct dt_group *g, size_t first, size_t count)
 {
 	free(g->results);
 	free(g->periods);
@@ -894,13 +915,19 @@ void dt_group_analyze(struct dt_group *g, size_t first, size_t count)
 	free(fill);
 
 	/* Global: allocated before the window's first kernel starts and not
-	 * freed before its kernels have all ended. */
+	 * freed before its kernels have all ended; for an NVTX range's window,
+	 * allocated before the range opened and not freed before it closed
+	 * (host times, like the alloc and free events). */
 	uint64_t first_start = nk ? window[0].start : 0, last_end = 0;
 	for (size_t k = 0; k < nk; k++) {
 		if (window[k].start < first_start)
 			first_start = window[k].start;
 		if (window[k].end > last_end)
 			last_end = window[k].end;
+	}
+	if (g->range_times && nk) {
+		first_start = g->range_start_ns;
+		last_end = g->range_end_ns;
 	}
 	uint64_t *prefix_ns = dt_xcalloc(nk + 1, sizeof(uint64_t));
 	for (size_t k = 0; k < nk; k++)

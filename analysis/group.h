@@ -96,6 +96,9 @@ struct dt_group {
 	size_t asked_first, asked_last;
 	const char *range_name;      /* --range NAME:N asked, or NULL */
 	size_t range_occurrence;     /* its N (1-based, as asked) */
+	bool range_times;            /* the window is that range's: global and
+	                              * alive are judged by its host times */
+	uint64_t range_start_ns, range_end_ns; /* end DT_NO_TIME: never closed */
 
 	/* Results of dt_group_analyze for the window [win_first, win_first+win_count). */
 	size_t win_first, win_count;
@@ -132,6 +135,13 @@ uint32_t dt_group_add_dims(struct dt_group *g, const int64_t *dims, uint8_t rank
  * the window stays contiguous as G10's are. False if there is none. */
 bool dt_group_range_window(const struct dt_group *g, uint64_t start_ns,
 		uint64_t end_ns, size_t *first, size_t *count);
+
+/* Analyzes the window of an NVTX range [start_ns, end_ns] (above), with
+ * global and alive judged by the range's own times: global = allocated
+ * before the range opened and not freed before it closed. False (and
+ * nothing analyzed) when no kernel was launched inside it. */
+bool dt_group_analyze_range(struct dt_group *g, uint64_t start_ns,
+		uint64_t end_ns);
 
 /* Analyzes kernels [first, first+count) of the full order (count 0: none). */
 void dt_group_analyze(struct dt_group *g, size_t first, size_t count);

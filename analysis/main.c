@@ -346,18 +346,14 @@ static int analyze_range(const struct options *o, const struct dt_model *m,
 		const struct dt_process *p = dt_model_find_process(m, g->vpid);
 		const struct dt_range *r = p ? dt_process_find_range(p,
 				o->range_name, o->range_occurrence - 1, NULL) : NULL;
-		size_t first = 0, count = g->n_kernels;
 		g->range_name = o->range_name;
 		g->range_occurrence = o->range_occurrence;
-		if (r && dt_group_range_window(g, r->start_ns, r->end_ns,
-				&first, &count)) {
+		if (r && dt_group_analyze_range(g, r->start_ns, r->end_ns)) {
 			fits_some = true;
 		} else {
 			g->window_misfit = true;
-			first = 0;
-			count = g->n_kernels;
+			dt_group_analyze(g, 0, g->n_kernels);
 		}
-		dt_group_analyze(g, first, count);
 	}
 	if (fits_some)
 		return 0;

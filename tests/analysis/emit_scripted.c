@@ -1,7 +1,8 @@
 /*
  * Test emitter for the reader tests (test_reader.sh): emits a scripted
  * sequence of dnntrace events through the real tracepoint providers, with
- * GPU kernel times placed relative to CLOCK_MONOTONIC "now", so the expected
+ * GPU kernel times placed relative to CLOCK_MONOTONIC "now" (in steps of a
+ * scenario "ms" that lasts 10 real ms), so the expected
  * analysis is known by construction (the same scenario as the unit test
  * test_analysis_model.c: tensors 0..5, kernels k_a..k_d lasting 100, 200,
  * 300, 400 ns). Modes:
@@ -106,7 +107,9 @@ static void emit_main(void)
 	copy_into(103, 5, 0);
 
 	/* GPU timeline: k_a at S, k_b at S+2ms, k_c at S+4ms, k_d at S+6ms */
-	const uint64_t ms = 1000000, s = now_ns() + ms;
+	/* one scenario "ms" is 10 ms of real time: room for a loaded
+	 * machine to deschedule the emitter between its timed events */
+	const uint64_t ms = 10000000, s = now_ns() + ms;
 	int64_t l1[] = {0, 1}, l2[] = {1, 3, 5}, l3[] = {2, 4}, l4[] = {0, 3, 4};
 	launch(1, "k_a", l1, 2, 0);
 	wait_until(s + ms / 2);            /* tensor 3: after k_a starts */
@@ -182,7 +185,7 @@ static void alloc_at(uintptr_t ptr, uint64_t bytes, int64_t id)
 /*
  * The scenario of test_analysis_library.c (see there for every expected
  * value), on the real clock: tensors 0..7 at the same addresses, the same
- * calls and kernels (GPU starts 1 ms apart from S, durations 100, 300, 50,
+ * calls and kernels (GPU starts 10 ms apart from S, durations 100, 300, 50,
  * 200, 10 ns), host events placed between GPU starts with wait_until.
  */
 static void emit_lib(void)
@@ -203,7 +206,9 @@ static void emit_lib(void)
 			DNNTRACE_LIB_cudnnSetStream, fake_ptr(0xabc),
 			fake_ptr(0x5000), 0);
 
-	const uint64_t ms = 1000000, s = now_ns() + ms;
+	/* one scenario "ms" is 10 ms of real time: room for a loaded
+	 * machine to deschedule the emitter between its timed events */
+	const uint64_t ms = 10000000, s = now_ns() + ms;
 	const struct lib_arg conv[] = {
 		{0, 0x1000, R, F32, 4, {2, 3, 8, 8}},
 		{1, 0x10000, R, F32, 4, {4, 3, 3, 3}},

@@ -196,18 +196,21 @@ static void test_ops(void)
  * Two "step" ranges (thread A, push/pop) and tensors around them:
  *   w  id 0: allocated at 1, never freed, used by c1 c3 c5
  *   a  id 1: allocated 11, freed 60: step 1 only
- *   b  id 2: allocated 101, freed 150: alive across step 2
+ *   b  id 2: allocated 101 (inside step 2), freed 150
  *   c  id 3: allocated 125 (after step 2's first kernel started), freed 145
+ *   d  id 4: allocated 80 (between the steps), freed 160 (after step 2)
  * calls (host ts -> GPU start..end):
  *   step 1 [10, 61]:  c1 12 (w, a) -> 20..30    c2 13 (a) -> 40..50
  *   step 2 [100,151]: c3 102 (w, b) -> 110..120 c4 126 (c) -> 130..140
- *                     thread B: c6 127 (b) -> 135..138
+ *                     thread B: c6 127 (b, d) -> 135..138
  *   no range:         c5 200 (w) -> 210..220
  * Kernel order: c1 c2 c3 c4 c6 c5. --range step:2 -> kernels 2..4 (c6 is
- * another thread's launch inside the step's time: it counts). In that
- * window (first start 110, last end 140): w global (alloc 1, never freed);
- * b global (alloc 101 < 110, freed 150 >= 140: alive across it, as G10);
- * c local (alloc 125 >= 110); a neither (freed at 60): not in the files.
+ * another thread's launch inside the step's time: it counts). Global in
+ * a range's window = alive across the range [100, 151] (host times): w
+ * (alloc 1, never freed) and d (alloc 80, freed 160) are global; b and c,
+ * born inside the step, are local (b would be global by the kernels'
+ * times: allocated before the first kernel started at 110, freed after
+ * the last ended at 140); a (freed at 60) is not in the files.
  */
 static void test_range_window(void)
 {
@@ -220,12 +223,14 @@ static void test_range_window(void)
 	dt_model_on_nvtx_push(&m, P, A, 10, "", "step");
 	dt_model_on_alloc(&m, P, 11, DNNTRACE_API_cudaMalloc, DNNTRACE_MEM_DEVICE,
 			0, 0x2000, 200, 1, 0);
-	int64_t wa[] = {0, 1}, a[] = {1}, wb[] = {0, 2}, c[] = {3}, b[] = {2},
-		w[] = {0};
+	int64_t wa[] = {0, 1}, a[] = {1}, wb[] = {0, 2}, c[] = {3},
+		w[] = {0}, bd[] = {2, 4};
 	dt_model_on_launch(&m, P, A, 12, 1, LAUNCH, "c1", 0, wa, 2, 0);
 	dt_model_on_launch(&m, P, A, 13, 2, LAUNCH, "c2", 0, a, 1, 0);
 	dt_model_on_free(&m, P, 60, 1, 0);
 	dt_model_on_nvtx_pop(&m, P, A, 61, "");
+	dt_model_on_alloc(&m, P, 80, DNNTRACE_API_cudaMalloc, DNNTRACE_MEM_DEVICE,
+			0, 0x5000, 500, 4, 0);
 	dt_model_on_nvtx_push(&m, P, A, 100, "", "step");
 	dt_model_on_alloc(&m, P, 101, DNNTRACE_API_cudaMalloc, DNNTRACE_MEM_DEVICE,
 			0, 0x3000, 300, 2, 0);
@@ -233,10 +238,11 @@ static void test_range_window(void)
 	dt_model_on_alloc(&m, P, 125, DNNTRACE_API_cudaMalloc, DNNTRACE_MEM_DEVICE,
 			0, 0x4000, 400, 3, 0);
 	dt_model_on_launch(&m, P, A, 126, 4, LAUNCH, "c4", 0, c, 1, 0);
-	dt_model_on_launch(&m, P, B, 127, 6, LAUNCH, "c6", 0, b, 1, 0);
+	dt_model_on_launch(&m, P, B, 127, 6, LAUNCH, "c6", 0, bd, 2, 0);
 	dt_model_on_free(&m, P, 145, 3, 0);
 	dt_model_on_free(&m, P, 150, 2, 0);
 	dt_model_on_nvtx_pop(&m, P, A, 151, "");
+	dt_model_on_free(&m, P, 160, 4, 0);
 	dt_model_on_launch(&m, P, A, 200, 5, LAUNCH, "c5", 0, w, 1, 0);
 	const uint64_t gpu[][3] = {{1, 20, 30}, {2, 40, 50}, {3, 110, 120},
 		{4, 130, 140}, {6, 135, 138}, {5, 210, 220}};
@@ -259,20 +265,32 @@ static void test_range_window(void)
 	CHECK(dt_group_range_window(g, r->start_ns, r->end_ns, &first, &n_window));
 	CHECK_EQ_INT(first, 2);
 	CHECK_EQ_INT(n_window, 3);
-	dt_group_analyze(g, first, n_window);
+	CHECK(dt_group_analyze_range(g, r->start_ns, r->end_ns));
+	CHECK_EQ_INT(g->win_first, 2);
+	CHECK_EQ_INT(g->win_count, 3);
 	CHECK(result_of(g, 0)->global);
-	CHECK(result_of(g, 2)->global);
+	CHECK(result_of(g, 4)->global);
+	CHECK(!result_of(g, 2)->global);
 	CHECK(!result_of(g, 3)->global);
 	CHECK(!result_of(g, 1)->in_g10);
+	/* b: written first by c3 (window kernel 0), read by c6 (2) */
+	CHECK_EQ_INT(result_of(g, 2)->birth, 0);
+	CHECK_EQ_INT(result_of(g, 2)->death, 3);
 	/* c: local, written first at window kernel 1 (c4), never read */
 	CHECK_EQ_INT(result_of(g, 3)->birth, 1);
 	CHECK_EQ_INT(result_of(g, 3)->death, -1);
+	/* the same kernels as a plain window: globals by the kernels' times */
+	dt_group_analyze(g, 2, 3);
+	CHECK(result_of(g, 2)->global);
+	CHECK(!result_of(g, 3)->global);
 	/* the first step: kernels 0..1 */
 	r = dt_process_find_range(p, "step", 0, NULL);
 	CHECK(dt_group_range_window(g, r->start_ns, r->end_ns, &first, &n_window));
 	CHECK_EQ_INT(first, 0);
 	CHECK_EQ_INT(n_window, 2);
 	CHECK(!dt_process_find_range(p, "step", 2, NULL));
+	/* a range no call falls in: nothing analyzed */
+	CHECK(!dt_group_analyze_range(g, 62, 99));
 	dt_group_free(g);
 	free(groups);
 	dt_model_free(&m);

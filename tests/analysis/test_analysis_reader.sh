@@ -111,16 +111,16 @@ tensor,period,start,end,estimated_us,looped
 4,0,0,2,0.300,0
 5,0,2,1,0.800,1
 X
-# kernels.csv: GPU starts 2 ms apart, durations as emitted; times relative
+# kernels.csv: GPU starts 20 ms apart, durations as emitted; times relative
 # to the first start.
 awk -F, 'NR == 1 { print; next } NR == 2 { s = $4 }
 	{ $4 -= s; $5 -= s; print }' OFS=, "$main/kernels.csv" >"$work/kernels_rel.csv"
 expect "$work/kernels_rel.csv" <<'X'
 index,device,stream,start_ns,end_ns,duration_ns,name,api,inputs,outputs,touched,op
 0,0,7,0,100,100,k_a,cudaLaunchKernel,0,0 1,0 1,
-1,0,7,2000000,2000200,200,k_b,cudaLaunchKernel,1 5,1 3 5,1 3 5,
-2,0,7,4000000,4000300,300,k_c,cudaLaunchKernel,4,2 4,2 4,
-3,0,7,6000000,6000400,400,k_d,cudaLaunchKernel,0 3 4,0 3 4,0 3 4,
+1,0,7,20000000,20000200,200,k_b,cudaLaunchKernel,1 5,1 3 5,1 3 5,
+2,0,7,40000000,40000300,300,k_c,cudaLaunchKernel,4,2 4,2 4,
+3,0,7,60000000,60000400,400,k_d,cudaLaunchKernel,0 3 4,0 3 4,0 3 4,
 X
 # tensors.csv: event times must fall where the emitter put them relative
 # to the GPU kernel starts (same clock domain): replace each time by the

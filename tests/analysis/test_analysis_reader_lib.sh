@@ -47,10 +47,10 @@ relative_times "$work/k/kernels.csv" "$first_start" >"$work/k_rel.csv"
 expect "$work/k_rel.csv" <<'X'
 index,device,stream,start_ns,end_ns,duration_ns,name,api,inputs,outputs,touched,op
 0,0,7,0,100,100,conv_a,cudnnConvolutionForward,0 1,2 3,0 1 2 3,
-1,0,7,1000000,1000300,300,conv_b,cudnnConvolutionForward,0 1,2 3,0 1 2 3,
-2,0,7,2000000,2000050,50,relu_kernel,cudaLaunchKernel,2,2 4,2 4,
-3,0,7,3000000,3000200,200,sgemm_128x64_nn,cublasSgemm_v2,4 5,2,4 5 2,
-4,0,7,5000000,5000010,10,backend_k,cudnnBackendExecute,3 4,3 6 4,3 6 4,
+1,0,7,10000000,10000300,300,conv_b,cudnnConvolutionForward,0 1,2 3,0 1 2 3,
+2,0,7,20000000,20000050,50,relu_kernel,cudaLaunchKernel,2,2 4,2 4,
+3,0,7,30000000,30000200,200,sgemm_128x64_nn,cublasSgemm_v2,4 5,2,4 5 2,
+4,0,7,50000000,50000010,10,backend_k,cudnnBackendExecute,3 4,3 6 4,3 6 4,
 X
 tl() { echo "tensor$1, Name: t$1, Is global?: $2: Size in byte: $3, ${4:-}"; }
 rule=____________________________________________________________________
@@ -105,7 +105,7 @@ grep -qx 'kernels: 5' "$work/k/summary.txt" || fail "kernel count in summary"
 
 # op granularity: conv_a + conv_b merged; AddTensor (no kernel) at its
 # host call time, after the sgemm op; the failed call is no op
-awk -F, 'NR > 1 && $1 == 3 { print ($4 > s + 3000200 && $4 < s + 5000000) }' \
+awk -F, 'NR > 1 && $1 == 3 { print ($4 > s + 30000200 && $4 < s + 50000000) }' \
 	s="$first_start" "$work/op/kernels.csv" >"$work/o3_between"
 expect "$work/o3_between" <<<1
 awk -F, 'NR == 1 { print; next } $1 == 3 { $4 = "T"; $5 = "T"; print; next }
@@ -113,11 +113,11 @@ awk -F, 'NR == 1 { print; next } $1 == 3 { $4 = "T"; $5 = "T"; print; next }
 	"$work/op/kernels.csv" >"$work/op_rel.csv"
 expect "$work/op_rel.csv" <<'X'
 index,device,stream,start_ns,end_ns,duration_ns,name,api,inputs,outputs,touched,op
-0,0,7,0,1000300,400,conv_a; conv_b,cudnnConvolutionForward,0 1,2 3,0 1 2 3,
-1,0,7,2000000,2000050,50,relu_kernel,cudaLaunchKernel,2,2 4,2 4,
-2,0,7,3000000,3000200,200,sgemm_128x64_nn,cublasSgemm_v2,4 5,2,4 5 2,
+0,0,7,0,10000300,400,conv_a; conv_b,cudnnConvolutionForward,0 1,2 3,0 1 2 3,
+1,0,7,20000000,20000050,50,relu_kernel,cudaLaunchKernel,2,2 4,2 4,
+2,0,7,30000000,30000200,200,sgemm_128x64_nn,cublasSgemm_v2,4 5,2,4 5 2,
 3,0,0,T,T,0,,cudnnAddTensor,0 2,2,0 2,
-4,0,7,5000000,5000010,10,backend_k,cudnnBackendExecute,3 4,3 6 4,3 6 4,
+4,0,7,50000000,50000010,10,backend_k,cudnnBackendExecute,3 4,3 6 4,3 6 4,
 X
 grep -qx 'Kernel ID: 3, Name: cudnnAddTensor()' "$work/op/kernels.config" ||
 	fail "op 3 name in kernels.config"
