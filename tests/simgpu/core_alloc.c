@@ -18,6 +18,8 @@ struct CUmemPoolHandle_st {
 };
 static struct CUmemPoolHandle_st default_pool = { .magic = POOL_MAGIC };
 static struct CUmemPoolHandle_st *created_pools;
+/* Destroyed pools: kept (a stale allocation may still name one). */
+static struct CUmemPoolHandle_st *destroyed_pools;
 
 cudaError_t sim_alloc_device(void **dev, size_t size, enum sim_mem_kind kind)
 {
@@ -131,14 +133,14 @@ cudaError_t sim_pool_destroy(cudaMemPool_t handle)
 	while (*link && *link != handle)
 		link = &(*link)->next;
 	struct CUmemPoolHandle_st *pool = *link;
-	if (pool)
+	if (pool) {
 		*link = pool->next;
+		pool->magic = 0;
+		pool->next = destroyed_pools;
+		destroyed_pools = pool;
+	}
 	pthread_mutex_unlock(&sim_lock);
-	if (!pool)
-		return cudaErrorInvalidValue;
-	pool->magic = 0;
-	/* Never freed: a stale allocation may still name it. */
-	return cudaSuccess;
+	return pool ? cudaSuccess : cudaErrorInvalidValue;
 }
 
 void sim_pointer_attributes(const void *ptr, struct cudaPointerAttributes *out)
