@@ -15,8 +15,10 @@
  * on the stack. Elsewhere it is a plain C call (documented limitation).
  *
  * Must never recurse: our own lookups (real_functions.c, cupti_session.c)
- * use dnntrace_real_dlsym, and a wrapped name looked up from inside
- * libdnntrace.so is answered by the real dlsym alone. Never prefix matches.
+ * use dnntrace_real_dlsym; a wrapped name looked up from inside
+ * libdnntrace.so, or by a library that exports that very name itself (a
+ * front-end resolving its implementation), is answered by the real dlsym
+ * alone. Never prefix matches.
  * Never allocates: dlsym may be called from any library's constructor,
  * before ours ran.
  */
@@ -114,6 +116,27 @@ static enum real_function_id wrapped_id(const char *name)
 }
 
 /*
+ * Whether the caller's own object exports name: then the caller is a
+ * front-end looking up its own implementation (the real libcudnn.so.9
+ * dlopen()s libcudnn_graph.so.9 and resolves cudnnSetTensor4dDescriptor
+ * there), and our wrapper already sits in front of its export. Handing it
+ * our wrapper would make the front-end call us, and us it, forever.
+ */
+static bool caller_exports(const void *caller, const char *name)
+{
+	Dl_info caller_info, found_info;
+
+	if (!dladdr(caller, &caller_info) || !caller_info.dli_fname)
+		return false;
+	void *caller_object = dlopen(caller_info.dli_fname, RTLD_NOLOAD | RTLD_LAZY);
+	if (!caller_object)
+		return false;
+	void *own = dnntrace_real_dlsym(caller_object, name);
+	dlclose(caller_object); /* NOLOAD took a reference; the object stays loaded */
+	return own && dladdr(own, &found_info) && found_info.dli_fbase == caller_info.dli_fbase;
+}
+
+/*
  * Reached by a jump from dlsym, so its return address is dlsym's caller's.
  * Only ever called for a wrapped name.
  */
@@ -122,7 +145,8 @@ static void *dlsym_substituting(void *handle, const char *name)
 	const void *caller = __builtin_return_address(0);
 	void *fn = dnntrace_real_dlsym(handle, name);
 
-	if (!fn || real_function_is_ours(caller) || real_function_is_ours(fn))
+	if (!fn || real_function_is_ours(caller) || real_function_is_ours(fn) ||
+	    caller_exports(caller, name))
 		return fn;
 	enum real_function_id id = wrapped_id(name);
 	real_function_offer(id, fn);
