@@ -43,15 +43,19 @@ static bool free_enabled(void)
 	       lttng_ust_tracepoint_enabled(dnntrace_api, alloc);
 }
 
-/* The current context's device, or -1 (no context, or no driver to ask). */
+/*
+ * The current context's device; when no context is current (yet), the
+ * runtime's current device if a runtime is loaded (it makes that device's
+ * primary context current at its next call); else -1.
+ */
 static int current_device(void)
 {
 	__typeof__(&cuCtxGetDevice) get_device = REAL(cuCtxGetDevice);
 	CUdevice device = -1;
 
-	if (!get_device || get_device(&device) != CUDA_SUCCESS)
-		return -1;
-	return device;
+	if (get_device && get_device(&device) == CUDA_SUCCESS)
+		return device;
+	return tracer_current_device();
 }
 
 static void *device_ptr(CUresult result, const CUdeviceptr *out)
