@@ -23,6 +23,9 @@ struct simgpu_driver_private cudart_priv;
 
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 static cudaError_t init_result = cudaErrorInsufficientDriver;
+static CUcontext primary_context;
+/* Whether this thread's current context has been seen to (once). */
+static _Thread_local int context_bound;
 
 /*
  * By name first (LD_LIBRARY_PATH, this library's RUNPATH, the system), then
@@ -102,7 +105,22 @@ static void load_driver(void)
 		    CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM))
 		return;
 	CUresult r = cudart_drv.init(0);
+	if (r == CUDA_SUCCESS)
+		r = cudart_drv.device_primary_ctx_retain(&primary_context, 0);
 	init_result = r == CUDA_SUCCESS ? cudaSuccess : cudart_error(r);
+}
+
+/*
+ * As the real runtime does, the device's primary context becomes the
+ * thread's current context at its first runtime call, unless the thread
+ * already has one: driver calls the program makes next find it.
+ */
+static void bind_primary_context(void)
+{
+	CUcontext current = NULL;
+	if (cudart_drv.ctx_get_current(&current) == CUDA_SUCCESS && !current)
+		cudart_drv.ctx_set_current(primary_context);
+	context_bound = 1;
 }
 
 cudaError_t cudart_init(void)
@@ -116,6 +134,8 @@ cudaError_t cudart_enter(void)
 	cudaError_t err = cudart_init();
 	if (err != cudaSuccess)
 		return err;
+	if (!context_bound)
+		bind_primary_context();
 	return (cudaError_t)cudart_priv.sticky_error();
 }
 

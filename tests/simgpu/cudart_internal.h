@@ -79,6 +79,10 @@
 	X(event_query, "cuEventQuery", cuEventQuery)                          \
 	X(event_elapsed_time, "cuEventElapsedTime", cuEventElapsedTime_v2)    \
 	X(ctx_synchronize, "cuCtxSynchronize", cuCtxSynchronize)  /* v1 */     \
+	X(ctx_get_current, "cuCtxGetCurrent", cuCtxGetCurrent)                \
+	X(ctx_set_current, "cuCtxSetCurrent", cuCtxSetCurrent)                \
+	X(device_primary_ctx_retain, "cuDevicePrimaryCtxRetain",              \
+	  cuDevicePrimaryCtxRetain)                                           \
 	X(device_total_mem, "cuDeviceTotalMem", cuDeviceTotalMem_v2)
 
 struct cudart_driver {

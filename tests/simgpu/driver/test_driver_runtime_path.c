@@ -5,11 +5,14 @@
  * tracer does; proc_spy.c): each cudaMalloc / cudaFree / cudaMallocAsync /
  * cudaMallocFromPoolAsync / cudaMemcpy / cudaMemset / cudaLaunchKernel
  * (and its _ptsz twin) reaches exactly one spied driver call, the lookups
- * happen once however many calls follow, and results are unchanged.
+ * happen once however many calls follow, and results are unchanged; the
+ * first runtime call of a thread makes the primary context current there
+ * (driver calls that follow find it), as the real runtime does.
  * Re-executes itself with LD_PRELOAD set.
  */
 #include <dlfcn.h>
 #include <limits.h>
+#include <pthread.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -17,6 +20,33 @@
 #include "tests/simgpu/simgpu.h"
 
 static char kernel;
+
+static void *current_context_of_new_thread(void *runtime_call_first)
+{
+	CUcontext ctx = (CUcontext)0x1;
+	if (runtime_call_first) {
+		int device;
+		CHECK_CUDA(cudaGetDevice(&device));
+	}
+	CHECK_CU(cuCtxGetCurrent(&ctx));
+	return ctx;
+}
+
+static void check_context_binding(void)
+{
+	pthread_t t;
+	void *ctx;
+	CHECK(pthread_create(&t, NULL, current_context_of_new_thread, NULL) == 0);
+	CHECK(pthread_join(t, &ctx) == 0);
+	CHECK(ctx == NULL);
+	static int runtime_first = 1;
+	CHECK(pthread_create(&t, NULL, current_context_of_new_thread, &runtime_first) == 0);
+	CHECK(pthread_join(t, &ctx) == 0);
+	CUcontext primary;
+	CHECK_CU(cuDevicePrimaryCtxRetain(&primary, 0));
+	CHECK(ctx == primary);
+	CHECK_CU(cuDevicePrimaryCtxRelease_v2(0));
+}
 
 static int count(const char *name)
 {
@@ -122,6 +152,7 @@ int main(int argc, char **argv)
 	CHECK_CUDA(cudaStreamSynchronize(s));
 	CHECK_CUDA(cudaStreamDestroy(s));
 	CHECK_CUDA(cudaFree(b));
+	check_context_binding();
 	/* Resolved once: no lookups since the first call. */
 	CHECK_EQ_U64(count("cuGetProcAddress_v2"), resolved);
 	printf("test_driver_runtime_path: ok (%d lookups)\n", resolved);
