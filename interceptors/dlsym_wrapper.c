@@ -34,10 +34,17 @@
 
 typedef void *(*dlsym_fn)(void *handle, const char *name);
 
+/*
+ * The path every dlsym call takes (finding glibc's dlsym, the first test of
+ * the name) runs uninstrumented: under AddressSanitizer, libasan calls dlsym
+ * while it sets itself up, before its shadow memory exists.
+ */
+#define EARLY_SAFE __attribute__((no_sanitize_address))
+
 static _Atomic(dlsym_fn) real_dlsym;
 static atomic_bool real_dlsym_warned;
 
-static dlsym_fn find_real_dlsym(void)
+EARLY_SAFE static dlsym_fn find_real_dlsym(void)
 {
 	dlsym_fn fn = atomic_load_explicit(&real_dlsym, memory_order_acquire);
 
@@ -99,10 +106,18 @@ void *dnntrace_our_wrapper(enum real_function_id id)
 }
 
 /* Cheap first test: every function we wrap is named cu... or __cuda... */
-static bool may_be_wrapped(const char *name)
+EARLY_SAFE static bool may_be_wrapped(const char *name)
 {
-	return name && ((name[0] == 'c' && name[1] == 'u') ||
-			(name[0] == '_' && name[1] == '_' && name[2] == 'c'));
+	static const char nvcc_prefix[] = "__cuda";
+
+	if (!name)
+		return false;
+	if (name[0] == 'c' && name[1] == 'u')
+		return true;
+	for (size_t i = 0; i < sizeof(nvcc_prefix) - 1; i++)
+		if (name[i] != nvcc_prefix[i])
+			return false;
+	return true;
 }
 
 static enum real_function_id wrapped_id(const char *name)
@@ -160,14 +175,16 @@ static void *dlsym_unavailable(void *handle, const char *name)
 }
 
 /* Where dlsym goes for this name: glibc's dlsym, or dlsym_substituting. */
-__attribute__((visibility("hidden"), used)) dlsym_fn dnntrace_dlsym_target(void *handle,
-									      const char *name)
+EARLY_SAFE __attribute__((visibility("hidden"), used)) dlsym_fn
+dnntrace_dlsym_target(void *handle, const char *name)
 {
 	(void)handle;
 	dlsym_fn real = find_real_dlsym();
 
 	if (!real)
 		return dlsym_unavailable;
+	if (!may_be_wrapped(name))
+		return real;
 	return wrapped_id(name) == REAL_FUNCTION_COUNT ? real : dlsym_substituting;
 }
 
