@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "analysis/category.h"
+#include "analysis/stream_order.h"
 #include "tracepoints/dnntrace_enums.h"
 
 void dt_group_init(struct dt_group *g, int64_t vpid, int32_t device)
@@ -108,6 +109,7 @@ struct process_view {
 	const struct dt_process *p;
 	int64_t *lib_tensor;         /* per library argument: tensor id, -1: none */
 	struct dt_u64map calls_with_kernels; /* op granularity: call ids seen on a GPU */
+	struct dt_stream_points *stream_points; /* per tensor, or NULL */
 };
 
 static int compare_call_order(const void *a, const void *b)
@@ -633,9 +635,16 @@ static void build_group(const struct dt_model *m, const struct process_view *v,
 		if (p->devices[i].device == device)
 			g->stats = p->devices[i];
 
-	for (size_t i = 0; i < p->n_tensors; i++)
-		if (p->tensors[i].allocated && p->tensors[i].device == device)
-			dt_group_add_tensor(g, &p->tensors[i]);
+	for (size_t i = 0; i < p->n_tensors; i++) {
+		if (!p->tensors[i].allocated || p->tensors[i].device != device)
+			continue;
+		struct dt_tensor t = p->tensors[i];
+		if (v->stream_points) {
+			t.ready_ns = v->stream_points[i].ready_ns;
+			t.release_ns = v->stream_points[i].release_ns;
+		}
+		dt_group_add_tensor(g, &t);
+	}
 	dt_sort(g->tensors, g->n_tensors, sizeof(*g->tensors), compare_tensor_ids);
 	struct dt_u64map index_of_id = {0};
 	for (size_t i = 0; i < g->n_tensors; i++)
@@ -693,7 +702,8 @@ size_t dt_groups_build(const struct dt_model *m, enum dt_granularity granularity
 	for (size_t pi = 0; pi < m->n_processes; pi++) {
 		const struct dt_process *p = &m->processes[pi];
 		bool fallback = process_uses_fallback(p);
-		struct process_view view = {p, map_lib_tensors(p), {0}};
+		struct process_view view = {p, map_lib_tensors(p), {0},
+			dt_stream_points(p)};
 		if (granularity == DT_GRANULARITY_OP)
 			for (size_t i = 0; i < p->n_kernels; i++) {
 				uint64_t call_id;
@@ -746,6 +756,7 @@ size_t dt_groups_build(const struct dt_model *m, enum dt_granularity granularity
 				merge_stats(&out[first_group].stats, &p->devices[i]);
 		free(devices);
 		free(view.lib_tensor);
+		free(view.stream_points);
 		dt_u64map_free(&view.calls_with_kernels);
 	}
 	*groups = out;
@@ -775,7 +786,8 @@ static int compare_kernel_starts(const void *a, const void *b)
 }
 
 /* live_bytes[i]: bytes of tensors allocated at kernel i's start
- * (alloc <= start < free), by one sweep over allocs/frees in time order. */
+ * (ready <= start < release: stream-ordered allocs and frees count when
+ * their stream got there), by one sweep over them in time order. */
 static void compute_live_bytes(struct dt_group *g)
 {
 	const struct dt_kernel *window = &g->kernels[g->win_first];
@@ -784,11 +796,13 @@ static void compute_live_bytes(struct dt_group *g)
 			sizeof(*events) + 1);
 	for (size_t i = 0; i < g->n_tensors; i++) {
 		const struct dt_tensor *t = &g->tensors[i];
-		events[n_events++] = (struct memory_event){t->alloc_ns,
+		uint64_t ready = dt_tensor_ready_ns(t);
+		events[n_events++] = (struct memory_event){ready,
 			(int64_t)t->bytes};
-		if (t->free_ns != DT_NO_TIME)
+		uint64_t release = dt_tensor_release_ns(t);
+		if (release != DT_NO_TIME)
 			events[n_events++] = (struct memory_event){
-				t->free_ns < t->alloc_ns ? t->alloc_ns : t->free_ns,
+				release < ready ? ready : release,
 				-(int64_t)t->bytes};
 	}
 	dt_sort(events, n_events, sizeof(*events), compare_memory_events);
@@ -915,9 +929,10 @@ static void analyze_window(struct dt_group *g, size_t first, size_t count)
 	free(fill);
 
 	/* Global: allocated before the window's first kernel starts and not
-	 * freed before its kernels have all ended; for an NVTX range's window,
-	 * allocated before the range opened and not freed before it closed
-	 * (host times, like the alloc and free events). */
+	 * given back before its kernels have all ended (GPU times: stream-
+	 * ordered allocs and frees count when their stream got there); for an NVTX
+	 * range's window, allocated before the range opened and not freed
+	 * before it closed (host times, like the alloc and free calls). */
 	uint64_t first_start = nk ? window[0].start : 0, last_end = 0;
 	for (size_t k = 0; k < nk; k++) {
 		if (window[k].start < first_start)
@@ -947,10 +962,14 @@ static void analyze_window(struct dt_group *g, size_t first, size_t count)
 		r->birth = r->death = -1;
 		if (nk == 0)
 			continue;
-		r->global = tensor->alloc_ns < first_start &&
-			(tensor->free_ns == DT_NO_TIME || tensor->free_ns >= last_end);
-		r->in_g10 = tn > 0 || (tensor->alloc_ns <= last_end &&
-			(tensor->free_ns == DT_NO_TIME || tensor->free_ns > first_start));
+		uint64_t born = g->range_times ? tensor->alloc_ns :
+			dt_tensor_ready_ns(tensor);
+		uint64_t gone = g->range_times ? tensor->free_ns :
+			dt_tensor_release_ns(tensor);
+		r->global = born < first_start &&
+			(gone == DT_NO_TIME || gone >= last_end);
+		r->in_g10 = tn > 0 || (born <= last_end &&
+			(gone == DT_NO_TIME || gone > first_start));
 		if (!r->in_g10)
 			continue;
 		if (r->global) {

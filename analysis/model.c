@@ -30,6 +30,9 @@ static void process_free(struct dt_process *p)
 	free(p->lib_dims);
 	free(p->kernels);
 	dt_u64map_free(&p->call_of_correlation);
+	free(p->stream_calls);
+	free(p->gpu_copies);
+	dt_u64map_free(&p->copy_call_ns);
 	free(p->devices);
 	dt_process_free_ranges(p);
 }
@@ -109,11 +112,30 @@ static struct dt_tensor *tensor_for_id(struct dt_process *p, int64_t id)
 	return t;
 }
 
-void dt_model_on_alloc(struct dt_model *m, int64_t vpid, uint64_t ts, int api,
-		int kind, int32_t device, uint64_t ptr, uint64_t bytes,
-		int64_t tensor_id, int result)
+static bool is_stream_ordered_alloc(int api)
 {
-	(void)api;
+	return api == DNNTRACE_API_cudaMallocAsync ||
+		api == DNNTRACE_API_cudaMallocAsync_ptsz ||
+		api == DNNTRACE_API_cudaMallocFromPoolAsync ||
+		api == DNNTRACE_API_cudaMallocFromPoolAsync_ptsz ||
+		api == DNNTRACE_API_cuMemAllocAsync ||
+		api == DNNTRACE_API_cuMemAllocAsync_ptsz ||
+		api == DNNTRACE_API_cuMemAllocFromPoolAsync ||
+		api == DNNTRACE_API_cuMemAllocFromPoolAsync_ptsz;
+}
+
+static bool is_stream_ordered_free(int api)
+{
+	return api == DNNTRACE_API_cudaFreeAsync ||
+		api == DNNTRACE_API_cudaFreeAsync_ptsz ||
+		api == DNNTRACE_API_cuMemFreeAsync ||
+		api == DNNTRACE_API_cuMemFreeAsync_ptsz;
+}
+
+void dt_model_on_alloc(struct dt_model *m, int64_t vpid, uint64_t ts, int api,
+		int kind, int32_t device, uint64_t stream, uint64_t ptr,
+		uint64_t bytes, int64_t tensor_id, int result)
+{
 	m->dnntrace_events++;
 	struct dt_process *p = dt_model_process(m, vpid);
 	/* Counted on the device the event names, even -1 (a failed call may
@@ -139,10 +161,14 @@ void dt_model_on_alloc(struct dt_model *m, int64_t vpid, uint64_t ts, int api,
 	t->ptr = ptr;
 	t->alloc_ns = ts;
 	t->allocated = true;
+	if (is_stream_ordered_alloc(api))
+		*DT_PUSH_SLOT(p->stream_calls, p->n_stream_calls,
+				p->cap_stream_calls) = (struct dt_stream_call){
+			(size_t)(t - p->tensors), stream, false};
 }
 
-void dt_model_on_free(struct dt_model *m, int64_t vpid, uint64_t ts,
-		int64_t tensor_id, int result)
+void dt_model_on_free(struct dt_model *m, int64_t vpid, uint64_t ts, int api,
+		uint64_t stream, int64_t tensor_id, int result)
 {
 	m->dnntrace_events++;
 	struct dt_process *p = dt_model_process(m, vpid);
@@ -150,6 +176,13 @@ void dt_model_on_free(struct dt_model *m, int64_t vpid, uint64_t ts,
 	if (!t || result != 0 || t->free_ns != DT_NO_TIME)
 		return;
 	t->free_ns = ts;
+	/* Decided by the entry point, not the event's kind (the allocation's):
+	 * an async free of cudaMalloc memory is stream-ordered too, and
+	 * cudaFree of pool memory is not. */
+	if (is_stream_ordered_free(api))
+		*DT_PUSH_SLOT(p->stream_calls, p->n_stream_calls,
+				p->cap_stream_calls) = (struct dt_stream_call){
+			(size_t)(t - p->tensors), stream, true};
 }
 
 static void note_write(struct dt_process *p, int64_t tensor_id, uint64_t ts)
@@ -159,20 +192,44 @@ static void note_write(struct dt_process *p, int64_t tensor_id, uint64_t ts)
 		t->first_write_ns = ts;
 }
 
+/* A copy or set that went to the GPU: its call time, for stream points. */
+static void note_copy_call(struct dt_process *p, uint64_t call_id, uint64_t ts)
+{
+	if (call_id != DT_MAP_EMPTY)
+		dt_u64map_put(&p->copy_call_ns, call_id, ts);
+}
+
 void dt_model_on_memcpy(struct dt_model *m, int64_t vpid, uint64_t ts,
-		int64_t dst_tensor, int result)
+		uint64_t call_id, int64_t dst_tensor, int result)
 {
 	m->dnntrace_events++;
-	if (result == 0)
-		note_write(dt_model_process(m, vpid), dst_tensor, ts);
+	if (result != 0)
+		return;
+	struct dt_process *p = dt_model_process(m, vpid);
+	note_write(p, dst_tensor, ts);
+	note_copy_call(p, call_id, ts);
 }
 
 void dt_model_on_memset(struct dt_model *m, int64_t vpid, uint64_t ts,
-		int64_t tensor_id, int result)
+		uint64_t call_id, int64_t tensor_id, int result)
 {
 	m->dnntrace_events++;
-	if (result == 0)
-		note_write(dt_model_process(m, vpid), tensor_id, ts);
+	if (result != 0)
+		return;
+	struct dt_process *p = dt_model_process(m, vpid);
+	note_write(p, tensor_id, ts);
+	note_copy_call(p, call_id, ts);
+}
+
+void dt_model_on_gpu_copy(struct dt_model *m, int64_t vpid,
+		uint32_t correlation_id, uint32_t device, uint32_t stream,
+		uint64_t start, uint64_t end)
+{
+	m->dnntrace_events++;
+	struct dt_process *p = dt_model_process(m, vpid);
+	*DT_PUSH_SLOT(p->gpu_copies, p->n_gpu_copies, p->cap_gpu_copies) =
+		(struct dt_gpu_copy){correlation_id, device, stream, start,
+			end < start ? start : end};
 }
 
 void dt_model_on_launch(struct dt_model *m, int64_t vpid, int64_t vtid,

@@ -3,8 +3,9 @@
  * pass. The trace reader (or a unit test) calls one dt_model_on_* function
  * per dnntrace event; nothing here knows about babeltrace2. Memory grows
  * with tensors, launches, library calls (their arguments and shapes),
- * kernels, NVTX ranges and distinct names, never with events
- * (copies, sets and correlations only update existing entries or small maps).
+ * kernels, NVTX ranges and distinct names, and by a few words per copy or
+ * set (their call time and GPU end: where a stream had got to, for
+ * stream-ordered frees); correlations only update a map.
  * Must never decide analysis questions (order, roles, windows): group.c does.
  */
 #ifndef DNNTRACE_ANALYSIS_MODEL_H
@@ -26,12 +27,51 @@ struct dt_tensor {
 	int32_t device;
 	int kind;                  /* enum dnntrace_mem_kind */
 	uint64_t ptr;              /* base address, 0: unknown */
-	uint64_t alloc_ns;
-	uint64_t free_ns;          /* DT_NO_TIME: never freed in the trace */
+	uint64_t alloc_ns;         /* host time of the alloc call */
+	uint64_t ready_ns;         /* for a stream-ordered alloc, the point its
+	                            * stream reached it; 0: at alloc_ns */
+	uint64_t free_ns;          /* host time of the free call; DT_NO_TIME:
+	                            * never freed in the trace */
+	uint64_t release_ns;       /* for a stream-ordered free, the point its
+	                            * stream reached it; 0: at free_ns. Both
+	                            * set by group.c (stream_order.c); read
+	                            * them with dt_tensor_ready_ns/_release_ns */
 	uint64_t first_write_ns;   /* first successful memcpy/memset into it */
 	bool allocated;            /* an alloc event was seen (tags may come first) */
 	bool workspace;            /* set by group.c: a library call used it as
 	                            * WORKSPACE (category workspace) */
+};
+
+/* When a tensor's memory was taken, on the GPU's timeline. */
+static inline uint64_t dt_tensor_ready_ns(const struct dt_tensor *t)
+{
+	return t->ready_ns > t->alloc_ns && t->alloc_ns != DT_NO_TIME ?
+		t->ready_ns : t->alloc_ns;
+}
+
+/* When a tensor's memory really went back (DT_NO_TIME: never freed). */
+static inline uint64_t dt_tensor_release_ns(const struct dt_tensor *t)
+{
+	if (t->free_ns == DT_NO_TIME)
+		return DT_NO_TIME;
+	return t->release_ns > t->free_ns ? t->release_ns : t->free_ns;
+}
+
+/* A successful stream-ordered alloc or free (cudaMallocAsync,
+ * cuMemAllocFromPoolAsync, cudaFreeAsync, cuMemFreeAsync, their _ptsz
+ * twins...): it takes effect when the stream gets there. */
+struct dt_stream_call {
+	size_t tensor;             /* index into dt_process.tensors */
+	uint64_t stream;           /* the host's cudaStream_t / CUstream */
+	bool is_free;
+};
+
+/* A copy or set the GPU ran (dnntrace_gpu:memcpy / memset). */
+struct dt_gpu_copy {
+	uint32_t correlation_id;
+	uint32_t device;
+	uint32_t stream;           /* CUPTI stream id */
+	uint64_t start, end;
 };
 
 /* One successful or failed kernel launch call (dnntrace_api:launch). */
@@ -149,6 +189,11 @@ struct dt_process {
 	struct dt_gpu_kernel *kernels;
 	size_t n_kernels, cap_kernels;
 	struct dt_u64map call_of_correlation; /* CUPTI correlation id -> call_id */
+	struct dt_stream_call *stream_calls;/* in trace order */
+	size_t n_stream_calls, cap_stream_calls;
+	struct dt_gpu_copy *gpu_copies;     /* GPU copies and sets */
+	size_t n_gpu_copies, cap_gpu_copies;
+	struct dt_u64map copy_call_ns;      /* successful copy/set call_id -> host time */
 	struct dt_device_stats *devices;
 	size_t n_devices, cap_devices;
 	int cupti_ok;                       /* -1: no status event seen */
@@ -179,15 +224,18 @@ struct dt_model {
 void dt_model_init(struct dt_model *m);
 void dt_model_free(struct dt_model *m);
 
+/* stream: the alloc's cudaStream_t (0 for the synchronous allocs). */
 void dt_model_on_alloc(struct dt_model *m, int64_t vpid, uint64_t ts, int api,
-		int kind, int32_t device, uint64_t ptr, uint64_t bytes,
-		int64_t tensor_id, int result);
-void dt_model_on_free(struct dt_model *m, int64_t vpid, uint64_t ts,
-		int64_t tensor_id, int result);
+		int kind, int32_t device, uint64_t stream, uint64_t ptr,
+		uint64_t bytes, int64_t tensor_id, int result);
+/* api: enum dnntrace_api_id; stream: the free's cudaStream_t (0 for the
+ * synchronous frees). */
+void dt_model_on_free(struct dt_model *m, int64_t vpid, uint64_t ts, int api,
+		uint64_t stream, int64_t tensor_id, int result);
 void dt_model_on_memcpy(struct dt_model *m, int64_t vpid, uint64_t ts,
-		int64_t dst_tensor, int result);
+		uint64_t call_id, int64_t dst_tensor, int result);
 void dt_model_on_memset(struct dt_model *m, int64_t vpid, uint64_t ts,
-		int64_t tensor_id, int result);
+		uint64_t call_id, int64_t tensor_id, int result);
 void dt_model_on_launch(struct dt_model *m, int64_t vpid, int64_t vtid,
 		uint64_t ts, uint64_t call_id, int api, const char *name, uint64_t stream,
 		const int64_t *tensors, uint32_t n_tensors, int result);
@@ -203,6 +251,10 @@ void dt_model_on_status(struct dt_model *m, int64_t vpid, int cupti_ok,
 void dt_model_on_gpu_kernel(struct dt_model *m, int64_t vpid,
 		uint32_t correlation_id, uint32_t device, uint32_t stream,
 		uint64_t start, uint64_t end, const char *name);
+/* dnntrace_gpu:memcpy and dnntrace_gpu:memset alike. */
+void dt_model_on_gpu_copy(struct dt_model *m, int64_t vpid,
+		uint32_t correlation_id, uint32_t device, uint32_t stream,
+		uint64_t start, uint64_t end);
 void dt_model_on_external_correlation(struct dt_model *m, int64_t vpid,
 		uint32_t correlation_id, uint64_t call_id);
 void dt_model_on_records_dropped(struct dt_model *m, int64_t vpid,

@@ -4,7 +4,7 @@
 
 ANALYSIS_CORE_SRCS := analysis/util.c analysis/model.c analysis/nvtx_ranges.c \
 	analysis/liveness.c analysis/category.c \
-	analysis/api_names.c \
+	analysis/api_names.c analysis/stream_order.c \
 	analysis/group.c analysis/g10_writer.c analysis/csv_writer.c \
 	analysis/summary.c
 ANALYSIS_CORE_OBJS := $(ANALYSIS_CORE_SRCS:%.c=$(BUILD)/obj/%.o)

@@ -19,7 +19,7 @@
 
 enum handler {
 	H_IGNORE,
-	H_GPU_OTHER,           /* dnntrace_gpu:memcpy / memset: not needed */
+	H_GPU_COPY,            /* dnntrace_gpu:memcpy / memset */
 	H_ALLOC,
 	H_FREE,
 	H_MEMCPY,
@@ -47,10 +47,11 @@ static const struct {
 	const char *fields[MAX_FIELDS];
 } event_specs[] = {
 	{"dnntrace_api:alloc", H_ALLOC,
-		{"api", "kind", "device", "bytes", "tensor_id", "result", "ptr"}},
-	{"dnntrace_api:free", H_FREE, {"tensor_id", "result"}},
-	{"dnntrace_api:memcpy", H_MEMCPY, {"dst_tensor", "result"}},
-	{"dnntrace_api:memset", H_MEMSET, {"tensor_id", "result"}},
+		{"api", "kind", "device", "bytes", "tensor_id", "result", "ptr",
+		 "stream"}},
+	{"dnntrace_api:free", H_FREE, {"tensor_id", "result", "api", "stream"}},
+	{"dnntrace_api:memcpy", H_MEMCPY, {"dst_tensor", "result", "call_id"}},
+	{"dnntrace_api:memset", H_MEMSET, {"tensor_id", "result", "call_id"}},
 	{"dnntrace_api:launch", H_LAUNCH,
 		{"call_id", "api", "name", "stream", "tensors", "result"}},
 	{"dnntrace_api:tag", H_TAG, {"tensor_id", "name"}},
@@ -68,8 +69,10 @@ static const struct {
 	{"dnntrace_nvtx:pop", H_NVTX_POP, {"domain"}},
 	{"dnntrace_nvtx:start", H_NVTX_START, {"id", "domain", "name"}},
 	{"dnntrace_nvtx:end", H_NVTX_END, {"id"}},
-	{"dnntrace_gpu:memcpy", H_GPU_OTHER, {NULL}},
-	{"dnntrace_gpu:memset", H_GPU_OTHER, {NULL}},
+	{"dnntrace_gpu:memcpy", H_GPU_COPY,
+		{"correlation_id", "device", "stream", "start", "end"}},
+	{"dnntrace_gpu:memset", H_GPU_COPY,
+		{"correlation_id", "device", "stream", "start", "end"}},
 };
 
 enum field_kind { F_SIGNED, F_UNSIGNED, F_STRING, F_SIGNED_ARRAY,
@@ -403,10 +406,6 @@ static void handle_event(struct reader *r, const bt_message *msg)
 	const struct class_info *info = class_of(r, bt_event_borrow_class_const(event));
 	if (info->handler == H_IGNORE)
 		return;
-	if (info->handler == H_GPU_OTHER) {
-		r->model->dnntrace_events++;
-		return;
-	}
 	/* no vpid context: one process */
 	int64_t vpid = context_integer(event, info->vpid_index, info->vpid_signed);
 	const bt_field *payload = bt_event_borrow_payload_field_const(event);
@@ -417,22 +416,35 @@ static void handle_event(struct reader *r, const bt_message *msg)
 		dt_model_on_alloc(m, vpid, ts, (int)get_signed(payload, info, 0),
 				(int)get_signed(payload, info, 1),
 				(int32_t)get_signed(payload, info, 2),
+				get_unsigned(payload, info, 7),
 				get_unsigned(payload, info, 6),
 				get_unsigned(payload, info, 3),
 				get_signed(payload, info, 4),
 				(int)get_signed(payload, info, 5));
 		break;
 	case H_FREE:
-		dt_model_on_free(m, vpid, ts, get_signed(payload, info, 0),
+		dt_model_on_free(m, vpid, ts, (int)get_signed(payload, info, 2),
+				get_unsigned(payload, info, 3),
+				get_signed(payload, info, 0),
 				(int)get_signed(payload, info, 1));
 		break;
 	case H_MEMCPY:
-		dt_model_on_memcpy(m, vpid, ts, get_signed(payload, info, 0),
+		dt_model_on_memcpy(m, vpid, ts, get_unsigned(payload, info, 2),
+				get_signed(payload, info, 0),
 				(int)get_signed(payload, info, 1));
 		break;
 	case H_MEMSET:
-		dt_model_on_memset(m, vpid, ts, get_signed(payload, info, 0),
+		dt_model_on_memset(m, vpid, ts, get_unsigned(payload, info, 2),
+				get_signed(payload, info, 0),
 				(int)get_signed(payload, info, 1));
+		break;
+	case H_GPU_COPY:
+		dt_model_on_gpu_copy(m, vpid,
+				(uint32_t)get_unsigned(payload, info, 0),
+				(uint32_t)get_unsigned(payload, info, 1),
+				(uint32_t)get_unsigned(payload, info, 2),
+				get_unsigned(payload, info, 3),
+				get_unsigned(payload, info, 4));
 		break;
 	case H_LAUNCH:
 		handle_launch(r, payload, info, vpid, context_integer(event,
@@ -492,7 +504,6 @@ static void handle_event(struct reader *r, const bt_message *msg)
 		dt_model_on_lib_set_stream(m, vpid);
 		break;
 	case H_IGNORE:
-	case H_GPU_OTHER:
 		break;
 	}
 }

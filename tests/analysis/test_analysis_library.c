@@ -71,7 +71,7 @@ static void alloc(struct dt_model *m, uint64_t ts, uint64_t ptr, uint64_t bytes,
 		int64_t id)
 {
 	dt_model_on_alloc(m, VPID, ts, DNNTRACE_API_cudaMalloc,
-			DNNTRACE_MEM_DEVICE, 0, ptr, bytes, id, 0);
+			DNNTRACE_MEM_DEVICE, 0, 0, ptr, bytes, id, 0);
 }
 
 static void gpu_kernel(struct dt_model *m, uint32_t correlation,
@@ -107,18 +107,18 @@ static void feed(struct dt_model *m)
 {
 	dt_model_on_status(m, VPID, 1, "ok");
 	alloc(m, 1, 0x50000, 8192, 7);
-	dt_model_on_free(m, VPID, 5, 7, 0);
+	dt_model_on_free(m, VPID, 5, DNNTRACE_API_cudaFree, 0, 7, 0);
 	alloc(m, 10, 0x1000, 4096, 0);
 	alloc(m, 11, 0x10000, 1024, 1);
 	alloc(m, 15, 0x50000, 4096, 5);
-	dt_model_on_memcpy(m, VPID, 20, 0, 0);
+	dt_model_on_memcpy(m, VPID, 20, 901, 0, 0);
 	alloc(m, 800, 0x30000, 512, 3);
 	alloc(m, 950, 0x20000, 8192, 2);
 	alloc(m, 1800, 0x40000, 2048, 4);
 	alloc(m, 4800, 0x60000, 256, 6);
-	dt_model_on_free(m, VPID, 4000, 2, 0);
-	dt_model_on_free(m, VPID, 5500, 4, 0);
-	dt_model_on_free(m, VPID, 6000, 3, 0);
+	dt_model_on_free(m, VPID, 4000, DNNTRACE_API_cudaFree, 0, 2, 0);
+	dt_model_on_free(m, VPID, 5500, DNNTRACE_API_cudaFree, 0, 4, 0);
+	dt_model_on_free(m, VPID, 6000, DNNTRACE_API_cudaFree, 0, 3, 0);
 
 	const struct arg conv[] = {
 		{0, 0x1000, R, F32, 4, {2, 3, 8, 8}},

@@ -40,30 +40,30 @@ static void feed_main_process(struct dt_model *m)
 {
 	const int64_t vpid = 100;
 	dt_model_on_status(m, vpid, 1, "ok");
-	dt_model_on_alloc(m, vpid, 10, CALL_MALLOC, DNNTRACE_MEM_DEVICE, 0, 0, 1000, 0, 0);
-	dt_model_on_alloc(m, vpid, 11, CALL_MALLOC, DNNTRACE_MEM_DEVICE, 0, 0, 2000, 1, 0);
-	dt_model_on_alloc(m, vpid, 12, CALL_MALLOC, DNNTRACE_MEM_DEVICE, 0, 0, 1 << 30, -1, 2);
-	dt_model_on_alloc(m, vpid, 13, CALL_MALLOC, DNNTRACE_MEM_DEVICE, 0, 0, 64, 4, 0);
-	dt_model_on_memset(m, vpid, 14, 4, 0);
-	dt_model_on_alloc(m, vpid, 15, CALL_MALLOC, DNNTRACE_MEM_STREAM_ORDERED, 0, 0, 10, 5, 0);
-	dt_model_on_memcpy(m, vpid, 16, 5, 0);
+	dt_model_on_alloc(m, vpid, 10, CALL_MALLOC, DNNTRACE_MEM_DEVICE, 0, 0, 0, 1000, 0, 0);
+	dt_model_on_alloc(m, vpid, 11, CALL_MALLOC, DNNTRACE_MEM_DEVICE, 0, 0, 0, 2000, 1, 0);
+	dt_model_on_alloc(m, vpid, 12, CALL_MALLOC, DNNTRACE_MEM_DEVICE, 0, 0, 0, 1 << 30, -1, 2);
+	dt_model_on_alloc(m, vpid, 13, CALL_MALLOC, DNNTRACE_MEM_DEVICE, 0, 0, 0, 64, 4, 0);
+	dt_model_on_memset(m, vpid, 14, 902, 4, 0);
+	dt_model_on_alloc(m, vpid, 15, CALL_MALLOC, DNNTRACE_MEM_STREAM_ORDERED, 0, 0, 0, 10, 5, 0);
+	dt_model_on_memcpy(m, vpid, 16, 903, 5, 0);
 	dt_model_on_alloc(m, vpid, 17, DNNTRACE_API_cudaMallocHost,
-			DNNTRACE_MEM_PINNED_HOST, 0, 0, 4096, -1, 0);
-	dt_model_on_memcpy(m, vpid, 20, 0, 0);
-	dt_model_on_memcpy(m, vpid, 21, 1, 700);   /* failed: not a write */
+			DNNTRACE_MEM_PINNED_HOST, 0, 0, 0, 4096, -1, 0);
+	dt_model_on_memcpy(m, vpid, 20, 904, 0, 0);
+	dt_model_on_memcpy(m, vpid, 21, 905, 1, 700);   /* failed: not a write */
 	dt_model_on_tag(m, vpid, 0, "first_name");
 	dt_model_on_tag(m, vpid, 0, "weights");    /* the last tag wins */
 	int64_t l1[] = {0, 1}, l2[] = {1, 3, 5}, l3[] = {2, 4}, l4[] = {0, 3, 4};
 	dt_model_on_launch(m, vpid, 0, 100, 1, LAUNCH, "k_a", 7, l1, 2, 0);
-	dt_model_on_alloc(m, vpid, 1500, CALL_MALLOC, DNNTRACE_MEM_DEVICE, 0, 0, 50, 3, 0);
+	dt_model_on_alloc(m, vpid, 1500, CALL_MALLOC, DNNTRACE_MEM_DEVICE, 0, 0, 0, 50, 3, 0);
 	dt_model_on_launch(m, vpid, 0, 110, 2, LAUNCH, "k_b", 7, l2, 3, 0);
-	dt_model_on_alloc(m, vpid, 2500, CALL_MALLOC, DNNTRACE_MEM_DEVICE, 0, 0, 300, 2, 0);
+	dt_model_on_alloc(m, vpid, 2500, CALL_MALLOC, DNNTRACE_MEM_DEVICE, 0, 0, 0, 300, 2, 0);
 	dt_model_on_launch(m, vpid, 0, 120, 3, LAUNCH, "k_c", 7, l3, 2, 0);
 	dt_model_on_launch(m, vpid, 0, 130, 4, LAUNCH, "k_d", 7, l4, 3, 0);
-	dt_model_on_free(m, vpid, 3500, 2, 0);
-	dt_model_on_free(m, vpid, 4500, 3, 0);
-	dt_model_on_free(m, vpid, 5000, 1, 0);
-	dt_model_on_free(m, vpid, 5001, 1, 0);     /* double free: ignored */
+	dt_model_on_free(m, vpid, 3500, DNNTRACE_API_cudaFree, 0, 2, 0);
+	dt_model_on_free(m, vpid, 4500, DNNTRACE_API_cudaFree, 0, 3, 0);
+	dt_model_on_free(m, vpid, 5000, DNNTRACE_API_cudaFree, 0, 1, 0);
+	dt_model_on_free(m, vpid, 5001, DNNTRACE_API_cudaFree, 0, 1, 0);     /* double free: ignored */
 	/* late GPU records, out of order */
 	dt_model_on_gpu_kernel(m, vpid, 14, 0, 7, 4000, 4400, "k_d");
 	dt_model_on_gpu_kernel(m, vpid, 12, 0, 7, 2000, 2200, "k_b");
@@ -262,7 +262,7 @@ static void test_window(struct dt_group *g)
 /* A second process on device 1, and a third with CUPTI unavailable. */
 static void feed_other_processes(struct dt_model *m)
 {
-	dt_model_on_alloc(m, 200, 50, CALL_MALLOC, DNNTRACE_MEM_DEVICE, 1, 0, 128, 0, 0);
+	dt_model_on_alloc(m, 200, 50, CALL_MALLOC, DNNTRACE_MEM_DEVICE, 1, 0, 0, 128, 0, 0);
 	int64_t t[] = {0};
 	dt_model_on_launch(m, 200, 0, 60, 9, LAUNCH, "other", 0, t, 1, 0);
 	dt_model_on_external_correlation(m, 200, 1, 9);
@@ -270,7 +270,7 @@ static void feed_other_processes(struct dt_model *m)
 	dt_model_on_records_dropped(m, 200, 5);
 
 	dt_model_on_status(m, 300, 0, "CUPTI_ERROR_NOT_INITIALIZED");
-	dt_model_on_alloc(m, 300, 10, CALL_MALLOC, DNNTRACE_MEM_DEVICE, 0, 0, 8, 0, 0);
+	dt_model_on_alloc(m, 300, 10, CALL_MALLOC, DNNTRACE_MEM_DEVICE, 0, 0, 0, 8, 0, 0);
 	dt_model_on_launch(m, 300, 0, 30, 2, LAUNCH, "second", 0, t, 1, 0);
 	dt_model_on_launch(m, 300, 0, 20, 1, LAUNCH, "first", 0, t, 1, 0);
 	dt_model_on_launch(m, 300, 0, 40, 3, LAUNCH, "failed", 0, t, 1, 1);
@@ -320,7 +320,7 @@ static void test_managed_first_use(void)
 	struct dt_model m;
 	dt_model_init(&m);
 	dt_model_on_alloc(&m, 1, 1, DNNTRACE_API_cudaMallocManaged,
-			DNNTRACE_MEM_MANAGED, 0, 0, 16, 0, 0);
+			DNNTRACE_MEM_MANAGED, 0, 0, 0, 16, 0, 0);
 	int64_t t[] = {0};
 	dt_model_on_launch(&m, 1, 0, 2, 1, LAUNCH, "k", 0, t, 1, 0);
 	dt_model_on_external_correlation(&m, 1, 1, 1);
@@ -343,23 +343,23 @@ static void test_failed_alloc_groups(void)
 	dt_model_init(&m);
 	int64_t t[] = {0};
 	/* process 1: one tensor on device 0, failures on -1, 3 and 0 */
-	dt_model_on_alloc(&m, 1, 1, CALL_MALLOC, DNNTRACE_MEM_DEVICE, 0, 0, 16, 0, 0);
-	dt_model_on_alloc(&m, 1, 2, CALL_MALLOC, DNNTRACE_MEM_DEVICE, -1, 0, 1 << 30, -1, 2);
-	dt_model_on_alloc(&m, 1, 3, CALL_MALLOC, DNNTRACE_MEM_DEVICE, 3, 0, 1 << 30, -1, 2);
-	dt_model_on_alloc(&m, 1, 4, CALL_MALLOC, DNNTRACE_MEM_DEVICE, 0, 0, 1 << 30, -1, 2);
+	dt_model_on_alloc(&m, 1, 1, CALL_MALLOC, DNNTRACE_MEM_DEVICE, 0, 0, 0, 16, 0, 0);
+	dt_model_on_alloc(&m, 1, 2, CALL_MALLOC, DNNTRACE_MEM_DEVICE, -1, 0, 0, 1 << 30, -1, 2);
+	dt_model_on_alloc(&m, 1, 3, CALL_MALLOC, DNNTRACE_MEM_DEVICE, 3, 0, 0, 1 << 30, -1, 2);
+	dt_model_on_alloc(&m, 1, 4, CALL_MALLOC, DNNTRACE_MEM_DEVICE, 0, 0, 0, 1 << 30, -1, 2);
 	dt_model_on_alloc(&m, 1, 5, DNNTRACE_API_cudaMallocHost,
-			DNNTRACE_MEM_PINNED_HOST, -1, 0, 4096, -1, 0);
+			DNNTRACE_MEM_PINNED_HOST, -1, 0, 0, 4096, -1, 0);
 	dt_model_on_launch(&m, 1, 0, 6, 1, LAUNCH, "k", 0, t, 1, 0);
 	dt_model_on_external_correlation(&m, 1, 1, 1);
 	dt_model_on_gpu_kernel(&m, 1, 1, 0, 0, 10, 20, "k");
 	/* process 2: tensors on devices 1 and 2; a device -1 failure goes to
 	 * the first group, a device 2 failure to device 2 */
-	dt_model_on_alloc(&m, 2, 1, CALL_MALLOC, DNNTRACE_MEM_DEVICE, 2, 0, 16, 0, 0);
-	dt_model_on_alloc(&m, 2, 2, CALL_MALLOC, DNNTRACE_MEM_DEVICE, 1, 0, 16, 1, 0);
-	dt_model_on_alloc(&m, 2, 3, CALL_MALLOC, DNNTRACE_MEM_DEVICE, -1, 0, 99, -1, 2);
-	dt_model_on_alloc(&m, 2, 4, CALL_MALLOC, DNNTRACE_MEM_DEVICE, 2, 0, 99, -1, 2);
+	dt_model_on_alloc(&m, 2, 1, CALL_MALLOC, DNNTRACE_MEM_DEVICE, 2, 0, 0, 16, 0, 0);
+	dt_model_on_alloc(&m, 2, 2, CALL_MALLOC, DNNTRACE_MEM_DEVICE, 1, 0, 0, 16, 1, 0);
+	dt_model_on_alloc(&m, 2, 3, CALL_MALLOC, DNNTRACE_MEM_DEVICE, -1, 0, 0, 99, -1, 2);
+	dt_model_on_alloc(&m, 2, 4, CALL_MALLOC, DNNTRACE_MEM_DEVICE, 2, 0, 0, 99, -1, 2);
 	/* process 3: only a failure on device -1 */
-	dt_model_on_alloc(&m, 3, 1, CALL_MALLOC, DNNTRACE_MEM_DEVICE, -1, 0, 99, -1, 2);
+	dt_model_on_alloc(&m, 3, 1, CALL_MALLOC, DNNTRACE_MEM_DEVICE, -1, 0, 0, 99, -1, 2);
 	struct dt_group *groups;
 	size_t n = dt_groups_build(&m, DT_GRANULARITY_KERNEL, &groups);
 	CHECK_EQ_INT(n, 4);

@@ -219,30 +219,30 @@ static void test_range_window(void)
 	dt_model_init(&m);
 	dt_model_on_status(&m, P, 1, "ok");
 	dt_model_on_alloc(&m, P, 1, DNNTRACE_API_cudaMalloc, DNNTRACE_MEM_DEVICE,
-			0, 0x1000, 100, 0, 0);
+			0, 0, 0x1000, 100, 0, 0);
 	dt_model_on_nvtx_push(&m, P, A, 10, "", "step");
 	dt_model_on_alloc(&m, P, 11, DNNTRACE_API_cudaMalloc, DNNTRACE_MEM_DEVICE,
-			0, 0x2000, 200, 1, 0);
+			0, 0, 0x2000, 200, 1, 0);
 	int64_t wa[] = {0, 1}, a[] = {1}, wb[] = {0, 2}, c[] = {3},
 		w[] = {0}, bd[] = {2, 4};
 	dt_model_on_launch(&m, P, A, 12, 1, LAUNCH, "c1", 0, wa, 2, 0);
 	dt_model_on_launch(&m, P, A, 13, 2, LAUNCH, "c2", 0, a, 1, 0);
-	dt_model_on_free(&m, P, 60, 1, 0);
+	dt_model_on_free(&m, P, 60, DNNTRACE_API_cudaFree, 0, 1, 0);
 	dt_model_on_nvtx_pop(&m, P, A, 61, "");
 	dt_model_on_alloc(&m, P, 80, DNNTRACE_API_cudaMalloc, DNNTRACE_MEM_DEVICE,
-			0, 0x5000, 500, 4, 0);
+			0, 0, 0x5000, 500, 4, 0);
 	dt_model_on_nvtx_push(&m, P, A, 100, "", "step");
 	dt_model_on_alloc(&m, P, 101, DNNTRACE_API_cudaMalloc, DNNTRACE_MEM_DEVICE,
-			0, 0x3000, 300, 2, 0);
+			0, 0, 0x3000, 300, 2, 0);
 	dt_model_on_launch(&m, P, A, 102, 3, LAUNCH, "c3", 0, wb, 2, 0);
 	dt_model_on_alloc(&m, P, 125, DNNTRACE_API_cudaMalloc, DNNTRACE_MEM_DEVICE,
-			0, 0x4000, 400, 3, 0);
+			0, 0, 0x4000, 400, 3, 0);
 	dt_model_on_launch(&m, P, A, 126, 4, LAUNCH, "c4", 0, c, 1, 0);
 	dt_model_on_launch(&m, P, B, 127, 6, LAUNCH, "c6", 0, bd, 2, 0);
-	dt_model_on_free(&m, P, 145, 3, 0);
-	dt_model_on_free(&m, P, 150, 2, 0);
+	dt_model_on_free(&m, P, 145, DNNTRACE_API_cudaFree, 0, 3, 0);
+	dt_model_on_free(&m, P, 150, DNNTRACE_API_cudaFree, 0, 2, 0);
 	dt_model_on_nvtx_pop(&m, P, A, 151, "");
-	dt_model_on_free(&m, P, 160, 4, 0);
+	dt_model_on_free(&m, P, 160, DNNTRACE_API_cudaFree, 0, 4, 0);
 	dt_model_on_launch(&m, P, A, 200, 5, LAUNCH, "c5", 0, w, 1, 0);
 	const uint64_t gpu[][3] = {{1, 20, 30}, {2, 40, 50}, {3, 110, 120},
 		{4, 130, 140}, {6, 135, 138}, {5, 210, 220}};
@@ -306,7 +306,7 @@ static void test_explicit_categories(void)
 	dt_model_on_status(&m, P, 1, "ok");
 	for (int64_t id = 0; id < 8; id++)
 		dt_model_on_alloc(&m, P, 1 + (uint64_t)id, DNNTRACE_API_cudaMalloc,
-				DNNTRACE_MEM_DEVICE, 0, 0x1000 * (uint64_t)(id + 1),
+				DNNTRACE_MEM_DEVICE, 0, 0, 0x1000 * (uint64_t)(id + 1),
 				64, id, 0);
 	dt_model_on_tag(&m, P, 0, "param:fc.weight");
 	dt_model_on_tag(&m, P, 1, "grad:fc.weight");

@@ -30,14 +30,4 @@ analyze "$e2e_tmp/trace" -o "$e2e_tmp/report" >"$e2e_tmp/summary.out" 2>"$e2e_tm
 compare truth "$e2e_tmp/truth" "$e2e_tmp/report" >"$e2e_tmp/compare.out"
 status=$?
 cat "$e2e_tmp/compare.out"
-[ "$status" = 0 ] && exit 0
-# Known analyzer issue, reported: memory.csv frees a stream-ordered tensor at
-# its cuMemFreeAsync call, while the memory goes back only when the stream
-# reaches the free; with the host ahead of the GPU a kernel then runs with
-# fewer live bytes than its own tensors. Every other report is exact: only
-# that difference alone is a skip, anything else fails.
-if tail -n 1 "$e2e_tmp/compare.out" | grep -Eq '^[0-9]+ differences \(memory\)$' &&
-	! grep -v '^memory: kernel [0-9]*: live ' "$e2e_tmp/compare.out" | grep -qv 'differences (memory)$'; then
-	skip "analyzer: live_bytes of stream-ordered tensors freed at the cuMemFreeAsync call, not at the stream's point (all else exact)"
-fi
-fail "analyzer reports differ from ground truth"
+[ "$status" = 0 ] || fail "analyzer reports differ from ground truth"

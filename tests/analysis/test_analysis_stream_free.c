@@ -1,0 +1,211 @@
+/*
+ * Unit tests of stream-ordered allocs and frees (cudaMallocAsync,
+ * cudaFreeAsync...) on hand-made event sequences: when the memory is taken
+ * and goes back (the stream's point, from kernels and copies whose call
+ * came before the alloc or free), the binding of
+ * host stream pointers to CUPTI streams (and a pointer reused by a new
+ * stream), frees that stay at their call (synchronous, unbound stream, no
+ * CUPTI), and what that changes in memory.csv's live bytes and in global.
+ * Every expected value is worked out by hand in the comments. Must never
+ * compare against output produced by the code under test.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "analysis/group.h"
+#include "analysis/model.h"
+#include "analysis/stream_order.h"
+#include "tests/analysis/check.h"
+#include "tracepoints/dnntrace_enums.h"
+
+#define P 7
+#define MALLOC_ASYNC DNNTRACE_API_cudaMallocAsync
+#define FREE_ASYNC DNNTRACE_API_cudaFreeAsync
+#define LAUNCH DNNTRACE_API_cudaLaunchKernel
+#define STREAM_A 0xa0      /* host cudaStream_t values */
+#define STREAM_B 0xb0
+#define STREAM_C 0xc0      /* never launched on */
+
+/*
+ * Device 0, tensors (cudaMallocAsync, bytes, host times):
+ *   id bytes alloc     ready  free call               release (see below)
+ *   0  100   A @10     10     -                       never
+ *   1  200   A @11     11     -                       never
+ *   2  400   A @12     12     cudaFreeAsync(A) @40    2700
+ *   3  800   A @13     13     cudaFree @41 (sync)     41
+ *   4  1600  A @14     14     cudaFreeAsync(C) @42    42 (C unbound)
+ *   5  3200  A @15     15     cudaFreeAsync(B) @43    1195
+ *   6  6400  B @55     1195   cudaFreeAsync(A) @70    3400 (A rebound)
+ * The allocs at 10..15 come before any launch: nothing binds A yet.
+ * Host calls, then GPU records (CUPTI stream ids 5, 9, 11):
+ *   call 1 @20 launch k_a on A (t0, t2)   GPU stream 5  1000..1500
+ *   call 5 @25 launch k_d on B (t5)       GPU stream 9  1100..1200
+ *   call 2 @30 launch k_b on A (t2, t1)   GPU stream 5  1600..2500
+ *   call 4 @35 memcpy into t1 on A        GPU stream 5  2500..2700
+ *   call 3 @50 launch k_c on A (t1)       GPU stream 5  2800..3000
+ *   call 7 @57 launch k_f on B (t6)       GPU stream 9  1195..1300
+ *   (A is destroyed; a new stream gets the same pointer)
+ *   call 6 @60 launch k_e on A (t6)       GPU stream 11 3100..3400
+ * t2: A was bound to stream 5 at 40 (call 2 @30); work on 5 called before
+ * 40: k_a, k_b, the copy; latest end 2700 (k_c, called @50, not counted).
+ * t5: B bound to 9 (call 5); k_d ends 1200, but k_f, enqueued after the
+ * free, starts at 1195 (GPU times that overlap by a few ns): the stream
+ * point is never after the next work's start, 1195. t6's alloc on B @55
+ * likewise: 1195. t6's free: at 70 A is bound to 11
+ * (call 6 @60 is the latest binding), k_e ends 3400 (stream 5's 3000 would
+ * be the wrong stream).
+ */
+static void feed(struct dt_model *m, bool with_gpu_records)
+{
+	const int64_t sizes[] = {100, 200, 400, 800, 1600, 3200};
+	dt_model_on_status(m, P, with_gpu_records, "ok");
+	for (int i = 0; i < 6; i++)
+		dt_model_on_alloc(m, P, 10 + (uint64_t)i, MALLOC_ASYNC,
+				DNNTRACE_MEM_STREAM_ORDERED, 0, 0, 0x1000 * (uint64_t)(i + 1),
+				(uint64_t)sizes[i], i, 0);
+	int64_t a[] = {0, 2}, b[] = {2, 1}, c[] = {1}, d[] = {5}, e[] = {6};
+	dt_model_on_launch(m, P, 0, 20, 1, LAUNCH, "k_a", STREAM_A, a, 2, 0);
+	dt_model_on_launch(m, P, 0, 25, 5, LAUNCH, "k_d", STREAM_B, d, 1, 0);
+	dt_model_on_launch(m, P, 0, 30, 2, LAUNCH, "k_b", STREAM_A, b, 2, 0);
+	dt_model_on_memcpy(m, P, 35, 4, 1, 0);
+	dt_model_on_free(m, P, 40, FREE_ASYNC, STREAM_A, 2, 0);
+	dt_model_on_free(m, P, 41, DNNTRACE_API_cudaFree, 0, 3, 0);
+	dt_model_on_free(m, P, 42, FREE_ASYNC, STREAM_C, 4, 0);
+	dt_model_on_free(m, P, 43, FREE_ASYNC, STREAM_B, 5, 0);
+	dt_model_on_free(m, P, 44, FREE_ASYNC, STREAM_B, 5, 0); /* double: ignored */
+	dt_model_on_launch(m, P, 0, 50, 3, LAUNCH, "k_c", STREAM_A, c, 1, 0);
+	dt_model_on_alloc(m, P, 55, MALLOC_ASYNC, DNNTRACE_MEM_STREAM_ORDERED, 0, STREAM_B,
+			0x7000, 6400, 6, 0);
+	dt_model_on_launch(m, P, 0, 57, 7, LAUNCH, "k_f", STREAM_B, e, 1, 0);
+	dt_model_on_launch(m, P, 0, 60, 6, LAUNCH, "k_e", STREAM_A, e, 1, 0);
+	dt_model_on_free(m, P, 70, FREE_ASYNC, STREAM_A, 6, 0);
+	if (!with_gpu_records)
+		return;
+	/* CUPTI delivers records late, out of order */
+	dt_model_on_gpu_kernel(m, P, 13, 0, 11, 3100, 3400, "k_e");
+	dt_model_on_gpu_kernel(m, P, 12, 0, 5, 2800, 3000, "k_c");
+	dt_model_on_gpu_copy(m, P, 14, 0, 5, 2500, 2700);
+	dt_model_on_gpu_kernel(m, P, 16, 0, 9, 1195, 1300, "k_f");
+	dt_model_on_gpu_kernel(m, P, 11, 0, 5, 1600, 2500, "k_b");
+	dt_model_on_gpu_kernel(m, P, 15, 0, 9, 1100, 1200, "k_d");
+	dt_model_on_gpu_kernel(m, P, 10, 0, 5, 1000, 1500, "k_a");
+	const uint32_t correlations[] = {10, 11, 12, 13, 14, 15, 16};
+	const uint64_t calls[] = {1, 2, 3, 6, 4, 5, 7};
+	for (int i = 0; i < 7; i++)
+		dt_model_on_external_correlation(m, P, correlations[i], calls[i]);
+}
+
+static void test_release_times(void)
+{
+	struct dt_model m;
+	dt_model_init(&m);
+	feed(&m, true);
+	const struct dt_process *p = dt_model_find_process(&m, P);
+	CHECK(p != NULL);
+	CHECK_EQ_INT(p->n_stream_calls, 11);  /* 7 allocs; frees of t2 t4 t5 t6 */
+	struct dt_stream_points *points = dt_stream_points(p);
+	CHECK(points != NULL);
+	const uint64_t ready[] = {0, 0, 0, 0, 0, 0, 1195};
+	const uint64_t release[] = {0, 0, 2700, 0, 0, 1195, 3400};
+	for (size_t i = 0; i < p->n_tensors; i++) {
+		CHECK_EQ_INT(points[i].ready_ns, ready[p->tensors[i].id]);
+		CHECK_EQ_INT(points[i].release_ns, release[p->tensors[i].id]);
+	}
+	free(points);
+	dt_model_free(&m);
+}
+
+/*
+ * The group, full window [1000, 3400], kernels by GPU start:
+ * k_a 1000, k_d 1100, k_f 1195, k_b 1600, k_c 2800, k_e 3100. Live at a
+ * kernel's start = bytes ready (<= start) and not released (> start): t3
+ * (41) and t4 (42) are gone before any kernel;
+ *   k_a, k_d: t0+t1+t2+t5 = 100+200+400+3200 = 3900
+ *   k_f, k_b: t5 released, t6 ready at 1195: 100+200+400+6400 = 7100
+ *   k_c: t2 released at 2700: 6700;  k_e: t6 released only at 3400: 6700.
+ * (Counted at the calls, k_a would see 300 bytes, less than its own t0+t2;
+ * allocs at their calls and frees at the stream would give k_a 10300, more
+ * than the program ever held at once, 6700 from @55; points at the
+ * previous work's end, unclamped, would leave k_f without its own t6.)
+ * Peak 7100 at k_f (index 2), the first of the tie.
+ * Global (ready before 1000, released at or after 3400): t0 and t1; t2
+ * and t6 (ready 1195) are local; t3 and t4 are neither touched nor alive
+ * in the window.
+ */
+static void test_group_memory_and_global(void)
+{
+	struct dt_model m;
+	dt_model_init(&m);
+	feed(&m, true);
+	struct dt_group *groups;
+	size_t n = dt_groups_build(&m, DT_GRANULARITY_KERNEL, &groups);
+	CHECK_EQ_INT(n, 1);
+	struct dt_group *g = &groups[0];
+	CHECK_EQ_INT(g->n_kernels, 6);
+	dt_group_analyze(g, 0, g->n_kernels);
+	const uint64_t live[] = {3900, 3900, 7100, 7100, 6700, 6700};
+	const uint64_t starts[] = {1000, 1100, 1195, 1600, 2800, 3100};
+	for (size_t k = 0; k < 6; k++) {
+		CHECK_EQ_INT(g->kernels[k].start, starts[k]);
+		CHECK_EQ_INT(g->live_bytes[k], live[k]);
+	}
+	CHECK_EQ_INT(g->peak_bytes, 7100);
+	CHECK_EQ_INT(g->peak_kernel, 2);
+	const bool global[] = {true, true, false, false, false, false, false};
+	const bool in_g10[] = {true, true, true, false, false, true, true};
+	CHECK_EQ_INT(g->n_tensors, 7);
+	for (size_t t = 0; t < 7; t++) {
+		CHECK_EQ_INT(g->tensors[t].id, (int64_t)t);
+		CHECK_EQ_INT(g->results[t].global, global[t]);
+		CHECK_EQ_INT(g->results[t].in_g10, in_g10[t]);
+	}
+	/* the calls' host times are kept as such (tensors.csv, --range) */
+	CHECK_EQ_INT(g->tensors[2].free_ns, 40);
+	CHECK_EQ_INT(g->tensors[6].alloc_ns, 55);
+	CHECK_EQ_INT(dt_tensor_ready_ns(&g->tensors[6]), 1195);
+	CHECK_EQ_INT(dt_tensor_release_ns(&g->tensors[2]), 2700);
+	CHECK_EQ_INT(dt_tensor_release_ns(&g->tensors[3]), 41);
+	for (size_t i = 0; i < n; i++)
+		dt_group_free(&groups[i]);
+	free(groups);
+	dt_model_free(&m);
+}
+
+/* Without GPU records nothing binds a stream: every call keeps its time. */
+static void test_without_cupti(void)
+{
+	struct dt_model m;
+	dt_model_init(&m);
+	feed(&m, false);
+	const struct dt_process *p = dt_model_find_process(&m, P);
+	struct dt_stream_points *points = dt_stream_points(p);
+	CHECK(points != NULL);
+	for (size_t i = 0; i < p->n_tensors; i++) {
+		CHECK_EQ_INT(points[i].ready_ns, 0);
+		CHECK_EQ_INT(points[i].release_ns, 0);
+	}
+	free(points);
+	dt_model_free(&m);
+}
+
+/* A process with no stream-ordered alloc or free has nothing to place. */
+static void test_no_stream_frees(void)
+{
+	struct dt_model m;
+	dt_model_init(&m);
+	dt_model_on_alloc(&m, P, 1, DNNTRACE_API_cudaMalloc, DNNTRACE_MEM_DEVICE,
+			0, 0, 0x1000, 64, 0, 0);
+	dt_model_on_free(&m, P, 2, DNNTRACE_API_cudaFree, 0, 0, 0);
+	CHECK(dt_stream_points(dt_model_find_process(&m, P)) == NULL);
+	dt_model_free(&m);
+}
+
+int main(void)
+{
+	test_release_times();
+	test_group_memory_and_global();
+	test_without_cupti();
+	test_no_stream_frees();
+	printf("test_analysis_stream_free: ok\n");
+	return 0;
+}
