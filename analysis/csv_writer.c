@@ -14,9 +14,18 @@
 #include "analysis/category.h"
 #include "tracepoints/dnntrace_enums.h"
 
+/* by enum dnntrace_mem_kind; only device kinds become tensors (vmm_mapped
+ * among them), the others are listed so every value has its label */
 static const char *const kind_names[] = {
-	"device", "managed", "pinned_host", "stream_ordered",
+	[DNNTRACE_MEM_DEVICE] = "device",
+	[DNNTRACE_MEM_MANAGED] = "managed",
+	[DNNTRACE_MEM_PINNED_HOST] = "pinned_host",
+	[DNNTRACE_MEM_STREAM_ORDERED] = "stream_ordered",
+	[DNNTRACE_MEM_VMM_MAPPED] = "vmm_mapped",
+	[DNNTRACE_MEM_VMM_PHYSICAL] = "vmm_physical",
+	[DNNTRACE_MEM_VMM_RESERVED] = "vmm_reserved",
 };
+#define N_KIND_NAMES (sizeof(kind_names) / sizeof(kind_names[0]))
 
 void dt_csv_field(FILE *f, const char *s)
 {
@@ -110,7 +119,8 @@ static int write_tensors(const struct dt_group *g, const char *dir)
 		putc_unlocked(',', f);
 		dt_put_i64(f, t->device);
 		putc_unlocked(',', f);
-		dt_put_str(f, t->kind >= 0 && t->kind < 4 ? kind_names[t->kind] :
+		dt_put_str(f, t->kind >= 0 && (size_t)t->kind < N_KIND_NAMES ?
+				kind_names[t->kind] :
 				"unknown");
 		putc_unlocked(',', f);
 		dt_put_u64(f, t->alloc_ns);

@@ -684,6 +684,8 @@ static void merge_stats(struct dt_device_stats *into,
 	into->failed_allocs += from->failed_allocs;
 	into->pinned_allocs += from->pinned_allocs;
 	into->pinned_bytes += from->pinned_bytes;
+	into->vmm_physical_allocs += from->vmm_physical_allocs;
+	into->vmm_physical_bytes += from->vmm_physical_bytes;
 }
 
 static bool has_device(const int32_t *devices, size_t n, int32_t d)
@@ -733,9 +735,11 @@ size_t dt_groups_build(const struct dt_model *m, enum dt_granularity granularity
 							guessed_call_device(&view,
 								(struct call_ref){DT_SOURCE_LIBRARY, i}));
 		}
-		/* successful pinned host allocations on a known device */
+		/* successful pinned host or physical VMM allocations on a
+		 * known device */
 		for (size_t i = 0; i < p->n_devices; i++)
-			if (p->devices[i].device >= 0 && p->devices[i].pinned_allocs)
+			if (p->devices[i].device >= 0 && (p->devices[i].pinned_allocs ||
+					p->devices[i].vmm_physical_allocs))
 				add_device(&devices, &n_devices, &cap_devices,
 						p->devices[i].device);
 		/* Only failed or device -1 allocations: one group reports them,

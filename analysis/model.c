@@ -152,6 +152,14 @@ void dt_model_on_alloc(struct dt_model *m, int64_t vpid, uint64_t ts, int api,
 		stats->pinned_bytes += bytes;
 		return;
 	}
+	/* Physical VMM memory is counted like pinned host memory: a tensor
+	 * is only the range cuMemMap maps onto it (kind vmm_mapped). A
+	 * reserved address range (vmm_reserved) holds no memory: ignored. */
+	if (kind == DNNTRACE_MEM_VMM_PHYSICAL) {
+		stats->vmm_physical_allocs++;
+		stats->vmm_physical_bytes += bytes;
+		return;
+	}
 	if (tensor_id < 0)
 		return;
 	struct dt_tensor *t = tensor_for_id(p, tensor_id);
@@ -253,6 +261,24 @@ void dt_model_on_launch(struct dt_model *m, int64_t vpid, int64_t vtid,
 		*DT_PUSH_SLOT(p->launch_tensors, p->n_launch_tensors,
 				p->cap_launch_tensors) = tensors[i];
 	dt_u64map_put(&p->launch_index, call_id, p->n_launches - 1);
+}
+
+/*
+ * Stored as a launch with no tensors, so a graph kernel links, orders and
+ * merges into an op like a launch's kernels (group.c) and binds the
+ * launch's stream (stream_order.c). Which tensors a graph node touches is
+ * not traced: its kernels show none. Assumed, not tested on a real GPU:
+ * CUPTI gives every kernel, copy and set of a graph launch the launch's
+ * correlation id (CUDA 12/13 CUPTI documents graph node records carrying
+ * the cudaGraphLaunch correlation id).
+ */
+void dt_model_on_graph_launch(struct dt_model *m, int64_t vpid, int64_t vtid,
+		uint64_t ts, uint64_t call_id, int api, uint64_t stream, int result)
+{
+	dt_model_on_launch(m, vpid, vtid, ts, call_id, api, "", stream, NULL, 0,
+			result);
+	if (result == 0)
+		note_copy_call(dt_model_process(m, vpid), call_id, ts);
 }
 
 void dt_model_on_lib_call(struct dt_model *m, int64_t vpid, uint64_t ts,

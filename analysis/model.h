@@ -74,7 +74,9 @@ struct dt_gpu_copy {
 	uint64_t start, end;
 };
 
-/* One successful or failed kernel launch call (dnntrace_api:launch). */
+/* One successful or failed kernel launch call (dnntrace_api:launch), or
+ * graph launch (dnntrace_api:graph_launch: api cudaGraphLaunch,
+ * cuGraphLaunch or a _ptsz twin, empty name, no tensors). */
 struct dt_launch {
 	uint64_t call_id;
 	uint64_t ts;
@@ -167,6 +169,9 @@ struct dt_device_stats {
 	uint64_t failed_allocs;
 	uint64_t pinned_allocs;
 	uint64_t pinned_bytes;
+	uint64_t vmm_physical_allocs;  /* cuMemCreate: device memory that is
+	                                * no tensor until a range maps it */
+	uint64_t vmm_physical_bytes;
 };
 
 struct dt_process {
@@ -239,6 +244,12 @@ void dt_model_on_memset(struct dt_model *m, int64_t vpid, uint64_t ts,
 void dt_model_on_launch(struct dt_model *m, int64_t vpid, int64_t vtid,
 		uint64_t ts, uint64_t call_id, int api, const char *name, uint64_t stream,
 		const int64_t *tensors, uint32_t n_tensors, int result);
+/* A graph launch: every GPU kernel linked to call_id is one of the graph's
+ * (its api column names the graph launch; its tensors are unknown, the
+ * event names none), and with --granularity op they make one op. The GPU
+ * copies and sets linked to it are placed on their stream at its time. */
+void dt_model_on_graph_launch(struct dt_model *m, int64_t vpid, int64_t vtid,
+		uint64_t ts, uint64_t call_id, int api, uint64_t stream, int result);
 void dt_model_on_lib_call(struct dt_model *m, int64_t vpid, uint64_t ts,
 		const struct dt_lib_call_event *call);
 /* cudnnSetStream / cublasSetStream_v2: counted only, since every call

@@ -50,6 +50,11 @@ void dt_write_summary(FILE *f, const struct dt_group *g)
 	fprintf(f, "pinned host memory: %" PRIu64 " bytes in %" PRIu64
 			" allocations\n", g->stats.pinned_bytes,
 			g->stats.pinned_allocs);
+	if (g->stats.vmm_physical_allocs)   /* only programs using VMM */
+		fprintf(f, "physical VMM memory (cuMemCreate): %" PRIu64
+				" bytes in %" PRIu64 " allocations\n",
+				g->stats.vmm_physical_bytes,
+				g->stats.vmm_physical_allocs);
 	if (g->win_count > 0)
 		fprintf(f, "peak memory: %" PRIu64 " bytes at %s %zu (%s)\n",
 				g->peak_bytes, g->granularity == DT_GRANULARITY_OP ?

@@ -25,6 +25,7 @@ enum handler {
 	H_MEMCPY,
 	H_MEMSET,
 	H_LAUNCH,
+	H_GRAPH_LAUNCH,
 	H_TAG,
 	H_STATUS,
 	H_GPU_KERNEL,
@@ -52,6 +53,8 @@ static const struct {
 	{"dnntrace_api:free", H_FREE, {"tensor_id", "result", "api", "stream"}},
 	{"dnntrace_api:memcpy", H_MEMCPY, {"dst_tensor", "result", "call_id"}},
 	{"dnntrace_api:memset", H_MEMSET, {"tensor_id", "result", "call_id"}},
+	{"dnntrace_api:graph_launch", H_GRAPH_LAUNCH,
+		{"call_id", "api", "stream", "result"}},
 	{"dnntrace_api:launch", H_LAUNCH,
 		{"call_id", "api", "name", "stream", "tensors", "result"}},
 	{"dnntrace_api:tag", H_TAG, {"tensor_id", "name"}},
@@ -449,6 +452,14 @@ static void handle_event(struct reader *r, const bt_message *msg)
 	case H_LAUNCH:
 		handle_launch(r, payload, info, vpid, context_integer(event,
 				info->vtid_index, info->vtid_signed), ts);
+		break;
+	case H_GRAPH_LAUNCH:
+		dt_model_on_graph_launch(m, vpid, context_integer(event,
+				info->vtid_index, info->vtid_signed), ts,
+				get_unsigned(payload, info, 0),
+				(int)get_signed(payload, info, 1),
+				get_unsigned(payload, info, 2),
+				(int)get_signed(payload, info, 3));
 		break;
 	case H_TAG:
 		dt_model_on_tag(m, vpid, get_signed(payload, info, 0),
