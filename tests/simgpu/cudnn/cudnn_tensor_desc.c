@@ -343,3 +343,29 @@ cudnnStatus_t CUDNNWINAPI cudnnGetFilterSizeInBytes(const cudnnFilterDescriptor_
 	*size = filterDesc->is_set ? (size_t)sim_filter_bytes(filterDesc) : 0;
 	return CUDNN_STATUS_SUCCESS;
 }
+
+/*
+ * The batch-norm parameter descriptor (cudnn_ops.h): 1xCx1x1(x1) for the
+ * spatial modes, 1xCxHxW(xD) per activation; float for half and bfloat16
+ * inputs, the input's type otherwise. Probed on the real libcudnn 9.19
+ * (it answers without a GPU): same dims, strides, types and BAD_PARAM cases.
+ */
+cudnnStatus_t CUDNNWINAPI cudnnDeriveBNTensorDescriptor(cudnnTensorDescriptor_t derivedBnDesc,
+	const cudnnTensorDescriptor_t xDesc, cudnnBatchNormMode_t mode)
+{
+	if (!derivedBnDesc || derivedBnDesc->magic != SIM_TENSOR_MAGIC || !xDesc ||
+	    xDesc->magic != SIM_TENSOR_MAGIC || !xDesc->is_set)
+		return CUDNN_STATUS_BAD_PARAM;
+	if (xDesc->nb_dims < 4 || xDesc->nb_dims > 5 ||
+	    (mode != CUDNN_BATCHNORM_PER_ACTIVATION && mode != CUDNN_BATCHNORM_SPATIAL &&
+	     mode != CUDNN_BATCHNORM_SPATIAL_PERSISTENT))
+		return CUDNN_STATUS_BAD_PARAM;
+	int nb = xDesc->nb_dims, dims[5], strides[5];
+	for (int i = 0; i < nb; i++)
+		dims[i] = i == 1 || mode == CUDNN_BATCHNORM_PER_ACTIVATION ? xDesc->dims[i] : 1;
+	dims[0] = 1;
+	cudnnDataType_t dtype = xDesc->dtype == CUDNN_DATA_HALF || xDesc->dtype == CUDNN_DATA_BFLOAT16 ?
+		CUDNN_DATA_FLOAT : xDesc->dtype;
+	packed_strides(CUDNN_TENSOR_NCHW, nb, dims, strides);
+	return set_tensor(derivedBnDesc, dtype, nb, dims, strides);
+}

@@ -389,12 +389,43 @@ static void check_other_calls(int *seen)
 	CHECK_DNN(cudnnDestroy(handle));
 }
 
+/* Probed on the real libcudnn 9.19 (no GPU needed): same answers. */
+static void check_derive_bn(void)
+{
+	cudnnTensorDescriptor_t x, bn, unset;
+	cudnnDataType_t dt;
+	int n, c, h, w, ns, cs, hs, ws;
+	CHECK_DNN(cudnnCreateTensorDescriptor(&x));
+	CHECK_DNN(cudnnCreateTensorDescriptor(&bn));
+	CHECK_DNN(cudnnCreateTensorDescriptor(&unset));
+	CHECK_DNN(cudnnSetTensor4dDescriptor(x, CUDNN_TENSOR_NCHW, CUDNN_DATA_HALF, 2, 3, 4, 5));
+	CHECK_DNN(cudnnDeriveBNTensorDescriptor(bn, x, CUDNN_BATCHNORM_SPATIAL));
+	CHECK_DNN(cudnnGetTensor4dDescriptor(bn, &dt, &n, &c, &h, &w, &ns, &cs, &hs, &ws));
+	CHECK(dt == CUDNN_DATA_FLOAT && n == 1 && c == 3 && h == 1 && w == 1); /* real */
+	CHECK(ns == 3 && cs == 1 && hs == 1 && ws == 1);
+	CHECK_DNN(cudnnSetTensor4dDescriptor(x, CUDNN_TENSOR_NCHW, CUDNN_DATA_DOUBLE, 2, 3, 4, 5));
+	CHECK_DNN(cudnnDeriveBNTensorDescriptor(bn, x, CUDNN_BATCHNORM_PER_ACTIVATION));
+	CHECK_DNN(cudnnGetTensor4dDescriptor(bn, &dt, &n, &c, &h, &w, &ns, &cs, &hs, &ws));
+	CHECK(dt == CUDNN_DATA_DOUBLE && n == 1 && c == 3 && h == 4 && w == 5); /* real */
+	CHECK(ns == 60 && cs == 20 && hs == 5 && ws == 1);
+	CHECK_DNN_IS(cudnnDeriveBNTensorDescriptor(bn, x, (cudnnBatchNormMode_t)7),
+		     CUDNN_STATUS_BAD_PARAM); /* real */
+	CHECK_DNN_IS(cudnnDeriveBNTensorDescriptor(bn, unset, CUDNN_BATCHNORM_SPATIAL),
+		     CUDNN_STATUS_BAD_PARAM); /* real */
+	CHECK_DNN_IS(cudnnDeriveBNTensorDescriptor(NULL, x, CUDNN_BATCHNORM_SPATIAL),
+		     CUDNN_STATUS_BAD_PARAM); /* real */
+	CHECK_DNN(cudnnDestroyTensorDescriptor(unset));
+	CHECK_DNN(cudnnDestroyTensorDescriptor(bn));
+	CHECK_DNN(cudnnDestroyTensorDescriptor(x));
+}
+
 int main(void)
 {
 	simgpu_test_setup();
 	test_start_cupti();
 	check_handle_and_errors();
 	check_descriptors();
+	check_derive_bn();
 	int seen = 0;
 	check_convolution(&seen);
 	check_other_calls(&seen);

@@ -23,3 +23,22 @@ all: $(CUDNN_TRACER_UNIT)
 $(CUDNN_TRACER_UNIT): tests/libs/cudnn_ptr_cache_test.c interceptors/cudnn_ptr_cache.c interceptors/cudnn_ptr_cache.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $(filter %.c,$^) $(SAN_LDFLAGS) -lpthread
+
+# The same programs as plugins (tests/libs/test_libs_rtld_local.sh):
+# plugin_host dlopen()s them RTLD_LOCAL, so libcudnn/libcublas are loaded
+# outside the global scope, as under Python.
+LIBS_PLUGINS := $(CUDNN_TRACER_DIR)/libcudnn_calls_plugin.so $(CUDNN_TRACER_DIR)/libcublas_calls_plugin.so
+all: $(LIBS_PLUGINS)
+
+$(CUDNN_TRACER_DIR)/libcudnn_calls_plugin.so: tests/libs/cudnn_calls.c tests/libs/cudnn_expect.c \
+		tests/libs/cudnn_expect.h tests/libs/plugin_shim.c | check-cuda
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(CUDA_CFLAGS) -shared -o $@ -Dmain=calls_main tests/libs/cudnn_calls.c \
+		tests/libs/cudnn_expect.c tests/libs/plugin_shim.c -DCALLS_MAIN_TAKES_ARGS='"legacy"' \
+		$(SAN_LDFLAGS) -L$(CUDA_HOME)/lib64 -lcudnn -lcudart
+
+$(CUDNN_TRACER_DIR)/libcublas_calls_plugin.so: tests/libs/cublas_calls.c tests/libs/plugin_shim.c \
+		interceptors/cublas_cxx_only.h | check-cuda
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(CUDA_CFLAGS) -shared -o $@ -Dmain=calls_main tests/libs/cublas_calls.c \
+		tests/libs/plugin_shim.c $(SAN_LDFLAGS) -L$(CUDA_HOME)/lib64 -lcublas -lcublasLt -lcudart -ldl
