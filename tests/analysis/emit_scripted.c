@@ -15,6 +15,9 @@
  *            and two domains, start/end ranges ended by another thread),
  *            tensors tagged param:/grad:/optim:/act:, a WORKSPACE argument:
  *            the scenario of test_analysis_reader_nvtx.sh
+ *   driver   VMM memory (cuMemCreate, a cuMemMap'ed tensor), a
+ *            cuLaunchKernel and a cudaGraphLaunch of two kernels: the
+ *            scenario of test_analysis_reader_driver.sh
  *   none     registers with LTTng but emits nothing
  *   bulk N   about N events shaped like a training loop (for timing the
  *            analyzer against babeltrace2 -o dummy); no expected values
@@ -428,6 +431,31 @@ static void emit_bulk(long events)
 	}
 }
 
+/* GPU times are not timed against host events here: the analysis of
+ * this scenario does not depend on their interleaving. */
+static void emit_driver(void)
+{
+	lttng_ust_tracepoint(dnntrace_api, alloc, DNNTRACE_API_cuMemCreate,
+			DNNTRACE_MEM_VMM_PHYSICAL, 0, NULL, fake_ptr(0x1), 2097152,
+			2097152, (int64_t)-1, 0);
+	lttng_ust_tracepoint(dnntrace_api, alloc, DNNTRACE_API_cuMemMap,
+			DNNTRACE_MEM_VMM_MAPPED, 0, NULL, fake_ptr(0x700000000000u),
+			2097152, 2097152, (int64_t)0, 0);
+	struct dnntrace_launch_geometry geom = {{1, 1, 1}, {32, 1, 1}, 0};
+	int64_t args[] = {0};
+	lttng_ust_tracepoint(dnntrace_api, launch, 1, DNNTRACE_API_cuLaunchKernel,
+			fake_ptr(0x400000), "drv_k", &geom, fake_ptr(0x7), args, 1, 0);
+	lttng_ust_tracepoint(dnntrace_api, graph_launch, 2,
+			DNNTRACE_API_cudaGraphLaunch, fake_ptr(0x500000),
+			fake_ptr(0x7), 0);
+	const uint64_t s = now_ns() + 1000000;
+	gpu_kernel(21, 0, s, 100, "drv_k");
+	gpu_kernel(22, 0, s + 1000, 200, "g_a");
+	gpu_kernel(22, 0, s + 2000, 300, "g_b");
+	lttng_ust_tracepoint(dnntrace_gpu, external_correlation, 21, 1);
+	lttng_ust_tracepoint(dnntrace_gpu, external_correlation, 22, 2);
+}
+
 int main(int argc, char **argv)
 {
 	const char *mode = argc > 1 ? argv[1] : "main";
@@ -443,10 +471,12 @@ int main(int argc, char **argv)
 		emit_lib();
 	else if (strcmp(mode, "nvtx") == 0)
 		emit_nvtx();
+	else if (strcmp(mode, "driver") == 0)
+		emit_driver();
 	else if (strcmp(mode, "bulk") == 0 && argc > 2)
 		emit_bulk(atol(argv[2]));
 	else if (strcmp(mode, "none") != 0) {
-		fprintf(stderr, "usage: %s [main|other|nocupti|lib|nvtx|none|bulk N]\n", argv[0]);
+		fprintf(stderr, "usage: %s [main|other|nocupti|lib|nvtx|driver|none|bulk N]\n", argv[0]);
 		return 2;
 	}
 	return 0;
