@@ -281,6 +281,30 @@ static uint64_t cost_model_ns(dim3 grid)
 	return KERNEL_BASE_NS + KERNEL_NS_PER_BLOCK * blocks * grid.z;
 }
 
+cudaError_t sim_kernel_check(const void *func, dim3 grid, dim3 block,
+			     size_t shared_mem, int has_args, const char **name)
+{
+	struct kernel *k = find_kernel(func);
+	if (!k)
+		return cudaErrorInvalidDeviceFunction;
+	cudaError_t err = sim_check_launch_geometry(grid, block, shared_mem);
+	if (err != cudaSuccess)
+		return err;
+	if (k->nparams && !has_args)
+		return cudaErrorInvalidValue;
+	if (name)
+		*name = k->name;
+	return cudaSuccess;
+}
+
+uint64_t sim_kernel_duration_ns(dim3 grid)
+{
+	uint64_t duration = next_kernel_ns_set ? next_kernel_ns
+					       : cost_model_ns(grid);
+	next_kernel_ns_set = 0;
+	return duration;
+}
+
 cudaError_t sim_launch(const void *func, dim3 grid, dim3 block, void **args,
 		       size_t shared_mem, cudaStream_t stream,
 		       int per_thread_default, int cbid)
@@ -299,24 +323,22 @@ cudaError_t sim_launch(const void *func, dim3 grid, dim3 block, void **args,
 		.dynamic_shared_mem = shared_mem,
 	};
 	pthread_mutex_lock(&sim_lock);
-	struct kernel *k = find_kernel(func);
+	const char *name = NULL;
 	struct CUstream_st *s = NULL;
-	if (!k)
-		err = cudaErrorInvalidDeviceFunction;
-	else if ((err = sim_check_launch_geometry(grid, block, shared_mem)) !=
-		 cudaSuccess)
-		;
-	else if (k->nparams && !args)
-		err = cudaErrorInvalidValue;
-	else if (!(s = sim_stream_resolve(stream, per_thread_default)))
+	err = sim_kernel_check(func, grid, block, shared_mem, args != NULL, &name);
+	if (err == cudaSuccess && !(s = sim_stream_resolve(stream, per_thread_default)))
 		err = cudaErrorInvalidResourceHandle;
+	if (err == cudaSuccess && sim_graph_capture_launch(s, func, grid, block,
+							    shared_mem)) {
+		/* A capturing stream records the launch as a node instead. */
+		pthread_mutex_unlock(&sim_lock);
+		return cudaSuccess;
+	}
 	if (err == cudaSuccess) {
-		uint64_t duration = next_kernel_ns_set ? next_kernel_ns
-						       : cost_model_ns(grid);
-		next_kernel_ns_set = 0;
+		uint64_t duration = sim_kernel_duration_ns(grid);
 		sim_timeline_schedule(s, duration, &work.start_ns, &work.end_ns);
 		work.stream_id = s->cupti_id;
-		work.name = k->name;
+		work.name = name;
 		work.correlation_id = sim_next_correlation_id();
 	}
 	pthread_mutex_unlock(&sim_lock);

@@ -8,12 +8,17 @@
 #include "tests/simgpu/sim_internal.h"
 
 #include <stdatomic.h>
+#include <stdlib.h>
 
 static _Atomic uint32_t last_correlation_id;
 static _Atomic(simgpu_work_sink) cupti_sink;
 static _Atomic(simgpu_api_filter) cupti_api_filter;
 /* The innermost runtime call in progress on this thread, if any. */
 static _Thread_local struct simgpu_runtime_frame *current_frame;
+/* A graph launch's kernels, delivered after the frame that launched it. */
+static _Thread_local struct simgpu_runtime_frame *graph_frame;
+static _Thread_local struct simgpu_work *graph_kernels;
+static _Thread_local size_t graph_kernel_count;
 
 uint32_t sim_next_correlation_id(void)
 {
@@ -46,6 +51,27 @@ void sim_report_work(struct simgpu_work *work)
 		work->api_start_ns = frame->start_ns;
 	frame->work = *work;
 	frame->reported = 1;
+}
+
+static void deliver_kernels(struct simgpu_work *kernels, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		deliver(&kernels[i]);
+	free(kernels);
+}
+
+void sim_report_graph_launch(struct simgpu_work *api,
+			     struct simgpu_work *kernels, size_t n)
+{
+	struct simgpu_runtime_frame *frame = current_frame;
+	sim_report_work(api);
+	if (!frame) {
+		deliver_kernels(kernels, n);
+		return;
+	}
+	graph_frame = frame;
+	graph_kernels = kernels;
+	graph_kernel_count = n;
 }
 
 uint64_t sim_api_begin(int driver_cbid)
@@ -92,6 +118,10 @@ int sim_runtime_end(struct simgpu_runtime_frame *frame, int result)
 	if (frame->reported) {
 		frame->work.api_result = result;
 		deliver(&frame->work);
+		if (graph_frame == frame) {
+			graph_frame = NULL;
+			deliver_kernels(graph_kernels, graph_kernel_count);
+		}
 	} else if (!frame->submits_work && frame->start_ns) {
 		struct simgpu_work work = {
 			.kind = SIMGPU_WORK_NONE,

@@ -83,7 +83,18 @@
 	X(ctx_set_current, "cuCtxSetCurrent", cuCtxSetCurrent)                \
 	X(device_primary_ctx_retain, "cuDevicePrimaryCtxRetain",              \
 	  cuDevicePrimaryCtxRetain)                                           \
-	X(device_total_mem, "cuDeviceTotalMem", cuDeviceTotalMem_v2)
+	X(device_total_mem, "cuDeviceTotalMem", cuDeviceTotalMem_v2)          \
+	X(graph_create, "cuGraphCreate", cuGraphCreate)                       \
+	X(graph_add_kernel_node, "cuGraphAddKernelNode",                      \
+	  cuGraphAddKernelNode_v2)                                            \
+	X(graph_instantiate, "cuGraphInstantiateWithFlags",                   \
+	  cuGraphInstantiateWithFlags)                                        \
+	X(graph_launch, "cuGraphLaunch", cuGraphLaunch)                       \
+	X(graph_exec_destroy, "cuGraphExecDestroy", cuGraphExecDestroy)       \
+	X(graph_destroy, "cuGraphDestroy", cuGraphDestroy)                    \
+	X(stream_begin_capture, "cuStreamBeginCapture",                       \
+	  cuStreamBeginCapture_v2)                                            \
+	X(stream_end_capture, "cuStreamEndCapture", cuStreamEndCapture)
 
 struct cudart_driver {
 #define CUDART_DRIVER_FIELD(field, name, proto) __typeof__(&proto) field;

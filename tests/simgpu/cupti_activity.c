@@ -347,6 +347,8 @@ static void write_kernel(CUpti_ActivityKind kind, const struct simgpu_work *w,
 	r->queued = CUPTI_TIMESTAMP_UNKNOWN;
 	r->submitted = CUPTI_TIMESTAMP_UNKNOWN;
 	r->launchType = CUPTI_ACTIVITY_LAUNCH_TYPE_REGULAR;
+	r->graphId = w->graph_id;
+	r->graphNodeId = w->graph_node_id;
 	r->clusterX = r->clusterY = r->clusterZ = 1;
 }
 
@@ -579,6 +581,7 @@ static void sink(const struct simgpu_work *w)
 			write_memset(w, map);
 		break;
 	case SIMGPU_WORK_NONE:
+	case SIMGPU_WORK_GRAPH_LAUNCH: /* its kernels are reported next */
 		break;
 	}
 	hand_over_full_buffers();

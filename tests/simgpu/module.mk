@@ -13,12 +13,13 @@ SIMGPU_OBJ := $(SIMGPU_OUT)/obj
 # The driver: the device core (core_*.c) and the driver API (driver/).
 SIMGPU_DRIVER_SRCS := core_timeline.c core_memory.c core_sticky_error.c \
 	core_kernels.c core_alloc.c core_transfer.c core_sync.c core_report.c \
-	core_vmm.c driver/cuda_api_device.c driver/cuda_api_memory.c \
+	core_vmm.c core_graphs.c driver/cuda_api_device.c driver/cuda_api_memory.c \
 	driver/cuda_api_vmm.c \
 	driver/cuda_api_transfer.c driver/cuda_api_exec.c \
+	driver/cuda_api_graphs.c \
 	driver/cuda_proc_address.c
 SIMGPU_CUDART_SRCS := cudart_driver.c cudart_errors.c cudart_api_memory.c \
-	cudart_api_exec.c cudart_api_kernels.c
+	cudart_api_exec.c cudart_api_kernels.c cudart_api_graphs.c
 SIMGPU_CUPTI_SRCS := cupti_activity.c
 SIMGPU_DRIVER_OBJS := $(SIMGPU_DRIVER_SRCS:%.c=$(SIMGPU_OBJ)/%.o)
 SIMGPU_CUDART_OBJS := $(SIMGPU_CUDART_SRCS:%.c=$(SIMGPU_OBJ)/%.o)
@@ -99,7 +100,7 @@ $(SIMGPU_LIB)/libcupti.so: $(SIMGPU_CUPTI)
 	ln -sf libcupti.so.13 $@
 
 # ---- tests ----
-SIMGPU_TEST_NAMES := memory errors timeline kernels cupti threads
+SIMGPU_TEST_NAMES := memory errors timeline kernels cupti threads graphs
 SIMGPU_TESTS := $(SIMGPU_TEST_NAMES:%=$(BUILD)/tests/test_simgpu_%)
 TESTS += $(SIMGPU_TESTS)
 all: $(SIMGPU_TESTS)
@@ -130,6 +131,18 @@ $(SIMGPU_DRIVER_STACK_TESTS): $(BUILD)/tests/test_simgpu_%: $(SIMGPU_DIR)/driver
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(CUDA_CFLAGS) -pthread $< -o $@ -L$(SIMGPU_LIB) \
 		-lcudart -lcupti -l:libcuda.so.1 -ldl \
+		-Wl,-rpath,'$$ORIGIN/../simgpu/lib' $(SAN_LDFLAGS)
+
+# Graphs on the driver alone, recorded by CUPTI (no runtime: cuInit is
+# the test's own).
+SIMGPU_DRIVER_CUPTI_TESTS := $(BUILD)/tests/test_simgpu_driver_graphs
+TESTS += $(SIMGPU_DRIVER_CUPTI_TESTS)
+all: $(SIMGPU_DRIVER_CUPTI_TESTS)
+$(SIMGPU_DRIVER_CUPTI_TESTS): $(BUILD)/tests/test_simgpu_%: $(SIMGPU_DIR)/driver/test_%.c \
+		$(SIMGPU_DIR)/driver/driver_test.h $(SIMGPU_LIBS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(CUDA_CFLAGS) -pthread $< -o $@ -L$(SIMGPU_LIB) \
+		-lcupti -l:libcuda.so.1 -ldl \
 		-Wl,-rpath,'$$ORIGIN/../simgpu/lib' $(SAN_LDFLAGS)
 
 # The preloaded dlsym spy test_driver_runtime_path re-executes itself under.

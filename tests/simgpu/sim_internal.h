@@ -46,6 +46,7 @@ struct CUstream_st {
 	int is_legacy;            /* the legacy NULL stream */
 	int is_per_thread;        /* some thread's per-thread default stream */
 	uint64_t ready_ns;        /* device time at which its queued work ends */
+	struct CUgraph_st *capture; /* the graph capturing its launches, or NULL */
 	struct CUstream_st *next; /* in the list of created streams */
 };
 
@@ -107,6 +108,13 @@ uint32_t sim_next_correlation_id(void);
  * otherwise. work->driver_cbid names the driver entry point.
  */
 void sim_report_work(struct simgpu_work *work);
+/*
+ * A graph launch: its API call (SIMGPU_WORK_GRAPH_LAUNCH) reported like
+ * sim_report_work, then its n kernels (malloc()ed; freed here once
+ * delivered), each with the launch's correlation id and no API record.
+ */
+void sim_report_graph_launch(struct simgpu_work *api,
+			     struct simgpu_work *kernels, size_t n);
 
 /*
  * A driver call that submits no GPU work (cuMemAlloc_v2, ...), for CUPTI's
@@ -199,6 +207,15 @@ void *sim_vmm_view(const void *p, uint64_t extent);
 cudaError_t sim_launch(const void *func, dim3 grid, dim3 block, void **args,
 		       size_t shared_mem, cudaStream_t stream,
 		       int per_thread_default, int cbid);
+/*
+ * The launch checks of sim_launch for a kernel about to run or to become a
+ * graph node; *name (if asked) is its current name. Caller holds sim_lock.
+ */
+cudaError_t sim_kernel_check(const void *func, dim3 grid, dim3 block,
+			     size_t shared_mem, int has_args, const char **name);
+/* The next kernel's duration on this thread (simgpu_next_kernel_ns, used
+ * once, else the cost model). */
+uint64_t sim_kernel_duration_ns(dim3 grid);
 /* Handles of declared kernels (NULL: none). */
 CUfunction sim_function_of(const void *func_or_handle, int handles_only);
 CUkernel sim_kernel_of(const void *host_func);
@@ -209,6 +226,33 @@ cudaError_t sim_function_param(const void *handle, size_t index,
 
 /* The CUDA ABI's parameter alignment for a parameter of this size. */
 size_t sim_param_alignment(size_t size);
+
+/* ---- CUDA graphs and stream capture (core_graphs.c) ---- */
+
+/* Handles are looked up in live lists before they are dereferenced. */
+cudaError_t sim_graph_create(CUgraph *out, unsigned int flags);
+cudaError_t sim_graph_destroy(CUgraph graph);
+/* A kernel node after deps (all nodes of graph), checked as a launch. */
+cudaError_t sim_graph_add_kernel_node(CUgraphNode *out, CUgraph graph,
+				      const CUgraphNode *deps, size_t ndeps,
+				      const void *func, dim3 grid, dim3 block,
+				      unsigned int shared_mem, int has_args);
+cudaError_t sim_graph_instantiate(CUgraphExec *out, CUgraph graph,
+				  unsigned long long flags);
+cudaError_t sim_graph_exec_destroy(CUgraphExec exec);
+/* Runs exec's kernels in its order on stream; cbid: the driver entry point. */
+cudaError_t sim_graph_launch(CUgraphExec exec, cudaStream_t stream,
+			     int per_thread_default, int cbid);
+cudaError_t sim_stream_begin_capture(cudaStream_t stream,
+				     int per_thread_default, int mode);
+cudaError_t sim_stream_end_capture(cudaStream_t stream,
+				   int per_thread_default, CUgraph *out);
+/*
+ * If s is capturing: appends the (checked) launch to its graph, after the
+ * node captured before it, and returns 1; else 0. Caller holds sim_lock.
+ */
+int sim_graph_capture_launch(struct CUstream_st *s, const void *func,
+			     dim3 grid, dim3 block, size_t shared_mem);
 
 /* ---- allocation entry logic and pools (core_alloc.c) ---- */
 

@@ -23,13 +23,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define SIMGPU_CUPTI_HOOK_VERSION 3
+#define SIMGPU_CUPTI_HOOK_VERSION 4
 
 enum simgpu_work_kind {
 	SIMGPU_WORK_KERNEL,
 	SIMGPU_WORK_MEMCPY,
 	SIMGPU_WORK_MEMSET,
 	SIMGPU_WORK_NONE, /* an API call that submits no GPU work */
+	/* a graph launch call: its correlation_id is that of the kernels
+	   reported right after it (graph_id set, api_cbid and driver_cbid 0:
+	   no API record of their own) */
+	SIMGPU_WORK_GRAPH_LAUNCH,
 };
 
 struct simgpu_work {
@@ -53,6 +57,8 @@ struct simgpu_work {
 	uint32_t grid[3];
 	uint32_t block[3];
 	uint64_t dynamic_shared_mem;
+	uint32_t graph_id;       /* graph launches: the graph's id, else 0 */
+	uint64_t graph_node_id;  /* and the kernel node's id */
 	/* memcpy: CUpti_ActivityMemcpyKind / CUpti_ActivityMemoryKind values */
 	uint8_t copy_kind;
 	uint8_t src_kind;

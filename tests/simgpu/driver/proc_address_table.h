@@ -4,7 +4,7 @@
  * variant (cudaTypedefs.h's PFN_<name>_v<version>[_ptds|_ptsz]), the
  * exported function. FN: a variant, PT: its per-thread-stream twin, NONE:
  * a variant of cudaTypedefs.h the simulator lacks (the 32-bit pre-3.2
- * ones). An X-macro list, included by cuda_proc_address.c only; it must
+ * ones, and the graph calls' CUDA 10/11 signatures). An X-macro list, included by cuda_proc_address.c only; it must
  * list every version cudaTypedefs.h has for a name it lists.
  */
 #ifndef SIMGPU_PROC_ADDRESS_TABLE_H
@@ -146,6 +146,21 @@
 	FN(cuMemAddressFree, 10020, cuMemAddressFree)                        \
 	FN(cuMemMap, 10020, cuMemMap)                                        \
 	FN(cuMemUnmap, 10020, cuMemUnmap)                                    \
-	FN(cuMemSetAccess, 10020, cuMemSetAccess)
+	FN(cuMemSetAccess, 10020, cuMemSetAccess)                            \
+	FN(cuGraphCreate, 10000, cuGraphCreate)                              \
+	NONE(cuGraphAddKernelNode, 10000)                                    \
+	FN(cuGraphAddKernelNode, 12000, cuGraphAddKernelNode_v2)             \
+	NONE(cuGraphInstantiate, 10000)                                      \
+	NONE(cuGraphInstantiate, 11000)                                      \
+	FN(cuGraphInstantiateWithFlags, 11040, cuGraphInstantiateWithFlags)  \
+	FN(cuGraphLaunch, 10000, cuGraphLaunch)                              \
+	PT(cuGraphLaunch, 10000, cuGraphLaunch_ptsz)                         \
+	FN(cuGraphExecDestroy, 10000, cuGraphExecDestroy)                    \
+	FN(cuGraphDestroy, 10000, cuGraphDestroy)                            \
+	NONE(cuStreamBeginCapture, 10000)                                    \
+	FN(cuStreamBeginCapture, 10010, cuStreamBeginCapture_v2)             \
+	PT(cuStreamBeginCapture, 10010, cuStreamBeginCapture_v2_ptsz)        \
+	FN(cuStreamEndCapture, 10000, cuStreamEndCapture)                    \
+	PT(cuStreamEndCapture, 10000, cuStreamEndCapture_ptsz)
 
 #endif
