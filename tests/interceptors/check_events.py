@@ -11,6 +11,11 @@ check and exits 1. Must never pass a check it did not make.
   check_events.py nvcc13 OUT        the kernels checks for nvcc 13's launches
                                     (__cudaLaunchKernel[_ptsz] through a handle)
   check_events.py threads N         + per-thread launch tensors, all linked
+  check_events.py layers OUT        the sim-api checks, GPU durations by the
+                                    simulator's cost model, and every API
+                                    label of one level (runtime or driver)
+  check_events.py driver_launch OUT the kernels checks for driver launches
+                                    (CUfunction, kernelParams and extra)
 """
 import re
 import sys
@@ -64,7 +69,7 @@ def parse_calls(path):
     with open(path) as f:
         for line in f:
             parts = line.split()
-            if len(parts) >= 2 and parts[0].startswith(('cuda', '__cuda')):
+            if len(parts) >= 2 and parts[0].startswith(('cu', '__cuda')):
                 calls.append({'name': parts[0], 'result': int(parts[1]),
                               'ptr': parts[3] if len(parts) > 3 else None})
     return calls
@@ -74,6 +79,9 @@ def named(events, name):
     return [e for e in events if e['_name'] == name]
 
 
+UNTRACED = ('cudaGetLastError', '__cudaGetKernel', 'cudaGetFuncBySymbol', 'cudaStreamSynchronize',
+            'cudaDeviceSynchronize', 'cuStreamSynchronize')
+
 API_EVENTS = ('dnntrace_api:alloc', 'dnntrace_api:free', 'dnntrace_api:memcpy',
               'dnntrace_api:memset', 'dnntrace_api:launch')
 
@@ -81,8 +89,7 @@ API_EVENTS = ('dnntrace_api:alloc', 'dnntrace_api:free', 'dnntrace_api:memcpy',
 def check_calls(events, calls):
     """Each traced call has one API event, same api and result, same order."""
     # Not traced: calls that submit no GPU work and allocate nothing.
-    expected = [c for c in calls if c['name'] not in ('cudaGetLastError', '__cudaGetKernel')
-                and c['ptr'] not in ('(nil)', '0x0')]
+    expected = [c for c in calls if c['name'] not in UNTRACED and c['ptr'] not in ('(nil)', '0x0')]
     api_events = [e for e in events if e['_name'] in API_EVENTS]
     check(len(api_events) == len(expected),
           f'{len(api_events)} API events for {len(expected)} traced calls: '
@@ -143,7 +150,7 @@ def main():
             check(all(e.get('tensor_id', -1) == -1 for e in api_events), 'tensor ids without a GPU')
             check(not [e for e in events if e['_name'].startswith('dnntrace_gpu:')],
                   'GPU records without a GPU')
-        elif mode in ('sim-api', 'kernels', 'nvcc13'):
+        elif mode in ('sim-api', 'kernels', 'nvcc13', 'layers', 'driver_launch'):
             check_status(events, 1)
             check_tensor_ids(api_events)
             check_gpu_links(events, api_events)
@@ -153,6 +160,15 @@ def main():
             check_kernel_scenario(api_events, sys.argv[2],
                                   ['__cudaLaunchKernel', '__cudaLaunchKernel_ptsz'])
             check_handle_launches(api_events, sys.argv[2])
+        elif mode == 'layers':
+            check_one_level(api_events)
+            check_gpu_durations(events)
+        elif mode == 'driver_launch':
+            check_kernel_scenario(api_events, sys.argv[2], ['cuLaunchKernel', 'cuLaunchKernel',
+                                  'cuLaunchKernelEx', 'cuLaunchKernelEx',
+                                  'cuLaunchCooperativeKernel'], with_copies=False)
+            check_function_launches(api_events, sys.argv[2])
+            check_gpu_durations(events)
     for failure in failures:
         print('FAIL:', failure)
     print(f'{len(events)} events checked, {len(failures)} failures')
@@ -180,7 +196,45 @@ def check_tensor_ids(api_events):
             check(e['tensor_id'] == want, f'{e["api"]} of {e["ptr"]:#x}: tensor {e["tensor_id"]}, want {want}')
 
 
-def check_kernel_scenario(api_events, out_path, launch_apis):
+def check_one_level(api_events):
+    """All events of the runtime (cuda*) or all of the driver (cu*, not cuda*)."""
+    levels = {e['api'].startswith('cuda') for e in api_events}
+    check(len(levels) == 1, f'runtime and driver labels mixed: {[e["api"] for e in api_events]}')
+
+
+def check_gpu_durations(events):
+    """simgpu's cost model (README): kernel 2000 ns + 10 ns/block, host<->device
+    copy 2000 ns + bytes/25, set 1000 ns + bytes/1000 (rounded up by at most 1 ns).
+    Records decoded with the wrong layout give other times."""
+    launches = {e['call_id']: e for e in named(events, 'dnntrace_api:launch')}
+    links = {e['correlation_id']: e['call_id'] for e in named(events, 'dnntrace_gpu:external_correlation')}
+    for record in named(events, 'dnntrace_gpu:kernel'):
+        launch = launches.get(links.get(record['correlation_id']))
+        if check(launch is not None, f'kernel record {record["correlation_id"]} links to no launch'):
+            blocks = launch['grid_x'] * launch['grid_y'] * launch['grid_z']
+            check(record['end'] - record['start'] == 2000 + 10 * blocks,
+                  f'kernel {record["name"]} lasted {record["end"] - record["start"]} ns, '
+                  f'want {2000 + 10 * blocks}')
+    for record in named(events, 'dnntrace_gpu:memcpy'):
+        want = 2000 + record['bytes'] / 25
+        check(record['copy_kind'] in (1, 2) and want <= record['end'] - record['start'] <= want + 1,
+              f'copy kind {record["copy_kind"]} of {record["bytes"]} bytes lasted '
+              f'{record["end"] - record["start"]} ns, want {want}')
+    for record in named(events, 'dnntrace_gpu:memset'):
+        want = 1000 + record['bytes'] / 1000
+        check(want <= record['end'] - record['start'] <= want + 1,
+              f'set of {record["bytes"]} bytes lasted {record["end"] - record["start"]} ns, want {want}')
+
+
+def check_function_launches(api_events, out_path):
+    """Driver launches carry the CUfunction cudaGetFuncBySymbol gave as func."""
+    with open(out_path) as f:
+        function = next(int(line.split()[1], 16) for line in f if line.startswith('function '))
+    for launch in (e for e in api_events if e['_name'] == 'dnntrace_api:launch'):
+        check(launch['func'] == function, f'{launch["api"]} func {launch["func"]:#x}, want {function:#x}')
+
+
+def check_kernel_scenario(api_events, out_path, launch_apis, with_copies=True):
     with open(out_path) as f:
         ptrs = next(line.split()[1:] for line in f if line.startswith('tensor_ptrs'))
     t = [int(p, 16) for p in ptrs]
@@ -192,6 +246,8 @@ def check_kernel_scenario(api_events, out_path, launch_apis):
         check(launch['tensors'] == [0, 1, 2],
               f'{launch["api"]} tensors {launch["tensors"]}, want [0, 1, 2]')
         check((launch['grid_x'], launch['block_x']) == (4, 128), f'{launch["api"]} geometry')
+    if not with_copies:
+        return
     copy = [e for e in api_events if e['_name'] == 'dnntrace_api:memcpy'][0]
     check(copy['src'] == t[1] + 16 and copy['src_tensor'] == 1 and copy['dst_tensor'] == -1,
           f'memcpy tensors {copy["src_tensor"]} {copy["dst_tensor"]}')

@@ -13,6 +13,15 @@
  *                                   once, then __cudaLaunchKernel and
  *                                   __cudaLaunchKernel_ptsz with the handle
  *   cuda_calls threads N            (simgpu) N threads alloc/launch/free
+ *   cuda_calls layers runtime|driver (simgpu) the same work, through the
+ *                                   runtime or straight to the driver:
+ *                                   alloc, stream-ordered alloc, copy in, set,
+ *                                   launch, copy out, frees
+ *   cuda_calls driver_launch        (simgpu) the kernels scenario's tensors
+ *                                   given to cuLaunchKernel, cuLaunchKernelEx
+ *                                   (kernelParams and extra's packed buffer)
+ *                                   and cuLaunchCooperativeKernel, with the
+ *                                   CUfunction from cudaGetFuncBySymbol
  *   cuda_calls last_thread HOW      (simgpu) the kernels scenario in a worker
  *                                   while main ends with pthread_exit; HOW:
  *                                   main_first (main exits while the worker
@@ -25,11 +34,14 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include <cuda.h>
 #include <cuda_runtime_api.h>
 
 #include "interceptors/cuda_nvcc13.h"
@@ -223,6 +235,166 @@ static int threaded_calls(int n)
 	return 0;
 }
 
+/* --- the driver, reached from the program itself ------------------------- */
+
+/*
+ * The driver entry points the program calls itself. This program is linked
+ * to libcudart only, so it reaches libcuda.so.1 as TensorFlow does: dlopen
+ * and dlsym (a preloaded tracer hands back its wrappers there).
+ */
+static struct {
+	__typeof__(&cuMemAlloc_v2) mem_alloc;
+	__typeof__(&cuMemAllocAsync) mem_alloc_async;
+	__typeof__(&cuMemcpyHtoD_v2) memcpy_htod;
+	__typeof__(&cuMemcpyDtoH_v2) memcpy_dtoh;
+	__typeof__(&cuMemsetD8_v2) memset_d8;
+	__typeof__(&cuLaunchKernel) launch;
+	__typeof__(&cuLaunchKernelEx) launch_ex;
+	__typeof__(&cuLaunchCooperativeKernel) launch_cooperative;
+	__typeof__(&cuMemFreeAsync) mem_free_async;
+	__typeof__(&cuMemFree_v2) mem_free;
+	__typeof__(&cuStreamSynchronize) stream_synchronize;
+} drv;
+
+static int load_driver(void)
+{
+	void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+	if (!lib) {
+		fprintf(stderr, "cuda_calls: %s\n", dlerror());
+		return 0;
+	}
+#define DRIVER_FN(field, name) \
+	if (!(drv.field = (__typeof__(drv.field))dlsym(lib, name))) { \
+		fprintf(stderr, "cuda_calls: libcuda.so.1 lacks %s\n", name); \
+		return 0; \
+	}
+	DRIVER_FN(mem_alloc, "cuMemAlloc_v2")
+	DRIVER_FN(mem_alloc_async, "cuMemAllocAsync")
+	DRIVER_FN(memcpy_htod, "cuMemcpyHtoD_v2")
+	DRIVER_FN(memcpy_dtoh, "cuMemcpyDtoH_v2")
+	DRIVER_FN(memset_d8, "cuMemsetD8_v2")
+	DRIVER_FN(launch, "cuLaunchKernel")
+	DRIVER_FN(launch_ex, "cuLaunchKernelEx")
+	DRIVER_FN(launch_cooperative, "cuLaunchCooperativeKernel")
+	DRIVER_FN(mem_free_async, "cuMemFreeAsync")
+	DRIVER_FN(mem_free, "cuMemFree_v2")
+	DRIVER_FN(stream_synchronize, "cuStreamSynchronize")
+#undef DRIVER_FN
+	return 1;
+}
+
+#define SHOW_DRIVER(name, call) printf("%s %d 0\n", name, (int)(call))
+#define SHOW_DRIVER_FREE(name, ptr, call) \
+	printf("%s %d 0 %p\n", name, (int)(call), (void *)(uintptr_t)(ptr))
+
+static void kernel_layers(void) {}
+
+/*
+ * The same work at either level. At the runtime level simgpu's libcudart
+ * does each step with the driver call the driver level makes (README:
+ * "Layers"): the trace must still show one event per runtime call.
+ */
+static int layered_calls(const char *level)
+{
+	define_kernel_fn define;
+	if (!need_simgpu(&define))
+		return 77;
+	static const size_t sizes[] = { sizeof(float *), sizeof(float *) };
+	define((const void *)kernel_layers, "layers_kernel", 2, sizes);
+	int driver = strcmp(level, "driver") == 0;
+	if (!driver && strcmp(level, "runtime") != 0)
+		return 2;
+	/* The runtime's first call sets up the context the driver calls use. */
+	cudaFunction_t function = NULL;
+	SHOW("cudaGetFuncBySymbol", cudaGetFuncBySymbol(&function, (const void *)kernel_layers));
+	if (driver && !load_driver())
+		return 3;
+
+	float host[64] = { 1 };
+	float *a = NULL, *b = NULL;
+	void *args[] = { &a, &b };
+	dim3 grid = { 3, 1, 1 }, block = { 64, 1, 1 };
+	if (driver) {
+		CUdeviceptr pa = 0, pb = 0;
+		SHOW_DRIVER("cuMemAlloc_v2", drv.mem_alloc(&pa, 8192));
+		SHOW_DRIVER("cuMemAllocAsync", drv.mem_alloc_async(&pb, 4096, NULL));
+		a = (float *)(uintptr_t)pa;
+		b = (float *)(uintptr_t)pb;
+		SHOW_DRIVER("cuMemcpyHtoD_v2", drv.memcpy_htod(pa, host, sizeof(host)));
+		SHOW_DRIVER("cuMemsetD8_v2", drv.memset_d8(pb, 0, 512));
+		SHOW_DRIVER("cuLaunchKernel", drv.launch((CUfunction)function, grid.x, grid.y, grid.z,
+							 block.x, block.y, block.z, 0, NULL, args, NULL));
+		SHOW_DRIVER("cuMemcpyDtoH_v2", drv.memcpy_dtoh(host, pa + 256, sizeof(host)));
+		SHOW_DRIVER_FREE("cuMemFreeAsync", pb, drv.mem_free_async(pb, NULL));
+		SHOW_DRIVER("cuStreamSynchronize", drv.stream_synchronize(NULL));
+		SHOW_DRIVER_FREE("cuMemFree_v2", pa, drv.mem_free(pa));
+	} else {
+		SHOW("cudaMalloc", cudaMalloc((void **)&a, 8192));
+		SHOW("cudaMallocAsync", cudaMallocAsync((void **)&b, 4096, 0));
+		SHOW("cudaMemcpy", cudaMemcpy(a, host, sizeof(host), cudaMemcpyHostToDevice));
+		SHOW("cudaMemset", cudaMemset(b, 0, 512));
+		SHOW("cudaLaunchKernel",
+		     cudaLaunchKernel((const void *)kernel_layers, grid, block, args, 0, 0));
+		SHOW("cudaMemcpy", cudaMemcpy(host, a + 64, sizeof(host), cudaMemcpyDeviceToHost));
+		SHOW_FREE("cudaFreeAsync", b, cudaFreeAsync(b, 0));
+		SHOW("cudaStreamSynchronize", cudaStreamSynchronize(0));
+		SHOW_FREE("cudaFree", a, cudaFree(a));
+	}
+	printf("tensor_ptrs %p %p\n", (void *)a, (void *)b);
+	return 0;
+}
+
+/*
+ * The kernels scenario (three tensors; t0 and t1+16 inside a struct, t2
+ * plain) launched at the driver level five ways; the packed buffer of
+ * `extra` follows the CUDA ABI (struct at 0, pointer at 24, int at 32).
+ */
+static int driver_launch_calls(void)
+{
+	define_kernel_fn define;
+	if (!need_simgpu(&define))
+		return 77;
+	static const size_t sizes[] = { sizeof(struct pair_param), sizeof(float *), sizeof(int) };
+	define((const void *)kernel_struct, "pair_kernel", 3, sizes);
+	cudaFunction_t function = NULL;
+	SHOW("cudaGetFuncBySymbol", cudaGetFuncBySymbol(&function, (const void *)kernel_struct));
+	if (!load_driver())
+		return 3;
+	CUfunction f = (CUfunction)function;
+	printf("function %p\n", (void *)f);
+
+	float *t[3];
+	for (int i = 0; i < 3; i++)
+		SHOW("cudaMalloc", cudaMalloc((void **)&t[i], 4096));
+	struct pair_param pair = { .in = t[0], .n = 1, .out = t[1] + 16 };
+	int scale = 3;
+	void *args[] = { &pair, &t[2], &scale };
+	struct { struct pair_param pair; float *plain; int scale; } packed = {
+		.pair = pair, .plain = t[2], .scale = scale,
+	};
+	_Static_assert(offsetof(__typeof__(packed), plain) == 24 &&
+		       offsetof(__typeof__(packed), scale) == 32, "CUDA ABI offsets");
+	size_t packed_size = sizeof(packed);
+	void *extra[] = {
+		CU_LAUNCH_PARAM_BUFFER_POINTER, &packed, CU_LAUNCH_PARAM_BUFFER_SIZE, &packed_size,
+		CU_LAUNCH_PARAM_END,
+	};
+	CUlaunchConfig config = {
+		.gridDimX = 4, .gridDimY = 1, .gridDimZ = 1,
+		.blockDimX = 128, .blockDimY = 1, .blockDimZ = 1,
+	};
+
+	SHOW_DRIVER("cuLaunchKernel", drv.launch(f, 4, 1, 1, 128, 1, 1, 0, NULL, args, NULL));
+	SHOW_DRIVER("cuLaunchKernel", drv.launch(f, 4, 1, 1, 128, 1, 1, 0, NULL, NULL, extra));
+	SHOW_DRIVER("cuLaunchKernelEx", drv.launch_ex(&config, f, args, NULL));
+	SHOW_DRIVER("cuLaunchKernelEx", drv.launch_ex(&config, f, NULL, extra));
+	SHOW_DRIVER("cuLaunchCooperativeKernel",
+		    drv.launch_cooperative(f, 4, 1, 1, 128, 1, 1, 0, NULL, args));
+	SHOW("cudaDeviceSynchronize", cudaDeviceSynchronize());
+	printf("tensor_ptrs %p %p %p\n", (void *)t[0], (void *)t[1], (void *)t[2]);
+	return 0;
+}
+
 /* --- last-thread exit ---------------------------------------------------- */
 
 static int worker_calls_pthread_exit;
@@ -275,12 +447,16 @@ int main(int argc, char **argv)
 	}
 	if (argc >= 2 && strcmp(argv[1], "nvcc13") == 0)
 		return kernel_calls(1);
+	if (argc >= 3 && strcmp(argv[1], "layers") == 0)
+		return layered_calls(argv[2]);
+	if (argc >= 2 && strcmp(argv[1], "driver_launch") == 0)
+		return driver_launch_calls();
 	if (argc >= 3 && strcmp(argv[1], "threads") == 0)
 		return threaded_calls(atoi(argv[2]));
 	if (argc >= 3 && strcmp(argv[1], "last_thread") == 0 && last_thread_calls(argv[2]) != 2)
 		return 3;
 	fprintf(stderr, "usage: cuda_calls api | kernels return|exit|pthread_exit | nvcc13 | "
-		"threads N | "
+		"threads N | layers runtime|driver | driver_launch | "
 		"last_thread main_first|worker_exit|main_last\n");
 	return 2;
 }

@@ -7,7 +7,12 @@
  *   kind K RESULT            cuptiActivityEnable(K)
  *   runtime_api CBID EN RESULT  cuptiActivityEnableRuntimeApi(CBID, EN)
  *   driver_api CBID EN RESULT   cuptiActivityEnableDriverApi(CBID, EN)
- *   api_record CBID          one CUPTI_ACTIVITY_KIND_RUNTIME record
+ *   api_record CBID CORR     one CUPTI_ACTIVITY_KIND_RUNTIME record
+ *   driver_record CBID CORR  one CUPTI_ACTIVITY_KIND_DRIVER record
+ * CUPTI_SPY_RUNTIME_CBIDS / CUPTI_SPY_DRIVER_CBIDS (space-separated cbids)
+ * switch those API records on as well, once the tracer has registered its
+ * callbacks, to observe which driver function a runtime call reached (the
+ * tracer reads no API records: they only cost it buffer space).
  * CUPTI_SPY_NO_RUNTIME_API=1 makes cuptiActivityEnableRuntimeApi fail with
  * CUPTI_ERROR_NOT_SUPPORTED, as an older CUPTI without it would.
  * Must never change a record or a result it passes on.
@@ -67,9 +72,32 @@ static void CUPTIAPI spy_completed(CUcontext context, uint32_t stream_id, uint8_
 
 	while (valid_size > 0 &&
 	       cuptiActivityGetNextRecord(buffer, valid_size, &record) == CUPTI_SUCCESS)
-		if (record->kind == CUPTI_ACTIVITY_KIND_RUNTIME)
-			dprintf(log_fd, "api_record %u\n", (unsigned)((CUpti_ActivityAPI *)record)->cbid);
+		if (record->kind == CUPTI_ACTIVITY_KIND_RUNTIME ||
+		    record->kind == CUPTI_ACTIVITY_KIND_DRIVER) {
+			const CUpti_ActivityAPI *api = (const CUpti_ActivityAPI *)record;
+			dprintf(log_fd, "%s %u %u\n",
+				record->kind == CUPTI_ACTIVITY_KIND_RUNTIME ? "api_record" : "driver_record",
+				(unsigned)api->cbid, (unsigned)api->correlationId);
+		}
 	tracer_completed(context, stream_id, buffer, size, valid_size);
+}
+
+/* Switches on the API records of each cbid listed in the environment variable. */
+static void enable_listed(const char *variable, const char *real_name)
+{
+	const char *list = getenv(variable);
+	CUptiResult (*enable)(CUpti_CallbackId, uint8_t) =
+		(CUptiResult (*)(CUpti_CallbackId, uint8_t))dlsym(RTLD_NEXT, real_name);
+	char *end;
+
+	while (list && enable && *list) {
+		unsigned long cbid = strtoul(list, &end, 10);
+		if (end == list)
+			break;
+		dprintf(log_fd, "spy_enabled %s %lu %d\n", real_name, cbid,
+			(int)enable((CUpti_CallbackId)cbid, 1));
+		list = end;
+	}
 }
 
 CUptiResult CUPTIAPI cuptiActivityRegisterCallbacks(CUpti_BuffersCallbackRequestFunc requested,
@@ -78,5 +106,11 @@ CUptiResult CUPTIAPI cuptiActivityRegisterCallbacks(CUpti_BuffersCallbackRequest
 	__typeof__(&cuptiActivityRegisterCallbacks) real =
 		(__typeof__(real))dlsym(RTLD_NEXT, "cuptiActivityRegisterCallbacks");
 	tracer_completed = completed;
-	return real ? real(requested, completed ? spy_completed : NULL) : CUPTI_ERROR_NOT_SUPPORTED;
+	CUptiResult result = real ? real(requested, completed ? spy_completed : NULL)
+				  : CUPTI_ERROR_NOT_SUPPORTED;
+	if (result == CUPTI_SUCCESS) {
+		enable_listed("CUPTI_SPY_RUNTIME_CBIDS", "cuptiActivityEnableRuntimeApi");
+		enable_listed("CUPTI_SPY_DRIVER_CBIDS", "cuptiActivityEnableDriverApi");
+	}
+	return result;
 }
