@@ -4,8 +4,9 @@
  * (simgpu_cupti_hook.h), receives each kernel, copy and set as it is
  * submitted and each reported API call, and writes the
  * toolkit's own record structs (CUpti_ActivityKernel10, Memcpy6, Memset4,
- * ExternalCorrelation, API) into the client's buffers exactly as laid out in
- * cupti_activity.h. As on real CUPTI, full buffers are handed to
+ * ExternalCorrelation, API; as the CUDA 12 variant, Kernel9 for kernels)
+ * into the client's buffers exactly as laid out in cupti_activity.h and
+ * cupti_activity_deprecated.h. As on real CUPTI, full buffers are handed to
  * bufferCompleted by a CUPTI worker thread, and cuptiActivityFlushAll
  * delivers in its caller's thread. Buffers reach the client strictly in the
  * order they were filled. It must never call a client callback while holding
@@ -26,6 +27,36 @@
 #include <unistd.h>
 
 #include "tests/simgpu/simgpu_cupti_hook.h"
+
+/*
+ * The CUPTI API version this library claims (cuptiGetVersion), and with it
+ * the record layouts it writes, as the real CUPTI of that version does:
+ * default, the headers' own (CUDA 13); the CUDA 12 variant is built with
+ * -DSIMGPU_CUPTI_API_VERSION=26, CUDA 12.8's (module.mk, README.md).
+ */
+#ifndef SIMGPU_CUPTI_API_VERSION
+#define SIMGPU_CUPTI_API_VERSION CUPTI_API_VERSION
+#endif
+/* CUDA 12.0 (API version 19) introduced Kernel9; CUDA 13.0 (130000) Kernel10. */
+#if SIMGPU_CUPTI_API_VERSION >= 130000
+typedef CUpti_ActivityKernel10 kernel_record;
+#elif SIMGPU_CUPTI_API_VERSION >= 19
+typedef CUpti_ActivityKernel9 kernel_record;
+#else
+#error "simgpu writes no records older than CUDA 12.0's"
+#endif
+/*
+ * CUDA 12.8 (API version 26) introduced Memcpy6: cupti_activity_deprecated.h
+ * says Memcpy5 is "deprecated in CUDA 12.8", and CUPTI Python 12.8.0 dropped
+ * ActivityMemcpy5 for ActivityMemcpy6. So CUPTI 12.8 writes Memcpy6.
+ */
+#if SIMGPU_CUPTI_API_VERSION >= 26
+typedef CUpti_ActivityMemcpy6 memcpy_record;
+#define SIMGPU_MEMCPY_HAS_COPY_COUNT 1
+#else
+typedef CUpti_ActivityMemcpy5 memcpy_record;
+#define SIMGPU_MEMCPY_HAS_COPY_COUNT 0
+#endif
 
 /* CUPTI clock = device clock (CLOCK_MONOTONIC) + this, with no callback. */
 #define SIMGPU_CUPTI_CLOCK_OFFSET_NS 1000000000000000000ULL
@@ -163,9 +194,9 @@ static size_t record_size(CUpti_ActivityKind kind)
 	switch (kind) {
 	case CUPTI_ACTIVITY_KIND_KERNEL:
 	case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL:
-		return sizeof(CUpti_ActivityKernel10);
+		return sizeof(kernel_record);
 	case CUPTI_ACTIVITY_KIND_MEMCPY:
-		return sizeof(CUpti_ActivityMemcpy6);
+		return sizeof(memcpy_record);
 	case CUPTI_ACTIVITY_KIND_MEMSET:
 		return sizeof(CUpti_ActivityMemset4);
 	case CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION:
@@ -323,7 +354,7 @@ static int api_on(_Atomic unsigned char *table, int size, int cbid)
 static void write_kernel(CUpti_ActivityKind kind, const struct simgpu_work *w,
 			 struct clock_map map)
 {
-	CUpti_ActivityKernel10 *r = reserve_record(sizeof(*r), w->end_ns);
+	kernel_record *r = reserve_record(sizeof(*r), w->end_ns);
 	if (!r)
 		return;
 	r->kind = kind;
@@ -354,7 +385,7 @@ static void write_kernel(CUpti_ActivityKind kind, const struct simgpu_work *w,
 
 static void write_memcpy(const struct simgpu_work *w, struct clock_map map)
 {
-	CUpti_ActivityMemcpy6 *r = reserve_record(sizeof(*r), w->end_ns);
+	memcpy_record *r = reserve_record(sizeof(*r), w->end_ns);
 	if (!r)
 		return;
 	r->kind = CUPTI_ACTIVITY_KIND_MEMCPY;
@@ -370,7 +401,9 @@ static void write_memcpy(const struct simgpu_work *w, struct clock_map map)
 	r->streamId = w->stream_id;
 	r->correlationId = w->correlation_id;
 	r->runtimeCorrelationId = w->correlation_id;
+#if SIMGPU_MEMCPY_HAS_COPY_COUNT
 	r->copyCount = 1;
+#endif
 }
 
 static void write_memset(const struct simgpu_work *w, struct clock_map map)
@@ -839,7 +872,7 @@ CUptiResult cuptiGetVersion(uint32_t *version)
 {
 	if (!version)
 		return CUPTI_ERROR_INVALID_PARAMETER;
-	*version = CUPTI_API_VERSION;
+	*version = SIMGPU_CUPTI_API_VERSION;
 	return CUPTI_SUCCESS;
 }
 

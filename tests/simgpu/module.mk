@@ -178,10 +178,14 @@ $(SIMGPU_BENCH): $(SIMGPU_DIR)/bench_cost.c $(SIMGPU_LIBS)
 # ---- the CUDA 12 variant (README.md, "CUDA 12 variant") ----
 # The same sources with the SONAMEs and version nodes of the CUDA 12
 # libraries PyTorch/TensorFlow wheels bring (libcudart.so.12,
-# libcupti.so.12), the runtime claiming CUDA 12.8, beside the same driver.
+# libcupti.so.12), the runtime claiming CUDA 12.8 and CUPTI claiming
+# CUDA 12.8's CUPTI API version 26 (so writing its record layouts), beside
+# the same driver.
 SIMGPU12_OUT := $(BUILD)/simgpu12
 SIMGPU12_LIB := $(SIMGPU12_OUT)/lib
 SIMGPU12_CUDART_OBJS := $(SIMGPU_CUDART_SRCS:%.c=$(SIMGPU12_OUT)/obj/%.o)
+SIMGPU12_CUPTI_OBJS := $(SIMGPU_CUPTI_SRCS:%.c=$(SIMGPU12_OUT)/cupti_obj/%.o)
+SIMGPU12_CUPTI_API_VERSION := 26
 SIMGPU12_LIBS := $(SIMGPU12_LIB)/libcuda.so.1 $(SIMGPU12_LIB)/libcudart.so.12 \
 	$(SIMGPU12_LIB)/libcupti.so.12 $(SIMGPU12_LIB)/libcudart.so \
 	$(SIMGPU12_LIB)/libcupti.so
@@ -192,6 +196,12 @@ $(SIMGPU12_OUT)/obj/%.o: $(SIMGPU_DIR)/%.c | check-cuda
 	$(CC) $(SIMGPU_CFLAGS) -D__CUDA_API_VERSION_INTERNAL \
 		-DSIMGPU_RUNTIME_VERSION=12080 -MT $@ -MT $(abspath $@) -c $< -o $@
 $(SIMGPU12_OUT)/obj/cudart_errors.o: $(SIMGPU_GEN)/cuda_error_names.h
+
+$(SIMGPU12_OUT)/cupti_obj/%.o: $(SIMGPU_DIR)/%.c | check-cuda
+	@mkdir -p $(@D)
+	$(CC) $(SIMGPU_CFLAGS) -DSIMGPU_CUPTI_API_VERSION=$(SIMGPU12_CUPTI_API_VERSION) \
+		-MT $@ -MT $(abspath $@) -c $< -o $@
+$(SIMGPU12_OUT)/cupti_obj/cupti_activity.o: $(SIMGPU_GEN)/cupti_result_names.h
 
 $(SIMGPU12_OUT)/%.map: $(SIMGPU_DIR)/%.map
 	@mkdir -p $(@D)
@@ -207,9 +217,9 @@ $(SIMGPU12_LIB)/libcudart.so.12: $(SIMGPU12_CUDART_OBJS) $(SIMGPU12_OUT)/libcuda
 		-Wl,--version-script,$(SIMGPU12_OUT)/libcudart.map $(SAN_LDFLAGS) \
 		-Wl,-rpath,'$$ORIGIN' -pthread -ldl
 
-$(SIMGPU12_LIB)/libcupti.so.12: $(SIMGPU_CUPTI_OBJS) $(SIMGPU12_OUT)/libcupti.map \
+$(SIMGPU12_LIB)/libcupti.so.12: $(SIMGPU12_CUPTI_OBJS) $(SIMGPU12_OUT)/libcupti.map \
 		$(SIMGPU12_LIB)/libcuda.so.1
-	$(CC) -shared -o $@ $(SIMGPU_CUPTI_OBJS) -Wl,-soname,libcupti.so.12 \
+	$(CC) -shared -o $@ $(SIMGPU12_CUPTI_OBJS) -Wl,-soname,libcupti.so.12 \
 		-Wl,--version-script,$(SIMGPU12_OUT)/libcupti.map -Wl,-z,nodelete \
 		$(SAN_LDFLAGS) -Wl,-rpath,'$$ORIGIN' -pthread -ldl
 
@@ -218,13 +228,17 @@ $(SIMGPU12_LIB)/libcudart.so: $(SIMGPU12_LIB)/libcudart.so.12
 $(SIMGPU12_LIB)/libcupti.so: $(SIMGPU12_LIB)/libcupti.so.12
 	ln -sf libcupti.so.12 $@
 
--include $(SIMGPU12_CUDART_OBJS:.o=.d)
+-include $(SIMGPU12_CUDART_OBJS:.o=.d) $(SIMGPU12_CUPTI_OBJS:.o=.d)
 
-# A program linked against the CUDA 12 runtime runs on the variant.
-SIMGPU12_TEST := $(BUILD)/tests/test_simgpu_driver_cuda12
-TESTS += $(SIMGPU12_TEST)
-all: $(SIMGPU12_TEST)
-$(SIMGPU12_TEST): $(SIMGPU_DIR)/driver/test_driver_cuda12.c $(SIMGPU12_LIBS)
+# Programs linked against the CUDA 12 runtime and CUPTI run on the variant:
+# test_driver_cuda12 (library discovery), test_cupti12_records (the records).
+SIMGPU12_TESTS := $(BUILD)/tests/test_simgpu_driver_cuda12 \
+	$(BUILD)/tests/test_simgpu_cupti12_records
+TESTS += $(SIMGPU12_TESTS)
+all: $(SIMGPU12_TESTS)
+$(BUILD)/tests/test_simgpu_driver_cuda12: $(SIMGPU_DIR)/driver/test_driver_cuda12.c
+$(BUILD)/tests/test_simgpu_cupti12_records: $(SIMGPU_DIR)/test_cupti12_records.c
+$(SIMGPU12_TESTS): $(SIMGPU_DIR)/simgpu_test.h $(SIMGPU12_LIBS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(CUDA_CFLAGS) -pthread $< -o $@ -L$(SIMGPU12_LIB) \
+	$(CC) $(CFLAGS) $(CUDA_CFLAGS) -pthread $(filter %.c,$^) -o $@ -L$(SIMGPU12_LIB) \
 		-lcudart -lcupti -Wl,-rpath,'$$ORIGIN/../simgpu12/lib' $(SAN_LDFLAGS)

@@ -35,7 +35,7 @@ static void CUPTIAPI completed(CUcontext c, uint32_t s, uint8_t *buffer,
 	CUpti_Activity *r = NULL;
 	while (cuptiActivityGetNextRecord(buffer, valid, &r) == CUPTI_SUCCESS)
 		if (r->kind == CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL &&
-		    strcmp(((CUpti_ActivityKernel10 *)r)->name, "k12") == 0)
+		    strcmp(((CUpti_ActivityKernel9 *)r)->name, "k12") == 0)
 			kernels_seen++;
 	free(buffer);
 }
