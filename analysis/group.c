@@ -350,6 +350,12 @@ static void add_call_without_kernels(const struct process_view *v,
 
 /* Calls of the process that count: successful ones, on this device, and
  * (unless every call counts, as stand-ins) none of whose kernels ran. */
+static bool is_graph_launch_api(int api)
+{
+	return api == DNNTRACE_API_cudaGraphLaunch || api == DNNTRACE_API_cudaGraphLaunch_ptsz ||
+	       api == DNNTRACE_API_cuGraphLaunch || api == DNNTRACE_API_cuGraphLaunch_ptsz;
+}
+
 static void add_calls_without_kernels(const struct process_view *v,
 		int32_t device, bool only_kernelless,
 		struct pending_kernel **pending, size_t *n, size_t *cap)
@@ -358,6 +364,15 @@ static void add_calls_without_kernels(const struct process_view *v,
 	uint64_t unused;
 	for (size_t i = 0; i < p->n_launches; i++) {
 		struct call_ref call = {DT_SOURCE_LAUNCH, i};
+		/*
+		 * A successful kernel launch that ran no kernel while CUPTI
+		 * records others was captured into a CUDA graph (stream
+		 * capture): it is a graph node, run later by a graph launch,
+		 * not an op of its own. Graph launches and library calls
+		 * without kernels still are.
+		 */
+		if (only_kernelless && !is_graph_launch_api(p->launches[i].api))
+			continue;
 		if (p->launches[i].result != 0 || (only_kernelless &&
 				dt_u64map_get(&v->calls_with_kernels,
 					p->launches[i].call_id, &unused)) ||
