@@ -204,10 +204,13 @@ static const struct record_layout cupti13_layout = {
 
 /*
  * CUPTI 12.x (CUDA 12.0 to 12.9): CONCURRENT_KERNEL records are
- * CUpti_ActivityKernel9, MEMCPY records CUpti_ActivityMemcpy5, MEMSET
- * records CUpti_ActivityMemset4 (cupti_activity.h of CUDA 12.x; CUDA 13
- * keeps those structs, unchanged, in cupti_activity_deprecated.h, which is
- * what we compile against). The offsets are pinned below, so a later
+ * CUpti_ActivityKernel9, MEMCPY records CUpti_ActivityMemcpy5 up to 12.6 and
+ * CUpti_ActivityMemcpy6 from 12.8 on (cupti_activity_deprecated.h: Memcpy5
+ * "deprecated in CUDA 12.8"), MEMSET records CUpti_ActivityMemset4. Every
+ * field we read sits at the same offset in Memcpy5 and Memcpy6 (only their
+ * sizes differ, and CUPTI's GetNextRecord walks by size), so one layout
+ * serves all of 12.x. CUDA 13 keeps the old structs, unchanged, in
+ * cupti_activity_deprecated.h, which is what we compile against. The offsets are pinned below, so a later
  * toolkit that changed the old structs fails the build instead of
  * misreading records.
  */
