@@ -236,6 +236,16 @@ _Static_assert(offsetof(CUpti_ActivityMemcpy5, copyKind) == 4 &&
 	       offsetof(CUpti_ActivityMemcpy5, streamId) == 40 &&
 	       offsetof(CUpti_ActivityMemcpy5, correlationId) == 44 &&
 	       sizeof(CUpti_ActivityMemcpy5) == 88, "CUDA 12.x memcpy record layout");
+/* CUPTI 12.8+ writes Memcpy6: what we read must sit where Memcpy5 has it. */
+_Static_assert(offsetof(CUpti_ActivityMemcpy6, copyKind) == 4 &&
+	       offsetof(CUpti_ActivityMemcpy6, bytes) == 8 &&
+	       offsetof(CUpti_ActivityMemcpy6, start) == 16 &&
+	       offsetof(CUpti_ActivityMemcpy6, end) == 24 &&
+	       offsetof(CUpti_ActivityMemcpy6, deviceId) == 32 &&
+	       offsetof(CUpti_ActivityMemcpy6, contextId) == 36 &&
+	       offsetof(CUpti_ActivityMemcpy6, streamId) == 40 &&
+	       offsetof(CUpti_ActivityMemcpy6, correlationId) == 44,
+	       "Memcpy6 keeps Memcpy5's offsets for the fields we read");
 
 /* CUDA 13's CUPTI numbers its API version 130001; CUDA 12.x's went 18, 19, ... */
 enum { CUPTI13_FIRST_VERSION = 130000, CUPTI12_FIRST_VERSION = 18 };
