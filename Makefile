@@ -24,7 +24,7 @@ CUDA_CFLAGS := -I$(CUDA_HOME)/include -I$(CUDA_HOME)/extras/CUPTI/include
 # `-lcudart -lcupti` link against: every rule that links that way lists them.
 SIMGPU_RUNTIME_LINKS := $(BUILD)/simgpu/lib/libcudart.so $(BUILD)/simgpu/lib/libcupti.so
 
-.PHONY: all deps demo test bench install clean check-cuda
+.PHONY: all deps deps-test demo test bench install clean check-cuda
 all:
 
 check-cuda:
@@ -33,6 +33,10 @@ check-cuda:
 
 deps:
 	@scripts/install_deps.sh
+
+# What `make test` needs beyond `make deps` (installed by `make test` itself).
+deps-test:
+	@scripts/install_deps.sh --tests
 
 include $(sort $(wildcard */module.mk tests/*/module.mk tests/simgpu/*/module.mk))
 

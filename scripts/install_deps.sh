@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# install_deps.sh: installs what building, tracing and testing dnntrace needs
-# (make deps). Idempotent: runs apt-get (one update, then install) only when a
+# install_deps.sh [--tests]: installs what building and tracing dnntrace needs
+# (make deps), and with --tests also what only the test suite needs (make
+# test: Debian's CPU build of PyTorch, for the naming helper's tests), so the
+# demo does not download it. Idempotent: runs apt-get (one update, then install) only when a
 # package is missing, through sudo when not root. Checks, but never installs,
 # the CUDA toolkit. Must never remove or upgrade anything already installed.
 set -euo pipefail
@@ -13,9 +15,13 @@ packages=(
 	libbabeltrace2-dev # the analyzer
 	util-linux        # unshare (tests' private session daemon)
 	python3           # end-to-end test comparers
-	python3-torch     # tests/python: the PyTorch naming helper (Debian's CPU build)
 	coreutils         # timeout, env --default-signal
 )
+case "${1:-}" in
+--tests) packages+=(python3-torch) ;; # tests/python: the PyTorch naming helper (CPU build)
+"") ;;
+*) echo "install_deps: unknown argument $1 (usage: install_deps.sh [--tests])" >&2; exit 1 ;;
+esac
 
 missing=()
 for package in "${packages[@]}"; do

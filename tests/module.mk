@@ -17,7 +17,7 @@ TESTS_UBSAN_OPTIONS := print_stacktrace=1:halt_on_error=1
 
 .PHONY: test
 test: SHELL := /bin/bash
-test: all
+test: deps-test all
 	@set -u; \
 	tests/run_tests.sh $(BUILD) | tee $(BUILD)/test-summary.txt; main_ok=$${PIPESTATUS[0]}; \
 	echo "== sanitizer pass (build-asan) =="; \

@@ -14,6 +14,13 @@ cuda=${CUDA_HOME:-/usr/local/cuda}
 PATH="$scratch/bin:$PATH" "$SCRIPTS/install_deps.sh" >"$scratch/out" 2>&1 ||
 	fail "install_deps failed with everything installed: $(tail -n 1 "$scratch/out")"
 [ ! -e "$scratch/calls" ] || fail "install_deps ran $(cat "$scratch/calls") with nothing missing"
+# make test has run `install_deps.sh --tests` before this test: idempotent too.
+PATH="$scratch/bin:$PATH" "$SCRIPTS/install_deps.sh" --tests >"$scratch/out" 2>&1 ||
+	fail "install_deps --tests failed with everything installed: $(tail -n 1 "$scratch/out")"
+[ ! -e "$scratch/calls" ] || fail "install_deps --tests ran $(cat "$scratch/calls") with nothing missing"
+PATH="$scratch/bin:$PATH" "$SCRIPTS/install_deps.sh" --bogus >"$scratch/out" 2>&1 &&
+	fail "install_deps accepted an unknown argument"
+[ "$(grep -c . "$scratch/out")" = 1 ] || fail "unknown argument: not one line: $(cat "$scratch/out")"
 
 PATH="$scratch/bin:$PATH" CUDA_HOME="$scratch/no-cuda" "$SCRIPTS/install_deps.sh" >"$scratch/out" 2>&1 &&
 	fail "install_deps accepted a missing CUDA toolkit"
