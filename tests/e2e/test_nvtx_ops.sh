@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# End-to-end: NVTX names (tests/workloads/nvtx_steps.c: three train_step
+# start/end ranges, push/pop op ranges nested inside them, a launch outside
+# any range, a second thread launching in its own push range) recorded with
+# `dnntrace record --simgpu` (which makes libdnntrace.so the NVTX injection
+# library). Checks, against ground truth known by construction: the whole
+# report as compare.py does plus the op of every kernel (kernels.csv `op`,
+# kernels.config `op(name(args))`); `--range train_step:2` is exactly step
+# 2's kernels with G10's globals for that window; tracing changes neither
+# output nor status.
+. "$DNNTRACE_ROOT/tests/e2e/lib.sh"
+workload="$WORKLOADS/nvtx_steps"
+require_built "$workload" "$DNNTRACE_BUILD/lib/libdnntrace.so" \
+	"$DNNTRACE_BUILD/bin/dnntrace-analyze" "$SIMGPU_LIB/libcudart.so.13"
+check() { python3 "$E2E_DIR/check_nvtx_ops.py" "$@"; }
+
+untraced "$workload" "$e2e_tmp/truth-untraced" >"$e2e_tmp/untraced.out" 2>"$e2e_tmp/untraced.err" ||
+	fail "untraced nvtx_steps failed: $(tail -n 1 "$e2e_tmp/untraced.err")"
+record "$e2e_tmp/trace" "$workload" "$e2e_tmp/truth" >"$e2e_tmp/traced.out" 2>"$e2e_tmp/record.err"
+status=$?
+[ "$status" = 0 ] || fail "record exited $status: $(tail -n 2 "$e2e_tmp/record.err")"
+cmp -s "$e2e_tmp/untraced.out" "$e2e_tmp/traced.out" || fail "stdout differs when traced"
+diff -r "$e2e_tmp/truth-untraced" "$e2e_tmp/truth" >/dev/null || fail "ground truth differs when traced"
+check_no_discarded "$e2e_tmp/trace"
+babeltrace2 "$e2e_tmp/trace" 2>/dev/null | grep -q 'dnntrace_nvtx:push' ||
+	fail "no dnntrace_nvtx event in the trace (NVTX injection not loaded)"
+
+analyze "$e2e_tmp/trace" -o "$e2e_tmp/report" >"$e2e_tmp/summary.out" 2>"$e2e_tmp/analyze.err" ||
+	fail "analyze exited $?: $(tail -n 1 "$e2e_tmp/analyze.err")"
+cmp -s "$e2e_tmp/summary.out" "$e2e_tmp/report/summary.txt" || fail "stdout is not summary.txt"
+check whole "$e2e_tmp/truth" "$e2e_tmp/report" >"$e2e_tmp/whole.out" ||
+	fail "whole report differs from ground truth: $(head -n 3 "$e2e_tmp/whole.out")"
+
+analyze "$e2e_tmp/trace" -o "$e2e_tmp/step2" --range train_step:2 >/dev/null 2>"$e2e_tmp/range.err" ||
+	fail "analyze --range train_step:2 exited $?: $(tail -n 1 "$e2e_tmp/range.err")"
+check step "$e2e_tmp/truth" "$e2e_tmp/step2" 2 train_step:2 >"$e2e_tmp/step2.out" ||
+	fail "--range train_step:2 differs from ground truth: $(head -n 3 "$e2e_tmp/step2.out")"
+exit 0
