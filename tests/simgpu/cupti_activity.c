@@ -282,25 +282,35 @@ static void *reserve_record(size_t size, uint64_t end_ns)
 }
 
 /*
- * Device time -> CUPTI time. With a timestamp callback, the callback's
- * clock is sampled between two reads of the device clock for each piece of
- * work, and the work's times are shifted by the difference.
+ * Device time -> CUPTI time. With a timestamp callback, its clock is sampled
+ * once, right after a read of the device clock, when the callback is
+ * registered, and every record is shifted by that one difference. Sampling
+ * per piece of work would add a few ns of jitter to each record, enough to
+ * make back-to-back work on one stream overlap or reorder; one shift keeps
+ * the timeline's order and gaps exact (both clocks run at the same rate).
  */
 struct clock_map {
 	int64_t shift;
 };
 
+static _Atomic int64_t callback_shift;
+
+/*
+ * The callback's reading is paired with the device clock read just BEFORE
+ * it: the shift may then be a few ns too large, never too small, so a
+ * record is never stamped earlier than the host saw its work submitted.
+ */
+static int64_t sample_callback_shift(CUpti_TimestampCallbackFunc cb)
+{
+	uint64_t before = monotonic_ns();
+	uint64_t user = cb();
+	return (int64_t)(user - before);
+}
+
 static struct clock_map clock_map_now(void)
 {
 	struct clock_map map;
-	if (timestamp_callback) {
-		uint64_t before = monotonic_ns();
-		uint64_t user = timestamp_callback();
-		uint64_t after = monotonic_ns();
-		map.shift = (int64_t)(user - (before + (after - before) / 2));
-	} else {
-		map.shift = (int64_t)SIMGPU_CUPTI_CLOCK_OFFSET_NS;
-	}
+	map.shift = timestamp_callback ? callback_shift : (int64_t)SIMGPU_CUPTI_CLOCK_OFFSET_NS;
 	return map;
 }
 
@@ -840,7 +850,9 @@ CUptiResult cuptiActivityRegisterTimestampCallback(CUpti_TimestampCallbackFunc f
 {
 	if (!funcTimestamp)
 		return CUPTI_ERROR_INVALID_PARAMETER;
+	int64_t shift = sample_callback_shift(funcTimestamp); /* not under the lock */
 	pthread_mutex_lock(&cupti_lock);
+	callback_shift = shift;
 	timestamp_callback = funcTimestamp;
 	pthread_mutex_unlock(&cupti_lock);
 	return CUPTI_SUCCESS;

@@ -189,7 +189,10 @@ int main(void)
 		const CUpti_ActivityKernel9 *k = &kernels[i];
 		CHECK(strcmp(k->name, names[i]) == 0);
 		CHECK_EQ_U64(k->end - k->start, durations[i]);
-		CHECK(k->start >= before && k->start <= after);
+		/* With SIMGPU_TIME_SCALE=0 the device may run ahead of the host:
+		 * only the first kernel (an idle stream) starts before `after`;
+		 * the second's place is checked against the set below. */
+		CHECK(k->start >= before && (i > 0 || k->start <= after));
 		CHECK_EQ_U64(k->correlationId, correlation_of(ids[i]));
 		CHECK(k->gridX == 1 && k->blockX == 1 && k->clusterX == 1);
 	}
