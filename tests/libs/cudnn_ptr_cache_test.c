@@ -11,6 +11,7 @@
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 
 #include "interceptors/cudnn_ptr_cache.h"
 
@@ -131,7 +132,14 @@ static void test_race(void)
 	int64_t w[CUDNN_PTR_CACHE_WORDS];
 	for (int t = 0; t < 2; t++)
 		pthread_create(&threads[t], NULL, reader, NULL);
-	for (int64_t round = 0; round < 20000; round++) {
+	/*
+	 * At least 20000 rounds, and on until the readers have seen entries
+	 * (on a loaded 2-core machine they may not run at all during the first
+	 * rounds), within a bound so a broken cache still ends the test.
+	 */
+	time_t deadline = time(NULL) + 20;
+	for (int64_t round = 0; round < 20000 ||
+	     (atomic_load(&reader_hits) < 1000 && time(NULL) < deadline); round++) {
 		unsigned i = (unsigned)(round % 64);
 		words_for(key_of(900000 + i), round, w);
 		cudnn_ptr_cache_store(&cache, key_of(900000 + i), w);
