@@ -31,13 +31,21 @@ lttng-sessiond --daemonize --quiet --no-kernel 2>/dev/null || {
 if [ "$(id -u)" = 0 ]; then pidfile=/var/run/lttng/lttng-sessiond.pid
 else pidfile="$home/.lttng/lttng-sessiond.pid"; fi
 
+stop_daemon() {
+	if [ -f "$pidfile" ]; then
+		local pid
+		pid=$(cat "$pidfile")
+		kill "$pid" 2>/dev/null
+		for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+	fi
+	rm -rf "$home"
+}
+# A TERM or INT (a test runner's timeout, Ctrl-C, which reach the command
+# too) must not leave the daemon behind: stop it once the command has ended.
+trap 'stop_daemon; exit 143' TERM
+trap 'stop_daemon; exit 130' INT
+
 "$@"
 status=$?
-
-if [ -f "$pidfile" ]; then
-	pid=$(cat "$pidfile")
-	kill "$pid" 2>/dev/null
-	for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-fi
-rm -rf "$home"
+stop_daemon
 exit $status
