@@ -160,7 +160,7 @@ all: $(SIMGPU_PROBES)
 $(SIMGPU_OUT)/abi_probe_real: $(SIMGPU_DIR)/abi_probe.c | check-cuda
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(CUDA_CFLAGS) $< -o $@ -L$(CUDA_HOME)/lib64 -lcudart $(SAN_LDFLAGS)
-$(SIMGPU_OUT)/abi_probe_sim: $(SIMGPU_DIR)/abi_probe.c $(SIMGPU_CUDART)
+$(SIMGPU_OUT)/abi_probe_sim: $(SIMGPU_DIR)/abi_probe.c $(SIMGPU_CUDART) $(SIMGPU_RUNTIME_LINKS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(CUDA_CFLAGS) $< -o $@ -L$(SIMGPU_LIB) -lcudart $(SAN_LDFLAGS)
 
