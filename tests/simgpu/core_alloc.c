@@ -33,7 +33,7 @@ cudaError_t sim_alloc_device(void **dev, size_t size, enum sim_mem_kind kind)
 cudaError_t sim_free_device(void *dev)
 {
 	pthread_mutex_lock(&sim_lock);
-	uint64_t end = sim_timeline_device_end();
+	struct sim_instant end = sim_timeline_device_end();
 	cudaError_t err = sim_mem_free(dev);
 	pthread_mutex_unlock(&sim_lock);
 	if (err == cudaSuccess)
@@ -52,7 +52,7 @@ cudaError_t sim_alloc_pinned(void **host, size_t size, unsigned int flags)
 cudaError_t sim_free_pinned(void *host)
 {
 	pthread_mutex_lock(&sim_lock);
-	uint64_t end = sim_timeline_device_end();
+	struct sim_instant end = sim_timeline_device_end();
 	cudaError_t err = sim_host_free(host);
 	pthread_mutex_unlock(&sim_lock);
 	if (err == cudaSuccess)

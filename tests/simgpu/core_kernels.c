@@ -334,9 +334,10 @@ cudaError_t sim_launch(const void *func, dim3 grid, dim3 block, void **args,
 		pthread_mutex_unlock(&sim_lock);
 		return cudaSuccess;
 	}
+	struct sim_instant end = { 0, 0 };
 	if (err == cudaSuccess) {
 		uint64_t duration = sim_kernel_duration_ns(grid);
-		sim_timeline_schedule(s, duration, &work.start_ns, &work.end_ns);
+		end = sim_timeline_schedule(s, duration, &work.start_ns, &work.end_ns);
 		work.stream_id = s->cupti_id;
 		work.name = name;
 		work.correlation_id = sim_next_correlation_id();
@@ -345,7 +346,7 @@ cudaError_t sim_launch(const void *func, dim3 grid, dim3 block, void **args,
 	if (err != cudaSuccess)
 		return err;
 	if (next_kernel_error) {
-		sim_arm_sticky_error((cudaError_t)next_kernel_error, work.end_ns);
+		sim_arm_sticky_error((cudaError_t)next_kernel_error, end);
 		next_kernel_error = 0;
 	}
 	sim_report_work(&work);

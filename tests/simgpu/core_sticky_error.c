@@ -10,14 +10,16 @@
 #include <stdatomic.h>
 
 static _Atomic int sticky_error = cudaSuccess;
-/* A faulting kernel not yet finished: its error and its end time. */
+/* A faulting kernel not yet finished: its error and when it ends (stored
+ * before the error is armed, so a reader that sees the error sees them). */
 static _Atomic int armed_error = cudaSuccess;
-static _Atomic uint64_t armed_at_ns;
+static _Atomic uint64_t armed_at_v, armed_at_trace;
 
-void sim_arm_sticky_error(cudaError_t err, uint64_t t)
+void sim_arm_sticky_error(cudaError_t err, struct sim_instant t)
 {
 	int none = cudaSuccess;
-	atomic_store(&armed_at_ns, t);
+	atomic_store(&armed_at_v, t.v);
+	atomic_store(&armed_at_trace, t.trace);
 	atomic_compare_exchange_strong(&armed_error, &none, (int)err);
 }
 
@@ -25,7 +27,8 @@ static cudaError_t current_sticky_error(void)
 {
 	int armed = atomic_load(&armed_error);
 	if (armed != cudaSuccess &&
-	    sim_device_time_reached(atomic_load(&armed_at_ns))) {
+	    sim_device_time_reached((struct sim_instant){
+		    atomic_load(&armed_at_v), atomic_load(&armed_at_trace) })) {
 		int none = cudaSuccess;
 		atomic_compare_exchange_strong(&sticky_error, &none, armed);
 	}

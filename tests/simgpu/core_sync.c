@@ -14,7 +14,7 @@ cudaError_t sim_stream_synchronize(cudaStream_t stream, int per_thread_default)
 		return err;
 	pthread_mutex_lock(&sim_lock);
 	struct CUstream_st *s = sim_stream_resolve(stream, per_thread_default);
-	uint64_t until = s ? s->ready_ns : 0;
+	struct sim_instant until = s ? s->ready : (struct sim_instant){ 0, 0 };
 	pthread_mutex_unlock(&sim_lock);
 	if (!s)
 		return cudaErrorInvalidResourceHandle;
@@ -30,7 +30,7 @@ cudaError_t sim_stream_query(cudaStream_t stream, int per_thread_default)
 		return err;
 	pthread_mutex_lock(&sim_lock);
 	struct CUstream_st *s = sim_stream_resolve(stream, per_thread_default);
-	uint64_t until = s ? s->ready_ns : 0;
+	struct sim_instant until = s ? s->ready : (struct sim_instant){ 0, 0 };
 	pthread_mutex_unlock(&sim_lock);
 	if (!s)
 		return cudaErrorInvalidResourceHandle;
@@ -48,8 +48,12 @@ cudaError_t sim_stream_wait_event(cudaStream_t stream, cudaEvent_t event,
 	struct CUevent_st *e = sim_event_lookup(event);
 	if (!s || !e)
 		err = cudaErrorInvalidResourceHandle;
-	else if (e->recorded && e->time_ns > s->ready_ns)
-		s->ready_ns = e->time_ns; /* an unrecorded event is complete */
+	else if (e->recorded) { /* an unrecorded event is complete */
+		if (e->time.v > s->ready.v)
+			s->ready.v = e->time.v;
+		if (e->time.trace > s->ready.trace)
+			s->ready.trace = e->time.trace;
+	}
 	pthread_mutex_unlock(&sim_lock);
 	return err;
 }
@@ -67,9 +71,8 @@ cudaError_t sim_event_record(cudaEvent_t event, cudaStream_t stream,
 	if (!s || !e) {
 		err = cudaErrorInvalidResourceHandle;
 	} else {
-		uint64_t start, end;
-		sim_timeline_schedule(s, 0, &start, &end);
-		e->time_ns = end;
+		uint64_t start_ns, end_ns;
+		e->time = sim_timeline_schedule(s, 0, &start_ns, &end_ns);
 		e->recorded = 1;
 	}
 	pthread_mutex_unlock(&sim_lock);
@@ -78,13 +81,13 @@ cudaError_t sim_event_record(cudaEvent_t event, cudaStream_t stream,
 
 /* Reads an event's state; cudaErrorInvalidResourceHandle if dead. */
 cudaError_t sim_event_state(cudaEvent_t event, int *recorded,
-			    uint64_t *time_ns, unsigned int *flags)
+			    struct sim_instant *time, unsigned int *flags)
 {
 	pthread_mutex_lock(&sim_lock);
 	struct CUevent_st *e = sim_event_lookup(event);
 	if (e) {
 		*recorded = e->recorded;
-		*time_ns = e->time_ns;
+		*time = e->time;
 		*flags = e->flags;
 	}
 	pthread_mutex_unlock(&sim_lock);
@@ -97,7 +100,7 @@ cudaError_t sim_device_synchronize(void)
 	if (err != cudaSuccess)
 		return err;
 	pthread_mutex_lock(&sim_lock);
-	uint64_t until = sim_timeline_device_end();
+	struct sim_instant until = sim_timeline_device_end();
 	pthread_mutex_unlock(&sim_lock);
 	sim_wait_device_time(until);
 	return sim_enter();
@@ -111,7 +114,7 @@ cudaError_t sim_device_synchronize(void)
 void sim_device_reset(void)
 {
 	pthread_mutex_lock(&sim_lock);
-	uint64_t until = sim_timeline_device_end();
+	struct sim_instant until = sim_timeline_device_end();
 	sim_mem_free_all();
 	sim_timeline_reset();
 	pthread_mutex_unlock(&sim_lock);

@@ -37,13 +37,24 @@ static struct CUevent_st *live_events;
 static uint32_t next_stream_cupti_id = FIRST_STREAM_CUPTI_ID;
 static _Thread_local struct CUstream_st *my_per_thread_stream;
 
-/* Device time by which all blocking streams' queued work ends. */
-static uint64_t blocking_streams_end_ns;
-/* Device time by which everything queued ends. */
-static uint64_t device_end_ns;
-/* The furthest device time the host is known to have waited for. */
-static _Atomic uint64_t device_reached_ns;
-
+/* When all blocking streams' queued work ends. */
+static struct sim_instant blocking_streams_end;
+/* When everything queued ends. */
+static struct sim_instant device_end;
+/*
+ * The host's position on the virtual timeline: the furthest point it has
+ * seen the device reach (a wait, a query that answered done). New work
+ * starts no earlier. Written without sim_lock, hence atomic.
+ */
+static _Atomic uint64_t host_v;
+/* The same point on the trace clock. */
+static _Atomic uint64_t host_trace;
+/*
+ * trace = v + trace_offset for work scheduled from now on, and never
+ * before the work it follows (same stream, or waited for) ends on the
+ * trace clock either. Guarded by sim_lock.
+ */
+static uint64_t trace_offset;
 
 static uint64_t parse_bytes(const char *text)
 {
@@ -100,6 +111,18 @@ static uint64_t max_u64(uint64_t a, uint64_t b)
 	return a > b ? a : b;
 }
 
+static struct sim_instant later_of(struct sim_instant a, struct sim_instant b)
+{
+	return (struct sim_instant){ max_u64(a.v, b.v), max_u64(a.trace, b.trace) };
+}
+
+static void atomic_raise(_Atomic uint64_t *x, uint64_t value)
+{
+	uint64_t seen = atomic_load(x);
+	while (seen < value && !atomic_compare_exchange_weak(x, &seen, value))
+		;
+}
+
 static struct CUstream_st *this_threads_default_stream(void)
 {
 	if (!my_per_thread_stream) {
@@ -135,37 +158,58 @@ struct CUstream_st *sim_stream_resolve(cudaStream_t handle,
 /*
  * The legacy default stream waits for all work queued on blocking streams,
  * and blocking streams wait for all work queued on it. Non-blocking streams
- * only follow their own order.
+ * only follow their own order. Nothing starts before the host's position.
+ *
+ * Placement on the trace clock: with SIMGPU_TIME_SCALE > 0 (real time) no
+ * work starts before the host call that queued it, as on a GPU: when the
+ * host comes late, the offset grows and the device shows idle time; work
+ * queued on a device that has finished everything starts at the call. At 0
+ * (as fast as possible) the host is taken to be infinitely fast: the
+ * offset is re-anchored to the host clock only when the device is idle
+ * (nothing queued past the host's position), so a busy period keeps its
+ * exact shape however slowly a loaded machine issued it.
  */
-void sim_timeline_schedule(struct CUstream_st *s, uint64_t duration_ns,
-			   uint64_t *start_ns, uint64_t *end_ns)
+struct sim_instant sim_timeline_schedule(struct CUstream_st *s,
+					 uint64_t duration_ns,
+					 uint64_t *start_ns, uint64_t *end_ns)
 {
-	uint64_t start = max_u64(sim_now_ns(), s->ready_ns);
+	struct sim_instant after = s->ready;
 	int blocking = !(s->flags & cudaStreamNonBlocking);
 	if (s->is_legacy)
-		start = max_u64(start, blocking_streams_end_ns);
+		after = later_of(after, blocking_streams_end);
 	else if (blocking)
-		start = max_u64(start, legacy_stream.ready_ns);
-	uint64_t end = start + duration_ns;
-	s->ready_ns = end;
+		after = later_of(after, legacy_stream.ready);
+	uint64_t host = atomic_load(&host_v);
+	uint64_t start_v = max_u64(after.v, host);
+	uint64_t now = sim_now_ns();
+	if (time_scale > 0 && device_end.trace <= now)
+		trace_offset = now - start_v; /* idle since: starts at the call */
+	else if ((time_scale > 0 || device_end.v <= host) &&
+		 start_v + trace_offset < now)
+		trace_offset = now - start_v;
+	uint64_t start_trace = max_u64(start_v + trace_offset, after.trace);
+	struct sim_instant end = { start_v + duration_ns,
+				   start_trace + duration_ns };
+	s->ready = end;
 	if (blocking && !s->is_legacy)
-		blocking_streams_end_ns = max_u64(blocking_streams_end_ns, end);
-	device_end_ns = max_u64(device_end_ns, end);
-	*start_ns = start;
-	*end_ns = end;
+		blocking_streams_end = later_of(blocking_streams_end, end);
+	device_end = later_of(device_end, end);
+	*start_ns = start_trace;
+	*end_ns = end.trace;
+	return end;
 }
 
-uint64_t sim_timeline_device_end(void)
+struct sim_instant sim_timeline_device_end(void)
 {
-	return device_end_ns;
+	return device_end;
 }
 
-void sim_wait_device_time(uint64_t t)
+void sim_wait_device_time(struct sim_instant t)
 {
 	if (time_scale > 0) {
 		uint64_t now = sim_now_ns();
-		if (t > now) {
-			double wait = (double)(t - now) * time_scale;
+		if (t.trace > now) {
+			double wait = (double)(t.trace - now) * time_scale;
 			struct timespec ts = {
 				.tv_sec = (time_t)(wait / 1e9),
 				.tv_nsec = (long)fmod(wait, 1e9),
@@ -174,22 +218,27 @@ void sim_wait_device_time(uint64_t t)
 				;
 		}
 	}
-	uint64_t seen = atomic_load(&device_reached_ns);
-	while (seen < t &&
-	       !atomic_compare_exchange_weak(&device_reached_ns, &seen, t))
-		;
+	atomic_raise(&host_v, t.v);
+	atomic_raise(&host_trace, t.trace);
 }
 
-int sim_device_time_reached(uint64_t t)
+int sim_device_time_reached(struct sim_instant t)
 {
-	return time_scale == 0 || t <= atomic_load(&device_reached_ns) ||
-	       t <= sim_now_ns();
+	if (time_scale == 0 || t.v <= atomic_load(&host_v) ||
+	    t.trace <= sim_now_ns()) {
+		atomic_raise(&host_v, t.v);
+		atomic_raise(&host_trace, t.trace);
+		return 1;
+	}
+	return 0;
 }
 
+/* For CUPTI, which knows a record by its end on the trace clock only. */
 int simgpu_internal_work_complete(uint64_t end_ns);
 int simgpu_internal_work_complete(uint64_t end_ns)
 {
-	return sim_device_time_reached(end_ns);
+	return time_scale == 0 || end_ns <= atomic_load(&host_trace) ||
+	       end_ns <= sim_now_ns();
 }
 
 cudaError_t sim_stream_create(cudaStream_t *out, unsigned int flags, int priority)

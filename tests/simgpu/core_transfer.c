@@ -117,6 +117,7 @@ cudaError_t sim_memcpy2d(void *dst, size_t dpitch, const void *src,
 		.is_async = is_async, .bytes = (uint64_t)width * height,
 	};
 	struct side s, d;
+	struct sim_instant end = { 0, 0 };
 	cudaError_t err = cudaSuccess;
 	pthread_mutex_lock(&sim_lock);
 	struct CUstream_st *st = sim_stream_resolve(stream, per_thread_default);
@@ -133,8 +134,9 @@ cudaError_t sim_memcpy2d(void *dst, size_t dpitch, const void *src,
 		work.copy_kind = copy_kind_of(s.on_device, d.on_device);
 		work.src_kind = s.mem_kind;
 		work.dst_kind = d.mem_kind;
-		sim_timeline_schedule(st, copy_duration_ns(work.copy_kind, work.bytes),
-				      &work.start_ns, &work.end_ns);
+		end = sim_timeline_schedule(st, copy_duration_ns(work.copy_kind,
+								 work.bytes),
+					    &work.start_ns, &work.end_ns);
 		work.stream_id = st->cupti_id;
 		work.correlation_id = sim_next_correlation_id();
 	}
@@ -144,7 +146,7 @@ cudaError_t sim_memcpy2d(void *dst, size_t dpitch, const void *src,
 	sim_report_work(&work);
 	/* Synchronous copies return when done, except device to device. */
 	if (!is_async && work.copy_kind != CUPTI_ACTIVITY_MEMCPY_KIND_DTOD)
-		sim_wait_device_time(work.end_ns);
+		sim_wait_device_time(end);
 	return sim_enter();
 }
 

@@ -33,8 +33,20 @@ extern pthread_mutex_t sim_lock;
 /* Parses the environment and maps device memory, once per process. */
 void sim_init(void);
 
-/* CLOCK_MONOTONIC in ns: the host clock and the simulated device clock. */
+/* CLOCK_MONOTONIC in ns: the host clock, and the clock records are placed on. */
 uint64_t sim_now_ns(void);
+
+/*
+ * A point on the simulated device's timeline. `v` is virtual device time:
+ * it advances only by simulated work and by the host's synchronisation, so
+ * durations, back-to-back placement and event timings never depend on how
+ * fast the host runs. `trace` is where that point sits on CLOCK_MONOTONIC,
+ * the clock CUPTI records carry (README.md, "Simulated time").
+ */
+struct sim_instant {
+	uint64_t v;
+	uint64_t trace;
+};
 
 /* The stream handles the API accepts besides created streams. */
 #define SIM_STREAM_MAGIC 0x5354524dU /* "STRM" */
@@ -45,7 +57,7 @@ struct CUstream_st {
 	uint32_t cupti_id;        /* streamId in CUPTI records */
 	int is_legacy;            /* the legacy NULL stream */
 	int is_per_thread;        /* some thread's per-thread default stream */
-	uint64_t ready_ns;        /* device time at which its queued work ends */
+	struct sim_instant ready; /* when its queued work ends */
 	struct CUgraph_st *capture; /* the graph capturing its launches, or NULL */
 	struct CUstream_st *next; /* in the list of created streams */
 };
@@ -55,7 +67,7 @@ struct CUevent_st {
 	uint32_t magic;
 	unsigned int flags;
 	int recorded;
-	uint64_t time_ns; /* device time the event completes */
+	struct sim_instant time; /* when the event completes */
 	struct CUevent_st *next;
 };
 
@@ -69,24 +81,29 @@ struct CUstream_st *sim_stream_resolve(cudaStream_t handle,
 				       int per_thread_default);
 
 /*
- * Puts work of duration_ns on stream s at the current host time and returns
- * its device start and end (the legacy-stream rules are in README.md).
- * Caller holds sim_lock.
+ * Puts work of duration_ns on stream s and returns where its record goes
+ * on the trace clock (*start_ns, *end_ns) and the instant it ends (the
+ * rules, legacy stream included, are in README.md). Caller holds sim_lock.
  */
-void sim_timeline_schedule(struct CUstream_st *s, uint64_t duration_ns,
-			   uint64_t *start_ns, uint64_t *end_ns);
+struct sim_instant sim_timeline_schedule(struct CUstream_st *s,
+					 uint64_t duration_ns,
+					 uint64_t *start_ns, uint64_t *end_ns);
 
 /* The end of all work queued so far on the device. Caller holds sim_lock. */
-uint64_t sim_timeline_device_end(void);
+struct sim_instant sim_timeline_device_end(void);
 
 /*
- * Blocks the host until device time reaches t (scaled by SIMGPU_TIME_SCALE),
- * then records that the device got there. Caller must NOT hold sim_lock.
+ * Blocks the host until the device reaches t (on the trace clock, scaled
+ * by SIMGPU_TIME_SCALE; not at all at 0), then records that the host has
+ * seen the device get there. Caller must NOT hold sim_lock.
  */
-void sim_wait_device_time(uint64_t t);
+void sim_wait_device_time(struct sim_instant t);
 
-/* Whether work ending at device time t has completed, from the host's view. */
-int sim_device_time_reached(uint64_t t);
+/*
+ * Whether work ending at t has completed, from the host's view; a yes is
+ * the host seeing it, as after a wait.
+ */
+int sim_device_time_reached(struct sim_instant t);
 
 /* Creates / destroys streams and events (live lists for handle checks). */
 cudaError_t sim_stream_create(cudaStream_t *out, unsigned int flags, int priority);
@@ -137,8 +154,8 @@ int sim_runtime_end(struct simgpu_runtime_frame *frame, int result);
  * returns the sticky error if the device has faulted, else cudaSuccess.
  */
 cudaError_t sim_enter(void);
-/* A kernel that will fail with err when it completes at device time t. */
-void sim_arm_sticky_error(cudaError_t err, uint64_t t);
+/* A kernel that will fail with err when it completes at t. */
+void sim_arm_sticky_error(cudaError_t err, struct sim_instant t);
 
 /* ---- device memory (core_memory.c) ---- */
 
@@ -295,7 +312,7 @@ cudaError_t sim_stream_wait_event(cudaStream_t stream, cudaEvent_t event,
 cudaError_t sim_event_record(cudaEvent_t event, cudaStream_t stream,
 			     int per_thread_default);
 cudaError_t sim_event_state(cudaEvent_t event, int *recorded,
-			    uint64_t *time_ns, unsigned int *flags);
+			    struct sim_instant *time, unsigned int *flags);
 cudaError_t sim_device_synchronize(void);
 void sim_device_reset(void);
 

@@ -345,7 +345,7 @@ CUresult cuEventSynchronize(CUevent hEvent)
 {
 	DRIVER_ENTER();
 	int recorded;
-	uint64_t t;
+	struct sim_instant t;
 	unsigned int flags;
 	cudaError_t err = sim_event_state(hEvent, &recorded, &t, &flags);
 	if (err != cudaSuccess)
@@ -359,7 +359,7 @@ CUresult cuEventQuery(CUevent hEvent)
 {
 	DRIVER_ENTER();
 	int recorded;
-	uint64_t t;
+	struct sim_instant t;
 	unsigned int flags;
 	cudaError_t err = sim_event_state(hEvent, &recorded, &t, &flags);
 	if (err != cudaSuccess)
@@ -375,7 +375,7 @@ CUresult cuEventElapsedTime_v2(float *pMilliseconds, CUevent hStart,
 	if (!pMilliseconds)
 		return CUDA_ERROR_INVALID_VALUE;
 	int rec_a, rec_b;
-	uint64_t t_a, t_b;
+	struct sim_instant t_a, t_b;
 	unsigned int flags_a, flags_b;
 	cudaError_t err = sim_event_state(hStart, &rec_a, &t_a, &flags_a);
 	if (err == cudaSuccess)
@@ -386,7 +386,8 @@ CUresult cuEventElapsedTime_v2(float *pMilliseconds, CUevent hStart,
 		return CUDA_ERROR_INVALID_HANDLE;
 	if (!sim_device_time_reached(t_a) || !sim_device_time_reached(t_b))
 		return CUDA_ERROR_NOT_READY;
-	*pMilliseconds = (float)(((double)t_b - (double)t_a) / 1e6);
+	/* Virtual time: exact, whatever the host's speed (README.md). */
+	*pMilliseconds = (float)(((double)t_b.v - (double)t_a.v) / 1e6);
 	return CUDA_SUCCESS;
 }
 

@@ -119,7 +119,7 @@ static CUresult mem_unmap(CUdeviceptr ptr, size_t size)
 {
 	DRIVER_ENTER();
 	pthread_mutex_lock(&sim_lock);
-	uint64_t end = sim_timeline_device_end();
+	struct sim_instant end = sim_timeline_device_end();
 	cudaError_t err = sim_vmm_unmap(ptr, size);
 	pthread_mutex_unlock(&sim_lock);
 	if (err == cudaSuccess)
