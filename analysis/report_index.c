@@ -66,7 +66,7 @@ void dt_write_report_index(FILE *f, const struct dt_group *groups, size_t n)
 		lost_unknown |= g->events_lost_unknown;
 	}
 	fprintf(f, "%-10s %-6s %-10" PRIu64 " %-10" PRIu64 " %-14" PRIu64
-			" %-8" PRIu64 " %-11" PRIu64 "\n", "total", "", kernels,
+			" %-8" PRIu64 " %" PRIu64 "\n", "total", "", kernels,
 			tensors, peak_sum, failed, lost);
 	fprintf(f, "largest peak of one device: %" PRIu64 " bytes; sum of the "
 			"peaks: %" PRIu64 " bytes\n", peak_max, peak_sum);
