@@ -57,3 +57,9 @@ analyze "$trace" -o "$e2e_tmp/report" >/dev/null 2>"$e2e_tmp/analyze.err" ||
 	fail "analyze exited $?: $(tail -n 1 "$e2e_tmp/analyze.err")"
 python3 "$E2E_DIR/check_ranks.py" "$e2e_tmp/truth" "$e2e_tmp/report" 3 ||
 	fail "the reports of the relayed trace differ from the ground truth"
+
+# The relayd is gone: record says so and never runs the command.
+out=$("$PRIVATE_LTTNG" "$DNNTRACE" record --simgpu --relay "127.0.0.1:$ctrl:$data" -- echo RAN 2>"$e2e_tmp/gone.err")
+status=$?
+[ "$status" = 1 ] && [ -z "$out" ] && grep -q 'relayd' "$e2e_tmp/gone.err" ||
+	fail "record to a stopped relayd: status $status, stdout '$out', said: $(cat "$e2e_tmp/gone.err")"
