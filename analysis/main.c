@@ -19,6 +19,7 @@
 #include "analysis/g10_writer.h"
 #include "analysis/group.h"
 #include "analysis/model.h"
+#include "analysis/report_index.h"
 #include "analysis/summary.h"
 #include "analysis/trace_reader.h"
 
@@ -407,17 +408,21 @@ int main(int argc, char **argv)
 		char path[PATH_MAX];
 		if (join_path(path, sizeof(path), o.out_dir, "summary.txt") == 0)
 			all = fopen(path, "w");
-		if (!all) {
-			fprintf(stderr, PROG ": cannot write %s/summary.txt: %s\n",
-					o.out_dir, strerror(errno));
+		if (!all || dt_write_index_csv(o.out_dir, groups, n_groups) != 0) {
+			fprintf(stderr, PROG ": cannot write %s/%s: %s\n", o.out_dir,
+					all ? "index.csv" : "summary.txt",
+					strerror(errno));
 			rc = 2;
+		} else {
+			/* the table across processes and devices, then each one */
+			dt_write_report_index(stdout, groups, n_groups);
+			dt_write_report_index(all, groups, n_groups);
 		}
 	}
 	for (size_t i = 0; i < n_groups && rc == 0; i++) {
 		const struct dt_group *g = &groups[i];
 		char dir[PATH_MAX], sub[64];
-		snprintf(sub, sizeof(sub), "pid%" PRId64 "-dev%" PRId32, g->vpid,
-				g->device);
+		dt_group_subdir(g, sub, sizeof(sub));
 		int too_long = n_groups == 1 ?
 			snprintf(dir, sizeof(dir), "%s", o.out_dir) >= (int)sizeof(dir) :
 			join_path(dir, sizeof(dir), o.out_dir, sub) != 0;
@@ -428,10 +433,10 @@ int main(int argc, char **argv)
 			break;
 		}
 		if (n_groups > 1)
-			printf("%s== %s\n", i ? "\n" : "", dir);
+			printf("\n== %s\n", dir);
 		dt_write_summary(stdout, g);
 		if (all) {
-			fprintf(all, "%s== %s\n", i ? "\n" : "", dir);
+			fprintf(all, "\n== %s\n", dir);
 			dt_write_summary(all, g);
 		}
 	}

@@ -2,7 +2,9 @@
 # set_env.sh: sets, in the current shell, the environment a program traced in
 # a manual session needs (the tracer preloaded, blocking buffers, one device
 # allocation per tensor):
-#   source scripts/set_env.sh [--simgpu] [--lossy] [--keep-allocator] [--torch-names]
+#   source scripts/set_env.sh [--simgpu] [--lossy] [--allocator=MODE] [--torch-names]
+# (MODE async, no-caching or keep, as for dnntrace record; --keep-allocator
+# is --allocator=keep)
 # Run instead of sourced, it prints the exports. Sourced with no arguments
 # inside a script, bash hands it the script's own arguments: `set --` first.
 # Must never exit the caller's shell: all the work happens in a subshell.
@@ -10,19 +12,20 @@ __dnntrace_exports=$(
 	__here=$(cd "$(dirname "${BASH_SOURCE[0]:-$0}")" && pwd -P)
 	. "$__here/lib/dnntrace-session.sh"
 	dnntrace_locate
-	simgpu=0 lossy=0 keep=0 torch_names=0
+	simgpu=0 lossy=0 allocator=async torch_names=0
 	for arg in "$@"; do
 		case "$arg" in
 		--simgpu) simgpu=1 ;;
 		--lossy) lossy=1 ;;
-		--keep-allocator) keep=1 ;;
+		--keep-allocator) allocator=keep ;;
+		--allocator=*) allocator=$(dnntrace_allocator_mode "${arg#--allocator=}") || exit 1 ;;
 		--torch-names) torch_names=1 ;;
-		*) dnntrace_die "set_env: unknown argument $arg (usage: set_env.sh [--simgpu] [--lossy] [--keep-allocator] [--torch-names])" ;;
+		*) dnntrace_die "set_env: unknown argument $arg (usage: set_env.sh [--simgpu] [--lossy] [--allocator=async|no-caching|keep] [--torch-names])" ;;
 		esac
 	done
 	dnntrace_require_lib
 	[ "$torch_names" = 1 ] && dnntrace_require_torch_names
-	dnntrace_env_exports "$simgpu" "$lossy" "$keep" "$torch_names"
+	dnntrace_env_exports "$simgpu" "$lossy" "$allocator" "$torch_names"
 )
 __dnntrace_status=$?
 if [ "${BASH_SOURCE[0]:-$0}" = "$0" ]; then

@@ -19,8 +19,9 @@ returns.
 
 On a real GPU (assumed, not tested here: the tests run Debian's CPU build)
 a CUDA tensor's data_ptr() is a device address inside the allocation the
-tracer saw; with PYTORCH_NO_CUDA_MEMORY_CACHING=1 (record's default) each
-tensor is its own allocation, with the caching allocator a name lands on the
+tracer saw; with record's default (PyTorch's cudaMallocAsync backend) or
+PYTORCH_NO_CUDA_MEMORY_CACHING=1 each tensor is its own allocation, with
+the caching allocator a name lands on the
 whole cached segment (the analyzer keeps a tensor's last name). CPU tensors
 are tagged too (the tracer records them with tensor id -1). Modules run by
 TorchScript or torch.compile graphs call no Python hooks and get no act: name.

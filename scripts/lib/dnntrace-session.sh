@@ -109,16 +109,52 @@ dnntrace_check_trace_dir() {
 	fi
 }
 
+# dnntrace_relay_url HOST[:PORT[:DATA_PORT]]: prints the lttng URL of an
+# lttng-relayd (lttng-create(1): net://HOST:CONTROL_PORT:DATA_PORT). The
+# relayd's defaults are 5342 and 5343; a given PORT's data port is PORT+1.
+dnntrace_relay_url() {
+	local spec=$1 host ctrl= data= rest
+	host=${spec%%:*}
+	rest=${spec#"$host"}
+	rest=${rest#:}
+	if [ -n "$rest" ]; then
+		ctrl=${rest%%:*}
+		[ "$ctrl" != "$rest" ] && data=${rest#*:}
+	fi
+	[[ "$host" =~ ^[A-Za-z0-9._-]+$ ]] ||
+		dnntrace_die "record: --relay needs HOST[:PORT[:DATA_PORT]] (not '$spec')"
+	local port
+	for port in "${ctrl:-5342}" "${data:-1}"; do
+		[[ "$port" =~ ^[0-9]{1,5}$ ]] && [ "$port" -ge 1 ] && [ "$port" -le 65535 ] ||
+			dnntrace_die "record: --relay $spec: bad port '$port'"
+	done
+	[ -n "$ctrl" ] || ctrl=5342
+	[ -n "$data" ] || data=$((ctrl + 1))
+	[ "$data" -le 65535 ] || dnntrace_die "record: --relay $spec: bad port '$data'"
+	echo "net://$host:$ctrl:$data"
+}
+
+# With --relay, -o names the trace below the relayd's HOSTNAME directory: a
+# relative name (empty: the session's name).
+dnntrace_check_relay_name() {
+	local name=$1
+	[ -z "$name" ] && return 0
+	[[ "$name" =~ ^[A-Za-z0-9._+-]+(/[A-Za-z0-9._+-]+)*$ ]] &&
+		[[ ! "/$name/" =~ /\.\.?/ ]] ||
+		dnntrace_die "record: with --relay, -o takes a relative name of letters, digits and ._+-/ (not '$name')"
+}
+
 # dnntrace_create_session NAME TRACE_DIR LOSSY(0|1) [EVENTS]: creates,
 # configures and starts the session. Blocking channel unless LOSSY: the traced
 # program then waits for buffer space instead of dropping events. EVENTS
 # (default dnntrace_*) lets the benchmarks record other providers with exactly
-# the same channel.
+# the same channel. TRACE_DIR may be a net:// URL (dnntrace_relay_url).
 dnntrace_create_session() {
 	local name=$1 dir=$2 lossy=$3 events=${4:-dnntrace_*} err
-	local blocking=(--blocking-timeout=inf)
+	local blocking=(--blocking-timeout=inf) where=(--output="$dir")
 	[ "$lossy" = 1 ] && blocking=()
-	err=$(lttng create "$name" --output="$dir" 2>&1 >/dev/null) ||
+	case "$dir" in net://*) where=(--set-url="$dir") ;; esac
+	err=$(lttng create "$name" "${where[@]}" 2>&1 >/dev/null) ||
 		{ echo "dnntrace: lttng create failed: ${err##*Error: }" >&2; return 1; }
 	err=$( { lttng enable-channel --userspace --session="$name" \
 			--subbuf-size=4M --num-subbuf=8 "${blocking[@]}" "$DNNTRACE_CHANNEL" &&
@@ -139,11 +175,41 @@ dnntrace_destroy_session() {
 		echo "dnntrace: could not destroy LTTng session $name" >&2
 }
 
-# dnntrace_env_exports SIMGPU LOSSY KEEP_ALLOCATOR [TORCH_NAMES]: prints the
+# dnntrace_allocator_mode MODE: checks an --allocator value (async,
+# no-caching, keep) and prints it; 0 and 1 are the older KEEP_ALLOCATOR flag.
+dnntrace_allocator_mode() {
+	case "$1" in
+	async|no-caching|keep) echo "$1" ;;
+	""|0) echo async ;;
+	1) echo keep ;;
+	*) dnntrace_die "--allocator must be async, no-caching or keep (not '$1')" ;;
+	esac
+}
+
+# dnntrace_torch_alloc_conf CONF: prints PyTorch's allocator settings CONF
+# (comma-separated key:value) with backend:cudaMallocAsync appended; returns
+# 1 and prints CONF unchanged when CONF already names a backend.
+dnntrace_torch_alloc_conf() {
+	local conf=$1 item key
+	while [[ "$conf" == *, || "$conf" == *" " ]]; do conf=${conf%?}; done
+	local IFS=,
+	for item in $conf; do
+		key=${item%%:*}
+		key=${key//[[:space:]]/}
+		if [ "$key" = backend ]; then
+			printf '%s' "$1"
+			return 1
+		fi
+	done
+	printf '%s' "${conf:+$conf,}backend:cudaMallocAsync"
+}
+
+# dnntrace_env_exports SIMGPU LOSSY ALLOCATOR [TORCH_NAMES]: prints the
 # `export` lines a traced program needs (eval'd by dnntrace record, printed by
-# `dnntrace env` and set_env.sh).
+# `dnntrace env` and set_env.sh). ALLOCATOR: see dnntrace_allocator_mode.
 dnntrace_env_exports() {
-	local simgpu=$1 lossy=$2 keep_allocator=$3 torch_names=${4:-0}
+	local simgpu=$1 lossy=$2 allocator torch_names=${4:-0}
+	allocator=$(dnntrace_allocator_mode "$3") || exit 1
 	local preload="$DNNTRACE_LIB"
 	# A sanitizer runtime must stay first in LD_PRELOAD.
 	case "${LD_PRELOAD:-}" in
@@ -170,15 +236,35 @@ dnntrace_env_exports() {
 			"$DNNTRACE_SIMGPU_LIBDIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 	fi
 	[ "$lossy" = 1 ] || echo 'export LTTNG_UST_ALLOW_BLOCKING=1'
-	if [ "$keep_allocator" != 1 ]; then
-		# One device allocation per tensor, so each tensor is a traced object.
+	[ "$allocator" = keep ] && return 0
+	if [ "$allocator" = async ]; then
+		# PyTorch keeps its cache in the driver's pool: every tensor is a
+		# stream-ordered cudaMallocAsync / cudaFreeAsync, so each tensor is
+		# a traced object at close to the caching allocator's speed. The
+		# user's other settings stay; a backend they chose wins.
+		local var conf
+		for var in PYTORCH_CUDA_ALLOC_CONF PYTORCH_ALLOC_CONF; do
+			# Newer PyTorch reads PYTORCH_ALLOC_CONF: set it only where
+			# the user did, so both agree.
+			[ "$var" = PYTORCH_ALLOC_CONF ] && [ -z "${PYTORCH_ALLOC_CONF:-}" ] && continue
+			if conf=$(dnntrace_torch_alloc_conf "${!var:-}"); then
+				printf 'export %s=%q\n' "$var" "$conf"
+			else
+				echo "dnntrace: $var='${!var}' already chooses a backend: left" \
+					"as is (per-tensor lifetimes need backend:cudaMallocAsync" \
+					"or --allocator=no-caching)" >&2
+			fi
+		done
+	else
+		# One cudaMalloc per tensor, so each tensor is a traced object.
 		echo 'export PYTORCH_NO_CUDA_MEMORY_CACHING=1'
-		echo 'export MXNET_GPU_MEM_POOL_TYPE=Naive'
-		echo 'export MXNET_ENGINE_TYPE=NaiveEngine'
-		# TensorFlow allocates through the driver's stream-ordered pools here
-		# (cuMemAllocFromPoolAsync), not cudaMalloc: see field-notes.md.
-		echo 'export TF_GPU_ALLOCATOR=cuda_malloc_async'
 	fi
+	# MXNet has no stream-ordered pool: its naive pool in both modes.
+	echo 'export MXNET_GPU_MEM_POOL_TYPE=Naive'
+	echo 'export MXNET_ENGINE_TYPE=NaiveEngine'
+	# TensorFlow allocates through the driver's stream-ordered pools here
+	# (cuMemAllocFromPoolAsync), not cudaMalloc: see field-notes.md.
+	echo 'export TF_GPU_ALLOCATOR=cuda_malloc_async'
 }
 
 # Where a manual session (start_tracing.sh / stop_tracing.sh) keeps its name

@@ -2,18 +2,24 @@
 # `dnntrace env`, `set_env.sh` (run and sourced) give the same environment:
 # the build's tracer preloaded (after a sanitizer runtime, never before),
 # the simulated GPU with --simgpu, blocking unless --lossy, one allocation per
-# tensor unless --keep-allocator, the tracer as NVTX injection library, the
+# tensor unless --allocator=keep (--keep-allocator): PyTorch's cudaMallocAsync
+# backend appended to the user's PYTORCH_CUDA_ALLOC_CONF by default (a backend
+# the user chose is kept, with one warning), PYTORCH_NO_CUDA_MEMORY_CACHING
+# with --allocator=no-caching; the tracer as NVTX injection library, the
 # PyTorch naming shim on PYTHONPATH with --torch-names (only then).
 . "$DNNTRACE_ROOT/tests/scripts/lib.sh"
 lib="$DNNTRACE_BUILD/lib/libdnntrace.so"
 [ -f "$lib" ] || fail "missing $lib (build with make all)"
 
-exports=$(env -u LD_PRELOAD -u LD_LIBRARY_PATH "$DNNTRACE" env --simgpu) || fail "dnntrace env failed"
+exports=$(env -u LD_PRELOAD -u LD_LIBRARY_PATH -u PYTORCH_CUDA_ALLOC_CONF -u PYTORCH_ALLOC_CONF \
+	"$DNNTRACE" env --simgpu) || fail "dnntrace env failed"
 check() { echo "$exports" | grep -qxF -- "$1" || fail "dnntrace env --simgpu lacks: $1 (got: $exports)"; }
 check "export LD_PRELOAD=$(printf %q "$lib")"
 check "export LD_LIBRARY_PATH=$(printf %q "$DNNTRACE_BUILD/simgpu/lib")"
 check "export LTTNG_UST_ALLOW_BLOCKING=1"
-check "export PYTORCH_NO_CUDA_MEMORY_CACHING=1"
+check "export PYTORCH_CUDA_ALLOC_CONF=backend:cudaMallocAsync"
+echo "$exports" | grep -q 'PYTORCH_NO_CUDA_MEMORY_CACHING\|PYTORCH_ALLOC_CONF=' &&
+	fail "the default allocator mode sets more than the cudaMallocAsync backend: $exports"
 check "export MXNET_GPU_MEM_POOL_TYPE=Naive"
 check "export MXNET_ENGINE_TYPE=NaiveEngine"
 check "export TF_GPU_ALLOCATOR=cuda_malloc_async"
@@ -34,8 +40,30 @@ sourced_names=$(env -u PYTHONPATH bash -c '. "$1" --torch-names && echo "$PYTHON
 	fail "sourced set_env.sh --torch-names set: $sourced_names"
 
 lossy=$(env -u LD_PRELOAD "$DNNTRACE" env --lossy --keep-allocator) || fail "dnntrace env --lossy failed"
-echo "$lossy" | grep -q 'LTTNG_UST_ALLOW_BLOCKING\|PYTORCH_NO_CUDA\|LD_LIBRARY_PATH' &&
+echo "$lossy" | grep -q 'LTTNG_UST_ALLOW_BLOCKING\|PYTORCH\|MXNET\|TF_GPU\|LD_LIBRARY_PATH' &&
 	fail "--lossy --keep-allocator still sets: $lossy"
+[ "$("$DNNTRACE" env --allocator=keep)" = "$("$DNNTRACE" env --keep-allocator)" ] ||
+	fail "--allocator=keep differs from --keep-allocator"
+
+# The allocator modes and the user's PyTorch settings.
+nocache=$(env -u PYTORCH_CUDA_ALLOC_CONF "$DNNTRACE" env --allocator no-caching) || fail "--allocator no-caching failed"
+echo "$nocache" | grep -qxF "export PYTORCH_NO_CUDA_MEMORY_CACHING=1" || fail "no-caching lacks PYTORCH_NO_CUDA_MEMORY_CACHING: $nocache"
+echo "$nocache" | grep -q PYTORCH_CUDA_ALLOC_CONF && fail "no-caching sets PYTORCH_CUDA_ALLOC_CONF: $nocache"
+appended=$(PYTORCH_CUDA_ALLOC_CONF='expandable_segments:True,max_split_size_mb:128, ' "$DNNTRACE" env 2>"$scratch/env.err")
+echo "$appended" | grep -qxF "export PYTORCH_CUDA_ALLOC_CONF=$(printf %q 'expandable_segments:True,max_split_size_mb:128,backend:cudaMallocAsync')" ||
+	fail "the user's PYTORCH_CUDA_ALLOC_CONF is not kept before the backend: $appended"
+[ -s "$scratch/env.err" ] && fail "appending warned: $(cat "$scratch/env.err")"
+both=$(PYTORCH_ALLOC_CONF='garbage_collection_threshold:0.5' PYTORCH_CUDA_ALLOC_CONF= "$DNNTRACE" env)
+echo "$both" | grep -qxF "export PYTORCH_ALLOC_CONF=$(printf %q 'garbage_collection_threshold:0.5,backend:cudaMallocAsync')" ||
+	fail "PYTORCH_ALLOC_CONF, set by the user, did not get the backend: $both"
+echo "$both" | grep -qxF "export PYTORCH_CUDA_ALLOC_CONF=backend:cudaMallocAsync" || fail "empty PYTORCH_CUDA_ALLOC_CONF: $both"
+user=$(PYTORCH_CUDA_ALLOC_CONF='max_split_size_mb:64, backend : native' "$DNNTRACE" env 2>"$scratch/env.err") || fail "dnntrace env with a user backend failed"
+echo "$user" | grep -q PYTORCH_CUDA_ALLOC_CONF && fail "the user's backend was overridden: $user"
+[ "$(grep -c 'already chooses a backend' "$scratch/env.err")" = 1 ] || fail "no single warning for the user's backend: $(cat "$scratch/env.err")"
+bad=$("$DNNTRACE" env --allocator=fast 2>&1 >/dev/null)
+status=$?
+[ "$status" = 1 ] && [ "$(echo "$bad" | wc -l)" = 1 ] && echo "$bad" | grep -q 'async, no-caching or keep' ||
+	fail "--allocator=fast: status $status, said: $bad"
 
 asan=/usr/lib/libasan.so.8
 first=$(LD_PRELOAD="$asan /other.so" "$DNNTRACE" env | sed -n 's/^export LD_PRELOAD=//p')
@@ -45,9 +73,11 @@ other=$(LD_PRELOAD="/other.so" "$DNNTRACE" env | sed -n 's/^export LD_PRELOAD=//
 
 ran=$(env -u LD_PRELOAD -u LD_LIBRARY_PATH "$SCRIPTS/set_env.sh" --simgpu) || fail "set_env.sh (run) failed"
 [ "$ran" = "$exports" ] || fail "set_env.sh prints something else than dnntrace env"
-sourced=$(env -u LD_PRELOAD -u LD_LIBRARY_PATH bash -c '. "$1" --simgpu && echo "$LD_PRELOAD|$LD_LIBRARY_PATH|$PYTORCH_NO_CUDA_MEMORY_CACHING"' _ "$SCRIPTS/set_env.sh") ||
+sourced=$(env -u LD_PRELOAD -u LD_LIBRARY_PATH -u PYTORCH_CUDA_ALLOC_CONF bash -c '. "$1" --simgpu && echo "$LD_PRELOAD|$LD_LIBRARY_PATH|$PYTORCH_CUDA_ALLOC_CONF"' _ "$SCRIPTS/set_env.sh") ||
 	fail "sourcing set_env.sh failed"
-[ "$sourced" = "$lib|$DNNTRACE_BUILD/simgpu/lib|1" ] || fail "sourced set_env.sh set: $sourced"
+[ "$sourced" = "$lib|$DNNTRACE_BUILD/simgpu/lib|backend:cudaMallocAsync" ] || fail "sourced set_env.sh set: $sourced"
+sourced=$(bash -c '. "$1" --allocator=no-caching && echo "$PYTORCH_NO_CUDA_MEMORY_CACHING"' _ "$SCRIPTS/set_env.sh")
+[ "$sourced" = 1 ] || fail "sourced set_env.sh --allocator=no-caching set: $sourced"
 survived=$(bash -c '. "$1" --bogus 2>/dev/null; echo "still here $?"' _ "$SCRIPTS/set_env.sh")
 [ "$survived" = "still here 1" ] || fail "a bad option to sourced set_env.sh must not exit the shell: $survived"
 

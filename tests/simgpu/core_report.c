@@ -25,11 +25,17 @@ uint32_t sim_next_correlation_id(void)
 	return atomic_fetch_add(&last_correlation_id, 1) + 1;
 }
 
+/* Work is reported from the thread that submitted it: its current
+ * context's device is the device the work ran on (a stream belongs to the
+ * context it was created in; the simulator does not check that). */
 static void deliver(const struct simgpu_work *work)
 {
 	simgpu_work_sink sink = atomic_load(&cupti_sink);
-	if (sink)
-		sink(work);
+	if (!sink)
+		return;
+	struct simgpu_work copy = *work;
+	copy.device_id = (uint32_t)sim_current_device();
+	sink(&copy);
 }
 
 static int api_wanted(int runtime_cbid, int driver_cbid)

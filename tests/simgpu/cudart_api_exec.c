@@ -227,23 +227,29 @@ cudaError_t cudaGetDeviceCount(int *count)
 	ENTER();
 	if (!count)
 		return sim_return(cudaErrorInvalidValue);
-	*count = 1;
-	return cudaSuccess;
+	return sim_return(cudart_error(cudart_drv.device_get_count(count)));
 }
 
+/* The device of the thread's current context (the primary context of
+ * device 0 unless cudaSetDevice or the driver chose another). */
 cudaError_t cudaGetDevice(int *device)
 {
 	ENTER();
 	if (!device)
 		return sim_return(cudaErrorInvalidValue);
-	*device = 0;
-	return cudaSuccess;
+	CUdevice d = 0;
+	CUresult r = cudart_drv.ctx_get_device(&d);
+	if (r == CUDA_ERROR_INVALID_CONTEXT) /* the program unset it: device 0 */
+		d = 0, r = CUDA_SUCCESS;
+	if (r == CUDA_SUCCESS)
+		*device = d;
+	return sim_return(cudart_error(r));
 }
 
 cudaError_t cudaSetDevice(int device)
 {
 	ENTER();
-	return sim_return(device == 0 ? cudaSuccess : cudaErrorInvalidDevice);
+	return sim_return(cudart_set_device(device));
 }
 
 /* A plausible Hopper-class device (H100-like numbers), one of it. */

@@ -301,6 +301,23 @@ cudaError_t cudaMemPoolDestroy(cudaMemPool_t memPool)
 	return sim_return(cudart_error(cudart_drv.mem_pool_destroy(memPool)));
 }
 
+/* cudaMemPoolAttr and CUmemPool_attribute share their values. */
+cudaError_t cudaMemPoolSetAttribute(cudaMemPool_t memPool,
+				    enum cudaMemPoolAttr attr, void *value)
+{
+	ENTER();
+	return sim_return(cudart_error(cudart_drv.mem_pool_set_attribute(
+		memPool, (CUmemPool_attribute)attr, value)));
+}
+
+cudaError_t cudaMemPoolGetAttribute(cudaMemPool_t memPool,
+				    enum cudaMemPoolAttr attr, void *value)
+{
+	ENTER();
+	return sim_return(cudart_error(cudart_drv.mem_pool_get_attribute(
+		memPool, (CUmemPool_attribute)attr, value)));
+}
+
 /* ---- information ---- */
 
 cudaError_t cudaMemGetInfo(size_t *free, size_t *total)

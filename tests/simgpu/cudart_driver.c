@@ -24,6 +24,10 @@ struct simgpu_driver_private cudart_priv;
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 static cudaError_t init_result = cudaErrorInsufficientDriver;
 static CUcontext primary_context;
+/* Primary contexts of the other devices, retained at their first
+ * cudaSetDevice (device 0's is primary_context). */
+static CUcontext device_contexts[64];
+static pthread_mutex_t device_contexts_lock = PTHREAD_MUTEX_INITIALIZER;
 /* Whether this thread's current context has been seen to (once). */
 static _Thread_local int context_bound;
 
@@ -52,13 +56,15 @@ static void *open_driver(void)
 
 /*
  * The CUDA version to ask a name for: the runtime's own, except for names
- * whose newer variant takes other arguments (cuCtxSynchronize_v2 of CUDA
- * 13 takes a context; the runtime calls the argument-free one).
+ * whose newer variant takes other arguments (cuCtxSynchronize_v2 and
+ * cuCtxGetDevice_v2 of CUDA 13 take a context; the runtime calls the
+ * older ones).
  */
 static int version_for(const char *name)
 {
-	return strcmp(name, "cuCtxSynchronize") == 0 ? 2000
-						     : SIMGPU_RUNTIME_VERSION;
+	return strcmp(name, "cuCtxSynchronize") == 0 ||
+		       strcmp(name, "cuCtxGetDevice") == 0
+		       ? 2000 : SIMGPU_RUNTIME_VERSION;
 }
 
 static int resolve(__typeof__(&cuGetProcAddress_v2) get_proc,
@@ -127,6 +133,33 @@ cudaError_t cudart_init(void)
 {
 	pthread_once(&init_once, load_driver);
 	return init_result;
+}
+
+/*
+ * cudaSetDevice: the device's primary context becomes the thread's current
+ * one (retained once per process), as the real runtime does.
+ */
+cudaError_t cudart_set_device(int device)
+{
+	int count = 0;
+	CUresult r = cudart_drv.device_get_count(&count);
+	if (r != CUDA_SUCCESS)
+		return cudart_error(r);
+	if (device < 0 || device >= count ||
+	    device >= (int)(sizeof(device_contexts) / sizeof(device_contexts[0])))
+		return cudaErrorInvalidDevice;
+	pthread_mutex_lock(&device_contexts_lock);
+	if (device == 0)
+		device_contexts[0] = primary_context;
+	if (!device_contexts[device])
+		r = cudart_drv.device_primary_ctx_retain(&device_contexts[device],
+							 device);
+	CUcontext ctx = device_contexts[device];
+	pthread_mutex_unlock(&device_contexts_lock);
+	if (r == CUDA_SUCCESS)
+		r = cudart_drv.ctx_set_current(ctx);
+	context_bound = 1;
+	return cudart_error(r);
 }
 
 cudaError_t cudart_enter(void)

@@ -46,6 +46,10 @@
 	  cuDeviceGetDefaultMemPool)                                          \
 	X(mem_pool_create, "cuMemPoolCreate", cuMemPoolCreate)                \
 	X(mem_pool_destroy, "cuMemPoolDestroy", cuMemPoolDestroy)             \
+	X(mem_pool_set_attribute, "cuMemPoolSetAttribute",                    \
+	  cuMemPoolSetAttribute)                                              \
+	X(mem_pool_get_attribute, "cuMemPoolGetAttribute",                    \
+	  cuMemPoolGetAttribute)                                              \
 	X(memcpy, "cuMemcpy", cuMemcpy)                                       \
 	X(memcpy_async, "cuMemcpyAsync", cuMemcpyAsync)                       \
 	X(memcpy_htod, "cuMemcpyHtoD", cuMemcpyHtoD_v2)                       \
@@ -81,6 +85,8 @@
 	X(ctx_synchronize, "cuCtxSynchronize", cuCtxSynchronize)  /* v1 */     \
 	X(ctx_get_current, "cuCtxGetCurrent", cuCtxGetCurrent)                \
 	X(ctx_set_current, "cuCtxSetCurrent", cuCtxSetCurrent)                \
+	X(ctx_get_device, "cuCtxGetDevice", cuCtxGetDevice)  /* v1 */         \
+	X(device_get_count, "cuDeviceGetCount", cuDeviceGetCount)             \
 	X(device_primary_ctx_retain, "cuDevicePrimaryCtxRetain",              \
 	  cuDevicePrimaryCtxRetain)                                           \
 	X(device_total_mem, "cuDeviceTotalMem", cuDeviceTotalMem_v2)          \
@@ -114,6 +120,9 @@ static inline const struct cudart_driver *cudart_driver_for(int per_thread)
 {
 	return per_thread ? &cudart_drv_per_thread : &cudart_drv;
 }
+
+/* cudaSetDevice's work, after ENTER. */
+cudaError_t cudart_set_device(int device);
 
 /* The runtime error for a driver result. */
 cudaError_t cudart_error(CUresult result);

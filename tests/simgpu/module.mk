@@ -116,7 +116,7 @@ $(SIMGPU_TESTS): $(BUILD)/tests/test_simgpu_%: $(SIMGPU_DIR)/test_%.c \
 SIMGPU_DRIVER_ALONE_TESTS := $(patsubst %,$(BUILD)/tests/test_simgpu_%,\
 	driver_api driver_proc_address)
 SIMGPU_DRIVER_STACK_TESTS := $(patsubst %,$(BUILD)/tests/test_simgpu_%,\
-	driver_runtime_path)
+	driver_runtime_path pools_devices)
 TESTS += $(SIMGPU_DRIVER_ALONE_TESTS) $(SIMGPU_DRIVER_STACK_TESTS)
 all: $(SIMGPU_DRIVER_ALONE_TESTS) $(SIMGPU_DRIVER_STACK_TESTS)
 

@@ -22,6 +22,15 @@
 #include "tests/simgpu/simgpu_cupti_hook.h"
 #include "tests/simgpu/simgpu_driver_private.h"
 
+/* ---- devices (driver/cuda_api_device.c) ---- */
+
+/* Ordinals a process may see (SIMGPU_DEVICE_COUNT); they share one memory
+ * and one timeline. */
+#define SIM_MAX_DEVICES 16
+int sim_device_count(void);
+/* The device of the calling thread's current context; 0 when none. */
+int sim_current_device(void);
+
 /* ---- global state and clock (core_timeline.c) ---- */
 
 /*
@@ -287,6 +296,11 @@ cudaError_t sim_free_async(void *dev, cudaStream_t stream,
 cudaMemPool_t sim_default_pool(void);
 cudaError_t sim_pool_create(cudaMemPool_t *pool);
 cudaError_t sim_pool_destroy(cudaMemPool_t pool);
+/* cudaMemPoolSetAttribute / GetAttribute (value: the attribute's type). */
+cudaError_t sim_pool_set_attribute(cudaMemPool_t pool,
+				   enum cudaMemPoolAttr attr, const void *value);
+cudaError_t sim_pool_get_attribute(cudaMemPool_t pool,
+				   enum cudaMemPoolAttr attr, void *value);
 void sim_pointer_attributes(const void *p, struct cudaPointerAttributes *out);
 
 /* ---- copies and sets (core_transfer.c) ---- */

@@ -1,26 +1,72 @@
 /*
  * The simulated driver's setup, device and context entry points: cuInit,
- * versions, the one device and its attributes, the primary context, error
+ * versions, the devices and their attributes, the primary contexts, error
  * names, the mapping of core statuses to CUresult, and the private table
- * the simulated runtime asks for (simgpu_driver_private.h). One device, one
- * (primary) context; memory calls do not require a current context (a
- * difference from a real driver, see README.md). It must never touch
- * device memory or the timeline.
+ * the simulated runtime asks for (simgpu_driver_private.h). SIMGPU_DEVICE_COUNT
+ * devices (default 1), one primary context each; they share one memory and
+ * one timeline: extra ordinals exist so that a process driving one of them
+ * (a DDP rank after cudaSetDevice(rank)) sees and reports that ordinal.
+ * Memory calls do not require a current context (a difference from a real
+ * driver, see README.md). It must never touch device memory or the timeline.
  */
 #include "tests/simgpu/driver/driver_internal.h"
 #include "tests/simgpu/simgpu.h"
 
 #include <stdatomic.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static _Atomic int initialized;
 struct CUctx_st {
 	uint32_t magic;
+	int device;
 };
-static struct CUctx_st primary_context = { 0x43545854U /* "CTXT" */ };
-static _Atomic int primary_retains;
+#define CTX_MAGIC 0x43545854U /* "CTXT" */
+static struct CUctx_st primary_contexts[SIM_MAX_DEVICES];
+static _Atomic int primary_retains[SIM_MAX_DEVICES];
 static _Thread_local CUcontext current_context;
+
+static pthread_once_t devices_once = PTHREAD_ONCE_INIT;
+static int device_count = 1;
+
+/* SIMGPU_DEVICE_COUNT: a bad value is one line on stderr and exit 2, as for
+ * the other SIMGPU_* settings. */
+static void devices_init(void)
+{
+	const char *text = getenv("SIMGPU_DEVICE_COUNT");
+	if (text && *text) {
+		char *end;
+		long n = strtol(text, &end, 10);
+		if (*end != '\0' || n < 1 || n > SIM_MAX_DEVICES) {
+			fprintf(stderr, "simgpu: SIMGPU_DEVICE_COUNT='%s' is not "
+				"a count from 1 to %d\n", text, SIM_MAX_DEVICES);
+			exit(2);
+		}
+		device_count = (int)n;
+	}
+	for (int i = 0; i < SIM_MAX_DEVICES; i++)
+		primary_contexts[i] = (struct CUctx_st){ CTX_MAGIC, i };
+}
+
+int sim_device_count(void)
+{
+	pthread_once(&devices_once, devices_init);
+	return device_count;
+}
+
+static CUcontext primary_context_of(const struct CUctx_st *ctx)
+{
+	for (int i = 0; i < sim_device_count(); i++)
+		if (ctx == &primary_contexts[i])
+			return &primary_contexts[i];
+	return NULL;
+}
+
+int sim_current_device(void)
+{
+	return current_context ? current_context->device : 0;
+}
 
 int sim_driver_initialized(void)
 {
@@ -63,7 +109,8 @@ CUresult cuDriverGetVersion(int *driverVersion)
 
 static CUresult check_device(CUdevice dev)
 {
-	return dev == 0 ? CUDA_SUCCESS : CUDA_ERROR_INVALID_DEVICE;
+	return dev >= 0 && dev < sim_device_count() ? CUDA_SUCCESS
+						      : CUDA_ERROR_INVALID_DEVICE;
 }
 
 CUresult cuDeviceGet(CUdevice *device, int ordinal)
@@ -71,9 +118,9 @@ CUresult cuDeviceGet(CUdevice *device, int ordinal)
 	DRIVER_ENTER();
 	if (!device)
 		return CUDA_ERROR_INVALID_VALUE;
-	if (ordinal != 0)
+	if (check_device(ordinal) != CUDA_SUCCESS)
 		return CUDA_ERROR_INVALID_DEVICE;
-	*device = 0;
+	*device = ordinal;
 	return CUDA_SUCCESS;
 }
 
@@ -82,7 +129,7 @@ CUresult cuDeviceGetCount(int *count)
 	DRIVER_ENTER();
 	if (!count)
 		return CUDA_ERROR_INVALID_VALUE;
-	*count = 1;
+	*count = sim_device_count();
 	return CUDA_SUCCESS;
 }
 
@@ -156,8 +203,8 @@ CUresult cuDevicePrimaryCtxRetain(CUcontext *pctx, CUdevice dev)
 		return CUDA_ERROR_INVALID_VALUE;
 	if (check_device(dev) != CUDA_SUCCESS)
 		return CUDA_ERROR_INVALID_DEVICE;
-	atomic_fetch_add(&primary_retains, 1);
-	*pctx = &primary_context;
+	atomic_fetch_add(&primary_retains[dev], 1);
+	*pctx = &primary_contexts[dev];
 	return CUDA_SUCCESS;
 }
 
@@ -167,8 +214,8 @@ CUresult cuDevicePrimaryCtxRelease_v2(CUdevice dev)
 	DRIVER_ENTER();
 	if (check_device(dev) != CUDA_SUCCESS)
 		return CUDA_ERROR_INVALID_DEVICE;
-	int n = atomic_load(&primary_retains);
-	while (n > 0 && !atomic_compare_exchange_weak(&primary_retains, &n, n - 1))
+	int n = atomic_load(&primary_retains[dev]);
+	while (n > 0 && !atomic_compare_exchange_weak(&primary_retains[dev], &n, n - 1))
 		;
 	return n > 0 ? CUDA_SUCCESS : CUDA_ERROR_INVALID_CONTEXT;
 }
@@ -190,7 +237,7 @@ CUresult cuCtxGetCurrent(CUcontext *pctx)
 CUresult cuCtxSetCurrent(CUcontext ctx)
 {
 	DRIVER_ENTER();
-	if (ctx && ctx != &primary_context)
+	if (ctx && !primary_context_of(ctx))
 		return CUDA_ERROR_INVALID_CONTEXT;
 	current_context = ctx;
 	return CUDA_SUCCESS;
@@ -203,7 +250,7 @@ CUresult cuCtxGetDevice(CUdevice *device)
 		return CUDA_ERROR_INVALID_VALUE;
 	if (!current_context)
 		return CUDA_ERROR_INVALID_CONTEXT;
-	*device = 0;
+	*device = current_context->device;
 	return CUDA_SUCCESS;
 }
 
@@ -281,7 +328,7 @@ int simgpu_internal_driver_private(unsigned int version,
 CUresult cuCtxSynchronize_v2(CUcontext ctx)
 {
 	DRIVER_ENTER();
-	if (ctx && ctx != &primary_context)
+	if (ctx && !primary_context_of(ctx))
 		return CUDA_ERROR_INVALID_CONTEXT;
 	return sim_cu_result(sim_device_synchronize());
 }
@@ -291,10 +338,10 @@ CUresult cuCtxGetDevice_v2(CUdevice *device, CUcontext ctx)
 	DRIVER_ENTER();
 	if (!device)
 		return CUDA_ERROR_INVALID_VALUE;
-	if (ctx && ctx != &primary_context)
+	if (ctx && !primary_context_of(ctx))
 		return CUDA_ERROR_INVALID_CONTEXT;
 	if (!ctx && !current_context)
 		return CUDA_ERROR_INVALID_CONTEXT;
-	*device = 0;
+	*device = ctx ? ctx->device : current_context->device;
 	return CUDA_SUCCESS;
 }

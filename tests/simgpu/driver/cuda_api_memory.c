@@ -188,8 +188,9 @@ CUresult cuDeviceGetDefaultMemPool(CUmemoryPool *pool_out, CUdevice dev)
 	DRIVER_ENTER();
 	if (!pool_out)
 		return CUDA_ERROR_INVALID_VALUE;
-	if (dev != 0)
+	if (dev < 0 || dev >= sim_device_count())
 		return CUDA_ERROR_INVALID_DEVICE;
+	/* One pool for every simulated device: they share one memory. */
 	*pool_out = sim_default_pool();
 	return CUDA_SUCCESS;
 }
@@ -201,7 +202,8 @@ CUresult cuMemPoolCreate(CUmemoryPool *pool, const CUmemPoolProps *poolProps)
 	    poolProps->allocType != CU_MEM_ALLOCATION_TYPE_PINNED ||
 	    poolProps->location.type != CU_MEM_LOCATION_TYPE_DEVICE)
 		return CUDA_ERROR_INVALID_VALUE;
-	if (poolProps->location.id != 0)
+	if (poolProps->location.id < 0 ||
+	    poolProps->location.id >= sim_device_count())
 		return CUDA_ERROR_INVALID_DEVICE;
 	return sim_cu_result(sim_pool_create(pool));
 }
@@ -210,4 +212,21 @@ CUresult cuMemPoolDestroy(CUmemoryPool pool)
 {
 	DRIVER_ENTER();
 	return sim_cu_result(sim_pool_destroy(pool));
+}
+
+/* CUmemPool_attribute and cudaMemPoolAttr share their values (1..8). */
+CUresult cuMemPoolSetAttribute(CUmemoryPool pool, CUmemPool_attribute attr,
+			       void *value)
+{
+	DRIVER_ENTER();
+	DRIVER_API_CALL(cuMemPoolSetAttribute, sim_cu_result(
+		sim_pool_set_attribute(pool, (enum cudaMemPoolAttr)attr, value)));
+}
+
+CUresult cuMemPoolGetAttribute(CUmemoryPool pool, CUmemPool_attribute attr,
+			       void *value)
+{
+	DRIVER_ENTER();
+	DRIVER_API_CALL(cuMemPoolGetAttribute, sim_cu_result(
+		sim_pool_get_attribute(pool, (enum cudaMemPoolAttr)attr, value)));
 }

@@ -54,6 +54,8 @@
 	FN(cuDeviceGetDefaultMemPool, 11020, cuDeviceGetDefaultMemPool)      \
 	FN(cuMemPoolCreate, 11020, cuMemPoolCreate)                          \
 	FN(cuMemPoolDestroy, 11020, cuMemPoolDestroy)                        \
+	FN(cuMemPoolSetAttribute, 11020, cuMemPoolSetAttribute)              \
+	FN(cuMemPoolGetAttribute, 11020, cuMemPoolGetAttribute)              \
 	FN(cuMemcpy, 4000, cuMemcpy)                                         \
 	PT(cuMemcpy, 7000, cuMemcpy_ptds)                                    \
 	FN(cuMemcpyAsync, 4000, cuMemcpyAsync)                               \

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# End-to-end: `dnntrace record --relay HOST:PORT:DATA_PORT` streams the
+# recording of 3 DDP-style ranks (ddp_launch.sh, torch_async_alloc) to an
+# lttng-relayd that this test starts on localhost, on free ports, and stops
+# afterwards. The trace lands in the relayd's output directory under
+# HOSTNAME/NAME (-o NAME), where record says it is; analyzed there it gives
+# one report per rank equal to its ground truth, and the summary across
+# them. Bad --relay values are one line on stderr and status 1.
+. "$DNNTRACE_ROOT/tests/e2e/lib.sh"
+workload="$WORKLOADS/torch_async_alloc"
+launch="$E2E_DIR/ddp_launch.sh"
+require_built "$workload" "$DNNTRACE_BUILD/lib/libdnntrace.so" \
+	"$DNNTRACE_BUILD/bin/dnntrace-analyze" "$SIMGPU_LIB/libcudart.so.13"
+command -v lttng-relayd >/dev/null || skip "lttng-relayd not installed"
+
+for bad in "" "host:0" "host:99999" "host:12:x" "a b" "host:5342:65536"; do
+	err=$("$DNNTRACE" record --simgpu --relay "$bad" -- true 2>&1 >/dev/null)
+	status=$?
+	[ "$status" = 1 ] && [ "$(echo "$err" | wc -l)" = 1 ] ||
+		fail "--relay '$bad': status $status, said: $err"
+done
+err=$("$DNNTRACE" record --relay 127.0.0.1 -o ../escape -- true 2>&1 >/dev/null)
+[ $? = 1 ] && echo "$err" | grep -q 'relative name' || fail "-o ../escape with --relay accepted: $err"
+
+# Three ports free now (bound together, so distinct), for control, data, live.
+read -r ctrl data live < <(python3 -c '
+import socket
+s = [socket.socket() for _ in range(3)]
+for x in s: x.bind(("127.0.0.1", 0))
+print(*(x.getsockname()[1] for x in s))')
+relay_out="$e2e_tmp/relayd"
+LTTNG_HOME="$e2e_tmp/relayd-home" lttng-relayd -o "$relay_out" \
+	-C "tcp://127.0.0.1:$ctrl" -D "tcp://127.0.0.1:$data" -L "tcp://127.0.0.1:$live" \
+	>"$e2e_tmp/relayd.log" 2>&1 &
+relayd=$!
+mkdir -p "$e2e_tmp/relayd-home"
+trap 'kill "$relayd" 2>/dev/null; wait "$relayd" 2>/dev/null; rm -rf "$e2e_tmp"' EXIT
+for _ in $(seq 100); do
+	(exec 3<>"/dev/tcp/127.0.0.1/$data") 2>/dev/null && break
+	kill -0 "$relayd" 2>/dev/null || fail "lttng-relayd did not start: $(tail -n 2 "$e2e_tmp/relayd.log")"
+	sleep 0.1
+done
+
+"$PRIVATE_LTTNG" env "${tracer_env[@]}" "$DNNTRACE" record --simgpu --relay "127.0.0.1:$ctrl:$data" \
+	-o ddp/run1 -- "$launch" 3 "$e2e_tmp/truth" "$workload" >"$e2e_tmp/traced.out" 2>"$e2e_tmp/record.err"
+status=$?
+[ "$status" = 0 ] || fail "record --relay exited $status: $(tail -n 2 "$e2e_tmp/record.err")"
+trace="$relay_out/$(hostname)/ddp/run1"
+grep -qF "$(hostname)/ddp/run1" "$e2e_tmp/record.err" || fail "record does not say where the trace is: $(cat "$e2e_tmp/record.err")"
+[ -d "$trace" ] || fail "no trace at $trace: $(find "$relay_out" -maxdepth 4 | head)"
+kill "$relayd" && wait "$relayd" 2>/dev/null   # the relayd closes its files
+[ "$(grep -c '^torch_async_alloc: rank [012] device [012],' "$e2e_tmp/traced.out")" = 3 ] ||
+	fail "not all ranks ran: $(cat "$e2e_tmp/traced.out")"
+check_no_discarded "$trace"
+
+analyze "$trace" -o "$e2e_tmp/report" >/dev/null 2>"$e2e_tmp/analyze.err" ||
+	fail "analyze exited $?: $(tail -n 1 "$e2e_tmp/analyze.err")"
+python3 "$E2E_DIR/check_ranks.py" "$e2e_tmp/truth" "$e2e_tmp/report" 3 ||
+	fail "the reports of the relayed trace differ from the ground truth"
+
+# The relayd is gone: record says so and never runs the command.
+out=$("$PRIVATE_LTTNG" "$DNNTRACE" record --simgpu --relay "127.0.0.1:$ctrl:$data" -- echo RAN 2>"$e2e_tmp/gone.err")
+status=$?
+[ "$status" = 1 ] && [ -z "$out" ] && grep -q 'relayd' "$e2e_tmp/gone.err" ||
+	fail "record to a stopped relayd: status $status, stdout '$out', said: $(cat "$e2e_tmp/gone.err")"

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# End-to-end: PyTorch's cudaMallocAsync backend (the allocator `dnntrace
+# record` selects by default): the torch_async_alloc workload sets the
+# default pool's release threshold to UINT64_MAX, allocates every tensor
+# with cudaMallocAsync, frees on the creation stream or, for gradients
+# all-reduced on a side stream, on a unifying free stream after event
+# waits, and the pool hands the same addresses out again step after step.
+# Each allocation at a reused address must be a new tensor with its own
+# exact lifetime: tracing changes neither output nor status, every tensor
+# is one cudaMallocAsync and one cudaFreeAsync, frees use both kinds of
+# stream, and the reports equal the ground truth exactly.
+. "$DNNTRACE_ROOT/tests/e2e/lib.sh"
+workload="$WORKLOADS/torch_async_alloc"
+require_built "$workload" "$DNNTRACE_BUILD/lib/libdnntrace.so" \
+	"$DNNTRACE_BUILD/bin/dnntrace-analyze" "$SIMGPU_LIB/libcudart.so.13"
+
+untraced "$workload" "$e2e_tmp/truth-untraced" >"$e2e_tmp/untraced.out" 2>"$e2e_tmp/untraced.err" ||
+	fail "untraced torch_async_alloc failed: $(tail -n 1 "$e2e_tmp/untraced.err")"
+record "$e2e_tmp/trace" "$workload" "$e2e_tmp/truth" >"$e2e_tmp/traced.out" 2>"$e2e_tmp/record.err"
+status=$?
+[ "$status" = 0 ] || fail "record exited $status: $(tail -n 2 "$e2e_tmp/record.err")"
+cmp -s "$e2e_tmp/untraced.out" "$e2e_tmp/traced.out" || fail "stdout differs when traced"
+diff -r "$e2e_tmp/truth-untraced" "$e2e_tmp/truth" >/dev/null || fail "ground truth differs when traced"
+reused=$(sed -n 's/.* \([0-9]*\) allocations at a reused address$/\1/p' "$e2e_tmp/traced.out")
+[ -n "$reused" ] && [ "$reused" -gt 0 ] || fail "the pool handed out no address twice: nothing tested"
+check_no_discarded "$e2e_tmp/trace"
+
+babeltrace2 "$e2e_tmp/trace" >"$e2e_tmp/trace.txt" 2>/dev/null || fail "babeltrace2 cannot read the trace"
+python3 "$E2E_DIR/check_api_paths.py" "$e2e_tmp/trace.txt" "$e2e_tmp/truth" \
+	cudaMallocAsync cudaFreeAsync cudaLaunchKernel stream_ordered ||
+	fail "tensors are not exactly one cudaMallocAsync and one cudaFreeAsync each"
+# The trace itself shows the reuse: more tensors than addresses, and frees
+# on two streams (the creation stream and the unifying free stream).
+python3 - "$e2e_tmp/trace.txt" "$reused" <<'EOF' || fail "the trace does not show the reuse the workload made"
+import os, sys
+sys.path.insert(0, os.path.join(os.environ["DNNTRACE_ROOT"], "tests/e2e"))
+from compare import parse_trace_text
+events = parse_trace_text(sys.argv[1])
+allocs = [e for e in events if e["event"] == "dnntrace_api:alloc" and e.get("tensor_id", -1) >= 0]
+frees = [e for e in events if e["event"] == "dnntrace_api:free" and e.get("tensor_id", -1) >= 0]
+reused = len(allocs) - len({e["ptr"] for e in allocs})
+streams = {e["stream"] for e in frees}
+print(f"{len(allocs)} tensors at {len({e['ptr'] for e in allocs})} addresses, frees on {len(streams)} streams")
+sys.exit(0 if reused == int(sys.argv[2]) and len(streams) == 2 else 1)
+EOF
+
+analyze "$e2e_tmp/trace" -o "$e2e_tmp/report" >"$e2e_tmp/summary.out" 2>"$e2e_tmp/analyze.err" ||
+	fail "analyze exited $?: $(tail -n 1 "$e2e_tmp/analyze.err")"
+compare truth "$e2e_tmp/truth" "$e2e_tmp/report" || fail "analyzer reports differ from ground truth"
