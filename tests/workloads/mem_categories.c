@@ -19,7 +19,8 @@
  *   1 fc2_fwd  20  A1 W2 A2     4 busy 100  S        7 fc1_bwd 30  A1 W1 X G1
  *   2 loss    100  A2           5 busy 100  S        8 sgd     10  W1 G1
  * W1, W2 and X live across the iteration (global); A1, A2 are allocated
- * before kernel 0, S before kernel 3 (freed after 5), A2 freed after 6,
+ * before kernel 0, S before kernel 3 once kernel 2 has run (freed after
+ * 5), A2 freed after 6,
  * G1 allocated before 7, A1 freed after 7. Its stdout must not depend on
  * whether it is traced.
  */
@@ -153,6 +154,8 @@ int main(int argc, char **argv)
 	launch(&k_fc1_fwd, "fc1_fwd", 20, (const int[]){X, W1, A1}, 3);
 	launch(&k_fc2_fwd, "fc2_fwd", 20, (const int[]){A1, W2, A2}, 3);
 	launch(&k_loss, "loss", 100, (const int[]){A2}, 1);
+	/* launches are asynchronous: S must not exist yet when loss starts */
+	WL_CHECK(cudaDeviceSynchronize());
 	alloc(S);
 	for (int i = 0; i < 3; i++)
 		launch(&k_busy, "busy", 100, (const int[]){S}, 1);
