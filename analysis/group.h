@@ -17,6 +17,8 @@
 #include "analysis/liveness.h"
 #include "analysis/model.h"
 
+struct dt_memory_report;
+
 /* A tensor's use by one kernel, stored with the kernel (parameter order). */
 struct dt_touch {
 	uint32_t tensor;     /* index into group tensors */
@@ -111,6 +113,9 @@ struct dt_group {
 	uint64_t global_bytes;
 	size_t peak_kernel;          /* window index of max live_bytes */
 	uint64_t peak_bytes;
+	/* categories and swaps (memory_report.h), set and freed by its
+	 * caller after the analysis; NULL: none */
+	struct dt_memory_report *memory;
 };
 
 /* Every (process, device) with tensors, kernels or allocation attempts, in

@@ -10,6 +10,7 @@
 #include <pthread.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,7 @@
 #include "analysis/csv_writer.h"
 #include "analysis/g10_writer.h"
 #include "analysis/group.h"
+#include "analysis/memory_report.h"
 #include "analysis/model.h"
 #include "analysis/report_index.h"
 #include "analysis/summary.h"
@@ -35,12 +37,15 @@ struct options {
 	const char *range_name;      /* --range NAME[:N], or NULL */
 	size_t range_occurrence;     /* N, 1-based */
 	enum dt_granularity granularity;
+	const char *categories_file;  /* --categories FILE, or NULL */
+	double link_gbps;             /* --link-gbps */
 };
 
 static void usage(FILE *f)
 {
 	fputs("usage: " PROG " TRACE_DIR -o OUT_DIR [--kernels A:B | --range NAME[:N]]\n"
 		"                 [--name NAME] [--granularity kernel|op] [--force]\n"
+		"                 [--categories FILE] [--link-gbps GBPS]\n"
 		"  TRACE_DIR      an LTTng trace written by dnntrace record\n"
 		"  -o OUT_DIR     where the G10 files, CSV tables and summary go\n"
 		"  --kernels A:B  analyze indices A to B (inclusive) only\n"
@@ -53,6 +58,13 @@ static void usage(FILE *f)
 		"                 library call or launch, its kernels merged\n"
 		"  --name NAME    prefix of the two .py logs (default dnntrace)\n"
 		"  --force        write into OUT_DIR even if it is not empty\n"
+		"  --categories FILE\n"
+		"                 lines 'keyword category': a tensor whose name holds\n"
+		"                 the keyword counts in that category\n"
+		"                 (categories.csv; first matching line wins)\n"
+		"  --link-gbps GBPS\n"
+		"                 host link bandwidth for swap.csv, GB/s each way\n"
+		"                 (default 64: PCIe 5.0 x16)\n"
 		"  -h, --help     show this help\n", f);
 }
 
@@ -122,6 +134,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 {
 	memset(o, 0, sizeof(*o));
 	o->name = "dnntrace";
+	o->link_gbps = DT_DEFAULT_LINK_GBPS;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
@@ -146,6 +159,18 @@ static int parse_args(int argc, char **argv, struct options *o)
 				o->granularity = DT_GRANULARITY_OP;
 			else
 				return usage_error("--granularity needs kernel or op");
+		} else if (strcmp(a, "--categories") == 0) {
+			if (++i >= argc || !argv[i][0])
+				return usage_error("--categories needs a file");
+			o->categories_file = argv[i];
+		} else if (strcmp(a, "--link-gbps") == 0) {
+			char *end = NULL;
+			if (++i < argc)
+				o->link_gbps = strtod(argv[i], &end);
+			if (i >= argc || end == argv[i] || *end != '\0' ||
+			    !isfinite(o->link_gbps) || !(o->link_gbps > 0))
+				return usage_error("--link-gbps needs a bandwidth "
+						"in GB/s > 0");
 		} else if (strcmp(a, "--force") == 0) {
 			o->force = true;
 		} else if (strcmp(a, "--name") == 0) {
@@ -280,6 +305,8 @@ static int write_group(const struct dt_group *g, const char *dir,
 			return -1;
 		}
 	}
+	if (g->memory && dt_memory_report_write(g->memory, g, dir) != 0)
+		return -1;
 	char path[PATH_MAX];
 	if (join_path(path, sizeof(path), dir, "summary.txt") != 0)
 		return -1;
@@ -384,12 +411,21 @@ int main(int argc, char **argv)
 		return 1;
 	}
 
+	struct dt_category_rules rules = {0};
+	char error[512];
+	bool unreadable;
+	if (o.categories_file && dt_category_rules_load(&rules,
+			o.categories_file, error, sizeof(error), &unreadable) != 0) {
+		fprintf(stderr, PROG ": %s\n", error);
+		return unreadable ? 2 : 1;
+	}
+
 	struct dt_model model;
 	dt_model_init(&model);
-	char error[512];
 	if (dt_read_trace(o.trace_dir, &model, error, sizeof(error)) != 0) {
 		fprintf(stderr, PROG ": %s\n", error);
 		dt_model_free(&model);
+		dt_category_rules_free(&rules);
 		return 2;
 	}
 
@@ -397,6 +433,10 @@ int main(int argc, char **argv)
 	size_t n_groups = dt_groups_build(&model, o.granularity, &groups);
 	int rc = o.range_name ? analyze_range(&o, &model, groups, n_groups) :
 		analyze_kernels(&o, groups, n_groups);
+	for (size_t i = 0; i < n_groups && rc == 0; i++)
+		groups[i].memory = dt_memory_report_new(&groups[i],
+				dt_model_find_process(&model, groups[i].vpid),
+				&rules, o.link_gbps);
 
 	if (rc == 0 && make_dirs(o.out_dir) != 0) {
 		fprintf(stderr, PROG ": cannot create %s: %s\n", o.out_dir,
@@ -446,8 +486,11 @@ int main(int argc, char **argv)
 	}
 	if (n_groups == 0 && rc == 0)
 		printf("no device allocations, kernels or launches in the trace\n");
-	for (size_t i = 0; i < n_groups; i++)
+	for (size_t i = 0; i < n_groups; i++) {
+		dt_memory_report_free(groups[i].memory);
 		dt_group_free(&groups[i]);
+	}
+	dt_category_rules_free(&rules);
 	free(groups);
 	dt_model_free(&model);
 	return rc;

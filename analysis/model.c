@@ -35,6 +35,7 @@ static void process_free(struct dt_process *p)
 	dt_u64map_free(&p->copy_call_ns);
 	free(p->devices);
 	dt_process_free_ranges(p);
+	free(p->mem_samples);
 }
 
 void dt_model_free(struct dt_model *m)
@@ -337,6 +338,17 @@ void dt_model_on_tag(struct dt_model *m, int64_t vpid, int64_t tensor_id,
 		return;
 	struct dt_tensor *t = tensor_for_id(dt_model_process(m, vpid), tensor_id);
 	t->name = dt_strpool_intern(&m->names, name);
+}
+
+void dt_model_on_mem_info(struct dt_model *m, int64_t vpid, uint64_t ts,
+		int32_t device, uint64_t free_bytes, uint64_t total_bytes)
+{
+	m->dnntrace_events++;
+	struct dt_process *p = dt_model_process(m, vpid);
+	if (free_bytes > total_bytes)
+		return;   /* not a reading of anything */
+	*DT_PUSH_SLOT(p->mem_samples, p->n_mem_samples, p->cap_mem_samples) =
+		(struct dt_mem_sample){ts, device, total_bytes - free_bytes};
 }
 
 void dt_model_on_status(struct dt_model *m, int64_t vpid, int cupti_ok,

@@ -163,6 +163,14 @@ struct dt_range_stack {
 	size_t n, cap;
 };
 
+/* One dnntrace_api:mem_info sample: device memory in use (all of the
+ * device, as cuMemGetInfo_v2 saw it) at host time ts. */
+struct dt_mem_sample {
+	uint64_t ts;
+	int32_t device;
+	uint64_t used_bytes;       /* total - free */
+};
+
 /* Counters kept per (process, device). */
 struct dt_device_stats {
 	int32_t device;
@@ -214,6 +222,8 @@ struct dt_process {
 	size_t *open_by_id;                 /* start/end ranges in opening order;
 	                                     * closed ones leave from the tail */
 	size_t n_open_by_id, cap_open_by_id;
+	struct dt_mem_sample *mem_samples;  /* in trace (time) order */
+	size_t n_mem_samples, cap_mem_samples;
 };
 
 struct dt_model {
@@ -257,6 +267,9 @@ void dt_model_on_lib_call(struct dt_model *m, int64_t vpid, uint64_t ts,
 void dt_model_on_lib_set_stream(struct dt_model *m, int64_t vpid);
 void dt_model_on_tag(struct dt_model *m, int64_t vpid, int64_t tensor_id,
 		const char *name);
+/* dnntrace_api:mem_info: a sample of the device memory in use. */
+void dt_model_on_mem_info(struct dt_model *m, int64_t vpid, uint64_t ts,
+		int32_t device, uint64_t free_bytes, uint64_t total_bytes);
 void dt_model_on_status(struct dt_model *m, int64_t vpid, int cupti_ok,
 		const char *message);
 void dt_model_on_gpu_kernel(struct dt_model *m, int64_t vpid,

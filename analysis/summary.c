@@ -4,6 +4,8 @@
  */
 #include "analysis/summary.h"
 
+#include "analysis/memory_report.h"
+
 #include <inttypes.h>
 #include <stdlib.h>
 
@@ -92,6 +94,8 @@ void dt_write_summary(FILE *f, const struct dt_group *g)
 				dt_tensor_display_name(t, buf, sizeof(buf)), t->id,
 				t->bytes, g->results[top[i]].idle_byte_seconds);
 	}
+	if (g->memory)
+		dt_memory_report_summary(f, g->memory, g);
 	if (g->events_lost > 0 || g->events_lost_unknown) {
 		fprintf(f, "events lost: %" PRIu64 "%s\n", g->events_lost,
 				g->events_lost_unknown ? " (and an unknown number more)" : "");

@@ -37,6 +37,7 @@ enum handler {
 	H_NVTX_POP,
 	H_NVTX_START,
 	H_NVTX_END,
+	H_MEM_INFO,
 };
 
 #define MAX_FIELDS 12
@@ -59,6 +60,8 @@ static const struct {
 		{"call_id", "api", "name", "stream", "tensors", "result"}},
 	{"dnntrace_api:tag", H_TAG, {"tensor_id", "name"}},
 	{"dnntrace_api:status", H_STATUS, {"cupti_ok", "message"}},
+	{"dnntrace_api:mem_info", H_MEM_INFO,
+		{"device", "free_bytes", "total_bytes"}},
 	{"dnntrace_gpu:kernel", H_GPU_KERNEL,
 		{"correlation_id", "device", "stream", "start", "end", "name"}},
 	{"dnntrace_gpu:external_correlation", H_EXTERNAL_CORRELATION,
@@ -464,6 +467,12 @@ static void handle_event(struct reader *r, const bt_message *msg)
 	case H_TAG:
 		dt_model_on_tag(m, vpid, get_signed(payload, info, 0),
 				get_string(payload, info, 1));
+		break;
+	case H_MEM_INFO:
+		dt_model_on_mem_info(m, vpid, ts,
+				(int32_t)get_signed(payload, info, 0),
+				get_unsigned(payload, info, 1),
+				get_unsigned(payload, info, 2));
 		break;
 	case H_STATUS:
 		dt_model_on_status(m, vpid, (int)get_signed(payload, info, 0),

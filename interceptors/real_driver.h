@@ -39,6 +39,7 @@
 	X(cudaGetDriverEntryPoint, 1) X(cudaGetDriverEntryPoint_ptsz, 1) \
 	X(cudaGetDriverEntryPointByVersion, 1) X(cudaGetDriverEntryPointByVersion_ptsz, 1) \
 	X(cuFuncGetParamInfo, 0) X(cuFuncGetName, 0) X(cuCtxGetDevice, 0) \
+	X(cuMemGetInfo_v2, 0) \
 	X(cudaRuntimeGetVersion, 0)
 
 #endif

@@ -16,6 +16,7 @@
 #include <cuda_runtime_api.h>
 
 #include "interceptors/cuda_ptds.h"
+#include "interceptors/mem_info.h"
 #include "interceptors/real_functions.h"
 #include "interceptors/tracer.h"
 #include "tracepoints/dnntrace_api.h"
@@ -67,7 +68,8 @@ static void record_alloc(enum dnntrace_api_id api, enum dnntrace_mem_kind kind,
 		}
 	}
 	lttng_ust_tracepoint(dnntrace_api, alloc, api, kind, device, stream, ptr,
-			     requested_bytes, bytes, tensor_id, (int)result);
+			     requested_bytes, bytes, tensor_id, (int)result);	if (tensor_id >= 0)
+		mem_info_after_alloc(device);
 }
 
 /* Before the real free: once it returns, another thread may get the address. */

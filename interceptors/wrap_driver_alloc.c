@@ -21,6 +21,7 @@
 #include <cuda.h>
 
 #include "interceptors/cuda_driver_ptds.h"
+#include "interceptors/mem_info.h"
 #include "interceptors/real_functions.h"
 #include "interceptors/tracer.h"
 #include "tracepoints/dnntrace_api.h"
@@ -86,7 +87,8 @@ static void record_alloc(enum dnntrace_api_id api, enum dnntrace_mem_kind kind, 
 	if (result == CUDA_SUCCESS && is_tensor && ptr)
 		tensor_id = new_tensor(kind, ptr, bytes);
 	lttng_ust_tracepoint(dnntrace_api, alloc, api, kind, device, stream, ptr,
-			     requested_bytes, bytes, tensor_id, (int)result);
+			     requested_bytes, bytes, tensor_id, (int)result);	if (tensor_id >= 0)
+		mem_info_after_alloc(device);
 }
 
 static void record_free(enum dnntrace_api_id api, enum dnntrace_mem_kind kind, CUstream stream,

@@ -15,6 +15,7 @@ packages=(
 	libbabeltrace2-dev # the analyzer
 	util-linux        # unshare (tests' private session daemon)
 	python3           # end-to-end test comparers
+	python3-matplotlib # dnntrace plot (report pictures)
 	coreutils         # timeout, env --default-signal
 )
 case "${1:-}" in

@@ -3,7 +3,8 @@
 # and `make install PREFIX=...`:
 #   PREFIX/bin/dnntrace, PREFIX/bin/dnntrace-analyze
 #   PREFIX/lib/dnntrace/libdnntrace.so (+ simgpu/ when built: --simgpu)
-#   PREFIX/share/dnntrace/scripts/{start_tracing,stop_tracing,set_env,post_process}.sh, lib/
+#   PREFIX/share/dnntrace/scripts/{start_tracing,stop_tracing,set_env,post_process}.sh,
+#     lib/ (the session functions, dnntrace_plot.py)
 #   PREFIX/share/dnntrace/python/dnntrace_torch/ (record --torch-names)
 #   PREFIX/include/dnntrace.h
 
@@ -21,7 +22,7 @@ demo: deps
 	  -o $(SCRIPTS_DEMO_DIR)/trace -- $(BUILD)/workloads/mlp_train $(SCRIPTS_DEMO_DIR)/truth
 	DNNTRACE_BUILD=$(abspath $(BUILD)) scripts/dnntrace analyze $(SCRIPTS_DEMO_DIR)/trace \
 	  -o $(SCRIPTS_DEMO_DIR)/report --name mlp_train
-	@echo "demo: report in $(SCRIPTS_DEMO_DIR)/report (kernels.config, liveness_analysis.config, *.csv)"
+	@echo "demo: report in $(SCRIPTS_DEMO_DIR)/report (kernels.config, liveness_analysis.config, *.csv, plots/)"
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/dnntrace \
@@ -32,6 +33,7 @@ install: all
 	install -m 755 $(BUILD)/lib/libdnntrace.so $(DESTDIR)$(PREFIX)/lib/dnntrace/libdnntrace.so
 	install -m 755 $(addprefix scripts/,$(SCRIPTS_HELPERS)) $(DESTDIR)$(PREFIX)/share/dnntrace/scripts/
 	install -m 644 scripts/lib/dnntrace-session.sh $(DESTDIR)$(PREFIX)/share/dnntrace/scripts/lib/
+	install -m 644 scripts/lib/dnntrace_plot.py $(DESTDIR)$(PREFIX)/share/dnntrace/scripts/lib/
 	install -m 644 include/dnntrace.h $(DESTDIR)$(PREFIX)/include/dnntrace.h
 	install -m 644 $(SCRIPTS_PYTHON_PACKAGE) $(DESTDIR)$(PREFIX)/share/dnntrace/python/dnntrace_torch/
 	install -m 644 $(SCRIPTS_PYTHON_SHIM) $(DESTDIR)$(PREFIX)/share/dnntrace/python/dnntrace_torch/shim/

@@ -282,6 +282,22 @@ LTTNG_UST_TRACEPOINT_EVENT(dnntrace_api, graph_launch,
 	)
 )
 
+/*
+ * Device memory in use, as cuMemGetInfo_v2 reports it for the calling
+ * thread's current context (total - free: every process's allocations on
+ * that device, the CUDA contexts, library workspaces, allocator caches).
+ * Sampled after some allocations (see interceptors/mem_info.c) so the
+ * analyzer can tell how much device memory no traced tensor accounts for.
+ */
+LTTNG_UST_TRACEPOINT_EVENT(dnntrace_api, mem_info,
+	LTTNG_UST_TP_ARGS(int, device, uint64_t, free_bytes, uint64_t, total_bytes),
+	LTTNG_UST_TP_FIELDS(
+		lttng_ust_field_integer(int32_t, device, device)
+		lttng_ust_field_integer(uint64_t, free_bytes, free_bytes)
+		lttng_ust_field_integer(uint64_t, total_bytes, total_bytes)
+	)
+)
+
 #endif /* DNNTRACE_API_TP_H */
 
 #include <lttng/tracepoint-event.h>

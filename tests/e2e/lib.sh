@@ -15,6 +15,9 @@ PRIVATE_LTTNG="$DNNTRACE_ROOT/tests/lib/private_lttng.sh"
 WORKLOADS="$DNNTRACE_BUILD/workloads"
 SIMGPU_LIB="$DNNTRACE_BUILD/simgpu/lib"
 export DNNTRACE_BUILD
+# analyze draws no pictures (seconds of matplotlib per call): the plot
+# tests (tests/scripts/test_plot.sh) ask for them.
+export DNNTRACE_PLOTS=0
 # Simulated kernels take their real time (a few ms in all), so the host never
 # runs ahead of the GPU: cudaFree and synchronisation wait for the device as on
 # a real GPU, and host and GPU timestamps agree. Order comes from events.

@@ -6,6 +6,9 @@ set -u
 : "${DNNTRACE_ROOT:?run through tests/run_tests.sh (DNNTRACE_ROOT unset)}"
 : "${DNNTRACE_BUILD:?run through tests/run_tests.sh (DNNTRACE_BUILD unset)}"
 export DNNTRACE_BUILD
+# analyze draws no pictures (seconds of matplotlib per call): the plot
+# tests (tests/scripts/test_plot.sh) ask for them.
+export DNNTRACE_PLOTS=0
 SCRIPTS="$DNNTRACE_ROOT/scripts"
 DNNTRACE="$SCRIPTS/dnntrace"
 PRIVATE_LTTNG="$DNNTRACE_ROOT/tests/lib/private_lttng.sh"

@@ -8,7 +8,8 @@ env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS make -s -C "$DNNTRACE_ROOT" install \
 	PREFIX="$prefix" BUILD="$DNNTRACE_BUILD" >"$scratch/install.log" 2>&1 ||
 	fail "make install failed: $(tail -n 2 "$scratch/install.log")"
 for f in bin/dnntrace bin/dnntrace-analyze lib/dnntrace/libdnntrace.so include/dnntrace.h \
-	share/dnntrace/scripts/lib/dnntrace-session.sh share/dnntrace/scripts/start_tracing.sh \
+	share/dnntrace/scripts/lib/dnntrace-session.sh share/dnntrace/scripts/lib/dnntrace_plot.py \
+	share/dnntrace/scripts/start_tracing.sh \
 	share/dnntrace/scripts/stop_tracing.sh share/dnntrace/scripts/set_env.sh \
 	share/dnntrace/scripts/post_process.sh share/dnntrace/python/dnntrace_torch/__init__.py \
 	share/dnntrace/python/dnntrace_torch/shim/sitecustomize.py; do

@@ -46,10 +46,13 @@ static void die(const char *what)
 	exit(2);
 }
 
-void sim_mem_init(uint64_t bytes);
-void sim_mem_init(uint64_t bytes)
+/* context_bytes: in use from the start (the simulated CUDA context), taken
+ * from the capacity but from no address range. */
+void sim_mem_init(uint64_t bytes, uint64_t context_bytes);
+void sim_mem_init(uint64_t bytes, uint64_t context_bytes)
 {
 	capacity = bytes;
+	used_bytes = context_bytes;
 	uint64_t span = (bytes + PAGE - 1) & ~(PAGE - 1);
 	memfd = memfd_create("simgpu-device-memory", MFD_CLOEXEC);
 	if (memfd < 0)

@@ -17,7 +17,7 @@
 
 pthread_mutex_t sim_lock = PTHREAD_MUTEX_INITIALIZER;
 
-void sim_mem_init(uint64_t capacity);
+void sim_mem_init(uint64_t capacity, uint64_t context_bytes);
 
 /* CUPTI stream ids: the legacy stream is 7 as on real GPUs, the rest count up. */
 #define LEGACY_STREAM_CUPTI_ID 7
@@ -56,7 +56,8 @@ static _Atomic uint64_t host_trace;
  */
 static uint64_t trace_offset;
 
-static uint64_t parse_bytes(const char *text)
+static uint64_t parse_bytes(const char *variable, const char *text,
+			    int allow_zero)
 {
 	char *end;
 	errno = 0;
@@ -65,10 +66,11 @@ static uint64_t parse_bytes(const char *text)
 	if (*end == 'K' || *end == 'k') unit = 1ULL << 10, end++;
 	else if (*end == 'M' || *end == 'm') unit = 1ULL << 20, end++;
 	else if (*end == 'G' || *end == 'g') unit = 1ULL << 30, end++;
-	if (errno || end == text || *end != '\0' || value == 0 ||
+	if (errno || end == text || *end != '\0' || (value == 0 && !allow_zero) ||
 	    value > (1ULL << 46) / unit || text[0] == '-') {
-		fprintf(stderr, "simgpu: SIMGPU_MEM_BYTES='%s' is not a size "
-			"(bytes, optional K/M/G suffix, 1 byte .. 64 TiB)\n", text);
+		fprintf(stderr, "simgpu: %s='%s' is not a size (bytes, optional "
+			"K/M/G suffix, %s .. 64 TiB)\n", variable, text,
+			allow_zero ? "0" : "1 byte");
 		exit(2);
 	}
 	return value * unit;
@@ -79,7 +81,20 @@ static void init_from_environment(void)
 	uint64_t capacity = 16ULL << 30;
 	const char *mem = getenv("SIMGPU_MEM_BYTES");
 	if (mem && *mem)
-		capacity = parse_bytes(mem);
+		capacity = parse_bytes("SIMGPU_MEM_BYTES", mem, 0);
+	/* What the CUDA context itself takes (a real one: a few hundred MiB):
+	 * in use from the start, as cudaMemGetInfo reports it, but no
+	 * allocation of the program's. */
+	uint64_t context_bytes = 0;
+	const char *context = getenv("SIMGPU_CONTEXT_BYTES");
+	if (context && *context)
+		context_bytes = parse_bytes("SIMGPU_CONTEXT_BYTES", context, 1);
+	if (context_bytes > capacity) {
+		fprintf(stderr, "simgpu: SIMGPU_CONTEXT_BYTES='%s' is more than "
+			"the device's %llu bytes\n", context,
+			(unsigned long long)capacity);
+		exit(2);
+	}
 	const char *scale = getenv("SIMGPU_TIME_SCALE");
 	if (scale && *scale) {
 		char *end;
@@ -91,7 +106,7 @@ static void init_from_environment(void)
 		}
 		time_scale = v;
 	}
-	sim_mem_init(capacity);
+	sim_mem_init(capacity, context_bytes);
 }
 
 void sim_init(void)
