@@ -113,7 +113,7 @@ dnntrace_check_trace_dir() {
 # lttng-relayd (lttng-create(1): net://HOST:CONTROL_PORT:DATA_PORT). The
 # relayd's defaults are 5342 and 5343; a given PORT's data port is PORT+1.
 dnntrace_relay_url() {
-	local spec=$1 host ctrl= data= rest
+	local spec=$1 host ctrl='' data='' rest
 	host=${spec%%:*}
 	rest=${spec#"$host"}
 	rest=${rest#:}
