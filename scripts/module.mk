@@ -21,7 +21,8 @@ demo: deps
 	SIMGPU_TIME_SCALE=1 DNNTRACE_BUILD=$(abspath $(BUILD)) scripts/dnntrace record --simgpu \
 	  -o $(SCRIPTS_DEMO_DIR)/trace -- $(BUILD)/workloads/mlp_train $(SCRIPTS_DEMO_DIR)/truth
 	DNNTRACE_BUILD=$(abspath $(BUILD)) scripts/dnntrace analyze $(SCRIPTS_DEMO_DIR)/trace \
-	  -o $(SCRIPTS_DEMO_DIR)/report --name mlp_train
+	  -o $(SCRIPTS_DEMO_DIR)/report --name mlp_train \
+	  --categories tests/workloads/mlp_train_categories.txt
 	@echo "demo: report in $(SCRIPTS_DEMO_DIR)/report (kernels.config, liveness_analysis.config, *.csv, plots/)"
 
 install: all

@@ -50,6 +50,25 @@ def byte_unit(largest):
     return "bytes", 1
 
 
+def human(n):
+    unit, scale = byte_unit(n)
+    return f"{n / scale:.3g} {unit}" if scale > 1 else f"{n} bytes"
+
+
+def category_colors(group):
+    """One color per category, the same in every plot: by the row order
+    of categories.csv; Others gray, Untrackable light gray."""
+    colors = ["tab:blue", "tab:orange", "tab:green", "tab:red", "tab:purple",
+              "tab:brown", "tab:pink", "tab:olive", "tab:cyan"]
+    path = os.path.join(group, "categories.csv")
+    names = [r["category"] for r in read_csv(path)] if os.path.exists(path) else []
+    table = {"Others": "tab:gray", "Untrackable": "lightgray"}
+    for name in names:
+        if name not in table:
+            table[name] = colors[(len(table) - 2) % len(colors)]
+    return table
+
+
 def number(text, default=0.0):
     try:
         return float(text)
@@ -95,8 +114,9 @@ def memory_over_kernels(plt, group, out):
 
     fig, ax = plt.subplots(figsize=(11, 5))
     if categories:
+        palette = category_colors(group)
         ax.stackplot(x, *[binned(series[c]) for c in categories], labels=categories, alpha=0.75,
-                     step="post")
+                     step="post", colors=[palette.get(c, "black") for c in categories])
     ax.plot(x, binned(live), color="black", linewidth=1.5, drawstyle="steps-post",
             label="live (all tensors)")
     ax.plot(x, binned(rolled), color="tab:red", linewidth=1.2, drawstyle="steps-post",
@@ -105,7 +125,7 @@ def memory_over_kernels(plt, group, out):
     ax.set_ylabel(f"device memory ({unit})")
     title = "Memory over kernels (G10 fig. 2)"
     if untrackable is not None:
-        title += f" - Untrackable, not drawn: {untrackable / scale:.3g} {unit}"
+        title += f" - Untrackable, not drawn: {human(untrackable)}"
     ax.set_title(title)
     ax.set_xlim(0, len(live))
     ax.set_ylim(bottom=0)
@@ -190,12 +210,12 @@ def categories_bars(plt, group, out):
     unit, scale = byte_unit(max(totals))
     fig, ax = plt.subplots(figsize=(7, 5.5))
     bottoms = [0.0, 0.0]
-    colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
-    for i, r in enumerate(rows):
+    palette = category_colors(group)
+    for r in rows:
         values = [int(r["peak_bytes"]) / scale, int(r["swapped_peak_bytes"]) / scale]
         untrackable = r["category"] == "Untrackable"
         ax.bar([0, 1], values, bottom=bottoms, width=0.55, label=r["category"],
-               color="lightgray" if untrackable else colors[i % len(colors)],
+               color=palette.get(r["category"], "black"),
                hatch="//" if untrackable else None, edgecolor="white")
         bottoms = [bottoms[0] + values[0], bottoms[1] + values[1]]
     for i, total in enumerate(totals):

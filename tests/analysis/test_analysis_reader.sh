@@ -153,7 +153,13 @@ top idle tensors (byte-seconds):
   t4 (tensor 4, 64 bytes): 1.92e-05
   t3 (tensor 3, 50 bytes): 1.5e-05
   t5 (tensor 5, 10 bytes): 8e-06
+memory by category at the peak (bytes): Others 3424
+untrackable: unknown (no device memory samples in the trace)
+swap (link 64 GB/s each way): 5 of 5 inactive periods feasible; peak with every feasible swap: 3064 bytes at kernel 0 (traced: 3424)
 X
+# swapped peak by hand: kernel times 100, 200, 300, 400 ns, so every copy
+# (<= 31.25 ns each way) fits; kernel 0 loses t5 (looped 2--1), 1 t4,
+# 2 weights, 3 t1 and t5: 3074-10, 3124-64, 3424-1000, 3124-2010.
 # second process: device 1, a kernel name needing CSV quoting, 3 dropped
 grep -qx '0,1,7,[0-9]*,[0-9]*,10,"needs, ""quoting""<float>",cudaLaunchKernel,,0,0,' \
 	"$other/kernels.csv" || fail "quoted kernel row: $(cat "$other/kernels.csv")"
