@@ -35,6 +35,7 @@ static void process_free(struct dt_process *p)
 	dt_u64map_free(&p->copy_call_ns);
 	free(p->devices);
 	dt_process_free_ranges(p);
+	free(p->power_samples);
 }
 
 void dt_model_free(struct dt_model *m)
