@@ -22,6 +22,7 @@
 struct window_kernel {
 	uint64_t start, end;
 	size_t name_row, op_row;
+	size_t pair;               /* power method: its (op, kernel name) */
 	double mj;                 /* counter method */
 	bool sampled;              /* power method: a sample fell inside it */
 };
@@ -370,6 +371,26 @@ void dt_energy_compute(const struct dt_process *p, int32_t device,
 	}
 	dt_u64map_free(&calls_seen);
 
+	/* power method: (op, kernel name) pairs, each a homogeneous group */
+	struct pair { size_t op_row; uint64_t time_ns; } *pairs = NULL;
+	size_t n_pairs = 0, cap_pairs = 0;
+	struct dt_u64map pair_index = {0};
+	for (size_t i = 0; i < n_k; i++) {
+		k[i].pair = NO_ROW;
+		if (k[i].op_row == NO_ROW)
+			continue;
+		uint64_t key = (uint64_t)k[i].op_row * (e->n_rows + 1) + k[i].name_row, at;
+		if (!dt_u64map_get(&pair_index, key, &at)) {
+			*DT_PUSH_SLOT(pairs, n_pairs, cap_pairs) =
+				(struct pair){k[i].op_row, 0};
+			at = n_pairs - 1;
+			dt_u64map_put(&pair_index, key, at);
+		}
+		k[i].pair = (size_t)at;
+		pairs[at].time_ns += k[i].end - k[i].start;
+	}
+	dt_u64map_free(&pair_index);
+
 	/* the sweep: ends before starts before samples at one time, so a
 	 * kernel runs in [start, end) */
 	struct sweep_event *ev = dt_xcalloc(2 * n_k + n + 1, sizeof(*ev));
@@ -385,7 +406,8 @@ void dt_energy_compute(const struct dt_process *p, int32_t device,
 	for (size_t i = 0; i < n && n_k > 0; i++)
 		ev[n_ev++] = (struct sweep_event){s[i].ns, 2, i};
 	dt_sort(ev, n_ev, sizeof(*ev), compare_events);
-	struct values *vals = dt_xcalloc(e->n_rows + 1, sizeof(*vals));
+	/* rows' values, then pairs' values from e->n_rows on */
+	struct values *vals = dt_xcalloc(e->n_rows + n_pairs + 1, sizeof(*vals));
 	size_t *active = dt_xcalloc(n_k + 1, sizeof(*active));
 	size_t n_active = 0;
 	struct sweep w = {.s = s, .n = n, .k = k, .n_k = n_k};
@@ -429,7 +451,8 @@ void dt_energy_compute(const struct dt_process *p, int32_t device,
 				struct window_kernel *wk = &k[active[a]];
 				wk->sampled = true;
 				push_value(vals, wk->name_row, pw);
-				push_value(vals, wk->op_row, pw);
+				if (wk->pair != NO_ROW)
+					push_value(vals, e->n_rows + wk->pair, pw);
 			}
 		}
 	}
@@ -454,21 +477,35 @@ void dt_energy_compute(const struct dt_process *p, int32_t device,
 			if (at == SIZE_MAX)
 				continue;
 			push_value(vals, k[i].name_row, sample_w(&s[at]));
-			push_value(vals, k[i].op_row, sample_w(&s[at]));
+			if (k[i].pair != NO_ROW)
+				push_value(vals, e->n_rows + k[i].pair,
+						sample_w(&s[at]));
 		}
+		/* kernel rows: their own samples; op rows: the sum over their
+		 * (op, kernel) pairs, so that an op of unlike kernels weighs
+		 * each by its time, not by how many samples fell in it */
 		double in_ops = 0;
-		for (size_t r = 0; r < e->n_rows; r++) {
-			struct dt_energy_row *row = &e->rows[r];
+		for (size_t r = 0; r < e->n_rows + n_pairs; r++) {
 			if (vals[r].n == 0)
 				continue;
-			double pw = mean_within_3_sigma(&vals[r], &row->samples);
-			row->outliers = vals[r].n - row->samples;
-			e->outliers += row->outliers;
-			row->energy_mj = pw * (double)row->time_ns * 1e-6;
-			if (row->kind == DT_ENERGY_KERNEL)
-				e->kernels_mj += row->energy_mj;
-			else
-				in_ops += row->energy_mj;
+			size_t kept;
+			double pw = mean_within_3_sigma(&vals[r], &kept);
+			struct dt_energy_row *row = r < e->n_rows ? &e->rows[r] :
+				&e->rows[pairs[r - e->n_rows].op_row];
+			uint64_t time_ns = r < e->n_rows ? row->time_ns :
+				pairs[r - e->n_rows].time_ns;
+			if (r < e->n_rows && row->kind == DT_ENERGY_OP)
+				continue;   /* ops have no values of their own */
+			double mj = pw * (double)time_ns * 1e-6;
+			row->samples += kept;
+			row->outliers += vals[r].n - kept;
+			row->energy_mj += mj;
+			if (r < e->n_rows) {
+				e->kernels_mj += mj;
+				e->outliers += vals[r].n - kept;
+			} else {
+				in_ops += mj;
+			}
 		}
 		e->outside_op_mj = e->kernels_mj > in_ops ? e->kernels_mj - in_ops : 0;
 		const struct dt_power_sample *prev = NULL;
@@ -485,8 +522,10 @@ void dt_energy_compute(const struct dt_process *p, int32_t device,
 		struct dt_energy_row *row = &e->rows[r];
 		row->mean_power_w = row->time_ns ?
 			row->energy_mj * 1e6 / (double)row->time_ns : 0;
-		free(vals[r].v);
 	}
+	for (size_t r = 0; r < e->n_rows + n_pairs; r++)
+		free(vals[r].v);
+	free(pairs);
 	dt_sort(e->rows, e->n_rows, sizeof(*e->rows), compare_rows);
 	free(w.segs);
 	free(w.runs);
