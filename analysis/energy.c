@@ -1,8 +1,8 @@
 /*
- * Energy attribution (energy.h): one sweep over the window's kernels and
- * the device's power samples in time order, keeping the set of kernels
- * running. Kernels of the window are this device's GPU kernels whose start
- * lies in the window; a kernel's op is the library call that launched it
+ * Energy attribution (energy.h): one sweep over the device's kernels and
+ * power samples in time order, keeping the set of kernels running. Rows
+ * are made for the window's kernels (this device's GPU kernels whose start
+ * lies in the window); the others still share the power while they run; a kernel's op is the library call that launched it
  * (cuDNN/cuBLAS entry point: the innermost op), else the innermost NVTX
  * range around its launch, else none.
  * Units: energy in mJ, time in ns, power in W (W x ns = 1e-6 mJ).
@@ -346,15 +346,19 @@ void dt_energy_compute(const struct dt_process *p, int32_t device,
 	size_t n_k = 0, cap_k = 0;
 	for (size_t i = 0; i < p->n_kernels && e->method != DT_ENERGY_NONE; i++) {
 		const struct dt_gpu_kernel *g = &p->kernels[i];
-		if ((int64_t)g->device != device || g->start < from_ns ||
-		    g->start > to_ns || g->end < g->start)
+		if ((int64_t)g->device != device || g->end < g->start)
+			continue;
+		/* kernels outside the window draw power too: they share it,
+		 * but have no row */
+		struct window_kernel *w = DT_PUSH_SLOT(k, n_k, cap_k);
+		*w = (struct window_kernel){.start = g->start, .end = g->end,
+			.name_row = NO_ROW, .op_row = NO_ROW};
+		if (g->start < from_ns || g->start > to_ns)
 			continue;
 		uint64_t call_id;
 		const char *op = op_of(p, g, &call_id);
-		struct window_kernel *w = DT_PUSH_SLOT(k, n_k, cap_k);
-		*w = (struct window_kernel){.start = g->start, .end = g->end,
-			.name_row = row_of(&rows, DT_ENERGY_KERNEL, g->name),
-			.op_row = op ? row_of(&rows, DT_ENERGY_OP, op) : NO_ROW};
+		w->name_row = row_of(&rows, DT_ENERGY_KERNEL, g->name);
+		w->op_row = op ? row_of(&rows, DT_ENERGY_OP, op) : NO_ROW;
 		uint64_t d = g->end - g->start;
 		e->rows[w->name_row].count++;
 		e->rows[w->name_row].time_ns += d;
@@ -449,7 +453,7 @@ void dt_energy_compute(const struct dt_process *p, int32_t device,
 			double pw = sample_w(y) / (double)n_active;
 			for (size_t a = 0; a < n_active; a++) {
 				struct window_kernel *wk = &k[active[a]];
-				wk->sampled = true;
+				wk->sampled = true;   /* push_value skips NO_ROW */
 				push_value(vals, wk->name_row, pw);
 				if (wk->pair != NO_ROW)
 					push_value(vals, e->n_rows + wk->pair, pw);
@@ -460,6 +464,8 @@ void dt_energy_compute(const struct dt_process *p, int32_t device,
 	if (e->method == DT_ENERGY_COUNTER) {
 		counter_method(&w, e);
 		for (size_t i = 0; i < n_k; i++) {
+			if (k[i].name_row == NO_ROW)
+				continue;
 			e->rows[k[i].name_row].energy_mj += k[i].mj;
 			if (k[i].op_row != NO_ROW)
 				e->rows[k[i].op_row].energy_mj += k[i].mj;
@@ -470,7 +476,7 @@ void dt_energy_compute(const struct dt_process *p, int32_t device,
 	} else if (e->method == DT_ENERGY_POWER) {
 		/* a kernel no sample fell in: the nearest sample stands for it */
 		for (size_t i = 0; i < n_k; i++) {
-			if (k[i].sampled)
+			if (k[i].sampled || k[i].name_row == NO_ROW)
 				continue;
 			size_t at = nearest_powered_sample(s, n,
 					k[i].start + (k[i].end - k[i].start) / 2);

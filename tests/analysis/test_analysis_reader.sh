@@ -153,6 +153,7 @@ top idle tensors (byte-seconds):
   t4 (tensor 4, 64 bytes): 1.92e-05
   t3 (tensor 3, 50 bytes): 1.5e-05
   t5 (tensor 5, 10 bytes): 8e-06
+energy: no power samples (record with --power-ms N on a GPU whose driver has NVML)
 X
 # second process: device 1, a kernel name needing CSV quoting, 3 dropped
 grep -qx '0,1,7,[0-9]*,[0-9]*,10,"needs, ""quoting""<float>",cudaLaunchKernel,,0,0,' \
