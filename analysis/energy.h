@@ -3,13 +3,19 @@
  * of one (process, device), over a window of GPU time. Two methods, as the
  * samples allow (analysis/README.md, "Energy"):
  *  - energy counter (every sample has one): each interval between two
- *    samples has the exact mean power of its counter delta; each kernel
- *    gets the power of the intervals it overlaps, times its overlap,
- *    shared equally among the kernels running at the same moment;
- *  - power only: per kernel name and per op, the mean of the power
- *    samples taken while one of its kernels ran (each divided by the
- *    number of kernels running), outside-3-sigma values dropped (the
- *    ml-operator-profiling rule), times its total GPU time.
+ *    samples has an exact energy (the counter's delta); time is cut into
+ *    runs, stretches with one set of running kernels; an interval inside
+ *    one run gives that run its energy, an interval across runs is split
+ *    among its pieces in proportion to length times each run's own power
+ *    (measured over the intervals wholly inside it, else the interval's
+ *    mean); a run's energy is shared equally among its kernels;
+ *  - power only: per kernel name, the mean of the power samples read
+ *    while one of its kernels ran (each divided by the number of kernels
+ *    running; a sample whose read spans a kernel start or end is left
+ *    out; a kernel no sample fell in takes the nearest one), values
+ *    outside 3 sigma dropped (the ml-operator-profiling rule), times its
+ *    total GPU time; per op, the same for each (op, kernel name) pair,
+ *    summed.
  * Must never print or write files: energy_report.c does.
  */
 #ifndef DNNTRACE_ANALYSIS_ENERGY_H
