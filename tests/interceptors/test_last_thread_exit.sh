@@ -40,14 +40,4 @@ run_case main_first last_thread main_first
 run_case worker_exit last_thread worker_exit
 run_case main_last last_thread main_last
 run_case main_alone kernels pthread_exit
-
-# With the power sampler on (a tracer thread: it must neither keep the
-# process alive nor be left running): the worker's end is the process's
-# end, on the worker's thread, which stops and joins the sampler.
-record_raw "$tmp/power.trace" "$tmp/power.out" "$tmp/power.err" "$SIMGPU_LIB" \
-	timeout -s KILL $LIMIT env DNNTRACE_POWER_MS=1 "$HELPERS/cuda_calls" last_thread main_first
-rc=$?
-[ $rc = 0 ] || fail "power: traced run ended with status $rc (137: hung)"
-same_results "$tmp/main_first.plain" "$tmp/power.out" || fail "power: results differ when traced"
-events "$tmp/power.trace" | grep -q 'dnntrace_gpu:power' || fail "power: no power sample"
 exit 0
