@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 
 #include "analysis/csv_writer.h"
+#include "analysis/energy.h"
 #include "analysis/g10_writer.h"
 #include "analysis/group.h"
 #include "analysis/memory_report.h"
@@ -274,7 +275,7 @@ static void *write_job_run(void *arg)
  * liveness_analysis.config; the CSV tables with the .py logs) run on their
  * own threads where threads can be had. */
 static int write_group(const struct dt_group *g, const char *dir,
-		const char *name)
+		const char *name, const struct dt_energy *energy)
 {
 	if (make_dirs(dir) != 0)
 		return -1;
@@ -307,6 +308,8 @@ static int write_group(const struct dt_group *g, const char *dir,
 	}
 	if (g->memory && dt_memory_report_write(g->memory, g, dir) != 0)
 		return -1;
+	if (dt_energy_write_csv(energy, dir) != 0)
+		return -1;
 	char path[PATH_MAX];
 	if (join_path(path, sizeof(path), dir, "summary.txt") != 0)
 		return -1;
@@ -314,6 +317,7 @@ static int write_group(const struct dt_group *g, const char *dir,
 	if (!f)
 		return -1;
 	dt_write_summary(f, g);
+	dt_energy_write_summary(f, energy);
 	return fclose(f) == 0 ? 0 : -1;
 }
 
@@ -399,6 +403,25 @@ static int analyze_range(const struct options *o, const struct dt_model *m,
 	return 1;
 }
 
+/* Energy over the analyzed window's GPU time (energy.c); none without
+ * kernel times. */
+static void energy_of_group(const struct dt_model *m, const struct dt_group *g,
+		struct dt_energy *e)
+{
+	const struct dt_process *p = dt_model_find_process(m, g->vpid);
+	uint64_t from = UINT64_MAX, to = 0;
+	for (size_t k = g->win_first; k < g->win_first + g->win_count; k++) {
+		if (g->kernels[k].start < from)
+			from = g->kernels[k].start;
+		if (g->kernels[k].end > to)
+			to = g->kernels[k].end;
+	}
+	if (!p || g->kernel_times_missing)
+		from = UINT64_MAX, to = 0;
+	dt_energy_compute(p ? p : &(const struct dt_process){0}, g->device,
+			from, to, e);
+}
+
 int main(int argc, char **argv)
 {
 	struct options o;
@@ -438,6 +461,10 @@ int main(int argc, char **argv)
 				dt_model_find_process(&model, groups[i].vpid),
 				&rules, o.link_gbps);
 
+	struct dt_energy *energy = dt_xcalloc(n_groups + 1, sizeof(*energy));
+	for (size_t i = 0; i < n_groups && rc == 0; i++)
+		energy_of_group(&model, &groups[i], &energy[i]);
+
 	if (rc == 0 && make_dirs(o.out_dir) != 0) {
 		fprintf(stderr, PROG ": cannot create %s: %s\n", o.out_dir,
 				strerror(errno));
@@ -466,7 +493,7 @@ int main(int argc, char **argv)
 		int too_long = n_groups == 1 ?
 			snprintf(dir, sizeof(dir), "%s", o.out_dir) >= (int)sizeof(dir) :
 			join_path(dir, sizeof(dir), o.out_dir, sub) != 0;
-		if (too_long || write_group(g, dir, o.name) != 0) {
+		if (too_long || write_group(g, dir, o.name, &energy[i]) != 0) {
 			fprintf(stderr, PROG ": cannot write results to %s: %s\n",
 					dir, strerror(errno));
 			rc = 2;
@@ -475,9 +502,11 @@ int main(int argc, char **argv)
 		if (n_groups > 1)
 			printf("\n== %s\n", dir);
 		dt_write_summary(stdout, g);
+		dt_energy_write_summary(stdout, &energy[i]);
 		if (all) {
 			fprintf(all, "\n== %s\n", dir);
 			dt_write_summary(all, g);
+			dt_energy_write_summary(all, &energy[i]);
 		}
 	}
 	if (all && fclose(all) != 0 && rc == 0) {
@@ -488,9 +517,11 @@ int main(int argc, char **argv)
 		printf("no device allocations, kernels or launches in the trace\n");
 	for (size_t i = 0; i < n_groups; i++) {
 		dt_memory_report_free(groups[i].memory);
+		dt_energy_free(&energy[i]);
 		dt_group_free(&groups[i]);
 	}
 	dt_category_rules_free(&rules);
+	free(energy);
 	free(groups);
 	dt_model_free(&model);
 	return rc;

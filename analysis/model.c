@@ -36,6 +36,7 @@ static void process_free(struct dt_process *p)
 	free(p->devices);
 	dt_process_free_ranges(p);
 	free(p->mem_samples);
+	free(p->power_samples);
 }
 
 void dt_model_free(struct dt_model *m)

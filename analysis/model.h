@@ -171,6 +171,17 @@ struct dt_mem_sample {
 	uint64_t used_bytes;       /* total - free */
 };
 
+/* One NVML sample of a board (dnntrace_gpu:power), kept per process. */
+struct dt_power_sample {
+	uint64_t ns;               /* the middle of its reads (sample_ns +
+	                            * read_ns/2): the sample's time */
+	uint32_t half_read_ns;     /* the reads happened within ns -/+ this */
+	uint64_t energy_mj;        /* counter since the driver loaded */
+	uint32_t device;           /* NVML index, taken as the CUDA device */
+	uint32_t power_mw;
+	bool power_ok, energy_ok;
+};
+
 /* Counters kept per (process, device). */
 struct dt_device_stats {
 	int32_t device;
@@ -224,6 +235,8 @@ struct dt_process {
 	size_t n_open_by_id, cap_open_by_id;
 	struct dt_mem_sample *mem_samples;  /* in trace (time) order */
 	size_t n_mem_samples, cap_mem_samples;
+	struct dt_power_sample *power_samples; /* trace order (power_samples.c) */
+	size_t n_power_samples, cap_power_samples;
 };
 
 struct dt_model {
@@ -303,6 +316,12 @@ const char *dt_process_current_op(struct dt_process *p, int64_t vtid);
 const struct dt_range *dt_process_find_range(const struct dt_process *p,
 		const char *name, size_t occurrence, size_t *count);
 void dt_process_free_ranges(struct dt_process *p);
+
+/* dnntrace_gpu:power (power_samples.c): samples with neither value are
+ * dropped. */
+void dt_model_on_power(struct dt_model *m, int64_t vpid, uint32_t device,
+		uint64_t sample_ns, uint32_t read_ns, uint32_t power_mw,
+		bool power_ok, uint64_t energy_mj, bool energy_ok);
 
 /* Events the tracer or the trace lost (CTF discarded events/packets). */
 void dt_model_on_discarded(struct dt_model *m, bool count_known,

@@ -38,9 +38,10 @@ enum handler {
 	H_NVTX_START,
 	H_NVTX_END,
 	H_MEM_INFO,
+	H_POWER,
 };
 
-#define MAX_FIELDS 12
+#define MAX_FIELDS 12 /* dnntrace_gpu:power reads 7 */
 
 /* The payload members each handler reads, in slot order. */
 static const struct {
@@ -79,6 +80,9 @@ static const struct {
 		{"correlation_id", "device", "stream", "start", "end"}},
 	{"dnntrace_gpu:memset", H_GPU_COPY,
 		{"correlation_id", "device", "stream", "start", "end"}},
+	{"dnntrace_gpu:power", H_POWER,
+		{"device", "sample_ns", "read_ns", "power_mw", "power_ok",
+		 "energy_mj", "energy_ok"}},
 };
 
 enum field_kind { F_SIGNED, F_UNSIGNED, F_STRING, F_SIGNED_ARRAY,
@@ -522,6 +526,15 @@ static void handle_event(struct reader *r, const bt_message *msg)
 		break;
 	case H_LIB_SET_STREAM:
 		dt_model_on_lib_set_stream(m, vpid);
+		break;
+	case H_POWER:
+		dt_model_on_power(m, vpid, (uint32_t)get_unsigned(payload, info, 0),
+				get_unsigned(payload, info, 1),
+				(uint32_t)get_unsigned(payload, info, 2),
+				(uint32_t)get_unsigned(payload, info, 3),
+				get_unsigned(payload, info, 4) != 0,
+				get_unsigned(payload, info, 5),
+				get_unsigned(payload, info, 6) != 0);
 		break;
 	case H_IGNORE:
 		break;

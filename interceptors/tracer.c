@@ -16,6 +16,7 @@
 
 #include "interceptors/cupti_session.h"
 #include "interceptors/kernel_info.h"
+#include "interceptors/nvml_sampler.h"
 #include "interceptors/real_functions.h"
 
 #include <cuda_runtime_api.h>
@@ -67,6 +68,7 @@ int64_t tracer_tensor_of(const void *ptr)
 void tracer_flush_for_exit(void)
 {
 	tracer_nesting++;
+	nvml_sampler_stop();
 	cupti_session_flush();
 	kernel_info_report_overflow();
 	tracer_nesting--;
@@ -83,10 +85,12 @@ __attribute__((destructor)) static void tracer_unload(void)
 	tracer_flush_for_exit();
 }
 
-/* A forked child has no CUPTI threads: it must not push ids nor flush. */
+/* A forked child has no CUPTI threads nor power sampler: it must not push
+ * ids, flush, or join. */
 static void tracer_in_child(void)
 {
 	cupti_session_forget();
+	nvml_sampler_forget();
 }
 
 static pthread_once_t start_once = PTHREAD_ONCE_INIT;
@@ -98,6 +102,7 @@ static void tracer_start(void)
 	atexit(tracer_at_exit);
 	pthread_atfork(NULL, NULL, tracer_in_child);
 	cupti_session_start();
+	nvml_sampler_start();
 	atomic_store_explicit(&tracer_start_state, TRACER_STARTED, memory_order_release);
 	errno = saved_errno;
 }

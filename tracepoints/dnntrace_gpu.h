@@ -1,7 +1,7 @@
 /*
  * dnntrace_gpu: the device-side LTTng-UST provider. One event per CUPTI
- * activity record (kernel, memcpy, memset, external correlation) and one per
- * batch of records CUPTI had to drop.
+ * activity record (kernel, memcpy, memset, external correlation), one per
+ * batch of records CUPTI had to drop, and one per NVML power sample.
  *
  * Records reach the tracer late and in batches, so each event's own LTTng
  * timestamp is when the buffer was delivered, NOT when the GPU work ran: the
@@ -87,6 +87,29 @@ LTTNG_UST_TRACEPOINT_EVENT(dnntrace_gpu, records_dropped,
 	LTTNG_UST_TP_ARGS(uint64_t, count),
 	LTTNG_UST_TP_FIELDS(
 		lttng_ust_field_integer(uint64_t, count, count)
+	)
+)
+
+/*
+ * One NVML sample of a board (interceptors/nvml_sampler.c): sample_ns is
+ * the raw CLOCK_MONOTONIC time taken just before the energy counter and
+ * the power were read, read_ns how long both reads took (the values were
+ * read somewhere in that window).
+ * power_ok / energy_ok: 1 when NVML gave the value, else 0 and the value 0
+ * (nvmlDeviceGetTotalEnergyConsumption needs Volta or newer).
+ */
+LTTNG_UST_TRACEPOINT_EVENT(dnntrace_gpu, power,
+	LTTNG_UST_TP_ARGS(uint32_t, device, uint64_t, sample_ns,
+		uint32_t, read_ns, uint32_t, power_mw, uint8_t, power_ok,
+		uint64_t, energy_mj, uint8_t, energy_ok),
+	LTTNG_UST_TP_FIELDS(
+		lttng_ust_field_integer(uint32_t, device, device)
+		lttng_ust_field_integer(uint64_t, sample_ns, sample_ns)
+		lttng_ust_field_integer(uint32_t, read_ns, read_ns)
+		lttng_ust_field_integer(uint32_t, power_mw, power_mw)
+		lttng_ust_field_integer(uint8_t, power_ok, power_ok)
+		lttng_ust_field_integer(uint64_t, energy_mj, energy_mj)
+		lttng_ust_field_integer(uint8_t, energy_ok, energy_ok)
 	)
 )
 

@@ -156,6 +156,7 @@ top idle tensors (byte-seconds):
 memory by category at the peak (bytes): Others 3424
 untrackable: unknown (no device memory samples in the trace)
 swap (link 64 GB/s each way): 5 of 5 inactive periods feasible; peak with every feasible swap: 3064 bytes at kernel 0 (traced: 3424)
+energy: no power samples (record with --power-ms N on a GPU whose driver has NVML)
 X
 # swapped peak by hand: kernel times 100, 200, 300, 400 ns, so every copy
 # (<= 31.25 ns each way) fits; kernel 0 loses t5 (looped 2--1), 1 t4,

@@ -4,6 +4,10 @@
  *
  *   fork_exec fork           fork first; the child allocates, frees and
  *                            exits; then the parent does the same
+ *   fork_exec after         the parent allocates and frees, sleeps 20 ms
+ *                            (the tracer's power sampler, if on, runs),
+ *                            then forks; the child allocates, frees and
+ *                            exits; then the parent does the same again
  *   fork_exec exec PROGRAM ARGS...
  *                            one cudaMalloc/cudaFree, then fork and exec
  *                            PROGRAM in the child (it inherits LD_PRELOAD)
@@ -12,6 +16,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -50,6 +55,18 @@ int main(int argc, char **argv)
 		alloc_and_free("parent");
 		return child_status;
 	}
+	if (argc >= 2 && argv[1][0] == 'a') {
+		alloc_and_free("parent");
+		usleep(20 * 1000);
+		pid_t child = fork();
+		if (child == 0) {
+			alloc_and_free("child");
+			exit(0);
+		}
+		int child_status = wait_child(child);
+		alloc_and_free("parent");
+		return child_status;
+	}
 	if (argc >= 3 && argv[1][0] == 'e') {
 		alloc_and_free("parent");
 		pid_t child = fork();
@@ -60,6 +77,6 @@ int main(int argc, char **argv)
 		}
 		return wait_child(child);
 	}
-	fprintf(stderr, "usage: fork_exec fork | exec PROGRAM ARGS...\n");
+	fprintf(stderr, "usage: fork_exec fork | after | exec PROGRAM ARGS...\n");
 	return 2;
 }

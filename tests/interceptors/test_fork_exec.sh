@@ -28,6 +28,27 @@ for vpid in $(cut -d' ' -f1 "$tmp/fork.events" | sort -u); do
 	[ "$got" = "cudaMalloc 0 0;cudaFree 0 0;" ] || fail "fork: process $vpid traced [$got]"
 done
 
+# --- fork while the power sampler runs (DNNTRACE_POWER_MS, simulated NVML) ---
+# The child must not inherit the sampler thread: it samples nothing, and
+# both processes end (no join of a thread that is not there), each traced.
+# (A child forked after the parent's first event carries the parent's
+# cached vpid/vtid contexts: LTTng-UST resets them only with
+# liblttng-ust-fork.so preloaded. So the sampler is told apart by its
+# thread: a sampler in the child would be a thread of its own.)
+LD_LIBRARY_PATH="$SIMGPU_LIB" "$HELPERS/fork_exec" after >"$tmp/after.plain" || fail "after: untraced run failed"
+record_raw "$tmp/after.trace" "$tmp/after.out" "$tmp/after.err" "$SIMGPU_LIB" \
+	timeout -s KILL 20 env DNNTRACE_POWER_MS=1 "$HELPERS/fork_exec" after ||
+	fail "after: traced run failed (status $?; 137: hung)"
+[ -s "$tmp/after.err" ] && fail "after: stderr: $(head -n 2 "$tmp/after.err")"
+diff <(cut -d' ' -f1-4 "$tmp/after.plain" | sort) <(cut -d' ' -f1-4 "$tmp/after.out" | sort) >&2 ||
+	fail "after: results differ when traced"
+got=$(alloc_free_events "$tmp/after.trace" | cut -d' ' -f2,4 | tr '\n' ';')
+[ "$got" = "cudaMalloc 0;cudaFree 0;cudaMalloc 0;cudaFree 0;cudaMalloc 0;cudaFree 0;" ] ||
+	fail "after: want the 3 allocations and frees traced, got [$got]"
+power_threads=$(events "$tmp/after.trace" | grep 'dnntrace_gpu:power' |
+	sed -nE 's/.*vtid = ([0-9]+).*/\1/p' | sort -u | wc -l)
+[ "$power_threads" = 1 ] || fail "after: power samples from $power_threads threads, want 1"
+
 # --- exec ---------------------------------------------------------------
 LD_LIBRARY_PATH="$SIMGPU_LIB" "$HELPERS/fork_exec" exec "$HELPERS/cuda_calls" api \
 	>"$tmp/exec.plain" || fail "exec: untraced run failed"

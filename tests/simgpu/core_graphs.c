@@ -332,6 +332,7 @@ cudaError_t sim_graph_launch(CUgraphExec exec, cudaStream_t stream,
 			sim_timeline_schedule(s,
 					      sim_kernel_duration_ns(node->launch.grid),
 					      &w->start_ns, &w->end_ns);
+			sim_power_record_kernel(w->start_ns, w->end_ns);
 			w->kind = SIMGPU_WORK_KERNEL;
 			w->correlation_id = api.correlation_id;
 			w->context_id = 1;

@@ -338,6 +338,7 @@ cudaError_t sim_launch(const void *func, dim3 grid, dim3 block, void **args,
 	if (err == cudaSuccess) {
 		uint64_t duration = sim_kernel_duration_ns(grid);
 		end = sim_timeline_schedule(s, duration, &work.start_ns, &work.end_ns);
+		sim_power_record_kernel(work.start_ns, work.end_ns);
 		work.stream_id = s->cupti_id;
 		work.name = name;
 		work.correlation_id = sim_next_correlation_id();

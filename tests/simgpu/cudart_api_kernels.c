@@ -45,6 +45,12 @@ void simgpu_default_next_kernel_ns(unsigned long long ns)
 		cudart_priv.default_next_kernel_ns(ns);
 }
 
+void simgpu_next_kernel_power_mw(unsigned int mw)
+{
+	if (cudart_init() == cudaSuccess)
+		cudart_priv.next_kernel_power_mw(mw);
+}
+
 void simgpu_fail_next_kernel(int cuda_error)
 {
 	if (cudart_init() == cudaSuccess)

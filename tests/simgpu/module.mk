@@ -13,7 +13,7 @@ SIMGPU_OBJ := $(SIMGPU_OUT)/obj
 # The driver: the device core (core_*.c) and the driver API (driver/).
 SIMGPU_DRIVER_SRCS := core_timeline.c core_memory.c core_sticky_error.c \
 	core_kernels.c core_alloc.c core_transfer.c core_sync.c core_report.c \
-	core_vmm.c core_graphs.c driver/cuda_api_device.c driver/cuda_api_memory.c \
+	core_vmm.c core_graphs.c core_power.c driver/cuda_api_device.c driver/cuda_api_memory.c \
 	driver/cuda_api_vmm.c \
 	driver/cuda_api_transfer.c driver/cuda_api_exec.c \
 	driver/cuda_api_graphs.c \

@@ -166,6 +166,12 @@ cudaError_t sim_enter(void);
 /* A kernel that will fail with err when it completes at t. */
 void sim_arm_sticky_error(cudaError_t err, struct sim_instant t);
 
+/* ---- the power model (core_power.c) ---- */
+
+/* A kernel placed on the timeline, with the power the calling thread set
+ * for it (simgpu_next_kernel_power_mw, consumed here). Caller holds sim_lock. */
+void sim_power_record_kernel(uint64_t start_ns, uint64_t end_ns);
+
 /* ---- device memory (core_memory.c) ---- */
 
 enum sim_mem_kind {

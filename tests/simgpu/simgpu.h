@@ -49,6 +49,14 @@ void simgpu_default_next_kernel_ns(unsigned long long ns);
  */
 void simgpu_fail_next_kernel(int cuda_error);
 
+/*
+ * Sets the power, in mW, that the calling thread's next launched kernel
+ * draws on top of the board's idle power while it runs (applies once;
+ * default SIMGPU_KERNEL_POWER_MW, 100 W). Read back through the simulated
+ * NVML (libnvidia-ml.so.1): the power model is in tests/simgpu/README.md.
+ */
+void simgpu_next_kernel_power_mw(unsigned int mw);
+
 #ifdef __cplusplus
 }
 #endif

@@ -18,7 +18,7 @@
 
 #include "tests/simgpu/simgpu_cupti_hook.h"
 
-#define SIMGPU_DRIVER_PRIVATE_VERSION 1
+#define SIMGPU_DRIVER_PRIVATE_VERSION 2
 
 /*
  * One runtime API call in progress on this thread, on the runtime's stack:
@@ -58,6 +58,7 @@ struct simgpu_driver_private {
 	void (*next_kernel_ns)(unsigned long long ns);
 	void (*default_next_kernel_ns)(unsigned long long ns);
 	void (*fail_next_kernel)(int cuda_error);
+	void (*next_kernel_power_mw)(unsigned int mw);
 	/* The driver's cuGetProcAddress_v2, for cudaGetDriverEntryPoint*. */
 	CUresult (*get_proc_address)(const char *symbol, void **pfn,
 				     int cuda_version, cuuint64_t flags,

@@ -320,6 +320,7 @@ int simgpu_internal_driver_private(unsigned int version,
 		.next_kernel_ns = simgpu_next_kernel_ns,
 		.default_next_kernel_ns = simgpu_default_next_kernel_ns,
 		.fail_next_kernel = simgpu_fail_next_kernel,
+		.next_kernel_power_mw = simgpu_next_kernel_power_mw,
 		.get_proc_address = cuGetProcAddress_v2,
 	};
 	return 0;

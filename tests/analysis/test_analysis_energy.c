@@ -1,0 +1,242 @@
+/*
+ * Energy attribution (analysis/energy.c) on hand-made traces whose power is
+ * known exactly: P(t) = idle + the power of each kernel running at t, the
+ * energy counter its integral (integer mJ by construction: W x ms). Checks
+ * every row against the integral worked out below, for the counter method
+ * (exact: every run outlasts two sampling periods), the power-only method
+ * with one glitch sample the 3-sigma filter must drop, two overlapping
+ * kernels sharing the power, no samples at all, and energy.csv's text.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "analysis/energy.h"
+#include "analysis/model.h"
+#include "tests/analysis/check.h"
+#include "tracepoints/dnntrace_enums.h"
+
+#define MS 1000000ULL
+#define P 7           /* the process */
+
+struct kernel_spec {
+	const char *name;
+	uint64_t start_ms, end_ms;
+	unsigned watts;              /* on top of idle */
+	uint32_t stream;
+};
+
+/* Exact board energy in mJ from 0 to t (ms) of idle_w + kernels. */
+static double energy_at(const struct kernel_spec *k, size_t n, unsigned idle_w,
+		double t_ms)
+{
+	double e = idle_w * t_ms;
+	for (size_t i = 0; i < n; i++) {
+		double a = (double)k[i].start_ms, b = (double)k[i].end_ms;
+		if (t_ms > a)
+			e += k[i].watts * ((t_ms < b ? t_ms : b) - a);
+	}
+	return e;
+}
+
+static double power_at(const struct kernel_spec *k, size_t n, unsigned idle_w,
+		double t_ms)
+{
+	double w = idle_w;
+	for (size_t i = 0; i < n; i++)
+		if (t_ms >= (double)k[i].start_ms && t_ms < (double)k[i].end_ms)
+			w += k[i].watts;
+	return w;
+}
+
+/* Samples at 5, 15, 25, ... ms up to last_ms: never on a kernel boundary. */
+static void add_samples(struct dt_model *m, const struct kernel_spec *k,
+		size_t n, unsigned idle_w, uint64_t last_ms, bool counter)
+{
+	for (uint64_t t = 5; t <= last_ms; t += 10) {
+		double e = energy_at(k, n, idle_w, (double)t);
+		dt_model_on_power(m, P, 0, t * MS, 0,
+				(uint32_t)(power_at(k, n, idle_w, (double)t) * 1000),
+				true, counter ? 1000000 + (uint64_t)e : 0, counter);
+	}
+}
+
+static const struct dt_energy_row *row(const struct dt_energy *e,
+		enum dt_energy_kind kind, const char *name)
+{
+	for (size_t i = 0; i < e->n_rows; i++)
+		if (e->rows[i].kind == kind && strcmp(e->rows[i].name, name) == 0)
+			return &e->rows[i];
+	fprintf(stderr, "no %s row %s\n", kind ? "op" : "kernel", name);
+	exit(1);
+}
+
+#define CHECK_NEAR(actual, expected) do { \
+	double a_ = (actual), e_ = (expected); \
+	if (!(fabs(a_ - e_) <= 1e-6 * fabs(e_) + 1e-6)) { \
+		fprintf(stderr, "%s:%d: %s is %.9f, expected %.9f\n", \
+			__FILE__, __LINE__, #actual, a_, e_); exit(1); } } while (0)
+
+/*
+ * idle 50 W. kA [100,160) +200 W, launched inside NVTX range "opX";
+ * kB [160,200) +100 W, from a cudnnConvolutionForward call (that call is
+ * its op, though it runs inside "opX" too: the innermost op);
+ * kA again [230,300) +200 W, outside any op. Idle 200-230.
+ */
+static const struct kernel_spec serial[] = {
+	{"kA", 100, 160, 200, 1},
+	{"kB", 160, 200, 100, 1},
+	{"kA", 230, 300, 200, 1},
+};
+
+static void build_serial(struct dt_model *m, bool counter, bool glitch)
+{
+	int64_t none[1] = {0};
+	dt_model_on_nvtx_push(m, P, 1, 1, "<default>", "opX");
+	dt_model_on_launch(m, P, 1, 2, 1, DNNTRACE_API_cudaLaunchKernel, "kA", 0,
+			none, 0, 0);
+	struct dt_lib_call_event call = {.vtid = 1, .call_id = 2,
+		.api = DNNTRACE_LIB_cudnnConvolutionForward};
+	dt_model_on_lib_call(m, P, 3, &call);
+	dt_model_on_nvtx_pop(m, P, 1, 4, "<default>");
+	dt_model_on_launch(m, P, 1, 5, 3, DNNTRACE_API_cudaLaunchKernel, "kA", 0,
+			none, 0, 0);
+	for (uint32_t c = 1; c <= 3; c++) {
+		const struct kernel_spec *k = &serial[c - 1];
+		dt_model_on_external_correlation(m, P, 100 + c, c);
+		dt_model_on_gpu_kernel(m, P, 100 + c, 0, k->stream,
+				k->start_ms * MS, k->end_ms * MS, k->name);
+	}
+	add_samples(m, serial, 3, 50, 395, counter);
+	if (glitch)  /* one wild reading inside the second kA */
+		dt_model_on_power(m, P, 0, 262 * MS, 0, 5000000, true, 0, false);
+}
+
+static void check_serial(const struct dt_energy *e)
+{
+	/* kA: 250 W x (60 + 70) ms; kB: 150 W x 40 ms */
+	CHECK_EQ_INT(e->n_rows, 4);
+	const struct dt_energy_row *ka = row(e, DT_ENERGY_KERNEL, "kA");
+	CHECK_EQ_INT(ka->count, 2);
+	CHECK_EQ_INT(ka->time_ns, 130 * MS);
+	CHECK_NEAR(ka->energy_mj, 32500);
+	CHECK_NEAR(ka->mean_power_w, 250);
+	const struct dt_energy_row *kb = row(e, DT_ENERGY_KERNEL, "kB");
+	CHECK_EQ_INT(kb->count, 1);
+	CHECK_NEAR(kb->energy_mj, 6000);
+	const struct dt_energy_row *opx = row(e, DT_ENERGY_OP, "opX");
+	CHECK_EQ_INT(opx->count, 1);
+	CHECK_EQ_INT(opx->time_ns, 60 * MS);
+	CHECK_NEAR(opx->energy_mj, 15000);
+	const struct dt_energy_row *conv = row(e, DT_ENERGY_OP,
+			"cudnnConvolutionForward");
+	CHECK_EQ_INT(conv->count, 1);
+	CHECK_NEAR(conv->energy_mj, 6000);
+	CHECK_NEAR(e->kernels_mj, 38500);
+	CHECK_NEAR(e->outside_op_mj, 17500);
+	CHECK_EQ_INT(e->kernels_ns, 170 * MS);
+	/* rows: kernels first, each kind by energy */
+	CHECK_EQ_STR(e->rows[0].name, "kA");
+	CHECK_EQ_STR(e->rows[1].name, "kB");
+	CHECK_EQ_STR(e->rows[2].name, "opX");
+}
+
+static void test_counter(void)
+{
+	struct dt_model m;
+	dt_model_init(&m);
+	build_serial(&m, true, false);
+	struct dt_energy e;
+	dt_energy_compute(dt_model_find_process(&m, P), 0, 0, UINT64_MAX, &e);
+	CHECK_EQ_INT(e.method, DT_ENERGY_COUNTER);
+	CHECK_EQ_INT(e.n_samples, 40);
+	check_serial(&e);
+	CHECK_NEAR(e.total_mj, energy_at(serial, 3, 50, 395) -
+			energy_at(serial, 3, 50, 5));
+
+	/* energy.csv, as the plot script reads it */
+	char dir[] = "/tmp/dnntrace-energy-test.XXXXXX";
+	CHECK(mkdtemp(dir) != NULL);
+	CHECK(dt_energy_write_csv(&e, dir) == 0);
+	char path[64], text[512] = {0};
+	snprintf(path, sizeof(path), "%s/energy.csv", dir);
+	FILE *f = fopen(path, "r");
+	CHECK(f != NULL);
+	CHECK(fread(text, 1, sizeof(text) - 1, f) > 0);
+	fclose(f);
+	CHECK_EQ_STR(text, "kind,name,count,time_us,energy_mj,mean_power_w\n"
+			"kernel,kA,2,130000.000,32500.000,250.000\n"
+			"kernel,kB,1,40000.000,6000.000,150.000\n"
+			"op,opX,1,60000.000,15000.000,250.000\n"
+			"op,cudnnConvolutionForward,1,40000.000,6000.000,150.000\n");
+	unlink(path);
+	rmdir(dir);
+
+	/* a window holding only the second kA: its 70 ms, 17500 mJ */
+	dt_energy_free(&e);
+	dt_energy_compute(dt_model_find_process(&m, P), 0, 230 * MS, 300 * MS, &e);
+	CHECK_EQ_INT(e.n_rows, 1);
+	CHECK_NEAR(row(&e, DT_ENERGY_KERNEL, "kA")->energy_mj, 17500);
+	dt_energy_free(&e);
+	/* another device has no samples */
+	dt_energy_compute(dt_model_find_process(&m, P), 1, 0, UINT64_MAX, &e);
+	CHECK_EQ_INT(e.method, DT_ENERGY_NONE);
+	CHECK_EQ_INT(e.n_rows, 0);
+	dt_energy_free(&e);
+	dt_model_free(&m);
+}
+
+static void test_power_three_sigma(void)
+{
+	struct dt_model m;
+	dt_model_init(&m);
+	build_serial(&m, false, true);
+	struct dt_energy e;
+	dt_energy_compute(dt_model_find_process(&m, P), 0, 0, UINT64_MAX, &e);
+	CHECK_EQ_INT(e.method, DT_ENERGY_POWER);
+	/* kA's 13 samples of 250 W and the 5000 W glitch: z = sqrt(13) > 3 */
+	CHECK_EQ_INT(e.outliers, 1);
+	const struct dt_energy_row *ka = row(&e, DT_ENERGY_KERNEL, "kA");
+	CHECK_EQ_INT(ka->samples, 13);
+	CHECK_EQ_INT(ka->outliers, 1);
+	check_serial(&e);
+	dt_energy_free(&e);
+	dt_model_free(&m);
+}
+
+/*
+ * Two streams: k1 [0,100) and k2 [50,150), +100 W each, idle 0 W. While
+ * both run (200 W) each gets half: 100 W x 50 + 100 W x 50 = 10000 mJ.
+ */
+static void test_overlap_shares(void)
+{
+	static const struct kernel_spec both[] = {
+		{"k1", 0, 100, 100, 1},
+		{"k2", 50, 150, 100, 2},
+	};
+	for (int counter = 1; counter >= 0; counter--) {
+		struct dt_model m;
+		dt_model_init(&m);
+		for (uint32_t c = 0; c < 2; c++)
+			dt_model_on_gpu_kernel(&m, P, c + 1, 0, both[c].stream,
+					both[c].start_ms * MS, both[c].end_ms * MS,
+					both[c].name);
+		add_samples(&m, both, 2, 0, 195, counter);
+		struct dt_energy e;
+		dt_energy_compute(dt_model_find_process(&m, P), 0, 0, UINT64_MAX, &e);
+		CHECK_EQ_INT(e.method, counter ? DT_ENERGY_COUNTER : DT_ENERGY_POWER);
+		CHECK_NEAR(row(&e, DT_ENERGY_KERNEL, "k1")->energy_mj, 10000);
+		CHECK_NEAR(row(&e, DT_ENERGY_KERNEL, "k2")->energy_mj, 10000);
+		CHECK_NEAR(e.outside_op_mj, 20000);   /* no op: unlinked */
+		dt_energy_free(&e);
+		dt_model_free(&m);
+	}
+}
+
+int main(void)
+{
+	test_counter();
+	test_power_three_sigma();
+	test_overlap_shares();
+	return 0;
+}

@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# End-to-end: energy per kernel and op (tests/workloads/energy_kernels.c:
+# five long kernels of three powers, back to back, inside NVTX ops) recorded
+# with `dnntrace record --simgpu --power-ms 5` at SIMGPU_TIME_SCALE=1, so
+# the tracer's NVML sampler reads the simulated libnvidia-ml.so.1 while they
+# run. energy.csv must match the power model's exact integral, written by
+# the workload (check_energy.py states the tolerances, computed from the
+# trace's own samples):
+#   1. with the energy counter (attribution by counter deltas);
+#   2. without it (SIMGPU_NVML_ENERGY=0: power x time, 3-sigma filter);
+#   3. with no libnvidia-ml.so.1 at all: one warning line on stderr, the
+#      program's output and the trace otherwise unchanged, and an analysis
+#      that says there are no power samples;
+#   4. --power-ms 0: no samples, no warning; a bad --power-ms is refused.
+# The whole test runs under one private session daemon (starting one takes
+# seconds on a loaded machine), which every record below uses.
+if [ "${DNNTRACE_ENERGY_TEST_INSIDE:-}" != 1 ]; then
+	exec "$DNNTRACE_ROOT/tests/lib/private_lttng.sh" env DNNTRACE_ENERGY_TEST_INSIDE=1 bash "$0" "$@"
+fi
+. "$DNNTRACE_ROOT/tests/e2e/lib.sh"
+workload="$WORKLOADS/energy_kernels"
+require_built "$workload" "$DNNTRACE_BUILD/lib/libdnntrace.so" \
+	"$DNNTRACE_BUILD/bin/dnntrace-analyze" "$SIMGPU_LIB/libcudart.so.13" \
+	"$SIMGPU_LIB/libnvidia-ml.so.1"
+export SIMGPU_TIME_SCALE=1 SIMGPU_IDLE_POWER_MW=30000
+HOTTEST_MW=250000   # the workload's most powerful kernel
+
+mkdir "$e2e_tmp/truth-untraced"
+untraced "$workload" "$e2e_tmp/truth-untraced" >"$e2e_tmp/untraced.out" 2>"$e2e_tmp/untraced.err" ||
+	fail "untraced energy_kernels failed: $(tail -n 1 "$e2e_tmp/untraced.err")"
+
+# run NAME [ENV...] -- RECORD_ARGS...: records the workload into $e2e_tmp/NAME
+run() {
+	local name=$1
+	shift
+	local envs=()
+	while [ "$1" != -- ]; do envs+=("$1"); shift; done
+	shift
+	mkdir -p "$e2e_tmp/$name.truth"
+	env "${envs[@]}" "${tracer_env[@]}" "$DNNTRACE" record "$@" \
+		-o "$e2e_tmp/$name.trace" -- "$workload" "$e2e_tmp/$name.truth" \
+		>"$e2e_tmp/$name.out" 2>"$e2e_tmp/$name.err"
+	local status=$?
+	[ "$status" = 0 ] || fail "$name: record exited $status: $(tail -n 2 "$e2e_tmp/$name.err")"
+	cmp -s "$e2e_tmp/untraced.out" "$e2e_tmp/$name.out" || fail "$name: stdout differs when traced"
+	diff -r "$e2e_tmp/truth-untraced" "$e2e_tmp/$name.truth" >/dev/null ||
+		fail "$name: ground truth differs when traced"
+	check_no_discarded "$e2e_tmp/$name.trace"
+	analyze "$e2e_tmp/$name.trace" -o "$e2e_tmp/$name.report" >"$e2e_tmp/$name.summary" \
+		2>"$e2e_tmp/$name.analyze.err" ||
+		fail "$name: analyze exited $?: $(tail -n 1 "$e2e_tmp/$name.analyze.err")"
+	cmp -s "$e2e_tmp/$name.summary" "$e2e_tmp/$name.report/summary.txt" ||
+		fail "$name: stdout is not summary.txt"
+}
+
+power_events() { babeltrace2 "$1" 2>/dev/null | grep -c 'dnntrace_gpu:power'; }
+
+# 1. energy counter
+run counter -- --simgpu --power-ms 5
+grep -q 'NVML' "$e2e_tmp/counter.err" && fail "counter: NVML warning: $(grep NVML "$e2e_tmp/counter.err")"
+grep -q '^energy: .* (.* samples, NVML energy counter)$' "$e2e_tmp/counter.summary" ||
+	fail "counter: summary has no energy line: $(grep energy "$e2e_tmp/counter.summary")"
+python3 "$E2E_DIR/check_energy.py" counter "$e2e_tmp/counter.truth" "$e2e_tmp/counter.report" \
+	"$e2e_tmp/counter.trace" "$SIMGPU_IDLE_POWER_MW" "$HOTTEST_MW" >"$e2e_tmp/counter.check" ||
+	fail "counter: energy.csv differs from the power model: $(head -n 3 "$e2e_tmp/counter.check")"
+
+# 2. power readings only
+run power SIMGPU_NVML_ENERGY=0 -- --simgpu --power-ms 5
+grep -q '^energy: .* (.* samples, NVML power x time)$' "$e2e_tmp/power.summary" ||
+	fail "power: summary has no energy line: $(grep energy "$e2e_tmp/power.summary")"
+python3 "$E2E_DIR/check_energy.py" power "$e2e_tmp/power.truth" "$e2e_tmp/power.report" \
+	"$e2e_tmp/power.trace" "$SIMGPU_IDLE_POWER_MW" "$HOTTEST_MW" >"$e2e_tmp/power.check" ||
+	fail "power: energy.csv differs from the power model: $(head -n 3 "$e2e_tmp/power.check")"
+
+# 3. no NVML: the simulated stack without libnvidia-ml.so.1
+mkdir "$e2e_tmp/no-nvml"
+for lib in "$SIMGPU_LIB"/*; do
+	[ "$(basename "$lib")" = libnvidia-ml.so.1 ] || ln -s "$lib" "$e2e_tmp/no-nvml/"
+done
+run none "LD_LIBRARY_PATH=$e2e_tmp/no-nvml${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" -- --power-ms 5
+[ "$(grep -c 'NVML' "$e2e_tmp/none.err")" = 1 ] ||
+	fail "none: want one NVML warning line, got: $(grep NVML "$e2e_tmp/none.err")"
+grep -q '^dnntrace: NVML unavailable (.*libnvidia-ml.so.1.*): no power samples$' "$e2e_tmp/none.err" ||
+	fail "none: unexpected warning: $(grep NVML "$e2e_tmp/none.err")"
+[ "$(power_events "$e2e_tmp/none.trace")" = 0 ] || fail "none: power events without NVML"
+grep -qx 'kernels: 5' "$e2e_tmp/none.summary" || fail "none: the trace lost kernels"
+grep -qx 'energy: no power samples (record with --power-ms N on a GPU whose driver has NVML)' \
+	"$e2e_tmp/none.summary" || fail "none: summary does not say there are no samples"
+[ "$(cat "$e2e_tmp/none.report/energy.csv")" = "kind,name,count,time_us,energy_mj,mean_power_w" ] ||
+	fail "none: energy.csv is not the header alone"
+
+# 4. --power-ms 0 and bad values
+run off "LD_LIBRARY_PATH=$e2e_tmp/no-nvml${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" -- --power-ms 0
+grep -q 'NVML' "$e2e_tmp/off.err" && fail "off: NVML warning with --power-ms 0"
+[ "$(power_events "$e2e_tmp/off.trace")" = 0 ] || fail "off: power events with --power-ms 0"
+for bad in -1 x 3600001; do
+	"$DNNTRACE" record --simgpu --power-ms "$bad" -o "$e2e_tmp/bad" -- true 2>"$e2e_tmp/bad.err" &&
+		fail "--power-ms $bad accepted"
+	[ "$(wc -l <"$e2e_tmp/bad.err")" = 1 ] && grep -q -- '--power-ms' "$e2e_tmp/bad.err" ||
+		fail "--power-ms $bad: want one line naming --power-ms, got: $(cat "$e2e_tmp/bad.err")"
+done
+exit 0
