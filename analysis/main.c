@@ -19,6 +19,7 @@
 #include "analysis/g10_writer.h"
 #include "analysis/group.h"
 #include "analysis/model.h"
+#include "analysis/pass_outputs.h"
 #include "analysis/summary.h"
 #include "analysis/trace_reader.h"
 
@@ -34,6 +35,7 @@ struct options {
 	const char *range_name;      /* --range NAME[:N], or NULL */
 	size_t range_occurrence;     /* N, 1-based */
 	enum dt_granularity granularity;
+	bool no_timeline;            /* --no-timeline */
 };
 
 static void usage(FILE *f)
@@ -52,6 +54,7 @@ static void usage(FILE *f)
 		"                 library call or launch, its kernels merged\n"
 		"  --name NAME    prefix of the two .py logs (default dnntrace)\n"
 		"  --force        write into OUT_DIR even if it is not empty\n"
+		"  --no-timeline  do not write timeline.json (Chrome trace events)\n"
 		"  -h, --help     show this help\n", f);
 }
 
@@ -147,6 +150,8 @@ static int parse_args(int argc, char **argv, struct options *o)
 				return usage_error("--granularity needs kernel or op");
 		} else if (strcmp(a, "--force") == 0) {
 			o->force = true;
+		} else if (strcmp(a, "--no-timeline") == 0) {
+			o->no_timeline = true;
 		} else if (strcmp(a, "--name") == 0) {
 			if (++i >= argc || !valid_name(argv[i]))
 				return usage_error("--name needs a name of letters, "
@@ -386,8 +391,15 @@ int main(int argc, char **argv)
 	struct dt_model model;
 	dt_model_init(&model);
 	char error[512];
-	if (dt_read_trace(o.trace_dir, &model, error, sizeof(error)) != 0) {
+	struct dt_pass_outputs outputs;
+	if (dt_pass_outputs_begin(&outputs, o.out_dir, !o.no_timeline, error,
+			sizeof(error)) != 0 ||
+	    dt_read_trace_hooked(o.trace_dir, &model, &outputs.hooks, error,
+			sizeof(error)) != 0 ||
+	    dt_pass_outputs_end(&outputs, &model, error, sizeof(error)) != 0) {
 		fprintf(stderr, PROG ": %s\n", error);
+		dt_pass_outputs_discard(&outputs, &model);
+		dt_pass_outputs_free(&outputs);
 		dt_model_free(&model);
 		return 2;
 	}
@@ -421,7 +433,8 @@ int main(int argc, char **argv)
 		int too_long = n_groups == 1 ?
 			snprintf(dir, sizeof(dir), "%s", o.out_dir) >= (int)sizeof(dir) :
 			join_path(dir, sizeof(dir), o.out_dir, sub) != 0;
-		if (too_long || write_group(g, dir, o.name) != 0) {
+		if (too_long || write_group(g, dir, o.name) != 0 ||
+		    dt_pass_outputs_write_group(&outputs, g, dir) != 0) {
 			fprintf(stderr, PROG ": cannot write results to %s: %s\n",
 					dir, strerror(errno));
 			rc = 2;
@@ -441,6 +454,9 @@ int main(int argc, char **argv)
 	}
 	if (n_groups == 0 && rc == 0)
 		printf("no device allocations, kernels or launches in the trace\n");
+	if (rc != 0)
+		dt_pass_outputs_discard(&outputs, &model);
+	dt_pass_outputs_free(&outputs);
 	for (size_t i = 0; i < n_groups; i++)
 		dt_group_free(&groups[i]);
 	free(groups);

@@ -6,7 +6,8 @@ ANALYSIS_CORE_SRCS := analysis/util.c analysis/model.c analysis/nvtx_ranges.c \
 	analysis/liveness.c analysis/category.c \
 	analysis/api_names.c analysis/stream_order.c \
 	analysis/group.c analysis/g10_writer.c analysis/csv_writer.c \
-	analysis/summary.c
+	analysis/summary.c analysis/gpu_time.c analysis/overheads.c \
+	analysis/timeline_json.c analysis/pass_outputs.c
 ANALYSIS_CORE_OBJS := $(ANALYSIS_CORE_SRCS:%.c=$(BUILD)/obj/%.o)
 ANALYSIS_CORE_LIB := $(BUILD)/obj/analysis/libdtanalysis.a
 ANALYSIS_BIN_OBJS := $(BUILD)/obj/analysis/trace_reader.o $(BUILD)/obj/analysis/main.o
@@ -27,4 +28,4 @@ $(ANALYSIS_CORE_LIB): $(ANALYSIS_CORE_OBJS)
 $(ANALYSIS_BIN): $(ANALYSIS_BIN_OBJS) $(ANALYSIS_CORE_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $(ANALYSIS_BIN_OBJS) $(ANALYSIS_CORE_LIB) \
-		$(ANALYSIS_BT_LIBS) -pthread $(SAN_LDFLAGS)
+		$(ANALYSIS_BT_LIBS) -pthread -lm $(SAN_LDFLAGS)

@@ -4,6 +4,8 @@
  */
 #include "analysis/summary.h"
 
+#include "analysis/gpu_time.h"
+
 #include <inttypes.h>
 #include <stdlib.h>
 
@@ -92,6 +94,7 @@ void dt_write_summary(FILE *f, const struct dt_group *g)
 				dt_tensor_display_name(t, buf, sizeof(buf)), t->id,
 				t->bytes, g->results[top[i]].idle_byte_seconds);
 	}
+	dt_gpu_time_write_summary(f, g);
 	if (g->events_lost > 0 || g->events_lost_unknown) {
 		fprintf(f, "events lost: %" PRIu64 "%s\n", g->events_lost,
 				g->events_lost_unknown ? " (and an unknown number more)" : "");

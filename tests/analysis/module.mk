@@ -12,7 +12,7 @@ all: $(ANALYSIS_TESTS) $(ANALYSIS_EMITTER)
 $(BUILD)/tests/test_analysis_%: tests/analysis/test_analysis_%.c \
 		tests/analysis/check.h tests/analysis/group_checks.h $(ANALYSIS_CORE_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -o $@ $< $(ANALYSIS_CORE_LIB) $(SAN_LDFLAGS)
+	$(CC) $(CFLAGS) -o $@ $< $(ANALYSIS_CORE_LIB) -lm $(SAN_LDFLAGS)
 
 $(ANALYSIS_EMITTER): tests/analysis/emit_scripted.c tracepoints/providers.c \
 		tracepoints/dnntrace_api.h tracepoints/dnntrace_gpu.h tracepoints/dnntrace_lib.h \
