@@ -22,6 +22,7 @@
 #include "analysis/group.h"
 #include "analysis/memory_report.h"
 #include "analysis/model.h"
+#include "analysis/pass_outputs.h"
 #include "analysis/report_index.h"
 #include "analysis/summary.h"
 #include "analysis/trace_reader.h"
@@ -40,6 +41,7 @@ struct options {
 	enum dt_granularity granularity;
 	const char *categories_file;  /* --categories FILE, or NULL */
 	double link_gbps;             /* --link-gbps */
+	bool no_timeline;            /* --no-timeline */
 };
 
 static void usage(FILE *f)
@@ -66,6 +68,7 @@ static void usage(FILE *f)
 		"  --link-gbps GBPS\n"
 		"                 host link bandwidth for swap.csv, GB/s each way\n"
 		"                 (default 64: PCIe 5.0 x16)\n"
+		"  --no-timeline  do not write timeline.json (Chrome trace events)\n"
 		"  -h, --help     show this help\n", f);
 }
 
@@ -174,6 +177,8 @@ static int parse_args(int argc, char **argv, struct options *o)
 						"in GB/s > 0");
 		} else if (strcmp(a, "--force") == 0) {
 			o->force = true;
+		} else if (strcmp(a, "--no-timeline") == 0) {
+			o->no_timeline = true;
 		} else if (strcmp(a, "--name") == 0) {
 			if (++i >= argc || !valid_name(argv[i]))
 				return usage_error("--name needs a name of letters, "
@@ -445,8 +450,15 @@ int main(int argc, char **argv)
 
 	struct dt_model model;
 	dt_model_init(&model);
-	if (dt_read_trace(o.trace_dir, &model, error, sizeof(error)) != 0) {
+	struct dt_pass_outputs outputs;
+	if (dt_pass_outputs_begin(&outputs, o.out_dir, !o.no_timeline, error,
+			sizeof(error)) != 0 ||
+	    dt_read_trace_hooked(o.trace_dir, &model, &outputs.hooks, error,
+			sizeof(error)) != 0 ||
+	    dt_pass_outputs_end(&outputs, &model, error, sizeof(error)) != 0) {
 		fprintf(stderr, PROG ": %s\n", error);
+		dt_pass_outputs_discard(&outputs, &model);
+		dt_pass_outputs_free(&outputs);
 		dt_model_free(&model);
 		dt_category_rules_free(&rules);
 		return 2;
@@ -493,7 +505,8 @@ int main(int argc, char **argv)
 		int too_long = n_groups == 1 ?
 			snprintf(dir, sizeof(dir), "%s", o.out_dir) >= (int)sizeof(dir) :
 			join_path(dir, sizeof(dir), o.out_dir, sub) != 0;
-		if (too_long || write_group(g, dir, o.name, &energy[i]) != 0) {
+		if (too_long || write_group(g, dir, o.name, &energy[i]) != 0 ||
+		    dt_pass_outputs_write_group(&outputs, g, dir) != 0) {
 			fprintf(stderr, PROG ": cannot write results to %s: %s\n",
 					dir, strerror(errno));
 			rc = 2;
@@ -515,6 +528,9 @@ int main(int argc, char **argv)
 	}
 	if (n_groups == 0 && rc == 0)
 		printf("no device allocations, kernels or launches in the trace\n");
+	if (rc != 0)
+		dt_pass_outputs_discard(&outputs, &model);
+	dt_pass_outputs_free(&outputs);
 	for (size_t i = 0; i < n_groups; i++) {
 		dt_memory_report_free(groups[i].memory);
 		dt_energy_free(&energy[i]);

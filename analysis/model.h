@@ -310,6 +310,9 @@ void dt_model_on_nvtx_end(struct dt_model *m, int64_t vpid, uint64_t ts,
 /* The name of the innermost NVTX range enclosing a call made now (in
  * trace order) on thread vtid, or NULL: see nvtx_ranges.c. */
 const char *dt_process_current_op(struct dt_process *p, int64_t vtid);
+/* The same range's index in p->ranges, or DT_NO_RANGE. */
+#define DT_NO_RANGE SIZE_MAX
+size_t dt_process_current_range(struct dt_process *p, int64_t vtid);
 /* The occurrence-th (0-based) range named name in the process, in opening
  * order, any domain and thread; NULL if it occurs fewer times. *count
  * (may be NULL) gets how many times it occurs. */

@@ -8,7 +8,9 @@ ANALYSIS_CORE_SRCS := analysis/util.c analysis/model.c analysis/nvtx_ranges.c \
 	analysis/group.c analysis/g10_writer.c analysis/csv_writer.c \
 	analysis/summary.c analysis/report_index.c analysis/swap.c \
 	analysis/categories_report.c analysis/memory_report.c \
-	analysis/power_samples.c analysis/energy.c analysis/energy_report.c
+	analysis/power_samples.c analysis/energy.c analysis/energy_report.c \
+	analysis/gpu_time.c analysis/overheads.c \
+	analysis/timeline_json.c analysis/pass_outputs.c
 ANALYSIS_CORE_OBJS := $(ANALYSIS_CORE_SRCS:%.c=$(BUILD)/obj/%.o)
 ANALYSIS_CORE_LIB := $(BUILD)/obj/analysis/libdtanalysis.a
 ANALYSIS_BIN_OBJS := $(BUILD)/obj/analysis/trace_reader.o $(BUILD)/obj/analysis/main.o

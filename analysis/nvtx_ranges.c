@@ -117,8 +117,14 @@ void dt_model_on_nvtx_end(struct dt_model *m, int64_t vpid, uint64_t ts,
  */
 const char *dt_process_current_op(struct dt_process *p, int64_t vtid)
 {
+	size_t range = dt_process_current_range(p, vtid);
+	return range == DT_NO_RANGE ? NULL : p->ranges[range].name;
+}
+
+size_t dt_process_current_range(struct dt_process *p, int64_t vtid)
+{
 	if (p->n_ranges == 0)
-		return NULL;   /* the common case without NVTX: no cost */
+		return DT_NO_RANGE;   /* the common case without NVTX: no cost */
 	/* closed start/end ranges leave the open list from its tail; the
 	 * tail is then the latest opened one still open */
 	while (p->n_open_by_id > 0 &&
@@ -136,7 +142,7 @@ const char *dt_process_current_op(struct dt_process *p, int64_t vtid)
 			found = true;
 		}
 	}
-	return found ? p->ranges[best].name : NULL;
+	return found ? best : DT_NO_RANGE;
 }
 
 const struct dt_range *dt_process_find_range(const struct dt_process *p,

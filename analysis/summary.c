@@ -5,6 +5,7 @@
 #include "analysis/summary.h"
 
 #include "analysis/memory_report.h"
+#include "analysis/gpu_time.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -96,6 +97,7 @@ void dt_write_summary(FILE *f, const struct dt_group *g)
 	}
 	if (g->memory)
 		dt_memory_report_summary(f, g->memory, g);
+	dt_gpu_time_write_summary(f, g);
 	if (g->events_lost > 0 || g->events_lost_unknown) {
 		fprintf(f, "events lost: %" PRIu64 "%s\n", g->events_lost,
 				g->events_lost_unknown ? " (and an unknown number more)" : "");

@@ -9,6 +9,9 @@
  */
 #include "analysis/trace_reader.h"
 
+#include "analysis/overheads.h"
+#include "analysis/timeline_json.h"
+
 #include <babeltrace2/babeltrace.h>
 #include <errno.h>
 #include <ftw.h>
@@ -43,7 +46,9 @@ enum handler {
 
 #define MAX_FIELDS 12 /* dnntrace_gpu:power reads 7 */
 
-/* The payload members each handler reads, in slot order. */
+/* The payload members each handler reads, in slot order. A name starting
+ * with '?' is optional (added to the format later, or read only for the
+ * pass hooks): absent, it reads as 0. */
 static const struct {
 	const char *event;
 	enum handler handler;
@@ -53,12 +58,15 @@ static const struct {
 		{"api", "kind", "device", "bytes", "tensor_id", "result", "ptr",
 		 "stream"}},
 	{"dnntrace_api:free", H_FREE, {"tensor_id", "result", "api", "stream"}},
-	{"dnntrace_api:memcpy", H_MEMCPY, {"dst_tensor", "result", "call_id"}},
-	{"dnntrace_api:memset", H_MEMSET, {"tensor_id", "result", "call_id"}},
+	{"dnntrace_api:memcpy", H_MEMCPY, {"dst_tensor", "result", "call_id",
+		"?api", "?bytes", "?src_tensor", "?stream"}},
+	{"dnntrace_api:memset", H_MEMSET, {"tensor_id", "result", "call_id",
+		"?api", "?bytes", "?stream"}},
 	{"dnntrace_api:graph_launch", H_GRAPH_LAUNCH,
 		{"call_id", "api", "stream", "result"}},
 	{"dnntrace_api:launch", H_LAUNCH,
-		{"call_id", "api", "name", "stream", "tensors", "result"}},
+		{"call_id", "api", "name", "stream", "tensors", "result",
+		 "?start_ns"}},
 	{"dnntrace_api:tag", H_TAG, {"tensor_id", "name"}},
 	{"dnntrace_api:status", H_STATUS, {"cupti_ok", "message"}},
 	{"dnntrace_api:mem_info", H_MEM_INFO,
@@ -70,23 +78,23 @@ static const struct {
 	{"dnntrace_gpu:records_dropped", H_RECORDS_DROPPED, {"count"}},
 	{"dnntrace_lib:call", H_LIB_CALL,
 		{"call_id", "api", "stream", "tensors", "ptrs", "roles", "dtypes",
-		 "ranks", "dims", "result"}},
+		 "ranks", "dims", "result", "?start_ns"}},
 	{"dnntrace_lib:set_stream", H_LIB_SET_STREAM, {"result"}},
 	{"dnntrace_nvtx:push", H_NVTX_PUSH, {"domain", "name"}},
 	{"dnntrace_nvtx:pop", H_NVTX_POP, {"domain"}},
 	{"dnntrace_nvtx:start", H_NVTX_START, {"id", "domain", "name"}},
 	{"dnntrace_nvtx:end", H_NVTX_END, {"id"}},
 	{"dnntrace_gpu:memcpy", H_GPU_COPY,
-		{"correlation_id", "device", "stream", "start", "end"}},
+		{"correlation_id", "device", "stream", "start", "end", "?bytes"}},
 	{"dnntrace_gpu:memset", H_GPU_COPY,
-		{"correlation_id", "device", "stream", "start", "end"}},
+		{"correlation_id", "device", "stream", "start", "end", "?bytes"}},
 	{"dnntrace_gpu:power", H_POWER,
 		{"device", "sample_ns", "read_ns", "power_mw", "power_ok",
 		 "energy_mj", "energy_ok"}},
 };
 
 enum field_kind { F_SIGNED, F_UNSIGNED, F_STRING, F_SIGNED_ARRAY,
-	F_UNSIGNED_ARRAY };
+	F_UNSIGNED_ARRAY, F_ABSENT };
 
 struct class_info {
 	const bt_event_class *event_class;
@@ -99,10 +107,12 @@ struct class_info {
 	bool vpid_signed;
 	int64_t vtid_index;          /* likewise; read only by events that need it */
 	bool vtid_signed;
+	bool gpu_set;                /* dnntrace_gpu:memset (H_GPU_COPY) */
 };
 
 struct reader {
 	struct dt_model *model;
+	const struct dt_pass_hooks *hooks;   /* NULL: none */
 	bt_message_iterator *iterator;
 	struct class_info *classes;
 	size_t n_classes, cap_classes;
@@ -203,12 +213,17 @@ static void resolve_class(struct class_info *info, const bt_event_class *ec)
 		bt_event_class_borrow_payload_field_class_const(ec);
 	for (int i = 0; i < MAX_FIELDS && event_specs[spec].fields[i]; i++) {
 		const bt_field_class *fc;
-		/* a class that lacks a field we read is not our format: ignore */
-		if (!find_member(payload, event_specs[spec].fields[i],
-				&info->index[i], &fc) ||
-		    !classify_field(fc, &info->kind[i]))
+		const char *field = event_specs[spec].fields[i];
+		bool optional = field[0] == '?';
+		if (find_member(payload, field + optional, &info->index[i], &fc) &&
+		    classify_field(fc, &info->kind[i]))
+			continue;
+		/* a class that lacks a field we need is not our format: ignore */
+		if (!optional)
 			return;
+		info->kind[i] = F_ABSENT;
 	}
+	info->gpu_set = strcmp(name, "dnntrace_gpu:memset") == 0;
 	const bt_stream_class *sc = bt_event_class_borrow_stream_class_const(ec);
 	const bt_clock_class *clock =
 		bt_stream_class_borrow_default_clock_class_const(sc);
@@ -254,6 +269,8 @@ static inline const bt_field *member(const bt_field *payload,
 static inline int64_t get_signed(const bt_field *payload,
 		const struct class_info *info, int slot)
 {
+	if (info->kind[slot] == F_ABSENT)
+		return 0;
 	const bt_field *f = member(payload, info, slot);
 	return info->kind[slot] == F_SIGNED ? bt_field_integer_signed_get_value(f)
 		: (int64_t)bt_field_integer_unsigned_get_value(f);
@@ -262,6 +279,8 @@ static inline int64_t get_signed(const bt_field *payload,
 static inline uint64_t get_unsigned(const bt_field *payload,
 		const struct class_info *info, int slot)
 {
+	if (info->kind[slot] == F_ABSENT)
+		return 0;
 	const bt_field *f = member(payload, info, slot);
 	return info->kind[slot] == F_UNSIGNED ?
 		bt_field_integer_unsigned_get_value(f) :
@@ -410,6 +429,132 @@ static void handle_lib_call(struct reader *r, const bt_field *payload,
 	dt_model_on_lib_call(r->model, vpid, ts, &call);
 }
 
+/*
+ * The pass hooks (pass_hooks.h) get the event once the model has it. The
+ * scalar fields are read again here rather than in the switch above, so
+ * the model's path stays as it was; arrays come from the reader's buffers
+ * the model's handlers just filled.
+ */
+static void run_hooks(struct reader *r, const bt_event *event,
+		const struct class_info *info, const bt_field *payload,
+		int64_t vpid, uint64_t ts)
+{
+	struct dt_hook_event e = {.vpid = vpid, .ts = ts, .tensor = -1,
+		.src_tensor = -1};
+	e.vtid = context_integer(event, info->vtid_index, info->vtid_signed);
+	switch (info->handler) {
+	case H_ALLOC:
+		e.kind = DT_HOOK_ALLOC;
+		e.api = (int)get_signed(payload, info, 0);
+		e.mem_kind = (int)get_signed(payload, info, 1);
+		e.device = (int32_t)get_signed(payload, info, 2);
+		e.bytes = get_unsigned(payload, info, 3);
+		e.tensor = get_signed(payload, info, 4);
+		e.result = (int)get_signed(payload, info, 5);
+		e.stream = get_unsigned(payload, info, 7);
+		break;
+	case H_FREE:
+		e.kind = DT_HOOK_FREE;
+		e.tensor = get_signed(payload, info, 0);
+		e.result = (int)get_signed(payload, info, 1);
+		e.api = (int)get_signed(payload, info, 2);
+		e.stream = get_unsigned(payload, info, 3);
+		break;
+	case H_MEMCPY:
+	case H_MEMSET:
+		e.kind = info->handler == H_MEMCPY ? DT_HOOK_MEMCPY : DT_HOOK_MEMSET;
+		e.tensor = get_signed(payload, info, 0);
+		e.result = (int)get_signed(payload, info, 1);
+		e.call_id = get_unsigned(payload, info, 2);
+		e.api = (int)get_signed(payload, info, 3);
+		e.bytes = get_unsigned(payload, info, 4);
+		if (info->handler == H_MEMCPY) {
+			e.src_tensor = info->kind[5] == F_ABSENT ? -1 :
+				get_signed(payload, info, 5);
+			e.stream = get_unsigned(payload, info, 6);
+		} else {
+			e.stream = get_unsigned(payload, info, 5);
+		}
+		break;
+	case H_LAUNCH:
+		e.kind = DT_HOOK_LAUNCH;
+		e.call_id = get_unsigned(payload, info, 0);
+		e.api = (int)get_signed(payload, info, 1);
+		e.name = get_string(payload, info, 2);
+		e.stream = get_unsigned(payload, info, 3);
+		e.tensors = r->tensor_buffer;
+		e.n_tensors = (uint32_t)bt_field_array_get_length(
+				member(payload, info, 4));
+		e.result = (int)get_signed(payload, info, 5);
+		e.start_ns = get_unsigned(payload, info, 6);
+		break;
+	case H_GRAPH_LAUNCH:
+		e.kind = DT_HOOK_GRAPH_LAUNCH;
+		e.call_id = get_unsigned(payload, info, 0);
+		e.api = (int)get_signed(payload, info, 1);
+		e.stream = get_unsigned(payload, info, 2);
+		e.result = (int)get_signed(payload, info, 3);
+		break;
+	case H_LIB_CALL:
+		e.kind = DT_HOOK_LIB_CALL;
+		e.call_id = get_unsigned(payload, info, 0);
+		e.api = (int)get_signed(payload, info, 1);
+		e.stream = get_unsigned(payload, info, 2);
+		e.tensors = r->lib_tensors;
+		e.n_tensors = (uint32_t)bt_field_array_get_length(
+				member(payload, info, 3));
+		if (e.n_tensors > r->lib_args_cap)
+			e.n_tensors = (uint32_t)r->lib_args_cap;
+		e.result = (int)get_signed(payload, info, 9);
+		e.start_ns = get_unsigned(payload, info, 10);
+		break;
+	case H_GPU_KERNEL:
+	case H_GPU_COPY:
+		e.kind = info->handler == H_GPU_KERNEL ? DT_HOOK_GPU_KERNEL :
+			info->gpu_set ? DT_HOOK_GPU_MEMSET : DT_HOOK_GPU_MEMCPY;
+		e.correlation_id = (uint32_t)get_unsigned(payload, info, 0);
+		e.gpu_device = (uint32_t)get_unsigned(payload, info, 1);
+		e.gpu_stream = (uint32_t)get_unsigned(payload, info, 2);
+		e.gpu_start = get_unsigned(payload, info, 3);
+		e.gpu_end = get_unsigned(payload, info, 4);
+		if (info->handler == H_GPU_KERNEL)
+			e.name = get_string(payload, info, 5);
+		else
+			e.bytes = get_unsigned(payload, info, 5);
+		break;
+	case H_EXTERNAL_CORRELATION:
+		e.kind = DT_HOOK_EXTERNAL_CORRELATION;
+		e.correlation_id = (uint32_t)get_unsigned(payload, info, 0);
+		e.call_id = get_unsigned(payload, info, 1);
+		break;
+	case H_NVTX_PUSH:
+		e.kind = DT_HOOK_NVTX_PUSH;
+		e.domain = get_string(payload, info, 0);
+		e.name = get_string(payload, info, 1);
+		break;
+	case H_NVTX_POP:
+		e.kind = DT_HOOK_NVTX_POP;
+		e.domain = get_string(payload, info, 0);
+		break;
+	case H_NVTX_START:
+		e.kind = DT_HOOK_NVTX_START;
+		e.id = get_unsigned(payload, info, 0);
+		e.domain = get_string(payload, info, 1);
+		e.name = get_string(payload, info, 2);
+		break;
+	case H_NVTX_END:
+		e.kind = DT_HOOK_NVTX_END;
+		e.id = get_unsigned(payload, info, 0);
+		break;
+	default:
+		return;
+	}
+	if (r->hooks->timeline)
+		dt_timeline_on_event(r->hooks->timeline, r->model, &e);
+	if (r->hooks->overheads)
+		dt_overheads_on_event(r->hooks->overheads, r->model, &e);
+}
+
 static void handle_event(struct reader *r, const bt_message *msg)
 {
 	const bt_event *event = bt_message_event_borrow_event_const(msg);
@@ -539,6 +684,8 @@ static void handle_event(struct reader *r, const bt_message *msg)
 	case H_IGNORE:
 		break;
 	}
+	if (r->hooks)
+		run_hooks(r, event, info, payload, vpid, ts);
 }
 
 static void handle_message(struct reader *r, const bt_message *msg)
@@ -746,6 +893,12 @@ out:
 int dt_read_trace(const char *trace_dir, struct dt_model *m, char *error,
 		size_t error_size)
 {
+	return dt_read_trace_hooked(trace_dir, m, NULL, error, error_size);
+}
+
+int dt_read_trace_hooked(const char *trace_dir, struct dt_model *m,
+		const struct dt_pass_hooks *hooks, char *error, size_t error_size)
+{
 	struct stat st;
 	if (stat(trace_dir, &st) != 0) {
 		snprintf(error, error_size, "%s: %s", trace_dir, strerror(errno));
@@ -773,7 +926,7 @@ int dt_read_trace(const char *trace_dir, struct dt_model *m, char *error,
 				"metadata file found under it)", trace_dir);
 		return -1;
 	}
-	struct reader r = {.model = m};
+	struct reader r = {.model = m, .hooks = hooks};
 	int rc = run_graph(trace_dir, params, &r, error, error_size);
 	bt_value_put_ref(params);
 	free(r.classes);

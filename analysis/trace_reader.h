@@ -9,9 +9,14 @@
 #include <stddef.h>
 
 #include "analysis/model.h"
+#include "analysis/pass_hooks.h"
 
 /* 0 on success; otherwise a one-line reason is in error (no newline). */
 int dt_read_trace(const char *trace_dir, struct dt_model *m, char *error,
 		size_t error_size);
+/* The same, handing every event also to hooks (NULL: none) once the model
+ * has it (pass_hooks.h). */
+int dt_read_trace_hooked(const char *trace_dir, struct dt_model *m,
+		const struct dt_pass_hooks *hooks, char *error, size_t error_size);
 
 #endif

@@ -35,7 +35,8 @@ static void launch_events(long n)
 	for (long i = 0; i < n; i++)
 		lttng_ust_tracepoint(dnntrace_api, launch, (uint64_t)i + 1,
 				     DNNTRACE_API_cudaLaunchKernel, (void *)0x1000,
-				     "bench_kernel", &geometry, NULL, tensors, 4, 0);
+				     "bench_kernel", &geometry, NULL, tensors, 4, 0,
+				     (uint64_t)0);
 }
 
 int main(int argc, char **argv)

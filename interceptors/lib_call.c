@@ -79,9 +79,11 @@ void lib_call_param(struct lib_call *c, long long value)
 	c->params[c->event.n_params++] = value;
 }
 
-void lib_call_emit(struct lib_call *c, unsigned long long call_id, int result)
+void lib_call_emit(struct lib_call *c, unsigned long long call_id,
+		   unsigned long long start_ns, int result)
 {
 	c->event.call_id = call_id;
+	c->event.start_ns = start_ns;
 	c->event.result = result;
 	lttng_ust_tracepoint(dnntrace_lib, call, &c->event);
 }

@@ -52,7 +52,9 @@ void lib_call_arg_named(struct lib_call *c, const char *name, const void *ptr,
 /* Adds one API-specific parameter (in param_names order). */
 void lib_call_param(struct lib_call *c, long long value);
 
-/* Emits dnntrace_lib:call with this call id and the library's status. */
-void lib_call_emit(struct lib_call *c, unsigned long long call_id, int result);
+/* Emits dnntrace_lib:call with this call id, the time the call began
+ * (traced_call's start_ns) and the library's status. */
+void lib_call_emit(struct lib_call *c, unsigned long long call_id,
+		   unsigned long long start_ns, int result);
 
 #endif

@@ -12,18 +12,28 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <time.h>
 
 #include "interceptors/cupti_session.h"
 #include "interceptors/tracer.h"
 
 struct traced_call {
 	uint64_t call_id;
+	uint64_t start_ns;   /* CLOCK_MONOTONIC at entry: the trace clock */
 	bool pushed;
 	int saved_errno;
 };
 
+/*
+ * start_ns lets the analyzer measure how long the call took (its event is
+ * stamped after the real function returned). clock_gettime(CLOCK_MONOTONIC)
+ * is answered by the vDSO, no system call; it is LTTng's own clock.
+ */
 static inline void traced_call_begin(struct traced_call *call)
 {
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	call->start_ns = (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
 	call->call_id = tracer_next_call_id();
 	call->pushed = cupti_session_push(call->call_id);
 }

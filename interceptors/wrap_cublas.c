@@ -101,7 +101,7 @@ static void record_gemm(const struct traced_call *call, const struct gemm_args *
 	}
 	for (unsigned i = 0; i < n_params; i++)
 		lib_call_param(&c, params[i]);
-	lib_call_emit(&c, call->call_id, result);
+	lib_call_emit(&c, call->call_id, call->start_ns, result);
 }
 
 #define GEMM_PARAMS "m,n,k,transa,transb,lda,ldb,ldc"

@@ -391,7 +391,7 @@ DNNTRACE_EXPORT cublasStatus_t cublasLtMatmul(
 				   DNNTRACE_DTYPE_U8, 1, &size);
 	}
 	add_params(&c, &info, workspaceSizeInBytes);
-	lib_call_emit(&c, call.call_id, result);
+	lib_call_emit(&c, call.call_id, call.start_ns, result);
 	traced_call_leave(&call);
 	return result;
 }

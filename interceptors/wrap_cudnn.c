@@ -38,7 +38,7 @@ static void begin(struct lib_call *c, enum dnntrace_lib_api_id api, cudnnHandle_
 
 static void finish(struct lib_call *c, const struct traced_call *traced, cudnnStatus_t status)
 {
-	lib_call_emit(c, traced->call_id, (int)status);
+	lib_call_emit(c, traced->call_id, traced->start_ns, (int)status);
 	traced_call_leave(traced);
 }
 

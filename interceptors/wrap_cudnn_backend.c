@@ -165,7 +165,7 @@ DNNTRACE_EXPORT cudnnStatus_t cudnnBackendExecute(cudnnHandle_t handle,
 	lib_call_begin(&c, DNNTRACE_LIB_cudnnBackendExecute, handle, cudnn_handle_stream(handle),
 		       NULL, "ops,workspace_bytes");
 	backend_shadow_describe(executionPlan, uids, ptrs, count, workspace, &c);
-	lib_call_emit(&c, traced.call_id, (int)status);
+	lib_call_emit(&c, traced.call_id, traced.start_ns, (int)status);
 	traced_call_leave(&traced);
 	return status;
 }

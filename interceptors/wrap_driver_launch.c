@@ -85,7 +85,7 @@ static void record_launch(const struct traced_call *call, const struct driver_la
 		n_tensors = kernel_scan_buffer(buffer, buffer_size, &tracer_tensors, tensors);
 	lttng_ust_tracepoint(dnntrace_api, launch, call->call_id, launch->api,
 			     (const void *)launch->function, info->name, &launch->geometry,
-			     launch->stream, tensors, n_tensors, (int)result);
+			     launch->stream, tensors, n_tensors, (int)result, call->start_ns);
 }
 
 static struct dnntrace_launch_geometry geometry_of(unsigned gx, unsigned gy, unsigned gz,

@@ -38,7 +38,7 @@ static void record_launch(const struct traced_call *call, enum dnntrace_api_id a
 	unsigned n_tensors = kernel_scan_tensors(info, args, &tracer_tensors, tensors);
 
 	lttng_ust_tracepoint(dnntrace_api, launch, call->call_id, api, func, info->name,
-			     geometry, stream, tensors, n_tensors, (int)result);
+			     geometry, stream, tensors, n_tensors, (int)result, call->start_ns);
 }
 
 static struct dnntrace_launch_geometry geometry_of(dim3 grid, dim3 block, size_t shared_mem)

@@ -222,7 +222,7 @@ LTTNG_UST_TRACEPOINT_EVENT(dnntrace_api, launch,
 	LTTNG_UST_TP_ARGS(uint64_t, call_id, int, api, const void *, func,
 		const char *, name, const struct dnntrace_launch_geometry *, geom,
 		const void *, stream, const int64_t *, tensors,
-		unsigned int, n_tensors, int, result),
+		unsigned int, n_tensors, int, result, uint64_t, start_ns),
 	LTTNG_UST_TP_FIELDS(
 		lttng_ust_field_integer(uint64_t, call_id, call_id)
 		lttng_ust_field_enum(dnntrace_api, api, int, api, api)
@@ -238,6 +238,7 @@ LTTNG_UST_TRACEPOINT_EVENT(dnntrace_api, launch,
 		lttng_ust_field_integer_hex(uint64_t, stream, (uintptr_t)stream)
 		lttng_ust_field_sequence(int64_t, tensors, tensors, uint32_t, n_tensors)
 		lttng_ust_field_integer(int32_t, result, result)
+		lttng_ust_field_integer(uint64_t, start_ns, start_ns)
 	)
 )
 

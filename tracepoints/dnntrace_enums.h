@@ -212,6 +212,7 @@ struct dnntrace_lib_call {
 	const long long *params;     /* API-specific, named by param_names */
 	const char *param_names;
 	int result;                  /* cudnnStatus_t / cublasStatus_t */
+	unsigned long long start_ns; /* CLOCK_MONOTONIC when the call began */
 };
 
 #endif

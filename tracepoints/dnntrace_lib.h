@@ -80,6 +80,7 @@ LTTNG_UST_TRACEPOINT_EVENT(dnntrace_lib, call,
 		lttng_ust_field_sequence(int64_t, params, c->params, uint32_t, c->n_params)
 		lttng_ust_field_string(param_names, c->param_names)
 		lttng_ust_field_integer(int32_t, result, c->result)
+		lttng_ust_field_integer(uint64_t, start_ns, c->start_ns)
 	)
 )
 

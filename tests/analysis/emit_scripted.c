@@ -83,7 +83,7 @@ static void launch(uint64_t call_id, const char *name, const int64_t *tensors,
 	struct dnntrace_launch_geometry geom = {{1, 1, 1}, {32, 1, 1}, 0};
 	lttng_ust_tracepoint(dnntrace_api, launch, call_id,
 			DNNTRACE_API_cudaLaunchKernel, fake_ptr(0x400000), name,
-			&geom, fake_ptr(0x7), tensors, n, result);
+			&geom, fake_ptr(0x7), tensors, n, result, (uint64_t)0);
 }
 
 static void gpu_kernel(uint32_t correlation, uint32_t device, uint64_t start,
@@ -444,7 +444,8 @@ static void emit_driver(void)
 	struct dnntrace_launch_geometry geom = {{1, 1, 1}, {32, 1, 1}, 0};
 	int64_t args[] = {0};
 	lttng_ust_tracepoint(dnntrace_api, launch, 1, DNNTRACE_API_cuLaunchKernel,
-			fake_ptr(0x400000), "drv_k", &geom, fake_ptr(0x7), args, 1, 0);
+			fake_ptr(0x400000), "drv_k", &geom, fake_ptr(0x7), args, 1, 0,
+			(uint64_t)0);
 	lttng_ust_tracepoint(dnntrace_api, graph_launch, 2,
 			DNNTRACE_API_cudaGraphLaunch, fake_ptr(0x500000),
 			fake_ptr(0x7), 0);

@@ -1,7 +1,7 @@
 # tests/analysis/: unit tests of the analysis core, the G10 reference test
 # and the emitter used by the reader tests (test_reader.sh).
 
-ANALYSIS_TEST_NAMES := analysis_model analysis_library analysis_g10_reference \
+ANALYSIS_TEST_NAMES := analysis_model analysis_library analysis_g10_reference analysis_timeline \
 	analysis_nvtx analysis_stream_free analysis_driver analysis_memory analysis_energy
 ANALYSIS_TESTS := $(ANALYSIS_TEST_NAMES:%=$(BUILD)/tests/test_%)
 ANALYSIS_EMITTER := $(BUILD)/tests/analysis_emit_scripted
