@@ -49,6 +49,23 @@ static void wait_until(uint64_t t)
 		;
 }
 
+/*
+ * Timed scenarios place host events between GPU times chosen in advance.
+ * A machine that deschedules the emitter for longer than a window makes a
+ * different scenario: due_before(t), called after the events that must
+ * precede GPU time t, notes it, and the emitter then exits with
+ * EXIT_DESCHEDULED so that the test records again (lib_record.sh) instead
+ * of comparing a scenario that did not happen.
+ */
+#define EXIT_DESCHEDULED 75
+static int descheduled;
+
+static void due_before(uint64_t t)
+{
+	if (now_ns() >= t)
+		descheduled = 1;
+}
+
 static void *fake_ptr(uintptr_t v)
 {
 	return (void *)v;
@@ -115,15 +132,19 @@ static void emit_main(void)
 	const uint64_t ms = 10000000, s = now_ns() + ms;
 	int64_t l1[] = {0, 1}, l2[] = {1, 3, 5}, l3[] = {2, 4}, l4[] = {0, 3, 4};
 	launch(1, "k_a", l1, 2, 0);
+	due_before(s);
 	wait_until(s + ms / 2);            /* tensor 3: after k_a starts */
 	alloc(DNNTRACE_MEM_DEVICE, 0, 50, 3, 0);
 	launch(2, "k_b", l2, 3, 0);
+	due_before(s + 2 * ms);
 	wait_until(s + 3 * ms);            /* tensor 2: between k_b and k_c */
 	alloc(DNNTRACE_MEM_DEVICE, 0, 300, 2, 0);
 	launch(3, "k_c", l3, 2, 0);
 	launch(4, "k_d", l4, 3, 0);
+	due_before(s + 4 * ms);
 	wait_until(s + 5 * ms);            /* after k_c ended, before k_d */
 	free_tensor(2);
+	due_before(s + 6 * ms);
 	wait_until(s + 7 * ms);            /* after k_d ended */
 	free_tensor(3);
 	free_tensor(1);
@@ -220,8 +241,10 @@ static void emit_lib(void)
 		{3, 0x30000, WS, DNNTRACE_DTYPE_UNKNOWN, 0, {0}},
 	};
 	lib_call(1, DNNTRACE_LIB_cudnnConvolutionForward, conv, 5, 0);
+	due_before(s);
 	wait_until(s + ms / 2);            /* h is born after the first start */
 	alloc_at(0x40000, 2048, 4);
+	due_before(s + ms);
 	int64_t relu[] = {2, 4};
 	launch(2, "relu_kernel", relu, 2, 0);
 	const struct lib_arg gemm[] = {
@@ -230,6 +253,7 @@ static void emit_lib(void)
 		{2, 0x20000, W, F32, 2, {16, 4}},
 	};
 	lib_call(3, DNNTRACE_LIB_cublasSgemm_v2, gemm, 3, 0);
+	due_before(s + 3 * ms);
 	wait_until(s + 4 * ms);            /* between sgemm and backend_k */
 	const struct lib_arg add[] = {
 		{0, 0x1000, R, F32, 4, {2, 3, 8, 8}},
@@ -246,6 +270,7 @@ static void emit_lib(void)
 	};
 	lib_call(5, DNNTRACE_LIB_cudnnBackendExecute, backend, 4, 0);
 	lib_call(6, DNNTRACE_LIB_cudnnAddTensor, add, 1, 3);
+	due_before(s + 5 * ms);
 	wait_until(s + 6 * ms);            /* after backend_k ended */
 	free_tensor(4);
 
@@ -479,6 +504,11 @@ int main(int argc, char **argv)
 	else if (strcmp(mode, "none") != 0) {
 		fprintf(stderr, "usage: %s [main|other|nocupti|lib|nvtx|driver|none|bulk N]\n", argv[0]);
 		return 2;
+	}
+	if (descheduled) {
+		fprintf(stderr, "%s: descheduled past a timed window: not the "
+				"scenario, record again\n", argv[0]);
+		return EXIT_DESCHEDULED;
 	}
 	return 0;
 }
