@@ -20,6 +20,12 @@
 /* The CUDA version the runtime claims and asks its driver entry points for. */
 #ifndef SIMGPU_RUNTIME_VERSION
 #define SIMGPU_RUNTIME_VERSION CUDART_VERSION
+/* A 1D copy as cudaMemcpy[Async] makes it (cudart_api_memory.c), for the
+ * calls that copy on its behalf (cudaMemcpyToSymbol, ...). */
+cudaError_t cudart_memcpy_1d(void *dst, const void *src, size_t count,
+			     enum cudaMemcpyKind kind, cudaStream_t stream,
+			     int per_thread, int is_async);
+
 #endif
 
 /*
@@ -156,5 +162,11 @@ cudaError_t cudart_enter(void);
 cudaError_t cudart_launch(const void *func, int handles_only, dim3 grid,
 			  dim3 block, void **args, size_t shared_mem,
 			  cudaStream_t stream, int per_thread);
+
+/* A 1D copy as cudaMemcpy[Async] makes it (cudart_api_memory.c), for the
+ * calls that copy on its behalf (cudaMemcpyToSymbol, ...). */
+cudaError_t cudart_memcpy_1d(void *dst, const void *src, size_t count,
+			     enum cudaMemcpyKind kind, cudaStream_t stream,
+			     int per_thread, int is_async);
 
 #endif

@@ -13,13 +13,14 @@ SIMGPU_OBJ := $(SIMGPU_OUT)/obj
 # The driver: the device core (core_*.c) and the driver API (driver/).
 SIMGPU_DRIVER_SRCS := core_timeline.c core_memory.c core_sticky_error.c \
 	core_kernels.c core_alloc.c core_transfer.c core_sync.c core_report.c \
-	core_vmm.c core_graphs.c driver/cuda_api_device.c driver/cuda_api_memory.c \
+	core_vmm.c core_graphs.c core_fatbin.c core_modules.c driver/cuda_api_device.c driver/cuda_api_memory.c \
 	driver/cuda_api_vmm.c \
 	driver/cuda_api_transfer.c driver/cuda_api_exec.c \
 	driver/cuda_api_graphs.c \
 	driver/cuda_proc_address.c
 SIMGPU_CUDART_SRCS := cudart_driver.c cudart_errors.c cudart_api_memory.c \
-	cudart_api_exec.c cudart_api_kernels.c cudart_api_graphs.c
+	cudart_api_exec.c cudart_api_kernels.c cudart_api_graphs.c \
+	cudart_api_modules.c
 SIMGPU_CUPTI_SRCS := cupti_activity.c
 SIMGPU_DRIVER_OBJS := $(SIMGPU_DRIVER_SRCS:%.c=$(SIMGPU_OBJ)/%.o)
 SIMGPU_CUDART_OBJS := $(SIMGPU_CUDART_SRCS:%.c=$(SIMGPU_OBJ)/%.o)
@@ -77,7 +78,7 @@ $(SIMGPU_DRIVER): $(SIMGPU_DRIVER_OBJS) $(SIMGPU_DIR)/driver/libcuda.map
 	$(CC) -shared -o $@ $(SIMGPU_DRIVER_OBJS) -Wl,-soname,libcuda.so.1 \
 		-Wl,--version-script,$(SIMGPU_DIR)/driver/libcuda.map \
 		-Wl,-Bsymbolic-functions -Wl,-z,nodelete $(SAN_LDFLAGS) \
-		-pthread -lm
+		-pthread -lm -ldl
 
 # cudart and CUPTI dlopen libcuda.so.1 (as the real ones do) and find it
 # through their RUNPATH; the driver is a prerequisite, not a dependency.

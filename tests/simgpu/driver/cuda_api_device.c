@@ -253,6 +253,43 @@ static void private_device_reset(void)
 	sim_device_reset();
 }
 
+static int private_module_load(const void *image, void **module)
+{
+	struct sim_module *m = NULL;
+	CUresult r = sim_module_load(image, 1, &m);
+	*module = m;
+	return (int)r;
+}
+
+static int private_module_status(void *module)
+{
+	struct sim_module *m = sim_module_lookup(module);
+	return (int)(m ? sim_module_status(m) : CUDA_ERROR_INVALID_HANDLE);
+}
+
+static int private_register_function(void *module, const void *host,
+				     const char *device_name)
+{
+	struct sim_module *m = sim_module_lookup(module);
+	return (int)(m ? sim_module_register_function(m, host, device_name)
+		       : cudaErrorInvalidResourceHandle);
+}
+
+static int private_register_var(void *module, const void *host,
+				const char *device_name, size_t size,
+				int managed, void **dev)
+{
+	struct sim_module *m = sim_module_lookup(module);
+	return (int)(m ? sim_module_register_var(m, host, device_name, size,
+						 managed, dev)
+		       : cudaErrorInvalidResourceHandle);
+}
+
+static int private_symbol_lookup(const void *host, void **dev, size_t *size)
+{
+	return (int)sim_symbol_lookup(host, dev, size);
+}
+
 int simgpu_internal_driver_private(unsigned int version,
 				   struct simgpu_driver_private *out);
 int simgpu_internal_driver_private(unsigned int version,
@@ -274,6 +311,11 @@ int simgpu_internal_driver_private(unsigned int version,
 		.default_next_kernel_ns = simgpu_default_next_kernel_ns,
 		.fail_next_kernel = simgpu_fail_next_kernel,
 		.get_proc_address = cuGetProcAddress_v2,
+		.module_load = private_module_load,
+		.module_status = private_module_status,
+		.register_function = private_register_function,
+		.register_var = private_register_var,
+		.symbol_lookup = private_symbol_lookup,
 	};
 	return 0;
 }

@@ -113,7 +113,12 @@
 	FN(cuKernelGetFunction, 12000, cuKernelGetFunction)                  \
 	FN(cuKernelGetName, 12030, cuKernelGetName)                          \
 	FN(cuKernelGetParamInfo, 12040, cuKernelGetParamInfo)                \
+	FN(cuModuleLoad, 2000, cuModuleLoad)                                 \
 	FN(cuModuleLoadData, 2000, cuModuleLoadData)                         \
+	FN(cuModuleLoadDataEx, 2010, cuModuleLoadDataEx)                     \
+	FN(cuModuleLoadFatBinary, 2000, cuModuleLoadFatBinary)               \
+	NONE(cuModuleGetGlobal, 2000)                                        \
+	FN(cuModuleGetGlobal, 3020, cuModuleGetGlobal_v2)                    \
 	FN(cuModuleUnload, 2000, cuModuleUnload)                             \
 	FN(cuModuleGetFunction, 2000, cuModuleGetFunction)                   \
 	FN(cuStreamCreate, 2000, cuStreamCreate)                             \
