@@ -116,9 +116,12 @@ def parse_kernels_config(path):
     return kernels
 
 
-# A program's own launches (nvcc's <<<>>> included): Name is the kernel's.
+# A program's own launches (nvcc's <<<>>> included) and graph launches:
+# Name is the kernel's with its tensors, not api(kernel) as for libraries.
 PROGRAM_LAUNCH_APIS = ("cudaLaunchKernel", "cudaLaunchKernel_ptsz",
-                       "__cudaLaunchKernel", "__cudaLaunchKernel_ptsz")
+                       "__cudaLaunchKernel", "__cudaLaunchKernel_ptsz",
+                       "cudaGraphLaunch", "cudaGraphLaunch_ptsz",
+                       "cuGraphLaunch", "cuGraphLaunch_ptsz")
 
 
 def compare_kernels_config(truth, truth_dir, path):
