@@ -13,6 +13,7 @@
 
 #include <dlfcn.h>
 #include <elf.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -89,30 +90,46 @@ static const char *str_at(const unsigned char *tab, uint64_t n, uint64_t off)
 typedef size_t (*zstd_decompress_fn)(void *, size_t, const void *, size_t);
 typedef unsigned (*zstd_is_error_fn)(size_t);
 
-static unsigned char *zstd_decompress(const unsigned char *src, size_t n,
-				      size_t out_len, char *why, size_t why_len)
+/* Loaded once, kept for the process (a driver keeps its decompressor). */
+static pthread_once_t zstd_once = PTHREAD_ONCE_INIT;
+static zstd_decompress_fn zstd_decompress_p;
+static zstd_is_error_fn zstd_is_error_p;
+static char zstd_error[160];
+
+static void zstd_load(void)
 {
 	void *lib = dlopen("libzstd.so.1", RTLD_NOW | RTLD_LOCAL);
 	if (!lib) {
+		snprintf(zstd_error, sizeof(zstd_error), "%s", dlerror());
+		return;
+	}
+	zstd_decompress_p = (zstd_decompress_fn)dlsym(lib, "ZSTD_decompress");
+	zstd_is_error_p = (zstd_is_error_fn)dlsym(lib, "ZSTD_isError");
+	if (!zstd_decompress_p || !zstd_is_error_p)
+		snprintf(zstd_error, sizeof(zstd_error), "no ZSTD_decompress in it");
+}
+
+static unsigned char *zstd_decompress(const unsigned char *src, size_t n,
+				      size_t out_len, char *why, size_t why_len)
+{
+	pthread_once(&zstd_once, zstd_load);
+	if (!zstd_decompress_p || !zstd_is_error_p) {
 		fail(0, why, why_len, "compressed (zstd) entry, and libzstd.so.1 "
-		     "cannot be loaded: %s", dlerror());
+		     "cannot be used: %s", zstd_error);
 		return NULL;
 	}
-	zstd_decompress_fn decompress = (zstd_decompress_fn)dlsym(lib, "ZSTD_decompress");
-	zstd_is_error_fn is_error = (zstd_is_error_fn)dlsym(lib, "ZSTD_isError");
-	unsigned char *out = decompress && is_error ? malloc(out_len ? out_len : 1) : NULL;
+	unsigned char *out = malloc(out_len ? out_len : 1);
 	if (!out) {
-		fail(0, why, why_len, "cannot decompress a zstd entry");
-	} else {
-		size_t got = decompress(out, out_len, src, n);
-		if (is_error(got) || got != out_len) {
-			fail(0, why, why_len, "zstd entry does not decompress to "
-			     "the %zu bytes its header says", out_len);
-			free(out);
-			out = NULL;
-		}
+		fail(0, why, why_len, "out of host memory for a zstd entry");
+		return NULL;
 	}
-	dlclose(lib);
+	size_t got = zstd_decompress_p(out, out_len, src, n);
+	if (zstd_is_error_p(got) || got != out_len) {
+		fail(0, why, why_len, "zstd entry does not decompress to the %zu "
+		     "bytes its header says", out_len);
+		free(out);
+		return NULL;
+	}
 	return out;
 }
 

@@ -243,3 +243,15 @@ $(SIMGPU12_TESTS): $(SIMGPU_DIR)/simgpu_test.h $(SIMGPU12_LIBS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(CUDA_CFLAGS) -pthread $(filter %.c,$^) -o $@ -L$(SIMGPU12_LIB) \
 		-lcudart -lcupti -Wl,-rpath,'$$ORIGIN/../simgpu12/lib' $(SAN_LDFLAGS)
+
+# The fatbin reader alone (core_fatbin.c) on nvcc's output of
+# tests/nvcc/nv_kernels.cu (built by tests/nvcc/module.mk) and corrupted
+# copies of it.
+SIMGPU_FATBIN_TEST := $(BUILD)/tests/test_simgpu_fatbin
+TESTS += $(SIMGPU_FATBIN_TEST)
+all: $(SIMGPU_FATBIN_TEST)
+$(SIMGPU_FATBIN_TEST): $(SIMGPU_DIR)/test_fatbin.c $(SIMGPU_DIR)/core_fatbin.c \
+		$(SIMGPU_DIR)/core_fatbin.h | check-cuda
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(CUDA_CFLAGS) $(SIMGPU_DIR)/test_fatbin.c $(SIMGPU_DIR)/core_fatbin.c \
+		-o $@ $(SAN_LDFLAGS) -ldl
