@@ -48,6 +48,9 @@ cudaError_t cudart_memcpy_1d(void *dst, const void *src, size_t count,
 	X(mem_host_alloc, "cuMemHostAlloc", cuMemHostAlloc)                   \
 	X(mem_free_host, "cuMemFreeHost", cuMemFreeHost)                      \
 	X(mem_get_info, "cuMemGetInfo", cuMemGetInfo_v2)                      \
+	X(mem_host_register, "cuMemHostRegister", cuMemHostRegister_v2)       \
+	X(mem_host_unregister, "cuMemHostUnregister", cuMemHostUnregister)    \
+	X(device_get_attribute, "cuDeviceGetAttribute", cuDeviceGetAttribute) \
 	X(device_get_default_mem_pool, "cuDeviceGetDefaultMemPool",           \
 	  cuDeviceGetDefaultMemPool)                                          \
 	X(mem_pool_create, "cuMemPoolCreate", cuMemPoolCreate)                \

@@ -196,6 +196,37 @@ CUresult cuCtxSetCurrent(CUcontext ctx)
 	return CUDA_SUCCESS;
 }
 
+/*
+ * The simulated device has one context: cuCtxCreate retains the primary
+ * context and makes it current (assumed enough for programs that create
+ * one context per device, as the driver-API samples do; a real driver
+ * gives a distinct context). Its parameters and flags are accepted.
+ */
+CUresult cuCtxCreate_v4(CUcontext *pctx, CUctxCreateParams *ctxCreateParams,
+			unsigned int flags, CUdevice dev)
+{
+	(void)ctxCreateParams, (void)flags;
+	DRIVER_ENTER();
+	if (!pctx)
+		return CUDA_ERROR_INVALID_VALUE;
+	CUresult r = cuDevicePrimaryCtxRetain(pctx, dev);
+	if (r == CUDA_SUCCESS)
+		current_context = *pctx;
+	return r;
+}
+
+CUresult cuCtxDestroy_v2(CUcontext ctx)
+{
+	DRIVER_ENTER();
+	if (ctx != &primary_context)
+		return CUDA_ERROR_INVALID_CONTEXT;
+	CUresult r = cuDevicePrimaryCtxRelease_v2(0);
+	if (r == CUDA_SUCCESS && current_context == ctx &&
+	    atomic_load(&primary_retains) == 0)
+		current_context = NULL;
+	return r;
+}
+
 CUresult cuCtxGetDevice(CUdevice *device)
 {
 	DRIVER_ENTER();

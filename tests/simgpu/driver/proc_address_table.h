@@ -26,6 +26,12 @@
 	FN(cuDevicePrimaryCtxRetain, 7000, cuDevicePrimaryCtxRetain)         \
 	FN(cuDevicePrimaryCtxRelease, 7000, cuDevicePrimaryCtxRelease)       \
 	FN(cuDevicePrimaryCtxRelease, 11000, cuDevicePrimaryCtxRelease_v2)   \
+	NONE(cuCtxCreate, 2000)                                              \
+	NONE(cuCtxCreate, 3020)                                              \
+	NONE(cuCtxCreate, 11040)                                             \
+	FN(cuCtxCreate, 12050, cuCtxCreate_v4)                               \
+	NONE(cuCtxDestroy, 2000)                                             \
+	FN(cuCtxDestroy, 4000, cuCtxDestroy_v2)                              \
 	FN(cuCtxGetCurrent, 4000, cuCtxGetCurrent)                           \
 	FN(cuCtxSetCurrent, 4000, cuCtxSetCurrent)                           \
 	FN(cuCtxGetDevice, 2000, cuCtxGetDevice)                             \
@@ -48,6 +54,9 @@
 	NONE(cuMemGetInfo, 2000)                                             \
 	FN(cuMemGetInfo, 3020, cuMemGetInfo_v2)                              \
 	FN(cuMemHostAlloc, 2020, cuMemHostAlloc)                             \
+	NONE(cuMemHostRegister, 4000)                                        \
+	FN(cuMemHostRegister, 6050, cuMemHostRegister_v2)                    \
+	FN(cuMemHostUnregister, 4000, cuMemHostUnregister)                   \
 	NONE(cuMemAllocHost, 2000)                                           \
 	FN(cuMemAllocHost, 3020, cuMemAllocHost_v2)                          \
 	FN(cuMemFreeHost, 2000, cuMemFreeHost)                               \
