@@ -7,7 +7,10 @@
 
 NVCC := $(CUDA_HOME)/bin/nvcc
 NV_OUT := $(BUILD)/nvcc
-NV_FLAGS := -arch=sm_90 -cudart shared -I. -Xcompiler -Wall,-Wextra
+# make SANITIZE=1: the host code too (truth.o is instrumented); nvcc splits
+# -Xcompiler values at commas, so one sanitizer per option.
+NV_SAN := $(if $(SAN_LDFLAGS),-Xcompiler -fsanitize=address -Xcompiler -fsanitize=undefined)
+NV_FLAGS := -arch=sm_90 -cudart shared -I. -Xcompiler -Wall,-Wextra $(NV_SAN)
 NV_TRUTH := $(BUILD)/workloads/obj/truth.o
 # (literal paths: this file is read before tests/simgpu/module.mk)
 NV_SIMGPU := $(BUILD)/simgpu/lib/libcudart.so.13 $(BUILD)/simgpu/lib/libcuda.so.1

@@ -115,7 +115,7 @@ $(SIMGPU_TESTS): $(BUILD)/tests/test_simgpu_%: $(SIMGPU_DIR)/test_%.c \
 # tests/simgpu/driver/test_driver_*.c: the driver alone (libcuda.so.1 only)
 # and the whole stack (runtime, CUPTI) reaching it.
 SIMGPU_DRIVER_ALONE_TESTS := $(patsubst %,$(BUILD)/tests/test_simgpu_%,\
-	driver_api driver_proc_address)
+	driver_api driver_proc_address driver_modules)
 SIMGPU_DRIVER_STACK_TESTS := $(patsubst %,$(BUILD)/tests/test_simgpu_%,\
 	driver_runtime_path)
 TESTS += $(SIMGPU_DRIVER_ALONE_TESTS) $(SIMGPU_DRIVER_STACK_TESTS)
