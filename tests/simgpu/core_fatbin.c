@@ -89,11 +89,13 @@ static const char *str_at(const unsigned char *tab, uint64_t n, uint64_t off)
 
 typedef size_t (*zstd_decompress_fn)(void *, size_t, const void *, size_t);
 typedef unsigned (*zstd_is_error_fn)(size_t);
+typedef unsigned long long (*zstd_content_size_fn)(const void *, size_t);
 
 /* Loaded once, kept for the process (a driver keeps its decompressor). */
 static pthread_once_t zstd_once = PTHREAD_ONCE_INIT;
 static zstd_decompress_fn zstd_decompress_p;
 static zstd_is_error_fn zstd_is_error_p;
+static zstd_content_size_fn zstd_content_size_p;
 static char zstd_error[160];
 
 static void zstd_load(void)
@@ -105,6 +107,7 @@ static void zstd_load(void)
 	}
 	zstd_decompress_p = (zstd_decompress_fn)dlsym(lib, "ZSTD_decompress");
 	zstd_is_error_p = (zstd_is_error_fn)dlsym(lib, "ZSTD_isError");
+	zstd_content_size_p = (zstd_content_size_fn)dlsym(lib, "ZSTD_getFrameContentSize");
 	if (!zstd_decompress_p || !zstd_is_error_p)
 		snprintf(zstd_error, sizeof(zstd_error), "no ZSTD_decompress in it");
 }
@@ -116,6 +119,14 @@ static unsigned char *zstd_decompress(const unsigned char *src, size_t n,
 	if (!zstd_decompress_p || !zstd_is_error_p) {
 		fail(0, why, why_len, "compressed (zstd) entry, and libzstd.so.1 "
 		     "cannot be used: %s", zstd_error);
+		return NULL;
+	}
+	/* The frame states its size (nvcc's do): check before allocating. */
+	unsigned long long frame = zstd_content_size_p ? zstd_content_size_p(src, n)
+						       : ~0ULL;
+	if (frame != ~0ULL && frame != out_len) {
+		fail(0, why, why_len, "zstd entry holds %llu bytes, its header "
+		     "says %zu", frame, out_len);
 		return NULL;
 	}
 	unsigned char *out = malloc(out_len ? out_len : 1);
@@ -462,7 +473,7 @@ static CUresult parse_fatbin(const unsigned char *p, size_t len,
 			    "LZ4-compressed cubin not supported");
 	if (!(cubin_flags & ENTRY_FLAG_ZSTD))
 		return parse_cubin(cubin, cubin_len, m, why, why_len);
-	if (cubin_len > ((uint64_t)1 << 32))
+	if (cubin_len > ((uint64_t)1 << 30))
 		return fail(CUDA_ERROR_INVALID_IMAGE, why, why_len,
 			    "implausible decompressed size %llu",
 			    (unsigned long long)cubin_len);
