@@ -116,6 +116,14 @@ def parse_kernels_config(path):
     return kernels
 
 
+# A program's own launches (nvcc's <<<>>> included) and graph launches:
+# Name is the kernel's with its tensors, not api(kernel) as for libraries.
+PROGRAM_LAUNCH_APIS = ("cudaLaunchKernel", "cudaLaunchKernel_ptsz",
+                       "__cudaLaunchKernel", "__cudaLaunchKernel_ptsz",
+                       "cudaGraphLaunch", "cudaGraphLaunch_ptsz",
+                       "cuGraphLaunch", "cuGraphLaunch_ptsz")
+
+
 def compare_kernels_config(truth, truth_dir, path):
     """Input and Output tensors of every kernel, with their Dimensions, and
     the Name line of library kernels: api(kernel name)."""
@@ -130,7 +138,7 @@ def compare_kernels_config(truth, truth_dir, path):
         i = int(want["index"])
         if have["index"] != i:
             problem("kernels.config", f"kernel {i}: listed as Kernel ID {have['index']}")
-        if want.get("api", "cudaLaunchKernel") != "cudaLaunchKernel":
+        if want.get("api", "cudaLaunchKernel") not in PROGRAM_LAUNCH_APIS:
             name = f"{want['api']}({want['name']})"
             if have["name"] != name:
                 problem("kernels.config", f"kernel {i}: Name {have['name']!r}, expected {name!r}")

@@ -40,6 +40,7 @@ struct kernel {
 	size_t nparams;
 	size_t *offsets;
 	size_t *sizes;
+	cudaError_t load_error; /* its module failed to load: every launch fails */
 	struct kernel *next;
 	struct kernel *next_declared;
 	struct CUkern_st handle;           /* what cudaGetKernel returns */
@@ -124,6 +125,72 @@ size_t sim_param_alignment(size_t size)
 	return align;
 }
 
+/*
+ * Defines (or redefines) the kernel of key: a host function, or NULL for a
+ * kernel only a module knows (then its own entry is its key, which no host
+ * function can equal). Returns its CUfunction, or NULL (out of memory).
+ */
+CUfunction sim_define_kernel_layout(const void *key, const char *name,
+				    size_t nparams, const size_t *offsets,
+				    const size_t *sizes, cudaError_t load_error)
+{
+	struct kernel *k = calloc(1, sizeof(*k));
+	char *interned = strdup(name);
+	size_t *offs = calloc(nparams ? nparams : 1, sizeof(size_t));
+	size_t *szs = calloc(nparams ? nparams : 1, sizeof(size_t));
+	if (!k || !interned || !offs || !szs) {
+		fprintf(stderr, "simgpu: out of host memory defining %s\n", name);
+		free(k), free(interned), free(offs), free(szs);
+		return NULL;
+	}
+	if (nparams) {
+		memcpy(offs, offsets, nparams * sizeof(size_t));
+		memcpy(szs, sizes, nparams * sizeof(size_t));
+	}
+	*k = (struct kernel){ .func = key ? key : (const void *)k,
+			      .name = interned, .nparams = nparams,
+			      .offsets = offs, .sizes = szs,
+			      .load_error = load_error };
+	sim_init();
+	pthread_mutex_lock(&sim_lock);
+	struct kernel *old = key ? find_by_func(key) : NULL;
+	if (old) {
+		/* Keep the old name alive: records may still point to it. */
+		free(old->offsets), free(old->sizes);
+		struct retired_name *r = malloc(sizeof(*r));
+		if (r) {
+			r->name = old->name;
+			r->next = retired_names;
+			retired_names = r;
+		}
+		old->name = k->name;
+		old->nparams = k->nparams;
+		old->offsets = k->offsets;
+		old->sizes = k->sizes;
+		old->load_error = k->load_error;
+		free(k);
+		k = old;
+	} else {
+		size_t b = bucket_of(k->func);
+		k->next = kernels[b];
+		kernels[b] = k;
+		k->handle.magic = SIM_KERNEL_MAGIC;
+		b = bucket_of(&k->handle);
+		k->next_by_handle = kernels_by_handle[b];
+		kernels_by_handle[b] = k;
+		k->function.magic = SIM_FUNCTION_MAGIC;
+		b = bucket_of(&k->function);
+		k->next_by_function = kernels_by_function[b];
+		kernels_by_function[b] = k;
+		if (key) { /* module-only kernels are found through their module */
+			*last_declared = k;
+			last_declared = &k->next_declared;
+		}
+	}
+	pthread_mutex_unlock(&sim_lock);
+	return &k->function;
+}
+
 void simgpu_define_kernel(const void *func, const char *name, size_t nparams,
 			  const size_t *param_sizes)
 {
@@ -139,13 +206,9 @@ void simgpu_define_kernel(const void *func, const char *name, size_t nparams,
 			return;
 		}
 	}
-	struct kernel *k = calloc(1, sizeof(*k));
-	char *interned = strdup(name);
 	size_t *offsets = calloc(nparams ? nparams : 1, sizeof(size_t));
-	size_t *sizes = calloc(nparams ? nparams : 1, sizeof(size_t));
-	if (!k || !interned || !offsets || !sizes) {
+	if (!offsets) {
 		fprintf(stderr, "simgpu: out of host memory defining %s\n", name);
-		free(k), free(interned), free(offsets), free(sizes);
 		return;
 	}
 	size_t offset = 0;
@@ -153,45 +216,11 @@ void simgpu_define_kernel(const void *func, const char *name, size_t nparams,
 		size_t align = sim_param_alignment(param_sizes[i]);
 		offset = (offset + align - 1) / align * align;
 		offsets[i] = offset;
-		sizes[i] = param_sizes[i];
 		offset += param_sizes[i];
 	}
-	*k = (struct kernel){ .func = func, .name = interned,
-			      .nparams = nparams, .offsets = offsets,
-			      .sizes = sizes };
-	sim_init();
-	pthread_mutex_lock(&sim_lock);
-	struct kernel *old = find_by_func(func);
-	if (old) {
-		/* Keep the old name alive: records may still point to it. */
-		free(old->offsets), free(old->sizes);
-		struct retired_name *r = malloc(sizeof(*r));
-		if (r) {
-			r->name = old->name;
-			r->next = retired_names;
-			retired_names = r;
-		}
-		old->name = k->name;
-		old->nparams = k->nparams;
-		old->offsets = k->offsets;
-		old->sizes = k->sizes;
-		free(k);
-	} else {
-		size_t b = bucket_of(func);
-		k->next = kernels[b];
-		kernels[b] = k;
-		k->handle.magic = SIM_KERNEL_MAGIC;
-		b = bucket_of(&k->handle);
-		k->next_by_handle = kernels_by_handle[b];
-		kernels_by_handle[b] = k;
-		k->function.magic = SIM_FUNCTION_MAGIC;
-		b = bucket_of(&k->function);
-		k->next_by_function = kernels_by_function[b];
-		kernels_by_function[b] = k;
-		*last_declared = k;
-		last_declared = &k->next_declared;
-	}
-	pthread_mutex_unlock(&sim_lock);
+	sim_define_kernel_layout(func, name, nparams, offsets, param_sizes,
+				 cudaSuccess);
+	free(offsets);
 }
 
 void simgpu_next_kernel_ns(unsigned long long ns)
@@ -262,6 +291,8 @@ cudaError_t sim_function_param(const void *handle, size_t index,
 	struct kernel *k = find_kernel(handle);
 	if (!k)
 		err = cudaErrorInvalidDeviceFunction;
+	else if (k->load_error != cudaSuccess)
+		err = k->load_error;
 	else if (!offset || !size || index >= k->nparams)
 		err = cudaErrorInvalidValue;
 	else {
@@ -287,6 +318,8 @@ cudaError_t sim_kernel_check(const void *func, dim3 grid, dim3 block,
 	struct kernel *k = find_kernel(func);
 	if (!k)
 		return cudaErrorInvalidDeviceFunction;
+	if (k->load_error != cudaSuccess)
+		return k->load_error;
 	cudaError_t err = sim_check_launch_geometry(grid, block, shared_mem);
 	if (err != cudaSuccess)
 		return err;

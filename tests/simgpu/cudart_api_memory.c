@@ -427,6 +427,14 @@ static cudaError_t memcpy_impl(void *dst, size_t dpitch, const void *src,
 						: drv->memcpy_2d(&c)));
 }
 
+cudaError_t cudart_memcpy_1d(void *dst, const void *src, size_t count,
+			     enum cudaMemcpyKind kind, cudaStream_t stream,
+			     int per_thread, int is_async)
+{
+	return memcpy_impl(dst, count, src, count, count, 1, kind, stream,
+			   per_thread, is_async, 0);
+}
+
 #define COPY(cbid, ...) RUNTIME_CALL(RT_CBID(cbid), 1, memcpy_impl(__VA_ARGS__))
 
 cudaError_t cudaMemcpy(void *dst, const void *src, size_t count,

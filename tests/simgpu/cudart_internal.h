@@ -20,6 +20,12 @@
 /* The CUDA version the runtime claims and asks its driver entry points for. */
 #ifndef SIMGPU_RUNTIME_VERSION
 #define SIMGPU_RUNTIME_VERSION CUDART_VERSION
+/* A 1D copy as cudaMemcpy[Async] makes it (cudart_api_memory.c), for the
+ * calls that copy on its behalf (cudaMemcpyToSymbol, ...). */
+cudaError_t cudart_memcpy_1d(void *dst, const void *src, size_t count,
+			     enum cudaMemcpyKind kind, cudaStream_t stream,
+			     int per_thread, int is_async);
+
 #endif
 
 /*
@@ -42,6 +48,9 @@
 	X(mem_host_alloc, "cuMemHostAlloc", cuMemHostAlloc)                   \
 	X(mem_free_host, "cuMemFreeHost", cuMemFreeHost)                      \
 	X(mem_get_info, "cuMemGetInfo", cuMemGetInfo_v2)                      \
+	X(mem_host_register, "cuMemHostRegister", cuMemHostRegister_v2)       \
+	X(mem_host_unregister, "cuMemHostUnregister", cuMemHostUnregister)    \
+	X(device_get_attribute, "cuDeviceGetAttribute", cuDeviceGetAttribute) \
 	X(device_get_default_mem_pool, "cuDeviceGetDefaultMemPool",           \
 	  cuDeviceGetDefaultMemPool)                                          \
 	X(mem_pool_create, "cuMemPoolCreate", cuMemPoolCreate)                \
@@ -165,5 +174,11 @@ cudaError_t cudart_enter(void);
 cudaError_t cudart_launch(const void *func, int handles_only, dim3 grid,
 			  dim3 block, void **args, size_t shared_mem,
 			  cudaStream_t stream, int per_thread);
+
+/* A 1D copy as cudaMemcpy[Async] makes it (cudart_api_memory.c), for the
+ * calls that copy on its behalf (cudaMemcpyToSymbol, ...). */
+cudaError_t cudart_memcpy_1d(void *dst, const void *src, size_t count,
+			     enum cudaMemcpyKind kind, cudaStream_t stream,
+			     int per_thread, int is_async);
 
 #endif

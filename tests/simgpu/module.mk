@@ -13,13 +13,14 @@ SIMGPU_OBJ := $(SIMGPU_OUT)/obj
 # The driver: the device core (core_*.c) and the driver API (driver/).
 SIMGPU_DRIVER_SRCS := core_timeline.c core_memory.c core_sticky_error.c \
 	core_kernels.c core_alloc.c core_transfer.c core_sync.c core_report.c \
-	core_vmm.c core_graphs.c core_power.c driver/cuda_api_device.c driver/cuda_api_memory.c \
+	core_vmm.c core_graphs.c core_power.c core_fatbin.c core_modules.c driver/cuda_api_device.c driver/cuda_api_memory.c \
 	driver/cuda_api_vmm.c \
 	driver/cuda_api_transfer.c driver/cuda_api_exec.c \
 	driver/cuda_api_graphs.c \
 	driver/cuda_proc_address.c
 SIMGPU_CUDART_SRCS := cudart_driver.c cudart_errors.c cudart_api_memory.c \
-	cudart_api_exec.c cudart_api_kernels.c cudart_api_graphs.c
+	cudart_api_exec.c cudart_api_kernels.c cudart_api_graphs.c \
+	cudart_api_modules.c cudart_api_properties.c cudart_api_host.c
 SIMGPU_CUPTI_SRCS := cupti_activity.c
 SIMGPU_DRIVER_OBJS := $(SIMGPU_DRIVER_SRCS:%.c=$(SIMGPU_OBJ)/%.o)
 SIMGPU_CUDART_OBJS := $(SIMGPU_CUDART_SRCS:%.c=$(SIMGPU_OBJ)/%.o)
@@ -77,7 +78,7 @@ $(SIMGPU_DRIVER): $(SIMGPU_DRIVER_OBJS) $(SIMGPU_DIR)/driver/libcuda.map
 	$(CC) -shared -o $@ $(SIMGPU_DRIVER_OBJS) -Wl,-soname,libcuda.so.1 \
 		-Wl,--version-script,$(SIMGPU_DIR)/driver/libcuda.map \
 		-Wl,-Bsymbolic-functions -Wl,-z,nodelete $(SAN_LDFLAGS) \
-		-pthread -lm
+		-pthread -lm -ldl
 
 # cudart and CUPTI dlopen libcuda.so.1 (as the real ones do) and find it
 # through their RUNPATH; the driver is a prerequisite, not a dependency.
@@ -114,7 +115,7 @@ $(SIMGPU_TESTS): $(BUILD)/tests/test_simgpu_%: $(SIMGPU_DIR)/test_%.c \
 # tests/simgpu/driver/test_driver_*.c: the driver alone (libcuda.so.1 only)
 # and the whole stack (runtime, CUPTI) reaching it.
 SIMGPU_DRIVER_ALONE_TESTS := $(patsubst %,$(BUILD)/tests/test_simgpu_%,\
-	driver_api driver_proc_address)
+	driver_api driver_proc_address driver_modules)
 SIMGPU_DRIVER_STACK_TESTS := $(patsubst %,$(BUILD)/tests/test_simgpu_%,\
 	driver_runtime_path pools_devices)
 TESTS += $(SIMGPU_DRIVER_ALONE_TESTS) $(SIMGPU_DRIVER_STACK_TESTS)
@@ -242,3 +243,15 @@ $(SIMGPU12_TESTS): $(SIMGPU_DIR)/simgpu_test.h $(SIMGPU12_LIBS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(CUDA_CFLAGS) -pthread $(filter %.c,$^) -o $@ -L$(SIMGPU12_LIB) \
 		-lcudart -lcupti -Wl,-rpath,'$$ORIGIN/../simgpu12/lib' $(SAN_LDFLAGS)
+
+# The fatbin reader alone (core_fatbin.c) on nvcc's output of
+# tests/nvcc/nv_kernels.cu (built by tests/nvcc/module.mk) and corrupted
+# copies of it.
+SIMGPU_FATBIN_TEST := $(BUILD)/tests/test_simgpu_fatbin
+TESTS += $(SIMGPU_FATBIN_TEST)
+all: $(SIMGPU_FATBIN_TEST)
+$(SIMGPU_FATBIN_TEST): $(SIMGPU_DIR)/test_fatbin.c $(SIMGPU_DIR)/core_fatbin.c \
+		$(SIMGPU_DIR)/core_fatbin.h | check-cuda
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(CUDA_CFLAGS) $(SIMGPU_DIR)/test_fatbin.c $(SIMGPU_DIR)/core_fatbin.c \
+		-o $@ $(SAN_LDFLAGS) -ldl

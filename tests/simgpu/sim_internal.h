@@ -256,6 +256,48 @@ cudaError_t sim_function_name(const void *handle, const char **name);
 cudaError_t sim_function_param(const void *handle, size_t index,
 			       size_t *offset, size_t *size);
 
+/*
+ * Defines the kernel of key (a host function; NULL: a module's own kernel)
+ * with an exact layout; load_error: what every launch of it returns (its
+ * device code failed to load), cudaSuccess otherwise. Its CUfunction.
+ */
+CUfunction sim_define_kernel_layout(const void *key, const char *name,
+				    size_t nparams, const size_t *offsets,
+				    const size_t *sizes, cudaError_t load_error);
+
+/* ---- modules: device code from fatbins and cubins (core_modules.c) ---- */
+
+struct sim_module;
+/*
+ * Loads image (a fatbin or cubin). for_runtime: a program's registration
+ * (__cudaRegisterFatBinary), which never fails: a bad image gives a module
+ * whose kernels fail to launch with the load error, and one line on
+ * stderr. Otherwise (cuModuleLoadData) a bad image is an error and no
+ * module; the module's kernels and variables are defined at once.
+ */
+CUresult sim_module_load(const void *image, int for_runtime,
+			 struct sim_module **out);
+CUresult sim_module_unload(struct sim_module *m);
+/* The live module m, or NULL. */
+struct sim_module *sim_module_lookup(const void *m);
+/* The load result of a runtime-registered module. */
+CUresult sim_module_status(struct sim_module *m);
+/* Binds host function host to the module's kernel device_name. */
+cudaError_t sim_module_register_function(struct sim_module *m, const void *host,
+					 const char *device_name);
+/* Places the module's variable device_name (size bytes) in device memory
+ * (managed: host-accessible), initialised from the cubin, keyed by host. */
+cudaError_t sim_module_register_var(struct sim_module *m, const void *host,
+				    const char *device_name, size_t size,
+				    int managed, void **dev);
+/* A registered variable's device address and size, by its host key. */
+cudaError_t sim_symbol_lookup(const void *host, void **dev, size_t *size);
+/* cuModuleGetFunction / cuModuleGetGlobal on a loaded module. */
+CUresult sim_module_function(struct sim_module *m, const char *name,
+			     CUfunction *out);
+CUresult sim_module_global(struct sim_module *m, const char *name,
+			   void **dev, size_t *size);
+
 /* The CUDA ABI's parameter alignment for a parameter of this size. */
 size_t sim_param_alignment(size_t size);
 

@@ -63,6 +63,23 @@ struct simgpu_driver_private {
 	CUresult (*get_proc_address)(const char *symbol, void **pfn,
 				     int cuda_version, cuuint64_t flags,
 				     CUdriverProcAddressQueryResult *status);
+	/*
+	 * A program's device code (__cudaRegisterFatBinary): the fatbin at
+	 * image becomes a module; never fails but for host memory (a bad image
+	 * gives a module whose kernels fail to launch). CUresult.
+	 */
+	int (*module_load)(const void *image, void **module);
+	/* Its load result (a CUresult). */
+	int (*module_status)(void *module);
+	/* __cudaRegisterFunction / Var: host-side keys bound to the module's
+	 * kernel / variable of that name. cudaError_t. */
+	int (*register_function)(void *module, const void *host,
+				 const char *device_name);
+	int (*register_var)(void *module, const void *host,
+			    const char *device_name, size_t size, int managed,
+			    void **dev);
+	/* A registered variable by its host key (cudaErrorInvalidSymbol). */
+	int (*symbol_lookup)(const void *host, void **dev, size_t *size);
 };
 
 /* Exported by the simulated libcuda.so.1: fills *out, 0 on success. */

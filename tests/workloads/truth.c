@@ -211,7 +211,13 @@ static struct truth_use *use_of(struct truth_kernel *kernel, int64_t id, int *ad
 void truth_kernel(struct truth *truth, const char *name,
 		  const void *const *ptrs, size_t n_ptrs, uint64_t duration_ns)
 {
-	struct truth_kernel *kernel = new_kernel(truth, name, "cudaLaunchKernel",
+	truth_kernel_api(truth, "cudaLaunchKernel", name, ptrs, n_ptrs, duration_ns);
+}
+
+void truth_kernel_api(struct truth *truth, const char *api, const char *name,
+		      const void *const *ptrs, size_t n_ptrs, uint64_t duration_ns)
+{
+	struct truth_kernel *kernel = new_kernel(truth, name, api,
 						 truth->n_ops++, duration_ns, n_ptrs);
 	for (size_t p = 0; p < n_ptrs; p++) {
 		int added;

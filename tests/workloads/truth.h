@@ -36,6 +36,10 @@ void truth_free(struct truth *truth, const void *ptr);
  */
 void truth_kernel(struct truth *truth, const char *name,
 		  const void *const *ptrs, size_t n_ptrs, uint64_t duration_ns);
+/* The same, launched through api (a static string: "__cudaLaunchKernel"
+ * for nvcc's <<<>>>). */
+void truth_kernel_api(struct truth *truth, const char *api, const char *name,
+		      const void *const *ptrs, size_t n_ptrs, uint64_t duration_ns);
 
 /*
  * Declares that the workload reports every copy or memset into device memory

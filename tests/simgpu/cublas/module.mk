@@ -10,7 +10,7 @@ SIMGPU_CUBLAS_LIBDIR := $(BUILD)/simgpu/lib
 # Spelled out: this file is read before tests/simgpu/module.mk defines its names.
 SIMGPU_CUBLAS_RUNTIME := $(SIMGPU_CUBLAS_LIBDIR)/libcudart.so.13 $(SIMGPU_CUBLAS_LIBDIR)/libcupti.so.13
 
-SIMGPU_CUBLAS_BLAS_OBJS := $(addprefix $(SIMGPU_CUBLAS_OBJ)/,cublas_handle.o cublas_gemm.o blas_gemm_kernels.o)
+SIMGPU_CUBLAS_BLAS_OBJS := $(addprefix $(SIMGPU_CUBLAS_OBJ)/,cublas_handle.o cublas_gemm.o cublas_transfer.o blas_gemm_kernels.o)
 SIMGPU_CUBLAS_LT_OBJS := $(addprefix $(SIMGPU_CUBLAS_OBJ)/,cublaslt_descriptors.o cublaslt_matmul.o lt_gemm_kernels.o)
 SIMGPU_CUBLAS_LIB := $(SIMGPU_CUBLAS_LIBDIR)/libcublas.so.13
 SIMGPU_CUBLASLT_LIB := $(SIMGPU_CUBLAS_LIBDIR)/libcublasLt.so.13

@@ -243,6 +243,37 @@ CUresult cuCtxSetCurrent(CUcontext ctx)
 	return CUDA_SUCCESS;
 }
 
+/*
+ * The simulated device has one context: cuCtxCreate retains the primary
+ * context and makes it current (assumed enough for programs that create
+ * one context per device, as the driver-API samples do; a real driver
+ * gives a distinct context). Its parameters and flags are accepted.
+ */
+CUresult cuCtxCreate_v4(CUcontext *pctx, CUctxCreateParams *ctxCreateParams,
+			unsigned int flags, CUdevice dev)
+{
+	(void)ctxCreateParams, (void)flags;
+	DRIVER_ENTER();
+	if (!pctx)
+		return CUDA_ERROR_INVALID_VALUE;
+	CUresult r = cuDevicePrimaryCtxRetain(pctx, dev);
+	if (r == CUDA_SUCCESS)
+		current_context = *pctx;
+	return r;
+}
+
+CUresult cuCtxDestroy_v2(CUcontext ctx)
+{
+	DRIVER_ENTER();
+	if (ctx != &primary_context)
+		return CUDA_ERROR_INVALID_CONTEXT;
+	CUresult r = cuDevicePrimaryCtxRelease_v2(0);
+	if (r == CUDA_SUCCESS && current_context == ctx &&
+	    atomic_load(&primary_retains) == 0)
+		current_context = NULL;
+	return r;
+}
+
 CUresult cuCtxGetDevice(CUdevice *device)
 {
 	DRIVER_ENTER();
@@ -300,6 +331,43 @@ static void private_device_reset(void)
 	sim_device_reset();
 }
 
+static int private_module_load(const void *image, void **module)
+{
+	struct sim_module *m = NULL;
+	CUresult r = sim_module_load(image, 1, &m);
+	*module = m;
+	return (int)r;
+}
+
+static int private_module_status(void *module)
+{
+	struct sim_module *m = sim_module_lookup(module);
+	return (int)(m ? sim_module_status(m) : CUDA_ERROR_INVALID_HANDLE);
+}
+
+static int private_register_function(void *module, const void *host,
+				     const char *device_name)
+{
+	struct sim_module *m = sim_module_lookup(module);
+	return (int)(m ? sim_module_register_function(m, host, device_name)
+		       : cudaErrorInvalidResourceHandle);
+}
+
+static int private_register_var(void *module, const void *host,
+				const char *device_name, size_t size,
+				int managed, void **dev)
+{
+	struct sim_module *m = sim_module_lookup(module);
+	return (int)(m ? sim_module_register_var(m, host, device_name, size,
+						 managed, dev)
+		       : cudaErrorInvalidResourceHandle);
+}
+
+static int private_symbol_lookup(const void *host, void **dev, size_t *size)
+{
+	return (int)sim_symbol_lookup(host, dev, size);
+}
+
 int simgpu_internal_driver_private(unsigned int version,
 				   struct simgpu_driver_private *out);
 int simgpu_internal_driver_private(unsigned int version,
@@ -322,6 +390,11 @@ int simgpu_internal_driver_private(unsigned int version,
 		.fail_next_kernel = simgpu_fail_next_kernel,
 		.next_kernel_power_mw = simgpu_next_kernel_power_mw,
 		.get_proc_address = cuGetProcAddress_v2,
+		.module_load = private_module_load,
+		.module_status = private_module_status,
+		.register_function = private_register_function,
+		.register_var = private_register_var,
+		.symbol_lookup = private_symbol_lookup,
 	};
 	return 0;
 }

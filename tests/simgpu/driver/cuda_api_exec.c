@@ -9,6 +9,8 @@
  */
 #include "tests/simgpu/driver/driver_internal.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* ---- launches ---- */
@@ -162,29 +164,108 @@ CUresult cuKernelGetParamInfo(CUkernel kernel, size_t paramIndex,
 }
 
 /*
- * The simulated device has one module holding every declared kernel: any
- * non-NULL image loads it (nothing is read from the image), and
- * cuModuleGetFunction finds a kernel by the name given to
- * simgpu_define_kernel (the first declared of that name).
+ * Modules: a fatbin or cubin image (what nvcc and ptxas write) is read by
+ * core_fatbin.c and its kernels and globals defined (core_modules.c); a bad
+ * one is CUDA_ERROR_INVALID_IMAGE, one with no sm_90 cubin
+ * CUDA_ERROR_NO_BINARY_FOR_GPU (PTX is not compiled). The NUL-terminated
+ * image "simgpu" is the simulator's built-in module of the kernels
+ * declared with simgpu_define_kernel (found by that name, first declared).
  */
 struct CUmod_st {
 	uint32_t magic;
 };
 static struct CUmod_st the_module = { 0x4d4f4455U /* "MODU" */ };
+static const char builtin_image[] = "simgpu";
 
-CUresult cuModuleLoadData(CUmodule *module, const void *image)
+static int is_builtin_image(const void *image)
+{
+	const unsigned char *p = image;
+	/* Compare byte by byte: stop at the first difference, read no further. */
+	for (size_t i = 0; i < sizeof(builtin_image); i++)
+		if (p[i] != (unsigned char)builtin_image[i])
+			return 0;
+	return 1;
+}
+
+static CUresult load_module(CUmodule *module, const void *image)
 {
 	DRIVER_ENTER();
 	if (!module || !image)
 		return CUDA_ERROR_INVALID_VALUE;
-	*module = &the_module;
-	return CUDA_SUCCESS;
+	if (is_builtin_image(image)) {
+		*module = &the_module;
+		return CUDA_SUCCESS;
+	}
+	struct sim_module *m;
+	CUresult r = sim_module_load(image, 0, &m);
+	if (r == CUDA_SUCCESS)
+		*module = (CUmodule)(void *)m;
+	return r;
+}
+
+CUresult cuModuleLoadData(CUmodule *module, const void *image)
+{
+	return load_module(module, image);
+}
+
+/* JIT options only concern PTX, which is not compiled: ignored. */
+CUresult cuModuleLoadDataEx(CUmodule *module, const void *image,
+			    unsigned int numOptions, CUjit_option *options,
+			    void **optionValues)
+{
+	if (numOptions && (!options || !optionValues))
+		return CUDA_ERROR_INVALID_VALUE;
+	return load_module(module, image);
+}
+
+CUresult cuModuleLoadFatBinary(CUmodule *module, const void *fatCubin)
+{
+	return load_module(module, fatCubin);
+}
+
+/* A file holding a cubin or fatbin (as nvcc -cubin / -fatbin write). */
+CUresult cuModuleLoad(CUmodule *module, const char *fname)
+{
+	DRIVER_ENTER();
+	if (!module || !fname)
+		return CUDA_ERROR_INVALID_VALUE;
+	FILE *f = fopen(fname, "rb");
+	if (!f)
+		return CUDA_ERROR_FILE_NOT_FOUND;
+	unsigned char *buf = NULL;
+	size_t len = 0, cap = 0;
+	for (;;) {
+		if (len == cap) {
+			cap = cap ? cap * 2 : 65536;
+			unsigned char *nb = realloc(buf, cap + 8);
+			if (!nb) {
+				free(buf);
+				fclose(f);
+				return CUDA_ERROR_OUT_OF_MEMORY;
+			}
+			buf = nb;
+		}
+		size_t got = fread(buf + len, 1, cap - len, f);
+		len += got;
+		if (got == 0)
+			break;
+	}
+	fclose(f);
+	memset(buf + len, 0, 8); /* the built-in image check reads 7 bytes */
+	CUresult r = CUDA_ERROR_INVALID_IMAGE;
+	if (len >= 8)
+		r = load_module(module, buf);
+	free(buf);
+	return r;
 }
 
 CUresult cuModuleUnload(CUmodule hmod)
 {
 	DRIVER_ENTER();
-	return hmod == &the_module ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
+	if (hmod == &the_module)
+		return CUDA_SUCCESS;
+	struct sim_module *m = sim_module_lookup(hmod);
+	return m ? sim_module_unload(m) : CUDA_ERROR_INVALID_HANDLE;
 }
 
 CUresult cuModuleGetFunction(CUfunction *hfunc, CUmodule hmod, const char *name)
@@ -192,13 +273,34 @@ CUresult cuModuleGetFunction(CUfunction *hfunc, CUmodule hmod, const char *name)
 	DRIVER_ENTER();
 	if (!hfunc || !name)
 		return CUDA_ERROR_INVALID_VALUE;
-	if (hmod != &the_module)
-		return CUDA_ERROR_INVALID_HANDLE;
+	if (hmod != &the_module) {
+		struct sim_module *m = sim_module_lookup(hmod);
+		return m ? sim_module_function(m, name, hfunc)
+			 : CUDA_ERROR_INVALID_HANDLE;
+	}
 	CUfunction f = sim_function_named(name);
 	if (!f)
 		return CUDA_ERROR_NOT_FOUND;
 	*hfunc = f;
 	return CUDA_SUCCESS;
+}
+
+/* A module's __device__ / __constant__ variable; either output may be NULL. */
+CUresult cuModuleGetGlobal_v2(CUdeviceptr *dptr, size_t *bytes, CUmodule hmod,
+			      const char *name)
+{
+	DRIVER_ENTER();
+	if (!name)
+		return CUDA_ERROR_INVALID_VALUE;
+	struct sim_module *m = hmod == &the_module ? NULL : sim_module_lookup(hmod);
+	if (!m)
+		return hmod == &the_module ? CUDA_ERROR_NOT_FOUND
+					   : CUDA_ERROR_INVALID_HANDLE;
+	void *dev = NULL;
+	CUresult r = sim_module_global(m, name, &dev, bytes);
+	if (r == CUDA_SUCCESS && dptr)
+		*dptr = (CUdeviceptr)(uintptr_t)dev;
+	return r;
 }
 
 /* ---- streams ---- */

@@ -26,6 +26,12 @@
 	FN(cuDevicePrimaryCtxRetain, 7000, cuDevicePrimaryCtxRetain)         \
 	FN(cuDevicePrimaryCtxRelease, 7000, cuDevicePrimaryCtxRelease)       \
 	FN(cuDevicePrimaryCtxRelease, 11000, cuDevicePrimaryCtxRelease_v2)   \
+	NONE(cuCtxCreate, 2000)                                              \
+	NONE(cuCtxCreate, 3020)                                              \
+	NONE(cuCtxCreate, 11040)                                             \
+	FN(cuCtxCreate, 12050, cuCtxCreate_v4)                               \
+	NONE(cuCtxDestroy, 2000)                                             \
+	FN(cuCtxDestroy, 4000, cuCtxDestroy_v2)                              \
 	FN(cuCtxGetCurrent, 4000, cuCtxGetCurrent)                           \
 	FN(cuCtxSetCurrent, 4000, cuCtxSetCurrent)                           \
 	FN(cuCtxGetDevice, 2000, cuCtxGetDevice)                             \
@@ -48,6 +54,9 @@
 	NONE(cuMemGetInfo, 2000)                                             \
 	FN(cuMemGetInfo, 3020, cuMemGetInfo_v2)                              \
 	FN(cuMemHostAlloc, 2020, cuMemHostAlloc)                             \
+	NONE(cuMemHostRegister, 4000)                                        \
+	FN(cuMemHostRegister, 6050, cuMemHostRegister_v2)                    \
+	FN(cuMemHostUnregister, 4000, cuMemHostUnregister)                   \
 	NONE(cuMemAllocHost, 2000)                                           \
 	FN(cuMemAllocHost, 3020, cuMemAllocHost_v2)                          \
 	FN(cuMemFreeHost, 2000, cuMemFreeHost)                               \
@@ -115,7 +124,12 @@
 	FN(cuKernelGetFunction, 12000, cuKernelGetFunction)                  \
 	FN(cuKernelGetName, 12030, cuKernelGetName)                          \
 	FN(cuKernelGetParamInfo, 12040, cuKernelGetParamInfo)                \
+	FN(cuModuleLoad, 2000, cuModuleLoad)                                 \
 	FN(cuModuleLoadData, 2000, cuModuleLoadData)                         \
+	FN(cuModuleLoadDataEx, 2010, cuModuleLoadDataEx)                     \
+	FN(cuModuleLoadFatBinary, 2000, cuModuleLoadFatBinary)               \
+	NONE(cuModuleGetGlobal, 2000)                                        \
+	FN(cuModuleGetGlobal, 3020, cuModuleGetGlobal_v2)                    \
 	FN(cuModuleUnload, 2000, cuModuleUnload)                             \
 	FN(cuModuleGetFunction, 2000, cuModuleGetFunction)                   \
 	FN(cuStreamCreate, 2000, cuStreamCreate)                             \

@@ -95,7 +95,7 @@ static void check_graph(void)
 	CHECK_CU(cuInit(0));
 	CUmodule m;
 	CUfunction a, b, c, d;
-	CHECK_CU(cuModuleLoadData(&m, "image"));
+	CHECK_CU(cuModuleLoadData(&m, "simgpu"));
 	CHECK_CU(cuModuleGetFunction(&a, m, "graph_a"));
 	CHECK_CU(cuModuleGetFunction(&b, m, "graph_b"));
 	CHECK_CU(cuModuleGetFunction(&c, m, "graph_c"));
