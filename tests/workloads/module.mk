@@ -3,7 +3,7 @@
 # ($(BUILD)/simgpu/lib). Run them with that directory on LD_LIBRARY_PATH.
 # cnn_train and mxnet_net also link the simulated cuDNN, cuBLAS and cuBLASLt.
 
-WORKLOADS_NAMES := mlp_train stress_threads failed_alloc g10_replay graph_steps nvtx_steps
+WORKLOADS_NAMES := mlp_train stress_threads failed_alloc g10_replay graph_steps nvtx_steps crash_modes
 WORKLOADS := $(addprefix $(BUILD)/workloads/,$(WORKLOADS_NAMES))
 WORKLOADS_COMMON_OBJS := $(BUILD)/workloads/obj/workload.o $(BUILD)/workloads/obj/truth.o
 WORKLOADS_CUDART := $(BUILD)/simgpu/lib/libcudart.so
