@@ -15,18 +15,18 @@ require_built "$workload" "$DNNTRACE_BUILD/lib/libdnntrace.so" \
 # No core files in the build directory: the status is the same without them.
 ulimit -c 0
 
-modes="segv segv_handler abort kill _exit thread_exit main_return"
+modes="segv segv_handler abort kill kill_busy _exit thread_exit main_return"
 
 # run_mode MODE TRUTH_DIR CMD...: runs CMD (which runs crash_modes MODE
-# TRUTH_DIR) bounded by timeout; for kill, SIGKILLs the workload once it has
-# written its pid. Returns CMD's status (124: it hung).
+# TRUTH_DIR) bounded by timeout; for kill and kill_busy, SIGKILLs the
+# workload once it has written its pid. Returns CMD's status (124: it hung).
 run_mode() {
 	local mode=$1 truth=$2
 	shift 2
 	mkdir -p "$truth"
 	timeout -k 5 40 "$@" &
 	local pid=$! _
-	if [ "$mode" = kill ]; then
+	if [ "$mode" = kill ] || [ "$mode" = kill_busy ]; then
 		for _ in $(seq 300); do [ -s "$truth/pid" ] && break; sleep 0.1; done
 		[ -s "$truth/pid" ] && kill -KILL "$(cat "$truth/pid")"
 	fi
@@ -45,6 +45,8 @@ done
 
 # All traced runs in one private session daemon, which is then asked for
 # what sessions are left.
+# A buffer LTTng cannot complete (kill_busy) must not hold the test for 60 s.
+export DNNTRACE_TEARDOWN_TIMEOUT=10
 "$PRIVATE_LTTNG" env "${tracer_env[@]}" bash -c '
 	dnntrace=$1 workload=$2 tmp=$3
 	shift 3
@@ -90,7 +92,15 @@ for mode in $modes; do
 	got_links=$(events dnntrace_gpu:external_correlation "$dir/trace.txt")
 	echo "$mode: status $traced, allocs $got_allocs/$allocs, launches $got_launches/$launches," \
 		"GPU kernel records $got_kernels, correlation records $got_links"
-	[ "$got_allocs" = "$allocs" ] || fail "$mode: $got_allocs alloc events, the program made $allocs"
+	# Only a process killed from outside while writing events may leave an
+	# incomplete LTTng buffer behind (see kill_busy below).
+	stuck=
+	if grep -q "did not finish writing the trace" "$dir/record.err"; then
+		[ "$mode" = kill_busy ] || fail "$mode: $(grep "did not finish" "$dir/record.err")"
+		stuck=1
+	fi
+	[ -n "$stuck" ] || [ "$got_allocs" = "$allocs" ] ||
+		fail "$mode: $got_allocs alloc events, the program made $allocs"
 	case "$mode" in
 	main_return)
 		# Main's own calls exactly; the workers' at least as many as they
@@ -105,6 +115,27 @@ for mode in $modes; do
 		[ "$got_launches" -ge "$min" ] || fail "$mode: $got_launches launch events, at least $min were made"
 		[ "$got_kernels" -ge "$min" ] || fail "$mode: $got_kernels kernel records, at least $min launches completed"
 		[ "$got_links" -ge "$min" ] || fail "$mode: $got_links correlation records, fewer than $min" ;;
+	kill_busy)
+		# Killed while 4 threads launch: every launch that had returned
+		# (counted in a shared mapping that outlives the process) is in the
+		# trace, plus at most one per thread whose event was written but
+		# not yet counted. CUPTI delivered only the buffers it had filled.
+		# Unless the kill hit a thread in the middle of writing an event
+		# (about 1 run in 4 here): LTTng then never completes that buffer,
+		# record says so after DNNTRACE_TEARDOWN_TIMEOUT and what it held
+		# is lost; nothing more is lost than was announced.
+		done=$(od -An -t u8 -v "$dir/truth/progress" | awk '{ for (i = 1; i <= NF; i++) s += $i } END { print s + 0 }')
+		min=$(( launches + done )) max=$(( launches + done + $(count workers "$counts") ))
+		if [ -n "$stuck" ]; then
+			echo "$mode: killed in the middle of an event: LTTng kept $got_launches of $min launch events"
+			[ "$got_launches" -le "$max" ] || fail "$mode: $got_launches launch events, at most $max made"
+			continue
+		fi
+		[ "$got_launches" -ge "$min" ] && [ "$got_launches" -le "$max" ] ||
+			fail "$mode: $got_launches launch events, $min launches had returned (at most $max made)"
+		[ "$got_kernels" -le "$got_launches" ] ||
+			fail "$mode: $got_kernels kernel records for $got_launches launches"
+		echo "$mode: $min launches returned before SIGKILL; GPU records lost: $(( got_launches - got_kernels ))" ;;
 	kill)
 		[ "$got_launches" = "$launches" ] || fail "$mode: $got_launches launch events, the program made $launches"
 		# CUPTI delivers a buffer when it is full (4 MiB) or flushed; SIGKILL
@@ -120,9 +151,9 @@ for mode in $modes; do
 	analyze "$dir/trace" -o "$dir/report" >/dev/null 2>"$dir/analyze.err" ||
 		fail "$mode: analyze exited $?: $(tail -n 1 "$dir/analyze.err")"
 	rows=$(( $(wc -l <"$dir/report/kernels.csv") - 1 ))
-	if [ "$mode" = kill ]; then
+	if [ "$got_kernels" = 0 ]; then
 		# No GPU record: the analyzer stands the launches in for kernels, and says so.
-		[ "$rows" = "$launches" ] || fail "$mode: analyzer lists $rows kernels, $launches were launched"
+		[ "$rows" = "$got_launches" ] || fail "$mode: analyzer lists $rows kernels, $got_launches were launched"
 		grep -q "kernel times missing" "$dir/report/summary.txt" ||
 			fail "$mode: the summary does not say kernel times are missing"
 	else

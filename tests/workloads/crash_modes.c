@@ -9,6 +9,7 @@
  *   allocs N     cudaMalloc calls that returned (all succeeded)
  *   launches N   cudaLaunchKernel calls that returned (all succeeded)
  *   status N     the exit status a shell reports for this mode
+ *   workers N    threads main_return and kill_busy start
  * and for main_return also
  *   worker_launches_min N  launches the workers had completed when main
  *                          returned (they go on launching after that)
@@ -24,16 +25,23 @@
  *                 waits in pthread_join
  *   main_return   main makes its calls and returns 0 while 4 threads are
  *                 still launching
+ *   kill_busy     main makes its calls, then 4 threads launch without end,
+ *                 each counting its returned launches in TRUTH_DIR/progress
+ *                 (4 uint64, a shared mapping: the counts survive the
+ *                 process); TRUTH_DIR/pid is written once each has made
+ *                 100, and the test SIGKILLs it at any point after that
  *
  * Its stdout must not depend on whether it is traced. It must never end in a
  * way other than MODE says (any CUDA failure: exit 1 before the counts).
  */
+#include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "tests/simgpu/simgpu.h"
@@ -64,8 +72,8 @@ static void write_file(const char *name, const char *text)
 static void write_counts(int status, long worker_min)
 {
 	char text[256];
-	int n = snprintf(text, sizeof(text), "allocs %d\nlaunches %d\nstatus %d\n",
-			 ALLOCS, LAUNCHES, status);
+	int n = snprintf(text, sizeof(text), "allocs %d\nlaunches %d\nstatus %d\nworkers %d\n",
+			 ALLOCS, LAUNCHES, status, WORKERS);
 	if (worker_min >= 0)
 		snprintf(text + n, sizeof(text) - (size_t)n, "worker_launches_min %ld\n",
 			 worker_min);
@@ -119,6 +127,51 @@ static void *launching_worker(void *arg)
 	return NULL;
 }
 
+/* kill_busy's per-thread counts of returned launches, in a shared file mapping. */
+static _Atomic uint64_t *progress;
+
+static void *counting_worker(void *arg)
+{
+	_Atomic uint64_t *mine = &progress[(intptr_t)arg];
+	for (;;) {
+		launch_one();
+		/* Only after the call returned: its event is in the trace by then. */
+		atomic_fetch_add(mine, 1);
+	}
+	return NULL;
+}
+
+static void kill_busy(void)
+{
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/progress", truth_dir);
+	int fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0 || ftruncate(fd, WORKERS * sizeof(uint64_t)) != 0) {
+		perror(path);
+		exit(1);
+	}
+	progress = mmap(NULL, WORKERS * sizeof(uint64_t), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (progress == MAP_FAILED) {
+		perror(path);
+		exit(1);
+	}
+	close(fd);
+	make_calls();
+	write_counts(128 + SIGKILL, -1);
+	pthread_t workers[WORKERS];
+	for (intptr_t i = 0; i < WORKERS; i++)
+		if (pthread_create(&workers[i], NULL, counting_worker, (void *)i) != 0)
+			exit(1);
+	for (int i = 0; i < WORKERS; i++)
+		while (atomic_load(&progress[i]) < 100)
+			usleep(1000);
+	char pid[32];
+	snprintf(pid, sizeof(pid), "%d\n", (int)getpid());
+	write_file("pid", pid);
+	for (;;)
+		pause();
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 3) {
@@ -154,6 +207,8 @@ int main(int argc, char **argv)
 		write_file("pid", pid);
 		for (;;)
 			pause();
+	} else if (strcmp(mode, "kill_busy") == 0) {
+		kill_busy();
 	} else if (strcmp(mode, "_exit") == 0) {
 		make_calls();
 		write_counts(3, -1);
