@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
-# End-to-end: a traced program that ends abnormally (SIGSEGV with and without
-# its own handler, abort, SIGKILL from outside, _exit, exit() from a second
-# thread, return from main while threads still launch): `dnntrace record`
-# exits with the program's status, leaves no LTTng session, does not hang,
-# and the trace, readable by babeltrace2 and the analyzer, holds exactly the
-# calls the program says it made before the end (crash_modes writes them).
-# GPU records: all of them, except after SIGKILL, where the ones CUPTI still
-# held in the process are lost by nature (asserted: none, as documented).
+# crash_modes_check.sh MODE...: the end-to-end check of a traced program that
+# ends abnormally, run by test_crash_signals.sh, test_crash_kill.sh and
+# test_crash_exits.sh for their modes of tests/workloads/crash_modes (SIGSEGV
+# with and without its own handler, abort, SIGKILL from outside when idle
+# and while 4 threads launch, _exit, exit() from a second thread, return
+# from main while threads still launch): `dnntrace record` exits with the
+# program's status, leaves no LTTng session, does not hang, and the trace,
+# readable by babeltrace2 and the analyzer, holds exactly the calls the
+# program says it made before the end (crash_modes writes them). GPU
+# records: all of them, except after SIGKILL, where the ones CUPTI still held
+# in the process are lost by nature (asserted: none, as documented).
 . "$DNNTRACE_ROOT/tests/e2e/lib.sh"
 workload="$WORKLOADS/crash_modes"
 require_built "$workload" "$DNNTRACE_BUILD/lib/libdnntrace.so" \
@@ -15,7 +18,8 @@ require_built "$workload" "$DNNTRACE_BUILD/lib/libdnntrace.so" \
 # No core files in the build directory: the status is the same without them.
 ulimit -c 0
 
-modes="segv segv_handler abort kill kill_busy _exit thread_exit main_return"
+[ $# -gt 0 ] || fail "usage: crash_modes_check.sh MODE..."
+modes="$*"
 
 # run_mode MODE TRUTH_DIR CMD...: runs CMD (which runs crash_modes MODE
 # TRUTH_DIR) bounded by timeout; for kill and kill_busy, SIGKILLs the
