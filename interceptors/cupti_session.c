@@ -632,6 +632,13 @@ void cupti_session_flush(void)
 	cupti.flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
 }
 
+void cupti_session_flush_now(void)
+{
+	if (!atomic_load(&cupti_session_running) || getpid() != owner_pid)
+		return;
+	cupti.flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+}
+
 void cupti_session_forget(void)
 {
 	atomic_store(&cupti_session_running, false);

@@ -20,6 +20,12 @@ void cupti_session_start(void);
 /* Forces out every buffered record (at exit). Later calls do nothing. */
 void cupti_session_flush(void);
 
+/*
+ * Forces out every buffered record now, and again at exit: for a process
+ * that may be about to die (crash_flush.c). Does nothing in a forked child.
+ */
+void cupti_session_flush_now(void);
+
 /* In a forked child: CUPTI's threads are gone; stop using it. */
 void cupti_session_forget(void);
 

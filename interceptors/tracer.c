@@ -14,6 +14,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 
+#include "interceptors/crash_flush.h"
 #include "interceptors/cupti_session.h"
 #include "interceptors/kernel_info.h"
 #include "interceptors/nvml_sampler.h"
@@ -103,6 +104,8 @@ static void tracer_start(void)
 	pthread_atfork(NULL, NULL, tracer_in_child);
 	cupti_session_start();
 	nvml_sampler_start();
+	if (atomic_load(&cupti_session_running))
+		crash_flush_start();
 	atomic_store_explicit(&tracer_start_state, TRACER_STARTED, memory_order_release);
 	errno = saved_errno;
 }

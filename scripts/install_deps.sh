@@ -17,6 +17,7 @@ packages=(
 	python3           # end-to-end test comparers
 	python3-matplotlib # dnntrace plot (report pictures)
 	coreutils         # timeout, env --default-signal
+	procps            # pgrep (dnntrace stops a stuck session daemon it started)
 )
 case "${1:-}" in
 --tests) packages+=(python3-torch) ;; # tests/python: the PyTorch naming helper (CPU build)

@@ -81,7 +81,10 @@ dnntrace_start_sessiond() {
 	cat "$pidfile"
 }
 
-# Stops the session daemon with this pid (one this script started).
+# Stops the session daemon with this pid (one this script started). A daemon
+# whose consumer is stuck on a dead process's buffer (see
+# dnntrace_destroy_session) ignores SIGTERM: after 10 s it and the processes
+# it started (its consumer daemons) get SIGKILL.
 dnntrace_stop_sessiond() {
 	local pid=$1
 	[ -n "$pid" ] || return 0
@@ -91,7 +94,14 @@ dnntrace_stop_sessiond() {
 		kill -0 "$pid" 2>/dev/null || return 0
 		sleep 0.1
 	done
-	echo "dnntrace: lttng-sessiond $pid did not stop" >&2
+	local children grandchildren child
+	children=$(pgrep -P "$pid" 2>/dev/null)
+	for child in $children; do
+		grandchildren="$grandchildren $(pgrep -P "$child" 2>/dev/null)"
+	done
+	# shellcheck disable=SC2086 # word lists of pids
+	kill -KILL "$pid" $children $grandchildren 2>/dev/null
+	echo "dnntrace: lttng-sessiond $pid did not stop; killed it" >&2
 }
 
 dnntrace_new_session_name() {
@@ -167,12 +177,32 @@ dnntrace_create_session() {
 		  lttng destroy "$name" >/dev/null 2>&1; return 1; }
 }
 
-# Stops (flushing every buffer to disk) and destroys the session.
+# Stops (flushing every buffer to disk) and destroys the session, never
+# waiting more than DNNTRACE_TEARDOWN_TIMEOUT seconds (default 60) a step.
+# LTTng 2.13 waits forever when a traced process was killed (SIGKILL, or
+# exit() from another thread) in the middle of writing an event: that
+# per-CPU buffer can never be completed, its events never reach the disk,
+# and `lttng destroy` never returns, though the session is gone. Returns 2
+# then, after saying so.
 dnntrace_destroy_session() {
-	local name=$1
-	lttng stop "$name" >/dev/null 2>&1
-	lttng destroy "$name" >/dev/null 2>&1 ||
-		echo "dnntrace: could not destroy LTTng session $name" >&2
+	local name=$1 limit=${DNNTRACE_TEARDOWN_TIMEOUT:-60} status
+	timeout -k 5 "$limit" lttng stop "$name" >/dev/null 2>&1
+	timeout -k 5 "$limit" lttng destroy "$name" >/dev/null 2>&1
+	status=$?
+	case "$status" in
+	0) return 0 ;;
+	124|137)
+		echo "dnntrace: LTTng did not finish writing the trace in ${limit}s: a traced" \
+			"process was killed while writing an event, and the events still in the" \
+			"buffers of that CPU (or all CPUs) are lost" >&2
+		# Not destroyed after all: leave no session behind.
+		if timeout -k 5 10 lttng list 2>/dev/null | grep -q "^ *[0-9]*) $name "; then
+			timeout -k 5 10 lttng destroy --no-wait "$name" >/dev/null 2>&1
+		fi
+		return 2 ;;
+	*) echo "dnntrace: could not destroy LTTng session $name" >&2
+	   return 1 ;;
+	esac
 }
 
 # dnntrace_allocator_mode MODE: checks an --allocator value (async,

@@ -37,6 +37,15 @@ stop_daemon() {
 		pid=$(cat "$pidfile")
 		kill "$pid" 2>/dev/null
 		for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+		# A daemon whose consumer is stuck on a killed program's buffer
+		# ignores SIGTERM: it and the consumers it started get SIGKILL.
+		if kill -0 "$pid" 2>/dev/null; then
+			local children child
+			children=$(pgrep -P "$pid" 2>/dev/null)
+			for child in $children; do children="$children $(pgrep -P "$child" 2>/dev/null)"; done
+			# shellcheck disable=SC2086 # a word list of pids
+			kill -KILL "$pid" $children 2>/dev/null
+		fi
 	fi
 	rm -rf "$home"
 }
