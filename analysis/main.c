@@ -20,6 +20,8 @@
 #include "analysis/group.h"
 #include "analysis/model.h"
 #include "analysis/summary.h"
+#include "analysis/supervisor.h"
+#include "analysis/trace_check.h"
 #include "analysis/trace_reader.h"
 
 #define PROG "dnntrace-analyze"
@@ -34,12 +36,16 @@ struct options {
 	const char *range_name;      /* --range NAME[:N], or NULL */
 	size_t range_occurrence;     /* N, 1-based */
 	enum dt_granularity granularity;
+	unsigned watchdog_s;         /* no decoding progress for this long: stop */
 };
+
+#define DEFAULT_WATCHDOG_S 30
 
 static void usage(FILE *f)
 {
 	fputs("usage: " PROG " TRACE_DIR -o OUT_DIR [--kernels A:B | --range NAME[:N]]\n"
 		"                 [--name NAME] [--granularity kernel|op] [--force]\n"
+		"                 [--watchdog-s N]\n"
 		"  TRACE_DIR      an LTTng trace written by dnntrace record\n"
 		"  -o OUT_DIR     where the G10 files, CSV tables and summary go\n"
 		"  --kernels A:B  analyze indices A to B (inclusive) only\n"
@@ -52,6 +58,8 @@ static void usage(FILE *f)
 		"                 library call or launch, its kernels merged\n"
 		"  --name NAME    prefix of the two .py logs (default dnntrace)\n"
 		"  --force        write into OUT_DIR even if it is not empty\n"
+		"  --watchdog-s N give up when decoding makes no progress for N\n"
+		"                 seconds (default 30, 0: never)\n"
 		"  -h, --help     show this help\n", f);
 }
 
@@ -121,6 +129,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 {
 	memset(o, 0, sizeof(*o));
 	o->name = "dnntrace";
+	o->watchdog_s = DEFAULT_WATCHDOG_S;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
@@ -145,6 +154,13 @@ static int parse_args(int argc, char **argv, struct options *o)
 				o->granularity = DT_GRANULARITY_OP;
 			else
 				return usage_error("--granularity needs kernel or op");
+		} else if (strcmp(a, "--watchdog-s") == 0) {
+			size_t n;
+			if (++i >= argc || !parse_index(argv[i], argv[i] +
+					strlen(argv[i]), &n) || n > 86400)
+				return usage_error("--watchdog-s needs seconds "
+						"(0 to 86400)");
+			o->watchdog_s = (unsigned)n;
 		} else if (strcmp(a, "--force") == 0) {
 			o->force = true;
 		} else if (strcmp(a, "--name") == 0) {
@@ -371,26 +387,26 @@ static int analyze_range(const struct options *o, const struct dt_model *m,
 	return 1;
 }
 
-int main(int argc, char **argv)
+/* The supervised child's work (supervisor.h): check, decode, analyze,
+ * write. */
+static int run(void *arg)
 {
-	struct options o;
-	int parsed = parse_args(argc, argv, &o);
-	if (parsed != 0)
-		return parsed < 0 ? 0 : 1;
-	if (!o.force && !out_dir_is_free(o.out_dir)) {
-		fprintf(stderr, PROG ": %s is not empty (choose a new directory, "
-				"or --force to replace its files)\n", o.out_dir);
-		return 1;
-	}
-
+	const struct options o = *(const struct options *)arg;
 	struct dt_model model;
 	dt_model_init(&model);
 	char error[512];
-	if (dt_read_trace(o.trace_dir, &model, error, sizeof(error)) != 0) {
+	struct dt_trace_check check;
+	if (dt_trace_check(o.trace_dir, &check, error, sizeof(error)) != 0 ||
+	    dt_read_trace(check.decode_dir, &model, error, sizeof(error)) != 0) {
+		dt_trace_check_error_path(&check, o.trace_dir, error,
+				sizeof(error));
 		fprintf(stderr, PROG ": %s\n", error);
+		dt_trace_check_free(&check);
 		dt_model_free(&model);
 		return 2;
 	}
+	dt_progress_enter(DT_PHASE_ANALYZING);
+	dt_trace_check_free(&check);
 
 	struct dt_group *groups;
 	size_t n_groups = dt_groups_build(&model, o.granularity, &groups);
@@ -446,4 +462,18 @@ int main(int argc, char **argv)
 	free(groups);
 	dt_model_free(&model);
 	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	struct options o;
+	int parsed = parse_args(argc, argv, &o);
+	if (parsed != 0)
+		return parsed < 0 ? 0 : 1;
+	if (!o.force && !out_dir_is_free(o.out_dir)) {
+		fprintf(stderr, PROG ": %s is not empty (choose a new directory, "
+				"or --force to replace its files)\n", o.out_dir);
+		return 1;
+	}
+	return dt_supervise(run, &o, PROG, o.trace_dir, o.watchdog_s);
 }

@@ -7,6 +7,8 @@
 #include <inttypes.h>
 #include <stdlib.h>
 
+#include "analysis/damage.h"
+
 #define TOP_IDLE 5
 
 void dt_write_summary(FILE *f, const struct dt_group *g)
@@ -97,4 +99,5 @@ void dt_write_summary(FILE *f, const struct dt_group *g)
 				g->events_lost_unknown ? " (and an unknown number more)" : "");
 		fputs("analysis incomplete: events were lost\n", f);
 	}
+	dt_damage_write_summary(f);
 }

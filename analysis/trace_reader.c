@@ -9,6 +9,8 @@
  */
 #include "analysis/trace_reader.h"
 
+#include "analysis/supervisor.h"
+
 #include <babeltrace2/babeltrace.h>
 #include <errno.h>
 #include <ftw.h>
@@ -569,6 +571,7 @@ static bt_graph_simple_sink_component_consume_func_status sink_consume(
 	default:
 		return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_ERROR;
 	}
+	dt_progress_tick();
 	for (uint64_t i = 0; i < count; i++) {
 		handle_message(r, messages[i]);
 		bt_message_put_ref(messages[i]);
@@ -752,6 +755,7 @@ int dt_read_trace(const char *trace_dir, struct dt_model *m, char *error,
 		return -1;
 	}
 	struct reader r = {.model = m};
+	dt_progress_enter(DT_PHASE_DECODING);
 	int rc = run_graph(trace_dir, params, &r, error, error_size);
 	bt_value_put_ref(params);
 	free(r.classes);
