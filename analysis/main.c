@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 
 #include "analysis/csv_writer.h"
+#include "analysis/damage.h"
 #include "analysis/g10_writer.h"
 #include "analysis/group.h"
 #include "analysis/model.h"
@@ -455,8 +456,10 @@ static int run(void *arg)
 		fprintf(stderr, PROG ": cannot write %s/summary.txt\n", o.out_dir);
 		rc = 2;
 	}
-	if (n_groups == 0 && rc == 0)
+	if (n_groups == 0 && rc == 0) {
 		printf("no device allocations, kernels or launches in the trace\n");
+		dt_damage_write_summary(stdout);
+	}
 	for (size_t i = 0; i < n_groups; i++)
 		dt_group_free(&groups[i]);
 	free(groups);

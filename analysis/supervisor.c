@@ -208,7 +208,10 @@ int dt_supervise(int (*work)(void *), void *arg, const char *prog,
 	double last_change = now_s();
 	for (;;) {
 		struct pollfd pfd = {fds[0], POLLIN, 0};
-		if (poll(&pfd, open_fd ? 1 : 0, 100) > 0 && !drain(fds[0], &err))
+		/* the pipe's end of file wakes us when the child exits; after
+		 * it, the child is reaped within milliseconds */
+		if (poll(&pfd, open_fd ? 1 : 0, open_fd ? 100 : 2) > 0 &&
+		    !drain(fds[0], &err))
 			open_fd = false;
 		pid_t w = waitpid(pid, &status, WNOHANG);
 		if (w == pid)
