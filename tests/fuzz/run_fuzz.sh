@@ -4,11 +4,12 @@
 # (seeded: FUZZ_SEED) and runs the ASan analyzer on each
 # (fuzz_analyzer.py), printing the counts. Exit 1 when any run crashed,
 # hung, leaked or failed without one clean line.
-#   FUZZ_CASES (5000) FUZZ_SEED (1) FUZZ_JOBS (2) FUZZ_KEEP (dir for failing
+#   FUZZ_CASES (5000) FUZZ_SEED (1) FUZZ_JOBS (2) FUZZ_ANALYZER (the ASan
+#   build's dnntrace-analyze) FUZZ_KEEP (dir for failing
 #   cases, none) FUZZ_LOG (one line per case, none)
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd -P)
-analyzer="$root/build-asan/bin/dnntrace-analyze"
+analyzer="${FUZZ_ANALYZER:-$root/build-asan/bin/dnntrace-analyze}"
 [ -x "$analyzer" ] || { echo "run_fuzz: $analyzer missing (make SANITIZE=1)" >&2; exit 2; }
 work=$(mktemp -d "${TMPDIR:-/tmp}/dnntrace-fuzz-traces.XXXXXX")
 trap 'rm -rf "$work"' EXIT
