@@ -94,6 +94,8 @@ static const char *head_problem(const struct head *h, const uint8_t uuid[16],
 		return "impossible content or packet size";
 	if (h->begin > h->end)
 		return "ends before it begins";
+	if (h->end == UINT64_MAX)   /* libbabeltrace2's "no time" value */
+		return "impossible end time";
 	return NULL;
 }
 
