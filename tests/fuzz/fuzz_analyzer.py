@@ -322,7 +322,7 @@ def main():
         baselines[t] = output_digest(out_dir)
         shutil.rmtree(out_dir)
     counts, silent, failures = {}, {}, []
-    log = open(args.log, "w") if args.log else None
+    log = open(args.log, "w", buffering=1) if args.log else None
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
         futures = [pool.submit(one_case, args, traces, baselines, i)
                    for i in range(args.first, args.first + args.cases)]
