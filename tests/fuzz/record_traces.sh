@@ -3,9 +3,9 @@
 # traces with the project's own workloads into OUT_DIR/<name>/, each through
 # a private LTTng session daemon (tests/lib/private_lttng.sh).
 #   SET full (default): emitter `main` (tiny), emitter `nvtx` (two threads,
-#       strings), emitter `bulk 3000` (70 packets), mlp_train recorded by
+#       strings), emitter `bulk 3000` (8 KiB packets: dozens), mlp_train recorded by
 #       `dnntrace record --simgpu` (the real tracer)
-#   SET smoke: the emitter's `main` and `bulk 900` only
+#   SET smoke: the emitter's `main` and `bulk 900` (8 KiB packets) only
 # Prints the trace directories, one a line. Must never touch a session daemon
 # it did not start (private_lttng.sh starts its own).
 set -u
@@ -19,13 +19,13 @@ emit="$build/tests/analysis_emit_scripted"
 [ -x "$emit" ] || { echo "record_traces: build first ($emit)" >&2; exit 2; }
 command -v lttng >/dev/null || { echo "record_traces: LTTng tools not installed" >&2; exit 77; }
 
-record_emitter() {   # NAME ARGS...
-	local trace="$out/$1"; shift
+record_emitter() {   # NAME SUBBUF ARGS...
+	local trace="$out/$1" subbuf=$2; shift 2
 	rm -rf "$trace"
-	"$root/tests/lib/private_lttng.sh" bash -c '
+	SUBBUF=$subbuf "$root/tests/lib/private_lttng.sh" bash -c '
 		trace=$1; shift
 		lttng create s -o "$trace" >/dev/null &&
-		lttng enable-channel -u --blocking-timeout=inf c >/dev/null &&
+		lttng enable-channel -u --blocking-timeout=inf --subbuf-size="$SUBBUF" c >/dev/null &&
 		lttng enable-event -u -c c "dnntrace_*" >/dev/null &&
 		lttng add-context -u -c c -t vpid -t vtid -t procname >/dev/null &&
 		lttng start >/dev/null || exit 1
@@ -35,13 +35,13 @@ record_emitter() {   # NAME ARGS...
 	echo "$trace"
 }
 
-record_emitter main main
+record_emitter main 512K main
 if [ "$set_name" = smoke ]; then
-	record_emitter bulk bulk 900
+	record_emitter bulk 8K bulk 900
 	exit 0
 fi
-record_emitter nvtx nvtx
-record_emitter bulk bulk 3000
+record_emitter nvtx 512K nvtx
+record_emitter bulk 8K bulk 3000
 workload="$build/workloads/mlp_train"
 [ -x "$workload" ] || { echo "record_traces: build first ($workload)" >&2; exit 2; }
 rm -rf "$out/mlp_train"
