@@ -32,6 +32,7 @@ import struct
 import subprocess
 import sys
 import tempfile
+import time
 
 MD_MAGIC = 0x75D11D57
 PKT_MAGIC = 0xC1FC1FC1
@@ -272,6 +273,8 @@ def classify(rc, stdout, stderr, out_dir, baseline):
 
 
 def one_case(args, traces, baselines, i):
+    if args.deadline and time.monotonic() > args.deadline:
+        return i, "", "", "", "", "not run", ""
     rng = random.Random(f"{args.seed}:{i}")
     name = traces[i % len(traces)]
     work = tempfile.mkdtemp(prefix=f"case{i}.", dir=args.work)
@@ -306,6 +309,10 @@ def main():
     ap.add_argument("--work", default=None)
     ap.add_argument("--keep", default=None, help="keep failing cases here")
     ap.add_argument("--log", default=None, help="one line per case")
+    ap.add_argument("--budget-s", type=float, default=0,
+                    help="start no case after this many seconds (0: none)")
+    ap.add_argument("--min-cases", type=int, default=0,
+                    help="fail when fewer cases ran (with --budget-s)")
     ap.add_argument("traces", nargs="+")
     args = ap.parse_args()
     args.work = args.work or tempfile.mkdtemp(prefix="dnntrace-fuzz.")
@@ -321,6 +328,7 @@ def main():
                      f"(exit {rc}): {stderr[:500]}")
         baselines[t] = output_digest(out_dir)
         shutil.rmtree(out_dir)
+    args.deadline = time.monotonic() + args.budget_s if args.budget_s else 0
     counts, silent, failures = {}, {}, []
     log = open(args.log, "w", buffering=1) if args.log else None
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
@@ -341,13 +349,19 @@ def main():
     shutil.rmtree(args.work, ignore_errors=True)
     order = ["crash", "hang", "leak", "messy", "rejected", "usage", "flagged",
              "silent", "same"]
-    print(f"fuzz: {args.cases} cases (seed {args.seed}, {len(traces)} traces)")
+    ran = args.cases - counts.get("not run", 0)
+    print(f"fuzz: {ran} of {args.cases} cases run (seed {args.seed}, "
+          f"{len(traces)} traces)")
     print("  " + ", ".join(f"{k} {counts.get(k, 0)}" for k in order))
     for (kind, place), n in sorted(silent.items(), key=lambda kv: -kv[1]):
         print(f"  silent: {n} x {kind} in {place}")
     for i, verdict, desc, line in sorted(failures)[:20]:
         print(f"  {verdict} case {i}: {desc}: {line}")
     bad = sum(counts.get(k, 0) for k in ("crash", "hang", "leak", "messy"))
+    if ran < args.min_cases:
+        print(f"fuzz: only {ran} cases ran in {args.budget_s:g} s "
+              f"(at least {args.min_cases} wanted)")
+        bad += 1
     sys.exit(1 if bad else 0)
 
 
