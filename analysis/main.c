@@ -15,8 +15,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "analysis/csv_writer.h"
+#include "analysis/damage.h"
 #include "analysis/energy.h"
 #include "analysis/g10_writer.h"
 #include "analysis/group.h"
@@ -25,6 +27,8 @@
 #include "analysis/pass_outputs.h"
 #include "analysis/report_index.h"
 #include "analysis/summary.h"
+#include "analysis/supervisor.h"
+#include "analysis/trace_check.h"
 #include "analysis/trace_reader.h"
 
 #define PROG "dnntrace-analyze"
@@ -42,13 +46,17 @@ struct options {
 	const char *categories_file;  /* --categories FILE, or NULL */
 	double link_gbps;             /* --link-gbps */
 	bool no_timeline;            /* --no-timeline */
+	unsigned watchdog_s;         /* no decoding progress for this long: stop */
 };
+
+#define DEFAULT_WATCHDOG_S 30
 
 static void usage(FILE *f)
 {
 	fputs("usage: " PROG " TRACE_DIR -o OUT_DIR [--kernels A:B | --range NAME[:N]]\n"
 		"                 [--name NAME] [--granularity kernel|op] [--force]\n"
 		"                 [--categories FILE] [--link-gbps GBPS]\n"
+		"                 [--watchdog-s N]\n"
 		"  TRACE_DIR      an LTTng trace written by dnntrace record\n"
 		"  -o OUT_DIR     where the G10 files, CSV tables and summary go\n"
 		"  --kernels A:B  analyze indices A to B (inclusive) only\n"
@@ -69,6 +77,8 @@ static void usage(FILE *f)
 		"                 host link bandwidth for swap.csv, GB/s each way\n"
 		"                 (default 64: PCIe 5.0 x16)\n"
 		"  --no-timeline  do not write timeline.json (Chrome trace events)\n"
+		"  --watchdog-s N give up when decoding makes no progress for N\n"
+		"                 seconds (default 30, 0: never)\n"
 		"  -h, --help     show this help\n", f);
 }
 
@@ -139,6 +149,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 	memset(o, 0, sizeof(*o));
 	o->name = "dnntrace";
 	o->link_gbps = DT_DEFAULT_LINK_GBPS;
+	o->watchdog_s = DEFAULT_WATCHDOG_S;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
@@ -175,6 +186,13 @@ static int parse_args(int argc, char **argv, struct options *o)
 			    !isfinite(o->link_gbps) || !(o->link_gbps > 0))
 				return usage_error("--link-gbps needs a bandwidth "
 						"in GB/s > 0");
+		} else if (strcmp(a, "--watchdog-s") == 0) {
+			size_t n;
+			if (++i >= argc || !parse_index(argv[i], argv[i] +
+					strlen(argv[i]), &n) || n > 86400)
+				return usage_error("--watchdog-s needs seconds "
+						"(0 to 86400)");
+			o->watchdog_s = (unsigned)n;
 		} else if (strcmp(a, "--force") == 0) {
 			o->force = true;
 		} else if (strcmp(a, "--no-timeline") == 0) {
@@ -427,18 +445,11 @@ static void energy_of_group(const struct dt_model *m, const struct dt_group *g,
 			from, to, e);
 }
 
-int main(int argc, char **argv)
+/* The supervised child's work (supervisor.h): check, decode (writing the
+ * pass outputs as it goes), analyze, write. */
+static int run(void *arg)
 {
-	struct options o;
-	int parsed = parse_args(argc, argv, &o);
-	if (parsed != 0)
-		return parsed < 0 ? 0 : 1;
-	if (!o.force && !out_dir_is_free(o.out_dir)) {
-		fprintf(stderr, PROG ": %s is not empty (choose a new directory, "
-				"or --force to replace its files)\n", o.out_dir);
-		return 1;
-	}
-
+	const struct options o = *(const struct options *)arg;
 	struct dt_category_rules rules = {0};
 	char error[512];
 	bool unreadable;
@@ -451,18 +462,28 @@ int main(int argc, char **argv)
 	struct dt_model model;
 	dt_model_init(&model);
 	struct dt_pass_outputs outputs;
-	if (dt_pass_outputs_begin(&outputs, o.out_dir, !o.no_timeline, error,
-			sizeof(error)) != 0 ||
-	    dt_read_trace_hooked(o.trace_dir, &model, &outputs.hooks, error,
-			sizeof(error)) != 0 ||
+	struct dt_trace_check check;
+	int begun = dt_pass_outputs_begin(&outputs, o.out_dir, !o.no_timeline,
+			error, sizeof(error)) == 0;
+	if (!begun ||
+	    dt_trace_check(o.trace_dir, &check, error, sizeof(error)) != 0 ||
+	    dt_read_trace_hooked(check.decode_dir, &model, &outputs.hooks,
+			error, sizeof(error)) != 0 ||
 	    dt_pass_outputs_end(&outputs, &model, error, sizeof(error)) != 0) {
+		if (begun)
+			dt_trace_check_error_path(&check, o.trace_dir, error,
+					sizeof(error));
 		fprintf(stderr, PROG ": %s\n", error);
+		if (begun)
+			dt_trace_check_free(&check);
 		dt_pass_outputs_discard(&outputs, &model);
 		dt_pass_outputs_free(&outputs);
 		dt_model_free(&model);
 		dt_category_rules_free(&rules);
 		return 2;
 	}
+	dt_progress_enter(DT_PHASE_ANALYZING);
+	dt_trace_check_free(&check);
 
 	struct dt_group *groups;
 	size_t n_groups = dt_groups_build(&model, o.granularity, &groups);
@@ -526,8 +547,10 @@ int main(int argc, char **argv)
 		fprintf(stderr, PROG ": cannot write %s/summary.txt\n", o.out_dir);
 		rc = 2;
 	}
-	if (n_groups == 0 && rc == 0)
+	if (n_groups == 0 && rc == 0) {
 		printf("no device allocations, kernels or launches in the trace\n");
+		dt_damage_write_summary(stdout);
+	}
 	if (rc != 0)
 		dt_pass_outputs_discard(&outputs, &model);
 	dt_pass_outputs_free(&outputs);
@@ -541,4 +564,25 @@ int main(int argc, char **argv)
 	free(groups);
 	dt_model_free(&model);
 	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	struct options o;
+	int parsed = parse_args(argc, argv, &o);
+	if (parsed != 0)
+		return parsed < 0 ? 0 : 1;
+	if (!o.force && !out_dir_is_free(o.out_dir)) {
+		fprintf(stderr, PROG ": %s is not empty (choose a new directory, "
+				"or --force to replace its files)\n", o.out_dir);
+		return 1;
+	}
+	int rc = dt_supervise(run, &o, PROG, o.trace_dir, o.watchdog_s);
+	/* The parent only waited: everything it allocated is freed (the child
+	 * ran the checked work). _exit skips a sanitizer build's exit-time
+	 * leak scan of this second process, which doubled the cost of every
+	 * run of the fuzz harness. */
+	fflush(stdout);
+	fflush(stderr);
+	_exit(rc);
 }

@@ -10,6 +10,8 @@
 #include <inttypes.h>
 #include <stdlib.h>
 
+#include "analysis/damage.h"
+
 #define TOP_IDLE 5
 
 void dt_write_summary(FILE *f, const struct dt_group *g)
@@ -103,4 +105,5 @@ void dt_write_summary(FILE *f, const struct dt_group *g)
 				g->events_lost_unknown ? " (and an unknown number more)" : "");
 		fputs("analysis incomplete: events were lost\n", f);
 	}
+	dt_damage_write_summary(f);
 }

@@ -1,6 +1,8 @@
 # Sourced by the analysis script tests: records commands into an LTTng trace
 # through tests/lib/private_lttng.sh (never a global session daemon).
 #   record TRACE_DIR CMD [ARGS...]   (CMD may be run several times via sh -c)
+#   RECORD_SUBBUF=8K record ...: small sub-buffers, so the trace has many
+#   packets (default: LTTng's size, one packet for a small test)
 # Skips the test (77) when LTTng is not installed.
 command -v lttng >/dev/null && command -v lttng-sessiond >/dev/null || {
 	echo "LTTng tools not installed"; exit 77; }
@@ -28,7 +30,8 @@ record_once() {
 	"$DNNTRACE_ROOT/tests/lib/private_lttng.sh" bash -c '
 		trace=$1; shift
 		lttng create s -o "$trace" >/dev/null &&
-		lttng enable-channel -u --blocking-timeout=inf c >/dev/null &&
+		lttng enable-channel -u --blocking-timeout=inf \
+			${RECORD_SUBBUF:+--subbuf-size=$RECORD_SUBBUF} c >/dev/null &&
 		lttng enable-event -u -c c "dnntrace_*" >/dev/null &&
 		lttng add-context -u -c c -t vpid -t vtid -t procname >/dev/null &&
 		lttng start >/dev/null || exit 1

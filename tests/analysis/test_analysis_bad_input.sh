@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Bad input for dnntrace-analyze: a path that does not exist, a directory
-# that is not a trace, a trace without dnntrace events, a truncated data
-# stream file, corrupt metadata: each must exit 2 with exactly one line on
-# stderr and no crash (also under the ASan build, where a sanitizer report
-# would add lines). Usage errors exit 1 (bad --kernels, --granularity,
+# that is not a trace, a trace without dnntrace events, truncated stream
+# files, truncated, corrupt or empty metadata, removed stream files, corrupt
+# packet headers: each must exit 2 with exactly one line on stderr and no
+# crash (also under the ASan build, where a sanitizer or leak report would
+# add lines). Damage that leaves something readable is
+# test_analysis_damage.sh's. Usage errors exit 1 (bad --kernels, --granularity,
 # --name, --range), also with one line (the usage
 # text is for --help, which prints it to stdout and exits 0). Must never accept a partial
 # success (exit 0) on such input.
@@ -37,10 +39,25 @@ else   # LTTng wrote no trace at all: then it is not a trace
 	expect_exit 2 "no dnntrace events" "not an LTTng trace" "$work/empty" -o "$work/o"
 fi
 
-record "$work/good" "'$emit' main >/dev/null" || fail "recording failed"
-stream=$(find "$work/good" -type f -name 'c_*' ! -path '*/index/*' -size +0 | head -n 1)
+# Pinned to one CPU, every event goes to one stream file (LTTng's buffers are
+# per CPU); the others hold empty packets only.
+pin=()
+command -v taskset >/dev/null && pin=(taskset -c "$(taskset -pc $$ | sed 's/.*: *//; s/[,-].*//')")
+record "$work/good" "${pin[*]} '$emit' main >/dev/null" || fail "recording failed"
 metadata=$(find "$work/good" -type f -name metadata | head -n 1)
-[ -n "$stream" ] && [ -n "$metadata" ] || fail "recorded trace has no stream/metadata"
+# content_size of a stream file's first packet (LTTng-UST's layout: bits at
+# byte 48): more than the 84 bytes of header and context = it holds events
+first_content() { echo $(( $(od -An -tu8 -j48 -N8 "$1") / 8 )); }
+streams_with_events=() streams_without=()
+for f in $(find "$work/good" -type f -name 'c_*' ! -path '*/index/*' | sort); do
+	if [ -s "$f" ] && [ "$(first_content "$f")" -gt 84 ]; then
+		streams_with_events+=("${f#"$work/good/"}")
+	else
+		streams_without+=("${f#"$work/good/"}")
+	fi
+done
+stream=$work/good/${streams_with_events[0]:-}
+[ -f "$stream" ] && [ -n "$metadata" ] || fail "recorded trace has no stream/metadata"
 "$analyze" "$work/good" -o "$work/report" >/dev/null 2>&1 || fail "the intact trace does not analyze"
 cp "$work/report/summary.txt" "$work/summary.first"
 # A second report into the same directory is refused, and leaves it alone...
@@ -49,24 +66,46 @@ cmp -s "$work/report/summary.txt" "$work/summary.first" || fail "a refused analy
 # ...unless --force says its files may be replaced.
 "$analyze" "$work/good" -o "$work/report" --force >/dev/null 2>&1 || fail "--force did not replace the report"
 
+
+# every stream file with events cut inside its packet: nothing readable
 cp -r "$work/good" "$work/truncated"
-t_stream=$work/truncated/${stream#"$work/good/"}
-truncate -s $(( $(stat -c %s "$t_stream") / 2 + 13 )) "$t_stream"
-expect_exit 2 "truncated stream" "corrupt" "$work/truncated" -o "$work/o"
+for s in "${streams_with_events[@]}"; do
+	truncate -s $(( $(stat -c %s "$work/truncated/$s") / 2 + 13 )) "$work/truncated/$s"
+done
+expect_exit 2 "truncated stream" "corrupt.*says [0-9]* bytes, the file has [0-9]* left" \
+	"$work/truncated" -o "$work/o"
+
+# metadata cut inside a packet (libbabeltrace2 2.0 spins forever on a
+# metadata file cut at byte 20986, issue 8)
+cp -r "$work/good" "$work/cutmeta"
+c_meta=$work/cutmeta/${metadata#"$work/good/"}
+[ "$(stat -c %s "$c_meta")" -gt 20986 ] || fail "metadata smaller than expected"
+truncate -s 20986 "$c_meta"
+expect_exit 2 "truncated metadata" "truncated or corrupt metadata (the file ends inside metadata packet" \
+	"$work/cutmeta" -o "$work/o"
 
 cp -r "$work/good" "$work/badmeta"
 b_meta=$work/badmeta/${metadata#"$work/good/"}
 printf 'garbage{{{;;;}}}' | dd of="$b_meta" bs=1 seek=2000 conv=notrunc 2>/dev/null
-# babeltrace2's ctf plugin itself leaks 16 bytes when metadata fails to
-# parse (not our allocation; the plugin is unloaded, so LSan cannot even
-# name it): leak checking off for this one run only.
-ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
-	expect_exit 2 "corrupt metadata" "corrupt" "$work/badmeta" -o "$work/o"
+expect_exit 2 "corrupt metadata" "corrupt" "$work/badmeta" -o "$work/o"
 
 cp -r "$work/good" "$work/nometa"
 : >"$work/nometa/${metadata#"$work/good/"}"
-ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
-	expect_exit 2 "empty metadata" "" "$work/nometa" -o "$work/o"
+expect_exit 2 "empty metadata" "metadata (empty)" "$work/nometa" -o "$work/o"
+
+# removed stream files: all those with events (nothing left to read)...
+cp -r "$work/good" "$work/removed"
+for s in "${streams_with_events[@]}"; do rm "$work/removed/$s"; done
+expect_exit 2 "removed stream file" "no dnntrace event is readable.*missing (its index is there)" \
+	"$work/removed" -o "$work/o"
+# a corrupt packet header: the only packet (nothing readable)...
+cp -r "$work/good" "$work/badhead"
+for s in "${streams_with_events[@]}"; do
+	printf '\0\0\0\0' | dd of="$work/badhead/$s" bs=1 conv=notrunc 2>/dev/null
+done
+expect_exit 2 "corrupt packet header" "corrupt.*packet 0 at byte 0: no packet magic" \
+	"$work/badhead" -o "$work/o"
+expect_exit 1 "bad watchdog" "--watchdog-s needs" "$work/good" -o "$work/o" --watchdog-s x
 
 expect_exit 1 "no arguments" "missing TRACE_DIR"
 expect_exit 1 "no -o" "missing -o" "$work/good"

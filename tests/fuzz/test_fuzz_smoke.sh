@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# The fuzz harness's smoke run inside the suite: two small recorded traces
+# (the emitter's main and bulk 900 in 8 KiB packets), 200 seeded mutations
+# (make fuzz runs 5000 on four traces), the build under test's analyzer
+# (the ASan one in the sanitizer pass). Fails on any crash, hang, leak or
+# failure without one clean stderr line, and on a silent difference from
+# any mutation but a bit flip or byte overwrite inside event payload (values
+# the format cannot check). Starts no case after 25 s so a loaded machine
+# stays within the suite's time limit, but at least 40 must run.
+set -u
+. "$DNNTRACE_ROOT/tests/analysis/lib_record.sh"
+analyze="$DNNTRACE_BUILD/bin/dnntrace-analyze"
+[ -x "$analyze" ] || fail "build first ($analyze)"
+work=$(mktemp -d "${TMPDIR:-/tmp}/dnntrace-fuzz-smoke.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+mapfile -t traces < <("$DNNTRACE_ROOT/tests/fuzz/record_traces.sh" "$DNNTRACE_BUILD" \
+	"$work/traces" smoke)
+[ "${#traces[@]}" = 2 ] || fail "recording the smoke traces failed"
+python3 "$DNNTRACE_ROOT/tests/fuzz/fuzz_analyzer.py" --analyzer "$analyze" \
+	--cases 200 --seed smoke --jobs 2 --watchdog 10 --timeout 30 \
+	--budget-s 25 --min-cases 40 --work "$work/cases" "${traces[@]}" >"$work/result"
+rc=$?
+cat "$work/result"
+[ "$rc" = 0 ] || fail "the fuzz smoke found failures"
+# silent differences: only payload values the format cannot check
+if grep '^  silent: ' "$work/result" | grep -v -E 'x (bitflip|overwrite) in stream events$'; then
+	fail "a silent difference outside event payload"
+fi
+echo "fuzz smoke: no crash, hang, leak or unclean failure"
