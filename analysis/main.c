@@ -577,7 +577,11 @@ int main(int argc, char **argv)
 				"or --force to replace its files)\n", o.out_dir);
 		return 1;
 	}
+	struct stat out_st;
+	bool out_dir_existed = stat(o.out_dir, &out_st) == 0;
 	int rc = dt_supervise(run, &o, PROG, o.trace_dir, o.watchdog_s);
+	if (rc != 0)
+		dt_pass_outputs_clean_after_crash(o.out_dir, !out_dir_existed);
 	/* The parent only waited: everything it allocated is freed (the child
 	 * ran the checked work). _exit skips a sanitizer build's exit-time
 	 * leak scan of this second process, which doubled the cost of every

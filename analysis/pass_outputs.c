@@ -14,6 +14,9 @@
 #include "analysis/overheads.h"
 #include "analysis/timeline_json.h"
 
+/* Renamed to timeline.json only once complete. */
+#define PARTIAL_TIMELINE "timeline.json.partial"
+
 int dt_pass_outputs_begin(struct dt_pass_outputs *o, const char *out_dir,
 		bool timeline, char *error, size_t error_size)
 {
@@ -32,8 +35,11 @@ int dt_pass_outputs_begin(struct dt_pass_outputs *o, const char *out_dir,
 		o->created_out_dir = true;
 	}
 	int n = snprintf(o->timeline_path, sizeof(o->timeline_path),
+			"%s/" PARTIAL_TIMELINE, out_dir);
+	int m = snprintf(o->timeline_final, sizeof(o->timeline_final),
 			"%s/timeline.json", out_dir);
-	if (n < 0 || (size_t)n >= sizeof(o->timeline_path)) {
+	if (n < 0 || (size_t)n >= sizeof(o->timeline_path) ||
+	    m < 0 || (size_t)m >= sizeof(o->timeline_final)) {
 		snprintf(error, error_size, "%s: path too long", out_dir);
 		return -1;
 	}
@@ -51,9 +57,10 @@ int dt_pass_outputs_end(struct dt_pass_outputs *o, const struct dt_model *m,
 {
 	int rc = 0;
 	if (o->hooks.timeline) {
-		if (dt_timeline_close(o->hooks.timeline, m) != 0) {
+		if (dt_timeline_close(o->hooks.timeline, m) != 0 ||
+		    rename(o->timeline_path, o->timeline_final) != 0) {
 			snprintf(error, error_size, "cannot write %s: %s",
-					o->timeline_path, strerror(errno));
+					o->timeline_final, strerror(errno));
 			rc = -1;
 		}
 		o->hooks.timeline = NULL;
@@ -71,9 +78,20 @@ void dt_pass_outputs_discard(struct dt_pass_outputs *o, const struct dt_model *m
 	}
 	if (o->timeline_path[0]) {
 		unlink(o->timeline_path);
+		unlink(o->timeline_final);
 		if (o->created_out_dir)
 			rmdir(o->out_dir);   /* only if still empty */
 	}
+}
+
+void dt_pass_outputs_clean_after_crash(const char *out_dir, bool created_out_dir)
+{
+	char path[4096];
+	int n = snprintf(path, sizeof(path), "%s/" PARTIAL_TIMELINE, out_dir);
+	if (n > 0 && (size_t)n < sizeof(path))
+		unlink(path);
+	if (created_out_dir)
+		rmdir(out_dir);   /* only if empty */
 }
 
 int dt_pass_outputs_write_group(const struct dt_pass_outputs *o,

@@ -17,7 +17,8 @@
 
 struct dt_pass_outputs {
 	struct dt_pass_hooks hooks;
-	char timeline_path[4096];
+	char timeline_path[4096];    /* written here during the pass ... */
+	char timeline_final[4096];   /* ... and renamed to this at its end */
 	bool created_out_dir;        /* remove it again if the run fails */
 	const char *out_dir;
 };
@@ -37,5 +38,13 @@ void dt_pass_outputs_discard(struct dt_pass_outputs *o, const struct dt_model *m
 int dt_pass_outputs_write_group(const struct dt_pass_outputs *o,
 		const struct dt_group *g, const char *dir);
 void dt_pass_outputs_free(struct dt_pass_outputs *o);
+
+/*
+ * What a decoder that died (a crash inside libbabeltrace2, the watchdog)
+ * left of the pass's outputs in out_dir: the partial timeline, and out_dir
+ * itself when it did not exist before (created_out_dir) and is empty. For
+ * the supervising parent, which outlives the child.
+ */
+void dt_pass_outputs_clean_after_crash(const char *out_dir, bool created_out_dir);
 
 #endif

@@ -258,14 +258,15 @@ cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device)
 	ENTER();
 	if (!prop)
 		return sim_return(cudaErrorInvalidValue);
-	if (device != 0)
-		return sim_return(cudaErrorInvalidDevice);
+	cudaError_t bad = cudart_check_device(device);
+	if (bad != cudaSuccess)
+		return sim_return(bad);
 	struct cudaDeviceProp p;
 	memset(&p, 0, sizeof(p));
 	snprintf(p.name, sizeof(p.name), "simgpu simulated device");
 	for (int i = 0; i < 16; i++)
 		p.uuid.bytes[i] = (char)(0x51 + i);
-	CUresult r = cudart_drv.device_total_mem(&p.totalGlobalMem, 0);
+	CUresult r = cudart_drv.device_total_mem(&p.totalGlobalMem, device);
 	if (r != CUDA_SUCCESS)
 		return sim_return(cudart_error(r));
 	p.sharedMemPerBlock = 48 * 1024;

@@ -23,11 +23,12 @@ cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, int dev
 	ENTER();
 	if (!value)
 		return sim_return(cudaErrorInvalidValue);
-	if (device != 0)
-		return sim_return(cudaErrorInvalidDevice);
+	cudaError_t bad = cudart_check_device(device);
+	if (bad != cudaSuccess)
+		return sim_return(bad);
 	/* cudaDeviceAttr and CUdevice_attribute share their values. */
 	return sim_return(cudart_error(cudart_drv.device_get_attribute(
-		value, (CUdevice_attribute)attr, 0)));
+		value, (CUdevice_attribute)attr, device)));
 }
 
 static _Atomic unsigned int device_flags;

@@ -139,6 +139,16 @@ cudaError_t cudart_init(void)
  * cudaSetDevice: the device's primary context becomes the thread's current
  * one (retained once per process), as the real runtime does.
  */
+cudaError_t cudart_check_device(int device)
+{
+	int count = 0;
+	CUresult r = cudart_drv.device_get_count(&count);
+	if (r != CUDA_SUCCESS)
+		return cudart_error(r);
+	return device >= 0 && device < count ? cudaSuccess
+					     : cudaErrorInvalidDevice;
+}
+
 cudaError_t cudart_set_device(int device)
 {
 	int count = 0;

@@ -132,6 +132,8 @@ static inline const struct cudart_driver *cudart_driver_for(int per_thread)
 
 /* cudaSetDevice's work, after ENTER. */
 cudaError_t cudart_set_device(int device);
+/* cudaErrorInvalidDevice unless device is an ordinal the driver has. */
+cudaError_t cudart_check_device(int device);
 
 /* The runtime error for a driver result. */
 cudaError_t cudart_error(CUresult result);

@@ -265,11 +265,12 @@ CUresult cuCtxCreate_v4(CUcontext *pctx, CUctxCreateParams *ctxCreateParams,
 CUresult cuCtxDestroy_v2(CUcontext ctx)
 {
 	DRIVER_ENTER();
-	if (ctx != &primary_context)
+	CUcontext primary = primary_context_of(ctx);
+	if (!primary)
 		return CUDA_ERROR_INVALID_CONTEXT;
-	CUresult r = cuDevicePrimaryCtxRelease_v2(0);
+	CUresult r = cuDevicePrimaryCtxRelease_v2(primary->device);
 	if (r == CUDA_SUCCESS && current_context == ctx &&
-	    atomic_load(&primary_retains) == 0)
+	    atomic_load(&primary_retains[primary->device]) == 0)
 		current_context = NULL;
 	return r;
 }
