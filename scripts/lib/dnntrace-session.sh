@@ -234,21 +234,37 @@ dnntrace_torch_alloc_conf() {
 	printf '%s' "${conf:+$conf,}backend:cudaMallocAsync"
 }
 
+# dnntrace_find_ust_fork: prints the path of liblttng-ust-fork.so.1 (part
+# of liblttng-ust), or fails when this system has none.
+dnntrace_find_ust_fork() {
+	local dir
+	for dir in /usr/lib/x86_64-linux-gnu /usr/lib/aarch64-linux-gnu \
+		/usr/lib64 /usr/lib /usr/local/lib; do
+		[ -f "$dir/liblttng-ust-fork.so.1" ] &&
+			{ printf '%s' "$dir/liblttng-ust-fork.so.1"; return 0; }
+	done
+	return 1
+}
+
 # dnntrace_env_exports SIMGPU LOSSY ALLOCATOR [TORCH_NAMES]: prints the
 # `export` lines a traced program needs (eval'd by dnntrace record, printed by
 # `dnntrace env` and set_env.sh). ALLOCATOR: see dnntrace_allocator_mode.
 dnntrace_env_exports() {
 	local simgpu=$1 lossy=$2 allocator torch_names=${4:-0}
 	allocator=$(dnntrace_allocator_mode "$3") || exit 1
-	local preload="$DNNTRACE_LIB"
+	local preload="$DNNTRACE_LIB" fork_lib
+	# LTTng-UST's fork wrapper: a child forked after the parent traced
+	# events is traced as its own process (its vpid and buffers), as
+	# Python's multiprocessing and data loaders fork (lttng-ust(3)).
+	fork_lib=$(dnntrace_find_ust_fork) && preload="$preload $fork_lib"
 	# A sanitizer runtime must stay first in LD_PRELOAD.
 	case "${LD_PRELOAD:-}" in
 	"") ;;
 	*libasan*|*libclang_rt.asan*)
 		local first=${LD_PRELOAD%%[ :]*} rest=${LD_PRELOAD#*[ :]}
 		[ "$rest" = "$LD_PRELOAD" ] && rest=
-		preload="$first $DNNTRACE_LIB${rest:+ $rest}" ;;
-	*) preload="$DNNTRACE_LIB $LD_PRELOAD" ;;
+		preload="$first $preload${rest:+ $rest}" ;;
+	*) preload="$preload $LD_PRELOAD" ;;
 	esac
 	printf 'export LD_PRELOAD=%q\n' "$preload"
 	# NVTX 3 (header-only, in every library using it) loads its injection

@@ -10,11 +10,15 @@
 . "$DNNTRACE_ROOT/tests/scripts/lib.sh"
 lib="$DNNTRACE_BUILD/lib/libdnntrace.so"
 [ -f "$lib" ] || fail "missing $lib (build with make all)"
+# LTTng-UST's fork wrapper comes after the tracer wherever the system has it
+ust_fork=$(find /usr/lib/x86_64-linux-gnu /usr/lib/aarch64-linux-gnu /usr/lib64 \
+	/usr/lib /usr/local/lib -maxdepth 1 -name liblttng-ust-fork.so.1 2>/dev/null | head -n 1)
+preload="$lib${ust_fork:+ $ust_fork}"
 
 exports=$(env -u LD_PRELOAD -u LD_LIBRARY_PATH -u PYTORCH_CUDA_ALLOC_CONF -u PYTORCH_ALLOC_CONF \
 	"$DNNTRACE" env --simgpu) || fail "dnntrace env failed"
 check() { echo "$exports" | grep -qxF -- "$1" || fail "dnntrace env --simgpu lacks: $1 (got: $exports)"; }
-check "export LD_PRELOAD=$(printf %q "$lib")"
+check "export LD_PRELOAD=$(printf %q "$preload")"
 check "export LD_LIBRARY_PATH=$(printf %q "$DNNTRACE_BUILD/simgpu/lib")"
 check "export LTTNG_UST_ALLOW_BLOCKING=1"
 check "export PYTORCH_CUDA_ALLOC_CONF=backend:cudaMallocAsync"
@@ -67,15 +71,15 @@ status=$?
 
 asan=/usr/lib/libasan.so.8
 first=$(LD_PRELOAD="$asan /other.so" "$DNNTRACE" env | sed -n 's/^export LD_PRELOAD=//p')
-[ "$first" = "$(printf %q "$asan $lib /other.so")" ] || fail "sanitizer runtime not kept first: $first"
+[ "$first" = "$(printf %q "$asan $preload /other.so")" ] || fail "sanitizer runtime not kept first: $first"
 other=$(LD_PRELOAD="/other.so" "$DNNTRACE" env | sed -n 's/^export LD_PRELOAD=//p')
-[ "$other" = "$(printf %q "$lib /other.so")" ] || fail "tracer not prepended: $other"
+[ "$other" = "$(printf %q "$preload /other.so")" ] || fail "tracer not prepended: $other"
 
 ran=$(env -u LD_PRELOAD -u LD_LIBRARY_PATH "$SCRIPTS/set_env.sh" --simgpu) || fail "set_env.sh (run) failed"
 [ "$ran" = "$exports" ] || fail "set_env.sh prints something else than dnntrace env"
 sourced=$(env -u LD_PRELOAD -u LD_LIBRARY_PATH -u PYTORCH_CUDA_ALLOC_CONF bash -c '. "$1" --simgpu && echo "$LD_PRELOAD|$LD_LIBRARY_PATH|$PYTORCH_CUDA_ALLOC_CONF"' _ "$SCRIPTS/set_env.sh") ||
 	fail "sourcing set_env.sh failed"
-[ "$sourced" = "$lib|$DNNTRACE_BUILD/simgpu/lib|backend:cudaMallocAsync" ] || fail "sourced set_env.sh set: $sourced"
+[ "$sourced" = "$preload|$DNNTRACE_BUILD/simgpu/lib|backend:cudaMallocAsync" ] || fail "sourced set_env.sh set: $sourced"
 sourced=$(bash -c '. "$1" --allocator=no-caching && echo "$PYTORCH_NO_CUDA_MEMORY_CACHING"' _ "$SCRIPTS/set_env.sh")
 [ "$sourced" = 1 ] || fail "sourced set_env.sh --allocator=no-caching set: $sourced"
 survived=$(bash -c '. "$1" --bogus 2>/dev/null; echo "still here $?"' _ "$SCRIPTS/set_env.sh")

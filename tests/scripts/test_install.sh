@@ -16,7 +16,9 @@ for f in bin/dnntrace bin/dnntrace-analyze lib/dnntrace/libdnntrace.so include/d
 	[ -e "$prefix/$f" ] || fail "not installed: $f"
 done
 exports=$(cd / && env -u DNNTRACE_BUILD -u LD_PRELOAD "$prefix/bin/dnntrace" env) || fail "installed dnntrace env failed"
-echo "$exports" | grep -qxF "export LD_PRELOAD=$(printf %q "$prefix/lib/dnntrace/libdnntrace.so")" ||
+ust_fork=$(find /usr/lib/x86_64-linux-gnu /usr/lib/aarch64-linux-gnu /usr/lib64 \
+	/usr/lib /usr/local/lib -maxdepth 1 -name liblttng-ust-fork.so.1 2>/dev/null | head -n 1)
+echo "$exports" | grep -qxF "export LD_PRELOAD=$(printf %q "$prefix/lib/dnntrace/libdnntrace.so${ust_fork:+ $ust_fork}")" ||
 	fail "installed dnntrace preloads the wrong library: $exports"
 names=$(cd / && env -u DNNTRACE_BUILD -u PYTHONPATH "$prefix/bin/dnntrace" env --torch-names) ||
 	fail "installed dnntrace env --torch-names failed"
