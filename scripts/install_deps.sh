@@ -16,6 +16,7 @@ packages=(
 	util-linux        # unshare (tests' private session daemon)
 	python3           # end-to-end test comparers
 	coreutils         # timeout, env --default-signal
+	libzstd1          # simgpu's fatbin reader: zstd-compressed cubins (dlopen)
 )
 case "${1:-}" in
 --tests) packages+=(python3-torch) ;; # tests/python: the PyTorch naming helper (CPU build)
