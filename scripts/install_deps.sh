@@ -18,6 +18,7 @@ packages=(
 	python3-matplotlib # dnntrace plot (report pictures)
 	coreutils         # timeout, env --default-signal
 	procps            # pgrep (dnntrace stops a stuck session daemon it started)
+	libzstd1          # simgpu's fatbin reader: zstd-compressed cubins (dlopen)
 )
 case "${1:-}" in
 --tests) packages+=(python3-torch) ;; # tests/python: the PyTorch naming helper (CPU build)

@@ -166,6 +166,9 @@ int main(int argc, char **argv)
 	cudaStream_t s1, s2;
 	NV_CHECK(cudaStreamCreateWithFlags(&s1, cudaStreamNonBlocking));
 	NV_CHECK(cudaStreamCreateWithPriority(&s2, cudaStreamNonBlocking, -1));
+	int priority = 0;
+	NV_CHECK(cudaStreamGetPriority(s2, &priority));
+	printf("stream priority %d\n", priority);
 	cudaEvent_t e1, e2, start, stop;
 	NV_CHECK(cudaEventCreate(&e1));
 	NV_CHECK(cudaEventCreateWithFlags(&e2, cudaEventDisableTiming));

@@ -127,6 +127,8 @@ CUresult sim_module_load(const void *image, int for_runtime,
 			return r;
 		}
 		/* As a real runtime, registration goes on; launches fail. */
+		if (r == CUDA_ERROR_INVALID_VALUE) /* no image at all */
+			r = CUDA_ERROR_INVALID_IMAGE;
 		const char *name = "?";
 		cuGetErrorName(r, &name);
 		fprintf(stderr, "simgpu: cannot load this program's device code "

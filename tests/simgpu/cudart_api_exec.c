@@ -127,6 +127,25 @@ cudaError_t cudaStreamGetFlags_ptsz(cudaStream_t hStream, unsigned int *flags)
 	return stream_get_flags(hStream, flags, 1);
 }
 
+static cudaError_t stream_get_priority(cudaStream_t stream, int *priority,
+				       int per_thread)
+{
+	ENTER();
+	if (!priority)
+		return sim_return(cudaErrorInvalidValue);
+	return sim_return(DRV(per_thread, stream_get_priority(stream, priority)));
+}
+
+cudaError_t cudaStreamGetPriority(cudaStream_t hStream, int *priority)
+{
+	return stream_get_priority(hStream, priority, 0);
+}
+
+cudaError_t cudaStreamGetPriority_ptsz(cudaStream_t hStream, int *priority)
+{
+	return stream_get_priority(hStream, priority, 1);
+}
+
 /* ---- events ---- */
 
 cudaError_t cudaEventCreate(cudaEvent_t *event)

@@ -85,6 +85,7 @@ cudaError_t cudart_memcpy_1d(void *dst, const void *src, size_t count,
 	X(stream_query, "cuStreamQuery", cuStreamQuery)                       \
 	X(stream_wait_event, "cuStreamWaitEvent", cuStreamWaitEvent)          \
 	X(stream_get_flags, "cuStreamGetFlags", cuStreamGetFlags)             \
+	X(stream_get_priority, "cuStreamGetPriority", cuStreamGetPriority)    \
 	X(event_create, "cuEventCreate", cuEventCreate)                       \
 	X(event_destroy, "cuEventDestroy", cuEventDestroy_v2)                 \
 	X(event_record, "cuEventRecord", cuEventRecord)                       \

@@ -101,7 +101,8 @@ $(SIMGPU_LIB)/libcupti.so: $(SIMGPU_CUPTI)
 	ln -sf libcupti.so.13 $@
 
 # ---- tests ----
-SIMGPU_TEST_NAMES := memory errors timeline virtual_time kernels cupti threads graphs
+SIMGPU_TEST_NAMES := memory errors timeline virtual_time kernels cupti threads graphs \
+	registration
 SIMGPU_TESTS := $(SIMGPU_TEST_NAMES:%=$(BUILD)/tests/test_simgpu_%)
 TESTS += $(SIMGPU_TESTS)
 all: $(SIMGPU_TESTS)

@@ -396,6 +396,29 @@ CUresult cuStreamGetFlags_ptsz(CUstream hStream, unsigned int *flags)
 	return stream_get_flags(hStream, flags, 1);
 }
 
+static CUresult stream_get_priority(CUstream stream, int *priority, int ptsz)
+{
+	DRIVER_ENTER();
+	if (!priority)
+		return CUDA_ERROR_INVALID_VALUE;
+	pthread_mutex_lock(&sim_lock);
+	struct CUstream_st *s = sim_stream_resolve(stream, ptsz);
+	if (s)
+		*priority = s->priority;
+	pthread_mutex_unlock(&sim_lock);
+	return s ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
+}
+
+CUresult cuStreamGetPriority(CUstream hStream, int *priority)
+{
+	return stream_get_priority(hStream, priority, 0);
+}
+
+CUresult cuStreamGetPriority_ptsz(CUstream hStream, int *priority)
+{
+	return stream_get_priority(hStream, priority, 1);
+}
+
 /* ---- events ---- */
 
 CUresult cuEventCreate(CUevent *phEvent, unsigned int Flags)

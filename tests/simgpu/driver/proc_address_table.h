@@ -144,6 +144,8 @@
 	PT(cuStreamWaitEvent, 7000, cuStreamWaitEvent_ptsz)                  \
 	FN(cuStreamGetFlags, 5050, cuStreamGetFlags)                         \
 	PT(cuStreamGetFlags, 7000, cuStreamGetFlags_ptsz)                    \
+	FN(cuStreamGetPriority, 5050, cuStreamGetPriority)                   \
+	PT(cuStreamGetPriority, 7000, cuStreamGetPriority_ptsz)              \
 	FN(cuEventCreate, 2000, cuEventCreate)                               \
 	NONE(cuEventDestroy, 2000)                                           \
 	FN(cuEventDestroy, 4000, cuEventDestroy_v2)                          \
