@@ -31,7 +31,8 @@ run_mode() {
 	timeout -k 5 40 "$@" &
 	local pid=$! _
 	if [ "$mode" = kill ] || [ "$mode" = kill_busy ]; then
-		for _ in $(seq 300); do [ -s "$truth/pid" ] && break; sleep 0.1; done
+		# Soon after: kill_busy's threads launch all the while.
+		for _ in $(seq 3000); do [ -s "$truth/pid" ] && break; sleep 0.01; done
 		[ -s "$truth/pid" ] && kill -KILL "$(cat "$truth/pid")"
 	fi
 	wait "$pid"
