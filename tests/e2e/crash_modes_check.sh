@@ -3,7 +3,7 @@
 # ends abnormally, run by test_crash_signals.sh, test_crash_kill.sh and
 # test_crash_exits.sh for their modes of tests/workloads/crash_modes (SIGSEGV
 # with and without its own handler, abort, SIGKILL from outside when idle
-# and while 4 threads launch, _exit, exit() from a second thread, return
+# and while 4 threads launch, SIGTERM, _exit, exit() from a second thread, return
 # from main while threads still launch): `dnntrace record` exits with the
 # program's status, leaves no LTTng session, does not hang, and the trace,
 # readable by babeltrace2 and the analyzer, holds exactly the calls the
@@ -23,18 +23,21 @@ modes="$*"
 
 # run_mode MODE TRUTH_DIR CMD...: runs CMD (which runs crash_modes MODE
 # TRUTH_DIR) bounded by timeout; for kill and kill_busy, SIGKILLs the
-# workload once it has written its pid. Returns CMD's status (124: it hung).
+# workload once it has written its pid (sigterm: SIGTERM). Returns CMD's status (124: it hung).
 run_mode() {
 	local mode=$1 truth=$2
 	shift 2
 	mkdir -p "$truth"
 	timeout -k 5 40 "$@" &
 	local pid=$! _
-	if [ "$mode" = kill ] || [ "$mode" = kill_busy ]; then
+	local signal=KILL
+	case "$mode" in
+	sigterm) signal=TERM ;&
+	kill|kill_busy)
 		# Soon after: kill_busy's threads launch all the while.
 		for _ in $(seq 3000); do [ -s "$truth/pid" ] && break; sleep 0.01; done
-		[ -s "$truth/pid" ] && kill -KILL "$(cat "$truth/pid")"
-	fi
+		[ -s "$truth/pid" ] && kill -s "$signal" "$(cat "$truth/pid")" ;;
+	esac
 	wait "$pid"
 }
 export -f run_mode

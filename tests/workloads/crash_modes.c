@@ -25,6 +25,7 @@
  *                 waits in pthread_join
  *   main_return   main makes its calls and returns 0 while 4 threads are
  *                 still launching
+ *   sigterm       as kill, but waits for a SIGTERM (default action, 143)
  *   kill_busy     main makes its calls, then 4 threads launch without end,
  *                 each counting its returned launches in TRUTH_DIR/progress
  *                 (4 uint64, a shared mapping: the counts survive the
@@ -199,9 +200,9 @@ int main(int argc, char **argv)
 		make_calls();
 		write_counts(128 + SIGABRT, -1);
 		abort();
-	} else if (strcmp(mode, "kill") == 0) {
+	} else if (strcmp(mode, "kill") == 0 || strcmp(mode, "sigterm") == 0) {
 		make_calls();
-		write_counts(128 + SIGKILL, -1);
+		write_counts(128 + (strcmp(mode, "kill") == 0 ? SIGKILL : SIGTERM), -1);
 		char pid[32];
 		snprintf(pid, sizeof(pid), "%d\n", (int)getpid());
 		write_file("pid", pid);
