@@ -26,7 +26,7 @@
  *   main_return   main makes its calls and returns 0 while 4 threads are
  *                 still launching
  *   sigterm       as kill, but waits for a SIGTERM (default action, 143)
- *   kill_busy     main makes its calls, then 4 threads launch without end,
+ *   kill_busy     main makes its calls, then 4 threads launch 4000 times,
  *                 each counting its returned launches in TRUTH_DIR/progress
  *                 (4 uint64, a shared mapping: the counts survive the
  *                 process); TRUTH_DIR/pid is written once each has made
@@ -48,7 +48,7 @@
 #include "tests/simgpu/simgpu.h"
 #include "tests/workloads/workload.h"
 
-enum { ALLOCS = 5, LAUNCHES = 12, WORKERS = 4 };
+enum { ALLOCS = 5, LAUNCHES = 12, WORKERS = 4, BUSY_LAUNCHES = 4000 };
 
 static const char crash_kernel;
 static const char *truth_dir;
@@ -134,11 +134,14 @@ static _Atomic uint64_t *progress;
 static void *counting_worker(void *arg)
 {
 	_Atomic uint64_t *mine = &progress[(intptr_t)arg];
-	for (;;) {
+	/* Bounded, so a slow kill cannot make a huge trace; then idle. */
+	for (int i = 0; i < BUSY_LAUNCHES; i++) {
 		launch_one();
 		/* Only after the call returned: its event is in the trace by then. */
 		atomic_fetch_add(mine, 1);
 	}
+	for (;;)
+		pause();
 	return NULL;
 }
 
