@@ -1,7 +1,8 @@
 /*
  * Gets CUPTI's buffered GPU records into the trace when the process ends
  * without running its exit handlers: a crash signal (SIGSEGV, SIGBUS,
- * SIGFPE, SIGILL, SIGABRT) or _exit/_Exit called by the program. LTTng
+ * SIGFPE, SIGILL, SIGABRT), a termination signal left at its default action
+ * (SIGTERM, SIGINT, SIGHUP, SIGQUIT), or _exit/_Exit called by the program. LTTng
  * events need nothing: they sit in the session daemon's shared memory as
  * soon as they are written. SIGKILL cannot be caught: the records CUPTI
  * still holds then are lost.
@@ -42,8 +43,15 @@
 /* Long enough for a full 4 MiB CUPTI buffer into a blocking LTTng channel. */
 enum { FLUSH_TIMEOUT_MS = 10000 };
 
-static const int crash_signals[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
-enum { N_CRASH_SIGNALS = sizeof(crash_signals) / sizeof(crash_signals[0]) };
+/*
+ * The crash signals always (chained to whatever handler the program has);
+ * from N_ALWAYS on, the termination signals a user or `dnntrace record`
+ * sends, only while their action is the default (a handler of the
+ * program's own ends the program its own way, through exit or not at all).
+ */
+static const int crash_signals[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT,
+				     SIGTERM, SIGINT, SIGHUP, SIGQUIT };
+enum { N_CRASH_SIGNALS = sizeof(crash_signals) / sizeof(crash_signals[0]), N_ALWAYS = 5 };
 
 static struct sigaction previous[N_CRASH_SIGNALS];
 
@@ -126,12 +134,14 @@ static void on_crash_signal(int sig, siginfo_t *info, void *context)
 		sigaction(sig, &previous[index], NULL);
 	flush_bounded();
 	/*
-	 * A fault from the CPU (si_code > 0) recurs when we return and the
-	 * instruction runs again, with the same siginfo. A sent or raised one
-	 * (abort() included) does not: raise it again; it is blocked until we
-	 * return, then goes to the previous action.
+	 * A fault (SIGSEGV, SIGBUS, SIGFPE, SIGILL from the kernel: si_code > 0,
+	 * SI_KERNEL included) recurs when we return and the instruction runs
+	 * again, with the same siginfo. Any other signal (sent, raised,
+	 * abort(), a terminal's SIGINT) does not: raise it again; it is blocked
+	 * until we return, then goes to the previous action.
 	 */
-	if (sig == SIGABRT || !info || info->si_code <= 0)
+	bool fault = sig == SIGSEGV || sig == SIGBUS || sig == SIGFPE || sig == SIGILL;
+	if (!fault || !info || info->si_code <= 0)
 		syscall(SYS_tgkill, getpid(), (pid_t)syscall(SYS_gettid), sig);
 	errno = saved_errno;
 }
@@ -173,7 +183,9 @@ void crash_flush_start(void)
 		struct sigaction current;
 		/* An ignored SIGABRT stays ignored; faults cannot be ignored anyway. */
 		if (sigaction(crash_signals[i], NULL, &current) != 0 ||
-		    current.sa_handler == SIG_IGN)
+		    current.sa_handler == SIG_IGN ||
+		    (i >= N_ALWAYS && ((current.sa_flags & SA_SIGINFO) ||
+				       current.sa_handler != SIG_DFL)))
 			continue;
 		previous[i] = current;
 		sigaction(crash_signals[i], &action, NULL);

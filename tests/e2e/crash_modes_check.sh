@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
 # crash_modes_check.sh MODE...: the end-to-end check of a traced program that
-# ends abnormally, run by test_crash_signals.sh, test_crash_kill.sh and
-# test_crash_exits.sh for their modes of tests/workloads/crash_modes (SIGSEGV
-# with and without its own handler, abort, SIGKILL from outside when idle
-# and while 4 threads launch, _exit, exit() from a second thread, return
-# from main while threads still launch): `dnntrace record` exits with the
-# program's status, leaves no LTTng session, does not hang, and the trace,
-# readable by babeltrace2 and the analyzer, holds exactly the calls the
-# program says it made before the end (crash_modes writes them). GPU
-# records: all of them, except after SIGKILL, where the ones CUPTI still held
-# in the process are lost by nature (asserted: none, as documented).
+# ends abnormally, run by test_crash_signals.sh, test_crash_kill.sh,
+# test_crash_kill_busy.sh and test_crash_exits.sh for their modes of
+# tests/workloads/crash_modes (SIGSEGV with and without its own handler,
+# abort, SIGKILL from outside when idle and while 4 threads launch, SIGTERM,
+# _exit, exit() from a second thread, return from main while threads still
+# launch): `dnntrace record` exits with the program's status, leaves no LTTng
+# session, does not hang, and the trace, readable by babeltrace2 and the
+# analyzer, holds exactly the calls the program says it made before the end
+# (crash_modes writes them). GPU records: all of them, except after SIGKILL,
+# where the ones CUPTI still held in the process are lost by nature
+# (asserted: none, as documented).
 . "$DNNTRACE_ROOT/tests/e2e/lib.sh"
 workload="$WORKLOADS/crash_modes"
 require_built "$workload" "$DNNTRACE_BUILD/lib/libdnntrace.so" \
@@ -19,26 +20,30 @@ require_built "$workload" "$DNNTRACE_BUILD/lib/libdnntrace.so" \
 ulimit -c 0
 
 [ $# -gt 0 ] || fail "usage: crash_modes_check.sh MODE..."
-modes="$*"
+modes=("$@")
 
 # run_mode MODE TRUTH_DIR CMD...: runs CMD (which runs crash_modes MODE
 # TRUTH_DIR) bounded by timeout; for kill and kill_busy, SIGKILLs the
-# workload once it has written its pid. Returns CMD's status (124: it hung).
+# workload once it has written its pid (sigterm: SIGTERM). Returns CMD's status (124: it hung).
 run_mode() {
 	local mode=$1 truth=$2
 	shift 2
 	mkdir -p "$truth"
 	timeout -k 5 40 "$@" &
 	local pid=$! _
-	if [ "$mode" = kill ] || [ "$mode" = kill_busy ]; then
-		for _ in $(seq 300); do [ -s "$truth/pid" ] && break; sleep 0.1; done
-		[ -s "$truth/pid" ] && kill -KILL "$(cat "$truth/pid")"
-	fi
+	local signal=KILL
+	case "$mode" in
+	sigterm) signal=TERM ;&
+	kill|kill_busy)
+		# Soon after: kill_busy's threads launch all the while.
+		for _ in $(seq 3000); do [ -s "$truth/pid" ] && break; sleep 0.01; done
+		[ -s "$truth/pid" ] && kill -s "$signal" "$(cat "$truth/pid")" ;;
+	esac
 	wait "$pid"
 }
 export -f run_mode
 
-for mode in $modes; do
+for mode in "${modes[@]}"; do
 	mkdir -p "$e2e_tmp/$mode"
 	run_mode "$mode" "$e2e_tmp/$mode/truth-untraced" \
 		env LD_LIBRARY_PATH="$SIMGPU_LIB${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
@@ -60,7 +65,7 @@ export DNNTRACE_TEARDOWN_TIMEOUT=10
 		echo $? >"$tmp/$mode/traced.status"
 	done
 	lttng list 2>&1 | grep -c "dnntrace-" >"$tmp/leftover"
-	exit 0' bash "$DNNTRACE" "$workload" "$e2e_tmp" $modes ||
+	exit 0' bash "$DNNTRACE" "$workload" "$e2e_tmp" "${modes[@]}" ||
 	fail "could not run the traced programs in a private session daemon"
 [ "$(cat "$e2e_tmp/leftover")" = 0 ] || fail "LTTng sessions left behind: $(cat "$e2e_tmp/leftover")"
 
@@ -68,7 +73,7 @@ count() { awk -v name="$1" '$1 == name { print $2 }' "$2"; }
 # events NAME TRACE_TXT: how many NAME events (provider:event) the trace holds.
 events() { grep -c " $1: " "$2"; }
 
-for mode in $modes; do
+for mode in "${modes[@]}"; do
 	dir=$e2e_tmp/$mode
 	counts=$dir/truth/counts
 	[ -s "$counts" ] || fail "$mode: the traced workload wrote no counts: $(tail -n 2 "$dir/record.err")"

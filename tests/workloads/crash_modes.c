@@ -25,7 +25,8 @@
  *                 waits in pthread_join
  *   main_return   main makes its calls and returns 0 while 4 threads are
  *                 still launching
- *   kill_busy     main makes its calls, then 4 threads launch without end,
+ *   sigterm       as kill, but waits for a SIGTERM (default action, 143)
+ *   kill_busy     main makes its calls, then 4 threads launch 4000 times,
  *                 each counting its returned launches in TRUTH_DIR/progress
  *                 (4 uint64, a shared mapping: the counts survive the
  *                 process); TRUTH_DIR/pid is written once each has made
@@ -47,7 +48,7 @@
 #include "tests/simgpu/simgpu.h"
 #include "tests/workloads/workload.h"
 
-enum { ALLOCS = 5, LAUNCHES = 12, WORKERS = 4 };
+enum { ALLOCS = 5, LAUNCHES = 12, WORKERS = 4, BUSY_LAUNCHES = 4000 };
 
 static const char crash_kernel;
 static const char *truth_dir;
@@ -133,11 +134,14 @@ static _Atomic uint64_t *progress;
 static void *counting_worker(void *arg)
 {
 	_Atomic uint64_t *mine = &progress[(intptr_t)arg];
-	for (;;) {
+	/* Bounded, so a slow kill cannot make a huge trace; then idle. */
+	for (int i = 0; i < BUSY_LAUNCHES; i++) {
 		launch_one();
 		/* Only after the call returned: its event is in the trace by then. */
 		atomic_fetch_add(mine, 1);
 	}
+	for (;;)
+		pause();
 	return NULL;
 }
 
@@ -199,9 +203,9 @@ int main(int argc, char **argv)
 		make_calls();
 		write_counts(128 + SIGABRT, -1);
 		abort();
-	} else if (strcmp(mode, "kill") == 0) {
+	} else if (strcmp(mode, "kill") == 0 || strcmp(mode, "sigterm") == 0) {
 		make_calls();
-		write_counts(128 + SIGKILL, -1);
+		write_counts(128 + (strcmp(mode, "kill") == 0 ? SIGKILL : SIGTERM), -1);
 		char pid[32];
 		snprintf(pid, sizeof(pid), "%d\n", (int)getpid());
 		write_file("pid", pid);
