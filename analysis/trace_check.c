@@ -381,12 +381,15 @@ int dt_trace_check(const char *trace_dir, struct dt_trace_check *c,
 		rc = -1;
 	}
 	free_found();
+	c->failed = rc != 0;
 	return rc;
 }
 
 void dt_trace_check_error_path(const struct dt_trace_check *c,
 		const char *trace_dir, char *error, size_t error_size)
 {
+	if (c->failed)
+		return;
 	char line[1024];
 	size_t n = strlen(c->view_dir);
 	if (n > 0 && strncmp(error, c->view_dir, n) == 0)
