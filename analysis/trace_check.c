@@ -229,6 +229,7 @@ static int copy_ranges(const char *from, const char *to,
 		uint64_t off = scan->kept[i].offset, left = scan->kept[i].size;
 		while (rc == 0 && left > 0) {
 			size_t want = left < sizeof(buf) ? (size_t)left : sizeof(buf);
+			dt_progress_tick();
 			ssize_t got = pread(in, buf, want, (off_t)off);
 			if (got <= 0 || write(out, buf, (size_t)got) != got)
 				rc = -1;
