@@ -9,6 +9,7 @@
  */
 #include "analysis/trace_reader.h"
 
+#include "analysis/damage.h"
 #include "analysis/supervisor.h"
 
 #include <babeltrace2/babeltrace.h>
@@ -88,6 +89,7 @@ struct class_info {
 	enum handler handler;
 	uint64_t index[MAX_FIELDS];
 	enum field_kind kind[MAX_FIELDS];
+	bool corrupt;                /* ours by its name, not by its fields */
 	bool has_clock;
 	uint64_t clock_frequency;
 	int64_t vpid_index;          /* in the common context, -1: absent */
@@ -191,18 +193,36 @@ static void resolve_class(struct class_info *info, const bt_event_class *ec)
 	size_t spec = 0, n_specs = sizeof(event_specs) / sizeof(event_specs[0]);
 	while (spec < n_specs && strcmp(event_specs[spec].event, name) != 0)
 		spec++;
-	if (spec == n_specs)
+	if (spec == n_specs) {
+		/* LTTng names are provider:event in [A-Za-z0-9_]; a dnntrace
+		 * name with anything else is a damaged metadata text (a new
+		 * event of ours is simply not read) */
+		if (strncmp(name, "dnntrace", 8) == 0 && strspn(name,
+				"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+				"0123456789_:") != strlen(name)) {
+			info->corrupt = true;
+			dt_damage_note(DT_DAMAGE_EVENT_CLASS, 0, "event class "
+					"\"%.80s\": not a tracepoint name", name);
+		}
 		return;
+	}
 
 	const bt_field_class *payload =
 		bt_event_class_borrow_payload_field_class_const(ec);
 	for (int i = 0; i < MAX_FIELDS && event_specs[spec].fields[i]; i++) {
 		const bt_field_class *fc;
-		/* a class that lacks a field we read is not our format: ignore */
+		/* our event without a field we read: a damaged metadata text
+		 * (or a reader older than the tracer): its events are ignored,
+		 * and counted */
 		if (!find_member(payload, event_specs[spec].fields[i],
 				&info->index[i], &fc) ||
-		    !classify_field(fc, &info->kind[i]))
+		    !classify_field(fc, &info->kind[i])) {
+			info->corrupt = true;
+			dt_damage_note(DT_DAMAGE_EVENT_CLASS, 0, "event class %s: "
+					"no usable field %s", name,
+					event_specs[spec].fields[i]);
 			return;
+		}
 	}
 	const bt_stream_class *sc = bt_event_class_borrow_stream_class_const(ec);
 	const bt_clock_class *clock =
@@ -409,8 +429,11 @@ static void handle_event(struct reader *r, const bt_message *msg)
 {
 	const bt_event *event = bt_message_event_borrow_event_const(msg);
 	const struct class_info *info = class_of(r, bt_event_borrow_class_const(event));
-	if (info->handler == H_IGNORE)
+	if (info->handler == H_IGNORE) {
+		if (info->corrupt)
+			dt_damage.count[DT_DAMAGE_EVENT_CLASS]++;
 		return;
+	}
 	/* no vpid context: one process */
 	int64_t vpid = context_integer(event, info->vpid_index, info->vpid_signed);
 	const bt_field *payload = bt_event_borrow_payload_field_const(event);
