@@ -27,6 +27,8 @@ static const char *const kind_names[DT_DAMAGE_KINDS][2] = {
 		"packets out of order skipped"},
 	[DT_DAMAGE_TRACE_SKIPPED] = {"trace skipped (unusable metadata)",
 		"traces skipped (unusable metadata)"},
+	[DT_DAMAGE_EVENT_CLASS] = {"event of a corrupt event class ignored",
+		"events of corrupt event classes ignored"},
 };
 
 void dt_damage_note(enum dt_damage_kind kind, uint64_t n, const char *fmt, ...)

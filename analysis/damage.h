@@ -21,6 +21,8 @@ enum dt_damage_kind {
 	DT_DAMAGE_STREAM_DUPLICATE,  /* two files hold the same stream */
 	DT_DAMAGE_OUT_OF_ORDER,      /* packets going back in time: skipped */
 	DT_DAMAGE_TRACE_SKIPPED,     /* unusable metadata: its streams unread */
+	DT_DAMAGE_EVENT_CLASS,       /* events of a dnntrace class the metadata
+	                                declares wrongly: ignored */
 	DT_DAMAGE_KINDS
 };
 

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "analysis/damage.h"
+#include "analysis/supervisor.h"
 #include "analysis/util.h"
 
 #define PACKET_MAGIC 0xC1FC1FC1u
@@ -135,6 +136,7 @@ int dt_stream_scan(const char *path, const char *display,
 	uint64_t off = 0, step = packet_size_hint, n = 0;
 	bool clean = true;
 	while (off < s->file_size) {
+		dt_progress_tick();   /* the watchdog also watches the checks */
 		uint64_t left = s->file_size - off;
 		struct head h;
 		const char *problem = NULL;

@@ -258,6 +258,13 @@ int dt_supervise(int (*work)(void *), void *arg, const char *prog,
 				"trace?): stopped (--watchdog-s sets the limit)\n",
 				prog, trace_dir, watchdog_s);
 		rc = 2;
+	} else if (WIFSIGNALED(status) && WTERMSIG(status) == SIGPIPE) {
+		/* the reader of our stdout went away (`| head`): end as an
+		 * unsupervised analyzer would, quietly */
+		free(err.text);
+		signal(SIGPIPE, SIG_DFL);
+		raise(SIGPIPE);
+		return 2;
 	} else if (WIFSIGNALED(status)) {
 		int sig = WTERMSIG(status);
 		char reason[200];

@@ -229,6 +229,7 @@ static int copy_ranges(const char *from, const char *to,
 		uint64_t off = scan->kept[i].offset, left = scan->kept[i].size;
 		while (rc == 0 && left > 0) {
 			size_t want = left < sizeof(buf) ? (size_t)left : sizeof(buf);
+			dt_progress_tick();
 			ssize_t got = pread(in, buf, want, (off_t)off);
 			if (got <= 0 || write(out, buf, (size_t)got) != got)
 				rc = -1;
@@ -381,12 +382,15 @@ int dt_trace_check(const char *trace_dir, struct dt_trace_check *c,
 		rc = -1;
 	}
 	free_found();
+	c->failed = rc != 0;
 	return rc;
 }
 
 void dt_trace_check_error_path(const struct dt_trace_check *c,
 		const char *trace_dir, char *error, size_t error_size)
 {
+	if (c->failed)
+		return;
 	char line[1024];
 	size_t n = strlen(c->view_dir);
 	if (n > 0 && strncmp(error, c->view_dir, n) == 0)

@@ -12,11 +12,13 @@
 #define DNNTRACE_ANALYSIS_TRACE_CHECK_H
 
 #include <limits.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 struct dt_trace_check {
 	char decode_dir[PATH_MAX];   /* TRACE_DIR itself, or the view */
 	char view_dir[PATH_MAX];     /* "" when no view was needed */
+	bool failed;                 /* dt_trace_check itself wrote the error */
 };
 
 /* 0: decode c->decode_dir. -1: nothing usable, one line in error. */

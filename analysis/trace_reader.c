@@ -9,6 +9,7 @@
  */
 #include "analysis/trace_reader.h"
 
+#include "analysis/damage.h"
 #include "analysis/overheads.h"
 #include "analysis/timeline_json.h"
 #include "analysis/supervisor.h"
@@ -102,6 +103,7 @@ struct class_info {
 	enum handler handler;
 	uint64_t index[MAX_FIELDS];
 	enum field_kind kind[MAX_FIELDS];
+	bool corrupt;                /* ours by its name, not by its fields */
 	bool has_clock;
 	uint64_t clock_frequency;
 	int64_t vpid_index;          /* in the common context, -1: absent */
@@ -207,8 +209,19 @@ static void resolve_class(struct class_info *info, const bt_event_class *ec)
 	size_t spec = 0, n_specs = sizeof(event_specs) / sizeof(event_specs[0]);
 	while (spec < n_specs && strcmp(event_specs[spec].event, name) != 0)
 		spec++;
-	if (spec == n_specs)
+	if (spec == n_specs) {
+		/* LTTng names are provider:event in [A-Za-z0-9_]; a dnntrace
+		 * name with anything else is a damaged metadata text (a new
+		 * event of ours is simply not read) */
+		if (strncmp(name, "dnntrace", 8) == 0 && strspn(name,
+				"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+				"0123456789_:") != strlen(name)) {
+			info->corrupt = true;
+			dt_damage_note(DT_DAMAGE_EVENT_CLASS, 0, "event class "
+					"\"%.80s\": not a tracepoint name", name);
+		}
 		return;
+	}
 
 	const bt_field_class *payload =
 		bt_event_class_borrow_payload_field_class_const(ec);
@@ -219,10 +232,17 @@ static void resolve_class(struct class_info *info, const bt_event_class *ec)
 		if (find_member(payload, field + optional, &info->index[i], &fc) &&
 		    classify_field(fc, &info->kind[i]))
 			continue;
-		/* a class that lacks a field we need is not our format: ignore */
-		if (!optional)
-			return;
-		info->kind[i] = F_ABSENT;
+		if (optional) {
+			info->kind[i] = F_ABSENT;
+			continue;
+		}
+		/* our event without a field we read: a damaged metadata text
+		 * (or a reader older than the tracer): its events are ignored,
+		 * and counted */
+		info->corrupt = true;
+		dt_damage_note(DT_DAMAGE_EVENT_CLASS, 0, "event class %s: "
+				"no usable field %s", name, field);
+		return;
 	}
 	info->gpu_set = strcmp(name, "dnntrace_gpu:memset") == 0;
 	const bt_stream_class *sc = bt_event_class_borrow_stream_class_const(ec);
@@ -560,8 +580,11 @@ static void handle_event(struct reader *r, const bt_message *msg)
 {
 	const bt_event *event = bt_message_event_borrow_event_const(msg);
 	const struct class_info *info = class_of(r, bt_event_borrow_class_const(event));
-	if (info->handler == H_IGNORE)
+	if (info->handler == H_IGNORE) {
+		if (info->corrupt)
+			dt_damage.count[DT_DAMAGE_EVENT_CLASS]++;
 		return;
+	}
 	/* no vpid context: one process */
 	int64_t vpid = context_integer(event, info->vpid_index, info->vpid_signed);
 	const bt_field *payload = bt_event_borrow_payload_field_const(event);
@@ -713,13 +736,14 @@ static void handle_message(struct reader *r, const bt_message *msg)
 }
 
 /*
- * libbabeltrace2 2.0's ctf plugin leaks a few blocks when it cannot parse
- * a trace's metadata (its error path; the plugin is unloaded before LSan
- * looks, so they cannot even be named). Only libbabeltrace2 code runs
- * while the source component is created, none of ours, so in sanitizer
- * builds its allocations there are kept out of leak checking (LSan's own
- * interface; weak, absent in normal builds). Our own error paths stay
- * checked.
+ * libbabeltrace2 2.0's ctf plugin leaks a few blocks (glib allocations) when
+ * it cannot parse a trace's metadata and when it meets some corrupt event
+ * data (its error paths; the plugin is unloaded before LSan looks, so they
+ * cannot even be named). In sanitizer builds, libbabeltrace2's own work is
+ * kept out of leak checking with LSan's interface (weak: absent in normal
+ * builds): creating the source component and running the graph, except
+ * while our sink handles messages, where our allocations are made. Our
+ * own code, error paths included, stays checked.
  */
 extern void __lsan_disable(void) __attribute__((weak));
 extern void __lsan_enable(void) __attribute__((weak));
@@ -764,10 +788,12 @@ static bt_graph_simple_sink_component_consume_func_status sink_consume(
 		return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_ERROR;
 	}
 	dt_progress_tick();
+	lsan_enable();
 	for (uint64_t i = 0; i < count; i++) {
 		handle_message(r, messages[i]);
 		bt_message_put_ref(messages[i]);
 	}
+	lsan_disable();
 	return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_OK;
 }
 
@@ -904,7 +930,9 @@ static int run_graph(const char *trace_dir, bt_value *params, struct reader *r,
 		goto out;
 	}
 	for (;;) {
+		lsan_disable();
 		bt_graph_run_status status = bt_graph_run(graph);
+		lsan_enable();
 		if (status == BT_GRAPH_RUN_STATUS_OK)
 			break;
 		if (status == BT_GRAPH_RUN_STATUS_AGAIN)

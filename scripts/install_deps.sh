@@ -21,7 +21,8 @@ packages=(
 	libzstd1          # simgpu's fatbin reader: zstd-compressed cubins (dlopen)
 )
 case "${1:-}" in
---tests) packages+=(python3-torch) ;; # tests/python: the PyTorch naming helper (CPU build)
+--tests) packages+=(python3-torch # tests/python: the PyTorch naming helper (CPU build)
+	strace) ;;                        # tests/analysis: the analyzer's watchdog (a delayed open)
 "") ;;
 *) echo "install_deps: unknown argument $1 (usage: install_deps.sh [--tests])" >&2; exit 1 ;;
 esac

@@ -2,7 +2,8 @@
 # and the emitter used by the reader tests (test_reader.sh).
 
 ANALYSIS_TEST_NAMES := analysis_model analysis_library analysis_g10_reference analysis_timeline \
-	analysis_nvtx analysis_stream_free analysis_driver analysis_memory analysis_energy
+	analysis_nvtx analysis_stream_free analysis_driver analysis_memory analysis_energy \
+	analysis_metadata_check
 ANALYSIS_TESTS := $(ANALYSIS_TEST_NAMES:%=$(BUILD)/tests/test_%)
 ANALYSIS_EMITTER := $(BUILD)/tests/analysis_emit_scripted
 TESTS += $(ANALYSIS_TESTS)

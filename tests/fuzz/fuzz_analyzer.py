@@ -303,6 +303,8 @@ def main():
     ap.add_argument("--cases", type=int, default=5000)
     ap.add_argument("--seed", default="1")
     ap.add_argument("--first", type=int, default=0, help="first case number")
+    ap.add_argument("--only", default=None,
+                    help="comma-separated case numbers to run (again)")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--timeout", type=float, default=30.0)
     ap.add_argument("--watchdog", type=int, default=5)
@@ -332,8 +334,11 @@ def main():
     counts, silent, failures = {}, {}, []
     log = open(args.log, "w", buffering=1) if args.log else None
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+        numbers = [int(n) for n in args.only.split(",")] if args.only else \
+            range(args.first, args.first + args.cases)
+        args.cases = len(numbers)
         futures = [pool.submit(one_case, args, traces, baselines, i)
-                   for i in range(args.first, args.first + args.cases)]
+                   for i in numbers]
         for fut in concurrent.futures.as_completed(futures):
             i, tname, kind, place, desc, verdict, line = fut.result()
             counts[verdict] = counts.get(verdict, 0) + 1
