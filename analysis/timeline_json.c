@@ -2,10 +2,10 @@
  * timeline.json writer (timeline_json.h), in Chrome's trace-event format.
  * Tracks: pid = the traced process's vpid; tid = the host thread's vtid,
  * or GPU_TID + device * 100000 + CUPTI stream id for a GPU stream.
- *   host thread: one "X" slice per traced call (launches and library calls
- *     from their start_ns to their event, other calls at their event with
- *     duration 0: the trace stamps calls when they return), NVTX push/pop
- *     ranges as "B"/"E";
+ *   host thread: one "X" slice per traced call (launches, graph launches,
+ *     copies, sets and library calls from their start_ns to their event,
+ *     allocs and frees at their event with duration 0: the trace stamps
+ *     calls when they return), NVTX push/pop ranges as "B"/"E";
  *   GPU stream: one "X" slice per kernel, copy and set;
  *   flows: an "s" at the call's slice, an "f" (binding point "e") at the
  *     GPU slice, one fresh id per pair, written together once the GPU
@@ -22,7 +22,8 @@
  * delivers late are written when they arrive: the format does not need
  * events sorted, only B/E to come in order on their track, which they do
  * (host events arrive in time order).
- * Must never hold output in memory, and never write a string unescaped.
+ * Must never hold more output than its two 1 MiB buffers, and never write
+ * a string unescaped.
  */
 #include "analysis/timeline_json.h"
 
