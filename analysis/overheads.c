@@ -1,6 +1,7 @@
 /*
  * T1..T5 host overheads per op (overheads.h). During the pass each
- * successful launch, graph launch or library call is charged to the
+ * successful launch, graph launch, async copy or set, or library call (a
+ * "call" below) is charged to the
  * innermost NVTX range at its call (the model decides it, as for
  * kernels.csv's op): T4 = its duration (start_ns to its event; 0 when the
  * trace has no start_ns), T5 = the gap since the previous call charged to
@@ -113,8 +114,13 @@ static struct ov_range *range_state(struct ov_process *p, size_t index)
 void dt_overheads_on_event(struct dt_overheads *o, struct dt_model *m,
 		const struct dt_hook_event *e)
 {
+	/* what submits GPU work without waiting for it: launches, library
+	 * calls, and (as the seed counts cudaMemcpyAsync) async copies and
+	 * sets; a synchronous copy's duration is mostly waiting */
+	bool async_copy = (e->kind == DT_HOOK_MEMCPY || e->kind == DT_HOOK_MEMSET) &&
+		strstr(dt_launch_api_name(e->api), "Async") != NULL;
 	if ((e->kind != DT_HOOK_LAUNCH && e->kind != DT_HOOK_GRAPH_LAUNCH &&
-	     e->kind != DT_HOOK_LIB_CALL) || e->result != 0)
+	     e->kind != DT_HOOK_LIB_CALL && !async_copy) || e->result != 0)
 		return;
 	struct ov_process *p = process_of(o, e->vpid, true);
 	uint64_t end = e->ts;

@@ -4,9 +4,11 @@
  * thread, same enclosing range), T2 op start to the start of its first
  * launch, T3 end of its last launch to op end, T4 the launch calls
  * themselves, T5 the gaps between its launches (0 for an op of one
- * launch; an op with no launch has one T5, its whole duration). An op is
- * an NVTX range that is the innermost range of some launch or library
- * call, or that contains no other range (a host-only op); a library call
+ * launch; an op with no launch has one T5, its whole duration). Launches
+ * here are kernel and graph launches, async copies and sets (the seed
+ * counts cudaMemcpyAsync) and library calls. An op is an NVTX range that
+ * is the innermost range of some launch, or that contains no other range
+ * (a host-only op); a library call
  * is also an op of its own (its row holds its calls' durations as T4).
  * Launches are gathered during the reader's pass (pass_hooks.h), the
  * ranges' T1-T3 once the model has them all. Writes overheads.csv.

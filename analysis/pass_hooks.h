@@ -33,7 +33,8 @@ struct dt_hook_event {
 	enum dt_hook_kind kind;
 	int64_t vpid, vtid;          /* 0 when the trace lacks the context */
 	uint64_t ts;                 /* the event's time: a call's return */
-	uint64_t start_ns;           /* launch / library call entry; 0: unknown */
+	uint64_t start_ns;           /* entry of a launch, graph launch, copy,
+	                              * set or library call; 0: unknown */
 	uint64_t call_id;
 	int api;                     /* dnntrace_api_id, or dnntrace_lib_api_id */
 	int result;

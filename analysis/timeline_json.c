@@ -2,10 +2,10 @@
  * timeline.json writer (timeline_json.h), in Chrome's trace-event format.
  * Tracks: pid = the traced process's vpid; tid = the host thread's vtid,
  * or GPU_TID + device * 100000 + CUPTI stream id for a GPU stream.
- *   host thread: one "X" slice per traced call (launches and library calls
- *     from their start_ns to their event, other calls at their event with
- *     duration 0: the trace stamps calls when they return), NVTX push/pop
- *     ranges as "B"/"E";
+ *   host thread: one "X" slice per traced call (launches, graph launches,
+ *     copies, sets and library calls from their start_ns to their event,
+ *     allocs and frees at their event with duration 0: the trace stamps
+ *     calls when they return), NVTX push/pop ranges as "B"/"E";
  *   GPU stream: one "X" slice per kernel, copy and set;
  *   flows: an "s" at the call's slice, an "f" (binding point "e") at the
  *     GPU slice, one fresh id per pair, written together once the GPU
@@ -22,11 +22,13 @@
  * delivers late are written when they arrive: the format does not need
  * events sorted, only B/E to come in order on their track, which they do
  * (host events arrive in time order).
- * Must never hold output in memory, and never write a string unescaped.
+ * Must never hold more output than its two 1 MiB buffers, and never write
+ * a string unescaped.
  */
 #include "analysis/timeline_json.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -79,8 +81,36 @@ struct tl_process {
 	size_t n_devices, cap_devices;
 };
 
-struct dt_timeline {
+#define OUT_BUFFER ((size_t)1 << 20)
+
+/* A second thread doing the fwrite of one full buffer while the pass
+ * fills the other: on multi-million-event traces writing is a third of
+ * the timeline's cost. */
+struct tl_writer {
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
 	FILE *f;
+	char *pending;               /* handed over, being written; NULL: idle */
+	size_t pending_len;
+	bool stop;
+	bool failed;
+};
+
+/* The output buffer: formatting goes straight into it (memcpy, no stdio
+ * call per character); a full one goes to the writer thread, or to fwrite
+ * here when there is none. */
+struct tl_out {
+	FILE *f;
+	char *buf;
+	size_t len;
+	char *spare;                 /* the other buffer (threaded only) */
+	bool failed;
+	struct tl_writer *writer;    /* NULL: write synchronously */
+};
+
+struct dt_timeline {
+	struct tl_out out;
 	bool first;
 	uint64_t next_flow;
 	uint64_t last_ts;                /* the latest time seen: ends open things */
@@ -91,9 +121,107 @@ struct dt_timeline {
 
 /* ---- JSON output ------------------------------------------------------ */
 
-static void put(FILE *f, const char *s)
+static void *writer_run(void *arg)
 {
-	dt_put_str(f, s);
+	struct tl_writer *w = arg;
+	pthread_mutex_lock(&w->lock);
+	for (;;) {
+		while (!w->pending && !w->stop)
+			pthread_cond_wait(&w->cond, &w->lock);
+		if (!w->pending)
+			break;
+		char *buf = w->pending;
+		size_t len = w->pending_len;
+		pthread_mutex_unlock(&w->lock);
+		bool ok = fwrite(buf, 1, len, w->f) == len;
+		pthread_mutex_lock(&w->lock);
+		w->failed |= !ok;
+		w->pending = NULL;
+		pthread_cond_broadcast(&w->cond);
+	}
+	pthread_mutex_unlock(&w->lock);
+	return NULL;
+}
+
+/* Waits until the writer has written what it was given. */
+static void writer_wait_idle(struct tl_writer *w)
+{
+	pthread_mutex_lock(&w->lock);
+	while (w->pending)
+		pthread_cond_wait(&w->cond, &w->lock);
+	pthread_mutex_unlock(&w->lock);
+}
+
+static void out_flush(struct tl_out *o)
+{
+	if (o->len == 0)
+		return;
+	struct tl_writer *w = o->writer;
+	if (!w) {
+		if (fwrite(o->buf, 1, o->len, o->f) != o->len)
+			o->failed = true;
+		o->len = 0;
+		return;
+	}
+	pthread_mutex_lock(&w->lock);
+	while (w->pending)      /* the spare is free once the writer is idle */
+		pthread_cond_wait(&w->cond, &w->lock);
+	w->pending = o->buf;
+	w->pending_len = o->len;
+	pthread_cond_broadcast(&w->cond);
+	pthread_mutex_unlock(&w->lock);
+	char *next = o->spare;
+	o->spare = o->buf;
+	o->buf = next;
+	o->len = 0;
+}
+
+static inline void out_mem(struct tl_out *o, const char *s, size_t n)
+{
+	while (o->len + n > OUT_BUFFER) {       /* only strings over 1 MiB loop */
+		size_t part = OUT_BUFFER - o->len;
+		memcpy(o->buf + o->len, s, part);
+		o->len += part;
+		s += part;
+		n -= part;
+		out_flush(o);
+	}
+	memcpy(o->buf + o->len, s, n);
+	o->len += n;
+}
+
+/* strlen of a literal folds at compile time. */
+static inline void put(struct tl_out *o, const char *s)
+{
+	out_mem(o, s, strlen(s));
+}
+
+static inline void out_c(struct tl_out *o, char c)
+{
+	if (o->len == OUT_BUFFER)
+		out_flush(o);
+	o->buf[o->len++] = c;
+}
+
+static void out_u64(struct tl_out *o, uint64_t v)
+{
+	char tmp[24];
+	char *p = tmp + sizeof(tmp);
+	do {
+		*--p = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	out_mem(o, p, (size_t)(tmp + sizeof(tmp) - p));
+}
+
+static void out_i64(struct tl_out *o, int64_t v)
+{
+	if (v < 0) {
+		out_c(o, '-');
+		out_u64(o, (uint64_t)0 - (uint64_t)v);
+	} else {
+		out_u64(o, (uint64_t)v);
+	}
 }
 
 /* Length of the valid UTF-8 sequence at s (1-4), 0 if it is not one. */
@@ -123,16 +251,22 @@ static int utf8_length(const unsigned char *s)
 	return n;
 }
 
-void dt_json_put_string(FILE *f, const char *s)
+static void json_string(struct tl_out *f, const char *s)
 {
 	static const char hex[] = "0123456789abcdef";
-	putc_unlocked('"', f);
+	out_c(f, '"');
 	const unsigned char *p = (const unsigned char *)(s ? s : "");
 	while (*p) {
+		const unsigned char *run = p;
+		while (*p >= 0x20 && *p < 0x80 && *p != '"' && *p != '\\')
+			p++;       /* plain ASCII goes out in one copy */
+		out_mem(f, (const char *)run, (size_t)(p - run));
+		if (!*p)
+			break;
 		unsigned char c = *p;
 		if (c == '"' || c == '\\') {
-			putc_unlocked('\\', f);
-			putc_unlocked((char)c, f);
+			out_c(f, '\\');
+			out_c(f, (char)c);
 			p++;
 		} else if (c < 0x20) {
 			const char *short_form = c == '\n' ? "\\n" : c == '\t' ?
@@ -142,8 +276,8 @@ void dt_json_put_string(FILE *f, const char *s)
 				put(f, short_form);
 			} else {
 				put(f, "\\u00");
-				putc_unlocked(hex[c >> 4], f);
-				putc_unlocked(hex[c & 15], f);
+				out_c(f, hex[c >> 4]);
+				out_c(f, hex[c & 15]);
 			}
 			p++;
 		} else {
@@ -154,25 +288,33 @@ void dt_json_put_string(FILE *f, const char *s)
 				continue;
 			}
 			for (int i = 0; i < n; i++)
-				putc_unlocked((char)p[i], f);
+				out_c(f, (char)p[i]);
 			p += n;
 		}
 	}
-	putc_unlocked('"', f);
+	out_c(f, '"');
+}
+
+void dt_json_put_string(FILE *f, const char *s)
+{
+	struct tl_out o = {.f = f, .buf = dt_xmalloc(OUT_BUFFER)};
+	json_string(&o, s);
+	out_flush(&o);
+	free(o.buf);
 }
 
 /* ns as µs with exactly three decimals: no precision lost to a double. */
-static void put_us(FILE *f, uint64_t ns)
+static void put_us(struct tl_out *f, uint64_t ns)
 {
-	dt_put_u64(f, ns / 1000);
+	out_u64(f, ns / 1000);
 	unsigned frac = (unsigned)(ns % 1000);
-	putc_unlocked('.', f);
-	putc_unlocked((char)('0' + frac / 100), f);
-	putc_unlocked((char)('0' + frac / 10 % 10), f);
-	putc_unlocked((char)('0' + frac % 10), f);
+	out_c(f, '.');
+	out_c(f, (char)('0' + frac / 100));
+	out_c(f, (char)('0' + frac / 10 % 10));
+	out_c(f, (char)('0' + frac % 10));
 }
 
-static void put_hex(FILE *f, uint64_t v)
+static void put_hex(struct tl_out *f, uint64_t v)
 {
 	static const char hex[] = "0123456789abcdef";
 	char buf[20];
@@ -184,42 +326,44 @@ static void put_hex(FILE *f, uint64_t v)
 	} while (v);
 	put(f, "\"0x");
 	put(f, p);
-	putc_unlocked('"', f);
+	out_c(f, '"');
 }
 
 /* Opens one event object: {"ph":"X","pid":P,"tid":T,"ts":... */
 static void begin_event(struct dt_timeline *tl, const char *ph, int64_t pid,
 		int64_t tid, uint64_t ts)
 {
-	FILE *f = tl->f;
+	struct tl_out *f = &tl->out;
 	put(f, tl->first ? "\n{\"ph\":\"" : ",\n{\"ph\":\"");
 	tl->first = false;
 	put(f, ph);
 	put(f, "\",\"pid\":");
-	dt_put_i64(f, pid);
-	put(f, ",\"tid\":");
-	dt_put_i64(f, tid);
+	out_i64(f, pid);
+	if (tid >= 0) {          /* counters belong to the process: no tid */
+		put(f, ",\"tid\":");
+		out_i64(f, tid);
+	}
 	put(f, ",\"ts\":");
 	put_us(f, ts);
 	if (ts > tl->last_ts)
 		tl->last_ts = ts;
 }
 
-static void put_name(FILE *f, const char *key, const char *value)
+static void put_name(struct tl_out *f, const char *key, const char *value)
 {
 	put(f, ",\"");
 	put(f, key);
 	put(f, "\":");
-	dt_json_put_string(f, value);
+	json_string(f, value);
 }
 
-static void put_int_arg(FILE *f, bool *first, const char *key, int64_t v)
+static void put_int_arg(struct tl_out *f, bool *first, const char *key, int64_t v)
 {
 	put(f, *first ? "\"" : ",\"");
 	*first = false;
 	put(f, key);
 	put(f, "\":");
-	dt_put_i64(f, v);
+	out_i64(f, v);
 }
 
 /* ---- per-process state ------------------------------------------------- */
@@ -241,9 +385,9 @@ static struct tl_process *process_of(struct dt_timeline *tl, int64_t vpid)
 	p->vpid = vpid;
 	tl->last_process = tl->n_processes - 1;
 	begin_event(tl, "M", vpid, 0, 0);
-	put(tl->f, ",\"name\":\"process_name\",\"args\":{\"name\":\"process ");
-	dt_put_i64(tl->f, vpid);
-	put(tl->f, "\"}}");
+	put(&tl->out, ",\"name\":\"process_name\",\"args\":{\"name\":\"process ");
+	out_i64(&tl->out, vpid);
+	put(&tl->out, "\"}}");
 	return p;
 }
 
@@ -261,22 +405,22 @@ static void name_track(struct dt_timeline *tl, struct tl_process *p,
 		if (p->threads[i] == tid)
 			return;
 	*DT_PUSH_SLOT(p->threads, p->n_threads, p->cap_threads) = tid;
-	FILE *f = tl->f;
+	struct tl_out *f = &tl->out;
 	begin_event(tl, "M", p->vpid, tid, 0);
 	put(f, ",\"name\":\"thread_name\",\"args\":{\"name\":\"");
 	if (gpu) {
 		put(f, "GPU ");
-		dt_put_u64(f, device);
+		out_u64(f, device);
 		put(f, " stream ");
-		dt_put_u64(f, stream);
+		out_u64(f, stream);
 	} else {
 		put(f, "thread ");
-		dt_put_i64(f, tid);
+		out_i64(f, tid);
 	}
 	put(f, "\"}}");
 	begin_event(tl, "M", p->vpid, tid, 0);
 	put(f, ",\"name\":\"thread_sort_index\",\"args\":{\"sort_index\":");
-	dt_put_i64(f, gpu ? tid - GPU_TID + 1000000 : 0);
+	out_i64(f, gpu ? tid - GPU_TID + 1000000 : 0);
 	put(f, "}}");
 }
 
@@ -304,14 +448,14 @@ static uint64_t *live_of(struct tl_process *p, int32_t device)
 static void counter(struct dt_timeline *tl, int64_t vpid, const char *what,
 		int64_t device, uint64_t ts, uint64_t bytes)
 {
-	FILE *f = tl->f;
-	begin_event(tl, "C", vpid, 0, ts);
+	struct tl_out *f = &tl->out;
+	begin_event(tl, "C", vpid, -1, ts);
 	put(f, ",\"name\":\"");
 	put(f, what);
 	put(f, " (device ");
-	dt_put_i64(f, device);
+	out_i64(f, device);
 	put(f, ")\",\"args\":{\"bytes\":");
-	dt_put_u64(f, bytes);
+	out_u64(f, bytes);
 	put(f, "}}");
 }
 
@@ -319,19 +463,29 @@ static void counter(struct dt_timeline *tl, int64_t vpid, const char *what,
 static void tensor_event(struct dt_timeline *tl, const char *ph, int64_t vpid,
 		int64_t vtid, uint64_t ts, const struct dt_tensor *t)
 {
-	FILE *f = tl->f;
+	struct tl_out *f = &tl->out;
 	begin_event(tl, ph, vpid, vtid, ts);
 	put(f, ",\"cat\":\"tensor\",\"name\":\"tensor\",\"id\":\"");
-	dt_put_i64(f, vpid);
-	putc_unlocked(':', f);
-	dt_put_i64(f, t->id);
+	out_i64(f, vpid);
+	out_c(f, ':');
+	out_i64(f, t->id);
+	if (ph[0] == 'e') {      /* the b has the sizes; the e the final name */
+		if (t->name) {
+			put(f, "\",\"args\":{\"name\":");
+			json_string(f, t->name);
+			put(f, "}}");
+		} else {
+			put(f, "\"}");
+		}
+		return;
+	}
 	put(f, "\",\"args\":{\"tensor\":");
-	dt_put_i64(f, t->id);
+	out_i64(f, t->id);
 	put(f, ",\"bytes\":");
-	dt_put_u64(f, t->bytes);
+	out_u64(f, t->bytes);
 	if (t->name) {
 		put(f, ",\"name\":");
-		dt_json_put_string(f, t->name);
+		json_string(f, t->name);
 	}
 	put(f, "}}");
 }
@@ -340,16 +494,16 @@ static void tensor_event(struct dt_timeline *tl, const char *ph, int64_t vpid,
 static void range_event(struct dt_timeline *tl, const char *ph, int64_t vpid,
 		uint64_t ts, const struct dt_range *r, size_t index)
 {
-	FILE *f = tl->f;
+	struct tl_out *f = &tl->out;
 	begin_event(tl, ph, vpid, r->vtid, ts);
 	put(f, ",\"cat\":\"nvtx\"");
 	put_name(f, "name", r->name);
 	put(f, ",\"id\":\"");
-	dt_put_i64(f, vpid);
+	out_i64(f, vpid);
 	put(f, ":r");
-	dt_put_u64(f, index);
+	out_u64(f, index);
 	put(f, "\",\"args\":{\"domain\":");
-	dt_json_put_string(f, r->domain);
+	json_string(f, r->domain);
 	put(f, "}}");
 }
 
@@ -391,13 +545,12 @@ static uint64_t tensor_bytes(const struct dt_process *mp, const int64_t *ids,
 static void host_call(struct dt_timeline *tl, struct tl_process *p,
 		const struct dt_process *mp, const struct dt_hook_event *e)
 {
-	FILE *f = tl->f;
+	struct tl_out *f = &tl->out;
 	uint64_t start = e->start_ns && e->start_ns <= e->ts ? e->start_ns : e->ts;
 	name_track(tl, p, e->vtid, false, 0, 0);
 	begin_event(tl, "X", e->vpid, e->vtid, start);
 	put(f, ",\"dur\":");
 	put_us(f, e->ts - start);
-	put(f, ",\"cat\":\"api\"");
 	put_name(f, "name", call_name(e));
 	put(f, ",\"args\":{");
 	bool first = true;
@@ -429,16 +582,16 @@ static void host_call(struct dt_timeline *tl, struct tl_process *p,
 		put_int_arg(f, &first, "call_id", (int64_t)e->call_id);
 		if (e->kind == DT_HOOK_LAUNCH) {
 			put(f, ",\"kernel\":");
-			dt_json_put_string(f, e->name);
+			json_string(f, e->name);
 		}
 		if (e->kind != DT_HOOK_GRAPH_LAUNCH) {
 			put(f, ",\"tensors\":[");
 			for (uint32_t i = 0; i < e->n_tensors; i++) {
 				if (i)
-					putc_unlocked(',', f);
-				dt_put_i64(f, e->tensors[i]);
+					out_c(f, ',');
+				out_i64(f, e->tensors[i]);
 			}
-			putc_unlocked(']', f);
+			out_c(f, ']');
 			put_int_arg(f, &first, "bytes", (int64_t)tensor_bytes(mp,
 					e->tensors, e->n_tensors));
 		}
@@ -487,14 +640,14 @@ static void flow(struct dt_timeline *tl, int64_t vpid, const struct tl_call *c,
 		int64_t gpu, uint64_t start)
 {
 	uint64_t id = ++tl->next_flow;
-	FILE *f = tl->f;
+	struct tl_out *f = &tl->out;
 	begin_event(tl, "s", vpid, c->vtid, c->ts);
 	put(f, ",\"cat\":\"flow\",\"name\":\"launch\",\"id\":");
-	dt_put_u64(f, id);
+	out_u64(f, id);
 	put(f, "}");
 	begin_event(tl, "f", vpid, gpu, start);
 	put(f, ",\"bp\":\"e\",\"cat\":\"flow\",\"name\":\"launch\",\"id\":");
-	dt_put_u64(f, id);
+	out_u64(f, id);
 	put(f, "}");
 }
 
@@ -538,7 +691,7 @@ static void link_work(struct dt_timeline *tl, struct tl_process *p,
 static void gpu_work(struct dt_timeline *tl, struct tl_process *p,
 		const struct dt_process *mp, const struct dt_hook_event *e)
 {
-	FILE *f = tl->f;
+	struct tl_out *f = &tl->out;
 	bool kernel = e->kind == DT_HOOK_GPU_KERNEL;
 	int64_t tid = gpu_tid(e->gpu_device, e->gpu_stream);
 	uint64_t end = e->gpu_end > e->gpu_start ? e->gpu_end : e->gpu_start;
@@ -604,7 +757,7 @@ static void nvtx(struct dt_timeline *tl, struct tl_process *p,
 		struct dt_model *m, struct dt_process *mp,
 		const struct dt_hook_event *e)
 {
-	FILE *f = tl->f;
+	struct tl_out *f = &tl->out;
 	const char *domain = e->domain ?
 		dt_strpool_intern(&m->names, e->domain) : NULL;
 	uint64_t range;
@@ -616,7 +769,7 @@ static void nvtx(struct dt_timeline *tl, struct tl_process *p,
 		put(f, ",\"cat\":\"nvtx\"");
 		put_name(f, "name", e->name);
 		put(f, ",\"args\":{\"domain\":");
-		dt_json_put_string(f, e->domain);
+		json_string(f, e->domain);
 		put(f, "}}");
 		break;
 	case DT_HOOK_NVTX_POP: {
@@ -654,11 +807,23 @@ struct dt_timeline *dt_timeline_open(const char *path)
 	FILE *f = fopen(path, "w");
 	if (!f)
 		return NULL;
-	setvbuf(f, NULL, _IOFBF, 1 << 20);
 	struct dt_timeline *tl = dt_xcalloc(1, sizeof(*tl));
-	tl->f = f;
+	tl->out.f = f;
+	tl->out.buf = dt_xmalloc(OUT_BUFFER);
+	struct tl_writer *w = dt_xcalloc(1, sizeof(*w));
+	w->f = f;
+	pthread_mutex_init(&w->lock, NULL);
+	pthread_cond_init(&w->cond, NULL);
+	if (pthread_create(&w->thread, NULL, writer_run, w) == 0) {
+		tl->out.writer = w;
+		tl->out.spare = dt_xmalloc(OUT_BUFFER);
+	} else {                     /* no thread to be had: write here */
+		pthread_mutex_destroy(&w->lock);
+		pthread_cond_destroy(&w->cond);
+		free(w);
+	}
 	tl->first = true;
-	put(f, "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"generator\":"
+	put(&tl->out, "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"generator\":"
 			"\"dnntrace-analyze\"},\"traceEvents\":[");
 	return tl;
 }
@@ -713,6 +878,8 @@ static void free_timeline(struct dt_timeline *tl)
 		free(p->devices);
 	}
 	free(tl->processes);
+	free(tl->out.buf);
+	free(tl->out.spare);
 	free(tl);
 }
 
@@ -724,7 +891,7 @@ int dt_timeline_close(struct dt_timeline *tl, const struct dt_model *m)
 		for (size_t d = 0; d < p->n_depths; d++)
 			for (; p->depths[d].depth > 0; p->depths[d].depth--) {
 				begin_event(tl, "E", p->vpid, p->depths[d].vtid, end);
-				put(tl->f, "}");
+				put(&tl->out, "}");
 			}
 		const struct dt_process *mp = dt_model_find_process(m, p->vpid);
 		if (!mp)
@@ -738,9 +905,30 @@ int dt_timeline_close(struct dt_timeline *tl, const struct dt_model *m)
 				tensor_event(tl, "e", p->vpid, 0, end, tensor);
 		}
 	}
-	put(tl->f, "\n]}\n");
-	int rc = dt_close_output(tl->f);
-	int error = errno;
+	put(&tl->out, "\n]}\n");
+	out_flush(&tl->out);
+	struct tl_writer *w = tl->out.writer;
+	if (w) {
+		writer_wait_idle(w);
+		pthread_mutex_lock(&w->lock);
+		w->stop = true;
+		pthread_cond_broadcast(&w->cond);
+		pthread_mutex_unlock(&w->lock);
+		pthread_join(w->thread, NULL);
+		tl->out.failed |= w->failed;
+		pthread_mutex_destroy(&w->lock);
+		pthread_cond_destroy(&w->cond);
+		free(w);
+		tl->out.writer = NULL;
+	}
+	int error = tl->out.failed ? errno : 0;
+	int rc = dt_close_output(tl->out.f);
+	if (rc != 0 && !error)
+		error = errno;
+	if (tl->out.failed)
+		rc = -1;
+	if (rc != 0 && !error)
+		error = EIO;
 	free_timeline(tl);
 	errno = error;
 	return rc;

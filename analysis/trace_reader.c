@@ -61,11 +61,11 @@ static const struct {
 		 "stream"}},
 	{"dnntrace_api:free", H_FREE, {"tensor_id", "result", "api", "stream"}},
 	{"dnntrace_api:memcpy", H_MEMCPY, {"dst_tensor", "result", "call_id",
-		"?api", "?bytes", "?src_tensor", "?stream"}},
+		"?api", "?bytes", "?src_tensor", "?stream", "?start_ns"}},
 	{"dnntrace_api:memset", H_MEMSET, {"tensor_id", "result", "call_id",
-		"?api", "?bytes", "?stream"}},
+		"?api", "?bytes", "?stream", "?start_ns"}},
 	{"dnntrace_api:graph_launch", H_GRAPH_LAUNCH,
-		{"call_id", "api", "stream", "result"}},
+		{"call_id", "api", "stream", "result", "?start_ns"}},
 	{"dnntrace_api:launch", H_LAUNCH,
 		{"call_id", "api", "name", "stream", "tensors", "result",
 		 "?start_ns"}},
@@ -493,8 +493,10 @@ static void run_hooks(struct reader *r, const bt_event *event,
 			e.src_tensor = info->kind[5] == F_ABSENT ? -1 :
 				get_signed(payload, info, 5);
 			e.stream = get_unsigned(payload, info, 6);
+			e.start_ns = get_unsigned(payload, info, 7);
 		} else {
 			e.stream = get_unsigned(payload, info, 5);
+			e.start_ns = get_unsigned(payload, info, 6);
 		}
 		break;
 	case H_LAUNCH:
@@ -515,6 +517,7 @@ static void run_hooks(struct reader *r, const bt_event *event,
 		e.api = (int)get_signed(payload, info, 1);
 		e.stream = get_unsigned(payload, info, 2);
 		e.result = (int)get_signed(payload, info, 3);
+		e.start_ns = get_unsigned(payload, info, 4);
 		break;
 	case H_LIB_CALL:
 		e.kind = DT_HOOK_LIB_CALL;

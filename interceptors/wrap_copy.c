@@ -38,11 +38,10 @@ static void record_memcpy(const struct traced_call *call, enum dnntrace_api_id a
 			  enum cudaMemcpyKind kind, void *dst, const void *src, uint64_t bytes,
 			  cudaStream_t stream, cudaError_t result)
 {
-	int64_t dst_tensor = tracer_tensor_of(dst);
-	int64_t src_tensor = tracer_tensor_of(src);
+	const int64_t tensors[2] = {tracer_tensor_of(dst), tracer_tensor_of(src)};
 
 	lttng_ust_tracepoint(dnntrace_api, memcpy, call->call_id, api, (int)kind, dst, src,
-			     bytes, stream, dst_tensor, src_tensor, (int)result);
+			     bytes, stream, tensors, (int)result, call->start_ns);
 }
 
 static void record_memset(const struct traced_call *call, enum dnntrace_api_id api,
@@ -52,7 +51,7 @@ static void record_memset(const struct traced_call *call, enum dnntrace_api_id a
 	int64_t tensor = tracer_tensor_of(ptr);
 
 	lttng_ust_tracepoint(dnntrace_api, memset, call->call_id, api, ptr, value, bytes,
-			     stream, tensor, (int)result);
+			     stream, tensor, (int)result, call->start_ns);
 }
 
 /* --- copies ----------------------------------------------------------- */

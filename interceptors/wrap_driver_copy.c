@@ -56,11 +56,10 @@ static void record_memcpy(const struct traced_call *call, enum dnntrace_api_id a
 			  enum cudaMemcpyKind direction, const void *dst, const void *src,
 			  uint64_t bytes, CUstream stream, CUresult result)
 {
-	int64_t dst_tensor = tracer_tensor_of(dst);
-	int64_t src_tensor = tracer_tensor_of(src);
+	const int64_t tensors[2] = {tracer_tensor_of(dst), tracer_tensor_of(src)};
 
 	lttng_ust_tracepoint(dnntrace_api, memcpy, call->call_id, api, (int)direction, dst, src,
-			     bytes, stream, dst_tensor, src_tensor, (int)result);
+			     bytes, stream, tensors, (int)result, call->start_ns);
 }
 
 /* --- copies -------------------------------------------------------------- */
@@ -294,7 +293,8 @@ static void record_memset(const struct traced_call *call, enum dnntrace_api_id a
 			  CUresult result)
 {
 	lttng_ust_tracepoint(dnntrace_api, memset, call->call_id, api, as_ptr(dst), (int)value,
-			     bytes, stream, tracer_tensor_of(as_ptr(dst)), (int)result);
+			     bytes, stream, tracer_tensor_of(as_ptr(dst)), (int)result,
+			     call->start_ns);
 }
 
 /*

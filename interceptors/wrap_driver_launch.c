@@ -254,7 +254,7 @@ static CUresult graph_launch(enum dnntrace_api_id api, __typeof__(&cuGraphLaunch
 	CUresult result = real(exec, stream);
 	traced_call_end(&call);
 	lttng_ust_tracepoint(dnntrace_api, graph_launch, call.call_id, api, exec, stream,
-			     (int)result);
+			     (int)result, call.start_ns);
 	traced_call_leave(&call);
 	return result;
 }
@@ -284,7 +284,7 @@ static cudaError_t runtime_graph_launch(enum dnntrace_api_id api,
 	cudaError_t result = real(exec, stream);
 	traced_call_end(&call);
 	lttng_ust_tracepoint(dnntrace_api, graph_launch, call.call_id, api, exec, stream,
-			     (int)result);
+			     (int)result, call.start_ns);
 	traced_call_leave(&call);
 	return result;
 }

@@ -172,13 +172,14 @@ LTTNG_UST_TRACEPOINT_EVENT(dnntrace_api, free,
 /*
  * A copy. call_id links it to the GPU memcpy record (external correlation).
  * direction is the cudaMemcpyKind the caller passed. bytes: width * height
- * for the 2D variants. *_tensor: the tensor each side points into, or -1.
+ * for the 2D variants. *_tensor: the tensor each side points into, or -1,
+ * passed as tensors[2] = {dst, src} (a tracepoint takes 10 args at most).
  */
 LTTNG_UST_TRACEPOINT_EVENT(dnntrace_api, memcpy,
 	LTTNG_UST_TP_ARGS(uint64_t, call_id, int, api, int, direction,
 		const void *, dst, const void *, src, uint64_t, bytes,
-		const void *, stream, int64_t, dst_tensor, int64_t, src_tensor,
-		int, result),
+		const void *, stream, const int64_t *, tensors,
+		int, result, uint64_t, start_ns),
 	LTTNG_UST_TP_FIELDS(
 		lttng_ust_field_integer(uint64_t, call_id, call_id)
 		lttng_ust_field_enum(dnntrace_api, api, int, api, api)
@@ -187,9 +188,10 @@ LTTNG_UST_TRACEPOINT_EVENT(dnntrace_api, memcpy,
 		lttng_ust_field_integer_hex(uint64_t, src, (uintptr_t)src)
 		lttng_ust_field_integer(uint64_t, bytes, bytes)
 		lttng_ust_field_integer_hex(uint64_t, stream, (uintptr_t)stream)
-		lttng_ust_field_integer(int64_t, dst_tensor, dst_tensor)
-		lttng_ust_field_integer(int64_t, src_tensor, src_tensor)
+		lttng_ust_field_integer(int64_t, dst_tensor, tensors[0])
+		lttng_ust_field_integer(int64_t, src_tensor, tensors[1])
 		lttng_ust_field_integer(int32_t, result, result)
+		lttng_ust_field_integer(uint64_t, start_ns, start_ns)
 	)
 )
 
@@ -197,7 +199,7 @@ LTTNG_UST_TRACEPOINT_EVENT(dnntrace_api, memcpy,
 LTTNG_UST_TRACEPOINT_EVENT(dnntrace_api, memset,
 	LTTNG_UST_TP_ARGS(uint64_t, call_id, int, api, const void *, ptr,
 		int, value, uint64_t, bytes, const void *, stream,
-		int64_t, tensor_id, int, result),
+		int64_t, tensor_id, int, result, uint64_t, start_ns),
 	LTTNG_UST_TP_FIELDS(
 		lttng_ust_field_integer(uint64_t, call_id, call_id)
 		lttng_ust_field_enum(dnntrace_api, api, int, api, api)
@@ -207,6 +209,7 @@ LTTNG_UST_TRACEPOINT_EVENT(dnntrace_api, memset,
 		lttng_ust_field_integer_hex(uint64_t, stream, (uintptr_t)stream)
 		lttng_ust_field_integer(int64_t, tensor_id, tensor_id)
 		lttng_ust_field_integer(int32_t, result, result)
+		lttng_ust_field_integer(uint64_t, start_ns, start_ns)
 	)
 )
 
@@ -273,13 +276,14 @@ LTTNG_UST_TRACEPOINT_EVENT(dnntrace_api, status,
  */
 LTTNG_UST_TRACEPOINT_EVENT(dnntrace_api, graph_launch,
 	LTTNG_UST_TP_ARGS(uint64_t, call_id, int, api, const void *, graph_exec,
-		const void *, stream, int, result),
+		const void *, stream, int, result, uint64_t, start_ns),
 	LTTNG_UST_TP_FIELDS(
 		lttng_ust_field_integer(uint64_t, call_id, call_id)
 		lttng_ust_field_enum(dnntrace_api, api, int, api, api)
 		lttng_ust_field_integer_hex(uint64_t, graph_exec, (uintptr_t)graph_exec)
 		lttng_ust_field_integer_hex(uint64_t, stream, (uintptr_t)stream)
 		lttng_ust_field_integer(int32_t, result, result)
+		lttng_ust_field_integer(uint64_t, start_ns, start_ns)
 	)
 )
 

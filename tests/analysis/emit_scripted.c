@@ -89,9 +89,10 @@ static void free_tensor(int64_t id)
 
 static void copy_into(uint64_t call_id, int64_t id, int result)
 {
+	const int64_t tensors[2] = {id, -1};
 	lttng_ust_tracepoint(dnntrace_api, memcpy, call_id, DNNTRACE_API_cudaMemcpy,
-			1, fake_ptr(0x10000000u), fake_ptr(0x1000), 64, NULL, id,
-			(int64_t)-1, result);
+			1, fake_ptr(0x10000000u), fake_ptr(0x1000), 64, NULL, tensors,
+			result, (uint64_t)0);
 }
 
 static void launch(uint64_t call_id, const char *name, const int64_t *tensors,
@@ -122,7 +123,7 @@ static void emit_main(void)
 	alloc(DNNTRACE_MEM_PINNED_HOST, 0, 4096, -1, 0);
 	alloc(DNNTRACE_MEM_DEVICE, 0, 64, 4, 0);
 	lttng_ust_tracepoint(dnntrace_api, memset, 102, DNNTRACE_API_cudaMemset,
-			fake_ptr(0x10500000u), 0, 64, NULL, 4, 0);
+			fake_ptr(0x10500000u), 0, 64, NULL, 4, 0, (uint64_t)0);
 	alloc(DNNTRACE_MEM_STREAM_ORDERED, 0, 10, 5, 0);
 	copy_into(103, 5, 0);
 
@@ -349,7 +350,7 @@ static void emit_nvtx(void)
 	alloc(DNNTRACE_MEM_DEVICE, 0, 100, 1, 0);
 	tag(1, "optim:fc.weight.momentum");
 	lttng_ust_tracepoint(dnntrace_api, memset, 91, DNNTRACE_API_cudaMemset,
-			fake_ptr(0x10200000u), 0, 100, NULL, 1, 0);
+			fake_ptr(0x10200000u), 0, 100, NULL, 1, 0, (uint64_t)0);
 	alloc(DNNTRACE_MEM_DEVICE, 0, 500, 2, 0);
 	copy_into(92, 2, 0);
 	alloc(DNNTRACE_MEM_DEVICE, 0, 256, 5, 0);
@@ -473,7 +474,7 @@ static void emit_driver(void)
 			(uint64_t)0);
 	lttng_ust_tracepoint(dnntrace_api, graph_launch, 2,
 			DNNTRACE_API_cudaGraphLaunch, fake_ptr(0x500000),
-			fake_ptr(0x7), 0);
+			fake_ptr(0x7), 0, (uint64_t)0);
 	const uint64_t s = now_ns() + 1000000;
 	gpu_kernel(21, 0, s, 100, "drv_k");
 	gpu_kernel(22, 0, s + 1000, 200, "g_a");

@@ -17,6 +17,7 @@
 #include "analysis/overheads.h"
 #include "analysis/timeline_json.h"
 #include "tests/analysis/check.h"
+#include "tracepoints/dnntrace_enums.h"
 
 static char *slurp(const char *path)
 {
@@ -119,13 +120,19 @@ static void test_gpu_time(const char *dir)
 	dt_group_free(&g);
 }
 
+static void call_api(struct dt_overheads *o, struct dt_model *m,
+		enum dt_hook_kind kind, int api, uint64_t start, uint64_t ts)
+{
+	struct dt_hook_event e = {.kind = kind, .vpid = 1, .vtid = 10, .ts = ts,
+		.start_ns = start, .api = api, .result = 0, .tensor = -1,
+		.src_tensor = -1};
+	dt_overheads_on_event(o, m, &e);
+}
+
 static void call(struct dt_overheads *o, struct dt_model *m, enum dt_hook_kind kind,
 		uint64_t start, uint64_t ts)
 {
-	struct dt_hook_event e = {.kind = kind, .vpid = 1, .vtid = 10, .ts = ts,
-		.start_ns = start, .api = 0, .result = 0, .tensor = -1,
-		.src_tensor = -1};
-	dt_overheads_on_event(o, m, &e);
+	call_api(o, m, kind, 0, start, ts);
 }
 
 static void test_overheads(const char *dir)
@@ -143,10 +150,14 @@ static void test_overheads(const char *dir)
 	call(o, &m, DT_HOOK_LIB_CALL, 4200, 4700);
 	dt_model_on_nvtx_pop(&m, 1, 10, 5000, "");        /* C: T2 100, T3 300 */
 	dt_model_on_nvtx_push(&m, 1, 10, 5500, "", "D");  /* host only, T1 500 */
+	/* a synchronous copy is mostly waiting: no launch, D stays host only */
+	call_api(o, &m, DT_HOOK_MEMCPY, DNNTRACE_API_cudaMemcpy, 5600, 5900);
 	dt_model_on_nvtx_pop(&m, 1, 10, 6000, "");
 	dt_model_on_nvtx_pop(&m, 1, 10, 7000, "");        /* B */
 	dt_model_on_nvtx_push(&m, 1, 10, 8000, "", "A");  /* T1 8000 - 3000 */
 	call(o, &m, DT_HOOK_LAUNCH, 8100, 8200);
+	/* an async set counts as a launch (the seed's cudaMemcpyAsync) */
+	call_api(o, &m, DT_HOOK_MEMSET, DNNTRACE_API_cudaMemsetAsync, 8300, 8400);
 	struct dt_hook_event failed = {.kind = DT_HOOK_LAUNCH, .vpid = 1, .vtid = 10,
 		.ts = 8600, .start_ns = 8500, .result = 1};
 	dt_overheads_on_event(o, &m, &failed);         /* failed: not charged */
@@ -164,7 +175,7 @@ static void test_overheads(const char *dir)
 	snprintf(expected, sizeof(expected),
 		"op,count,t1_mean_us,t1_std_us,t2_mean_us,t2_std_us,t3_mean_us,"
 		"t3_std_us,t4_mean_us,t4_std_us,t5_mean_us,t5_std_us\n"
-		"A,2,5.000,0.000,0.300,0.200,0.850,0.050,0.100,0.000,0.200,0.200\n"
+		"A,2,5.000,0.000,0.300,0.200,0.750,0.150,0.100,0.000,0.250,0.150\n"
 		"%s,1,,,,,,,0.500,0.000,,\n"
 		"C,1,,,0.100,0.000,0.300,0.000,0.500,0.000,0.000,0.000\n"
 		"D,1,0.500,0.000,,,,,,,0.500,0.000\n", dt_lib_api_name(0));

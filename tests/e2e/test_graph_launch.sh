@@ -8,7 +8,8 @@
 # linked to that launch's call_id and no launch event for a graph's kernels;
 # the reports equal the ground truth (graph kernels: that api, no tensors) at
 # kernel granularity and at op granularity (one op per graph launch); tracing
-# changes neither output nor status.
+# changes neither output nor status; timeline.json draws an arrow from
+# each graph launch to each of its kernels.
 . "$DNNTRACE_ROOT/tests/e2e/lib.sh"
 workload="$WORKLOADS/graph_steps"
 require_built "$workload" "$DNNTRACE_BUILD/lib/libdnntrace.so" \
@@ -34,6 +35,21 @@ analyze "$e2e_tmp/trace" -o "$e2e_tmp/report" >"$e2e_tmp/summary.out" 2>"$e2e_tm
 cmp -s "$e2e_tmp/summary.out" "$e2e_tmp/report/summary.txt" || fail "stdout is not summary.txt"
 check report "$e2e_tmp/truth" "$e2e_tmp/report" ||
 	fail "analyzer reports (kernel granularity) differ from ground truth"
+# timeline.json: the trace-event rules hold, and every kernel, a graph's
+# included (several kernels for one call), has its arrow from its call
+python3 "$DNNTRACE_ROOT/tests/analysis/check_timeline.py" "$e2e_tmp/report/timeline.json" \
+	>"$e2e_tmp/timeline.out" || fail "timeline.json: $(head -n 3 "$e2e_tmp/timeline.out")"
+python3 - "$e2e_tmp/report/timeline.json" "$e2e_tmp/truth/kernels.csv" <<'PY' ||
+import csv, json, sys
+ev = json.load(open(sys.argv[1]))["traceEvents"]
+kernels = [e for e in ev if e["ph"] == "X" and e.get("cat") == "gpu"
+           and e["name"] not in ("memcpy", "memset")]
+arrows = {(e["tid"], e["ts"]) for e in ev if e["ph"] == "f"}
+truth = list(csv.DictReader(open(sys.argv[2])))
+linked = sum((k["tid"], k["ts"]) in arrows for k in kernels)
+sys.exit(0 if len(kernels) == len(truth) == linked else 1)
+PY
+	fail "timeline.json: not every graph kernel has its launch arrow"
 
 # One op per graph launch; the launches made during stream capture ran no
 # kernel and are no op of their own (analysis/README.md).

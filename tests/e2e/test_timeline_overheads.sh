@@ -31,6 +31,20 @@ python3 "$E2E_DIR/check_overheads.py" "$e2e_tmp/truth" "$e2e_tmp/report" >"$e2e_
 	fail "overheads/GPU time differ from ground truth: $(head -n 3 "$e2e_tmp/overheads.out")"
 check_timeline "$e2e_tmp/report/timeline.json" "$e2e_tmp/truth" >"$e2e_tmp/timeline.out" ||
 	fail "overhead_ops timeline: $(head -n 3 "$e2e_tmp/timeline.out")"
+# the upload: a cudaMemcpy slice from its entry to its return, its arrow
+# to the 1 MiB GPU copy
+python3 - "$e2e_tmp/report/timeline.json" <<'PY' || fail "timeline.json: the upload's slice or arrow is wrong"
+import json, sys
+ev = json.load(open(sys.argv[1]))["traceEvents"]
+host = [e for e in ev if e["ph"] == "X" and e["name"] == "cudaMemcpy"]
+gpu = [e for e in ev if e["ph"] == "X" and e.get("cat") == "gpu" and e["name"] == "memcpy"]
+assert len(host) == 1 and len(gpu) == 1, (len(host), len(gpu))
+assert host[0]["dur"] > 0 and host[0]["args"]["bytes"] == 1048576
+assert gpu[0]["args"]["bytes"] == 1048576 and gpu[0]["dur"] > 0
+starts = {e["id"]: e for e in ev if e["ph"] == "s"}
+ends = [e for e in ev if e["ph"] == "f" and e["tid"] == gpu[0]["tid"] and e["ts"] == gpu[0]["ts"]]
+assert len(ends) == 1 and starts[ends[0]["id"]]["ts"] == host[0]["ts"]
+PY
 
 analyze "$e2e_tmp/trace" -o "$e2e_tmp/no-timeline" --no-timeline >/dev/null 2>&1 ||
 	fail "analyze --no-timeline exited $?"
