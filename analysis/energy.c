@@ -121,7 +121,8 @@ static double mean_within_3_sigma(const struct values *v, size_t *kept)
 	double mean = sum / (double)v->n;
 	for (size_t i = 0; i < v->n; i++)
 		sq += (v->v[i] - mean) * (v->v[i] - mean);
-	double limit = 3 * sqrt(sq / (double)v->n);
+	/* the slack keeps equal values (sd 0, rounding in the mean) */
+	double limit = 3 * sqrt(sq / (double)v->n) + 1e-9 * fabs(mean);
 	double kept_sum = 0;
 	*kept = 0;
 	for (size_t i = 0; i < v->n; i++) {
