@@ -60,6 +60,7 @@ grep -q '^energy: .* (.* samples, NVML energy counter)$' "$e2e_tmp/counter.summa
 python3 "$E2E_DIR/check_energy.py" counter "$e2e_tmp/counter.truth" "$e2e_tmp/counter.report" \
 	"$e2e_tmp/counter.trace" "$SIMGPU_IDLE_POWER_MW" "$HOTTEST_MW" >"$e2e_tmp/counter.check" ||
 	fail "counter: energy.csv differs from the power model: $(head -n 3 "$e2e_tmp/counter.check")"
+cat "$e2e_tmp/counter.check"   # which case held, for the log
 
 # 2. power readings only
 run power SIMGPU_NVML_ENERGY=0 -- --simgpu --power-ms 5
@@ -68,5 +69,6 @@ grep -q '^energy: .* (.* samples, NVML power x time)$' "$e2e_tmp/power.summary" 
 python3 "$E2E_DIR/check_energy.py" power "$e2e_tmp/power.truth" "$e2e_tmp/power.report" \
 	"$e2e_tmp/power.trace" "$SIMGPU_IDLE_POWER_MW" "$HOTTEST_MW" >"$e2e_tmp/power.check" ||
 	fail "power: energy.csv differs from the power model: $(head -n 3 "$e2e_tmp/power.check")"
+cat "$e2e_tmp/power.check"   # which case held, for the log
 
 exit 0
