@@ -2,9 +2,10 @@
  * Energy attribution (energy.h): one sweep over the device's kernels and
  * power samples in time order, keeping the set of kernels running. Rows
  * are made for the window's kernels (this device's GPU kernels whose start
- * lies in the window); the others still share the power while they run; a kernel's op is the library call that launched it
- * (cuDNN/cuBLAS entry point: the innermost op), else the innermost NVTX
- * range around its launch, else none.
+ * lies in the window); the others still share the power while they run.
+ * A kernel's op is the library call that launched it (cuDNN/cuBLAS entry
+ * point: the innermost op), else the innermost NVTX range around its
+ * launch, else none.
  * Units: energy in mJ, time in ns, power in W (W x ns = 1e-6 mJ).
  * Must never read the trace or print: the model in, numbers out.
  */
@@ -120,7 +121,8 @@ static double mean_within_3_sigma(const struct values *v, size_t *kept)
 	double mean = sum / (double)v->n;
 	for (size_t i = 0; i < v->n; i++)
 		sq += (v->v[i] - mean) * (v->v[i] - mean);
-	double limit = 3 * sqrt(sq / (double)v->n);
+	/* the slack keeps equal values (sd 0, rounding in the mean) */
+	double limit = 3 * sqrt(sq / (double)v->n) + 1e-9 * fabs(mean);
 	double kept_sum = 0;
 	*kept = 0;
 	for (size_t i = 0; i < v->n; i++) {

@@ -62,6 +62,12 @@ static unsigned int n_devices;
 static uint64_t period_ns;
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+/*
+ * Held while a sample is taken, and by fork() (pthread_atfork) around the
+ * fork: a child is never forked while the sampler is inside NVML or LTTng,
+ * so it never inherits a lock of theirs held by a thread it does not have.
+ */
+static pthread_mutex_t sampling = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t wake;
 static bool stop_requested;   /* under lock */
 static pthread_t thread;
@@ -103,6 +109,7 @@ static void sample_all(void)
 {
 	if (!lttng_ust_tracepoint_enabled(dnntrace_gpu, power))
 		return;
+	pthread_mutex_lock(&sampling);
 	for (unsigned int i = 0; i < n_devices; i++) {
 		unsigned long long energy = 0;
 		unsigned int power = 0;
@@ -116,6 +123,17 @@ static void sample_all(void)
 				power_ok ? power : 0, power_ok,
 				energy_ok ? (uint64_t)energy : 0, energy_ok);
 	}
+	pthread_mutex_unlock(&sampling);
+}
+
+static void before_fork(void)
+{
+	pthread_mutex_lock(&sampling);
+}
+
+static void after_fork(void)
+{
+	pthread_mutex_unlock(&sampling);
 }
 
 static void *sampler_main(void *arg)
@@ -227,6 +245,7 @@ void nvml_sampler_start(void)
 	}
 	owner_pid = getpid();
 	atomic_store(&running, true);
+	pthread_atfork(before_fork, after_fork, after_fork);
 }
 
 void nvml_sampler_stop(void)

@@ -6,8 +6,9 @@
  * it, 10 by default). No NVML: one warning line, no thread.
  *
  * Must never change what the program sees: no signal reaches the thread,
- * it is never inherited by a forked child, and it is stopped and joined
- * (bounded) at exit.
+ * it is never inherited by a forked child (a fork waits for a sample in
+ * progress, so the child inherits no NVML or LTTng lock the sampler held),
+ * and it is stopped and joined (bounded) at exit.
  */
 #ifndef DNNTRACE_NVML_SAMPLER_H
 #define DNNTRACE_NVML_SAMPLER_H

@@ -199,6 +199,9 @@ static void test_power_three_sigma(void)
 	const struct dt_energy_row *ka = row(&e, DT_ENERGY_KERNEL, "kA");
 	CHECK_EQ_INT(ka->samples, 13);
 	CHECK_EQ_INT(ka->outliers, 1);
+	/* kB's 4 samples of 150 W (0.1 is not exact in binary): all kept */
+	CHECK_EQ_INT(row(&e, DT_ENERGY_KERNEL, "kB")->samples, 4);
+	CHECK_EQ_INT(row(&e, DT_ENERGY_KERNEL, "kB")->outliers, 0);
 	check_serial(&e);
 	dt_energy_free(&e);
 	dt_model_free(&m);
