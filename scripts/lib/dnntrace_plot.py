@@ -273,10 +273,12 @@ def energy(plt, group, out):
     if not os.path.exists(path):
         return "energy.csv absent: no energy plot"
     rows = read_csv(path)
-    ops = [r for r in rows if r.get("kind") == "op"] or rows
-    if not ops:
+    if not rows:
         return "energy.csv has no rows: no energy plot"
-    kind = ops[0].get("kind") or "op"
+    # ops when the file has them, else its first kind (one kind per chart)
+    kind = "op" if any(r.get("kind") == "op" for r in rows) else rows[0].get("kind")
+    ops = [r for r in rows if r.get("kind") == kind]
+    kind = kind or "op"
     ops = sorted(ops, key=lambda r: -number(r["energy_mj"]))[:TOP][::-1]
     fig, ax = plt.subplots(figsize=(10, max(3.0, 0.4 * len(ops) + 1.5)))
     values = [number(r["energy_mj"]) for r in ops]
