@@ -67,6 +67,14 @@ DNNTRACE_MEMINFO_EVERY=often record "$e2e_tmp/trace-bad" "$workload" "$e2e_tmp/t
 samples=$(babeltrace2 "$e2e_tmp/trace-bad" 2>/dev/null | grep -c 'dnntrace_api:mem_info')
 [ "$samples" = 1 ] || fail "bad DNNTRACE_MEMINFO_EVERY: $samples samples, want 1 (the default)"
 
+# simgpu refuses a context it cannot hold: exit 2, one line.
+for bad in lots 2G; do
+	SIMGPU_MEM_BYTES=1G SIMGPU_CONTEXT_BYTES=$bad untraced "$workload" "$e2e_tmp/truth-x" >/dev/null 2>"$e2e_tmp/sim.err"
+	status=$?
+	[ "$status" = 2 ] && [ "$(grep -c . "$e2e_tmp/sim.err")" = 1 ] && grep -q "SIMGPU_CONTEXT_BYTES='$bad'" "$e2e_tmp/sim.err" ||
+		fail "SIMGPU_CONTEXT_BYTES=$bad: exit $status: $(cat "$e2e_tmp/sim.err")"
+done
+
 # Bad input: one line on stderr, exit 1 (usage) or 2 (unreadable).
 expect_error() {
 	local want=$1 pattern=$2
