@@ -325,7 +325,8 @@ void dt_categories_compute(struct dt_categories *c, const struct dt_group *g,
 }
 
 int dt_categories_write_csv(const struct dt_categories *c,
-		const struct dt_group *g, const char *dir)
+		const struct dt_swap *swap, const struct dt_group *g,
+		const char *dir)
 {
 	FILE *f = dt_open_output(dir, "categories.csv");
 	if (!f)
@@ -350,7 +351,7 @@ int dt_categories_write_csv(const struct dt_categories *c,
 	fputs("index,time_us", f);
 	for (size_t i = 0; i < c->n; i++)
 		fprintf(f, ",%s", c->names[i]);
-	fputs("," UNTRACKABLE "\n", f);
+	fputs("," UNTRACKABLE ",live_with_swaps\n", f);
 	const struct dt_kernel *window = &g->kernels[g->win_first];
 	uint64_t origin = g->win_count ? window[0].start : 0;
 	for (size_t k = 0; k < g->win_count; k++) {
@@ -370,6 +371,8 @@ int dt_categories_write_csv(const struct dt_categories *c,
 		putc_unlocked(',', f);
 		if (c->untrackable_at_kernel[k] >= 0)
 			dt_put_i64(f, c->untrackable_at_kernel[k]);
+		putc_unlocked(',', f);
+		dt_put_u64(f, swap->live_bytes[k]);
 		putc_unlocked('\n', f);
 	}
 	return dt_close_output(f);

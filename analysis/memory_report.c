@@ -22,7 +22,7 @@ struct dt_memory_report *dt_memory_report_new(const struct dt_group *g,
 int dt_memory_report_write(const struct dt_memory_report *r,
 		const struct dt_group *g, const char *dir)
 {
-	if (dt_categories_write_csv(&r->categories, g, dir) != 0)
+	if (dt_categories_write_csv(&r->categories, &r->swap, g, dir) != 0)
 		return -1;
 	return dt_swap_write_csv(&r->swap, g, dir);
 }

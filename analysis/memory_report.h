@@ -80,8 +80,11 @@ struct dt_categories {
 void dt_categories_compute(struct dt_categories *c, const struct dt_group *g,
 		const struct dt_process *p, const struct dt_category_rules *rules,
 		const struct dt_swap *swap);
+/* categories.csv, and categories_time.csv with the swapped live bytes of
+ * each kernel (column live_with_swaps) */
 int dt_categories_write_csv(const struct dt_categories *c,
-		const struct dt_group *g, const char *dir);
+		const struct dt_swap *swap, const struct dt_group *g,
+		const char *dir);
 void dt_categories_free(struct dt_categories *c);
 
 struct dt_memory_report {

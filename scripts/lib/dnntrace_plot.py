@@ -4,7 +4,8 @@ REPORT_DIR/plots/ (or each pid<P>-dev<D>/plots/ of a report of several
 processes or devices) with matplotlib:
 
   memory_over_kernels.png  G10 fig. 2: memory at each kernel by category,
-                           live bytes, active bytes (rolling max over 8)
+                           live bytes, active bytes (rolling max over 8),
+                           live bytes with every feasible swap
   inactive_cdf.png         G10 fig. 3: CDF of inactive-period time
   inactive_vs_size.png     G10 fig. 4: inactive time vs tensor size (log-log),
                            with the swap feasibility line of swap.csv
@@ -89,12 +90,13 @@ def memory_over_kernels(plt, group, out):
     live = [int(r["live_bytes"]) for r in memory]
     active = [int(r["active_bytes"]) for r in memory]
     rolled = [max(active[max(0, i - ROLLING + 1):i + 1]) for i in range(len(active))]
-    categories, untrackable = [], None
+    categories, untrackable, swapped = [], None, None
     path = os.path.join(group, "categories_time.csv")
     series = {}
     if os.path.exists(path):
         rows = read_csv(path)
-        names = [c for c in (rows[0].keys() if rows else []) if c not in ("index", "time_us", "Untrackable")]
+        names = [c for c in (rows[0].keys() if rows else [])
+                 if c not in ("index", "time_us", "Untrackable", "live_with_swaps")]
         for c in names:
             values = [int(r[c]) for r in rows]
             if any(values):
@@ -102,6 +104,8 @@ def memory_over_kernels(plt, group, out):
                 series[c] = values
         known = [int(r["Untrackable"]) for r in rows if r.get("Untrackable")]
         untrackable = max(known) if known else None
+        if rows and rows[0].get("live_with_swaps") not in (None, ""):
+            swapped = [int(r["live_with_swaps"]) for r in rows]
     unit, scale = byte_unit(max(live + rolled + [1]))
     ranges = bins(len(live))
     # a kernel's memory holds from its index to the next: steps, with one
@@ -121,6 +125,9 @@ def memory_over_kernels(plt, group, out):
             label="live (all tensors)")
     ax.plot(x, binned(rolled), color="tab:red", linewidth=1.2, drawstyle="steps-post",
             linestyle="--", label=f"active (max over {ROLLING} kernels)")
+    if swapped and len(swapped) == len(live) and swapped != live:
+        ax.plot(x, binned(swapped), color="black", linewidth=1.8, drawstyle="steps-post",
+                linestyle=":", label="live with every feasible swap")
     ax.set_xlabel("CUDA kernel index")
     ax.set_ylabel(f"device memory ({unit})")
     title = "Memory over kernels (G10 fig. 2)"
@@ -273,10 +280,12 @@ def energy(plt, group, out):
     if not os.path.exists(path):
         return "energy.csv absent: no energy plot"
     rows = read_csv(path)
-    ops = [r for r in rows if r.get("kind") == "op"] or rows
-    if not ops:
+    if not rows:
         return "energy.csv has no rows: no energy plot"
-    kind = ops[0].get("kind") or "op"
+    # ops when the file has them, else its first kind (one kind per chart)
+    kind = "op" if any(r.get("kind") == "op" for r in rows) else rows[0].get("kind")
+    ops = [r for r in rows if r.get("kind") == kind]
+    kind = kind or "op"
     ops = sorted(ops, key=lambda r: -number(r["energy_mj"]))[:TOP][::-1]
     fig, ax = plt.subplots(figsize=(10, max(3.0, 0.4 * len(ops) + 1.5)))
     values = [number(r["energy_mj"]) for r in ops]

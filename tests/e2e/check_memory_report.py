@@ -10,14 +10,14 @@ ground truth a workload wrote by construction (mem_categories.c):
   the peak, as mean and as max (every sample sees exactly the context);
 - categories_time.csv: every kernel's bytes per category, Untrackable
   CONTEXT_BYTES at every kernel (the first sample comes with the first
-  allocation, before any kernel);
+  allocation, before any kernel), live_with_swaps as below;
 - swap.csv: one row per truth period (periods.csv), its size from the
   truth's tensors.csv, idle_us = the period's estimated time,
   transfer_us = 2 * size / LINK_GBPS, feasible = idle >= transfer;
-- swapped_peak_bytes (sum over categories) = the peak of live bytes with
+- live_with_swaps and swapped_peak_bytes (sum over categories) = live bytes with
   each feasible period's tensor removed at the kernels that start after
   its copy out ended and before its copy back began (cumulative kernel
-  durations of the truth's kernels.csv).
+  durations of the truth's kernels.csv), and their peak.
 Prints what differs and exits 1, or prints nothing and exits 0.
 """
 import csv
@@ -121,6 +121,9 @@ def main():
             if t_ext(a) + one_way <= t_ext(k) < t_ext(b) - one_way:
                 out[k % n] += size
     swapped = [live[k] - out[k] for k in range(n)]
+    for k, r in enumerate(timeline):
+        if r.get("live_with_swaps") != str(swapped[k]):
+            errors.append(f"categories_time.csv kernel {k} live_with_swaps: {r.get('live_with_swaps')}, want {swapped[k]}")
     swapped_peak = max(swapped)
     got_swapped = sum(int(r["swapped_peak_bytes"]) for c, r in got.items() if c != "Untrackable")
     if got_swapped != swapped_peak:

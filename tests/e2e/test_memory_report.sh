@@ -7,8 +7,8 @@
 # category with and without a --categories rule file, Untrackable = the
 # context's bytes, swap.csv feasibility at two link speeds and the peak
 # with every feasible swap (also the hand-computed summary lines); the
-# tracer's mem_info samples (every 2nd allocation here, none with 0); bad
-# --categories / --link-gbps input; tracing changes neither output nor status.
+# tracer's mem_info samples (every 2nd allocation here, none with 0, the
+# default after a bad value); bad --categories / --link-gbps input; tracing changes neither output nor status.
 . "$DNNTRACE_ROOT/tests/e2e/lib.sh"
 workload="$WORKLOADS/mem_categories"
 require_built "$workload" "$DNNTRACE_BUILD/lib/libdnntrace.so" \
@@ -57,6 +57,23 @@ analyze "$e2e_tmp/trace0" -o "$e2e_tmp/report0" >/dev/null 2>&1 || fail "analyze
 grep -qxF "untrackable: unknown (no device memory samples in the trace)" "$e2e_tmp/report0/summary.txt" ||
 	fail "no samples: summary does not say Untrackable is unknown"
 grep -qxF "Untrackable,,,," "$e2e_tmp/report0/categories.csv" || fail "no samples: Untrackable row is not empty"
+
+# A bad DNNTRACE_MEMINFO_EVERY: one warning, then the default (every 16th
+# allocation of a thread, from its first: 1 sample of 7 allocations).
+DNNTRACE_MEMINFO_EVERY=often record "$e2e_tmp/trace-bad" "$workload" "$e2e_tmp/truth-bad" >/dev/null 2>"$e2e_tmp/record-bad.err" ||
+	fail "record (bad DNNTRACE_MEMINFO_EVERY) failed: $(tail -n 2 "$e2e_tmp/record-bad.err")"
+[ "$(grep -c "DNNTRACE_MEMINFO_EVERY='often' is not a count" "$e2e_tmp/record-bad.err")" = 1 ] ||
+	fail "bad DNNTRACE_MEMINFO_EVERY: no single warning: $(cat "$e2e_tmp/record-bad.err")"
+samples=$(babeltrace2 "$e2e_tmp/trace-bad" 2>/dev/null | grep -c 'dnntrace_api:mem_info')
+[ "$samples" = 1 ] || fail "bad DNNTRACE_MEMINFO_EVERY: $samples samples, want 1 (the default)"
+
+# simgpu refuses a context it cannot hold: exit 2, one line.
+for bad in lots 2G; do
+	SIMGPU_MEM_BYTES=1G SIMGPU_CONTEXT_BYTES=$bad untraced "$workload" "$e2e_tmp/truth-x" >/dev/null 2>"$e2e_tmp/sim.err"
+	status=$?
+	[ "$status" = 2 ] && [ "$(grep -c . "$e2e_tmp/sim.err")" = 1 ] && grep -q "SIMGPU_CONTEXT_BYTES='$bad'" "$e2e_tmp/sim.err" ||
+		fail "SIMGPU_CONTEXT_BYTES=$bad: exit $status: $(cat "$e2e_tmp/sim.err")"
+done
 
 # Bad input: one line on stderr, exit 1 (usage) or 2 (unreadable).
 expect_error() {

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # dnntrace plot and the pictures dnntrace analyze draws: on a report of the
 # mem_categories workload (recorded on the simulated GPU), analyze leaves
-# plots/ with the G10 figures 2-4 and the category chart, and notes the
-# two plots whose CSVs are absent; with small overheads.csv and energy.csv
+# plots/ with the G10 figures 2-4 and the category chart, and notes each
+# plot whose CSV is absent; with small overheads.csv and energy.csv
 # (the formats of the overhead and energy reports) dnntrace plot draws all
 # six. Every file must be a PNG of some substance. Bad REPORT_DIR: exit 1,
 # one line. Skipped when matplotlib is not installed.
