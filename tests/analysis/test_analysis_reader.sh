@@ -193,6 +193,16 @@ grep -qx 'analysis incomplete: events were lost' "$other/summary.txt" ||
 grep -q 'events lost' "$main/summary.txt" && fail "main process reports lost events"
 grep -qx "== $other" "$work/stdout" || fail "stdout lacks the second group"
 grep -qx 'events lost: 3' "$work/out/summary.txt" || fail "top summary.txt incomplete"
+# the table across the two groups: index.csv and the head of summary.txt
+grep -qx "$other_pid,1,1,[0-9]*,[0-9]*,0,3,pid$other_pid-dev1" "$work/out/index.csv" ||
+	fail "index.csv lacks the second group with its 3 lost events: $(cat "$work/out/index.csv")"
+[ "$(wc -l <"$work/out/index.csv")" = 3 ] || fail "index.csv: $(cat "$work/out/index.csv")"
+head -n 1 "$work/out/summary.txt" | grep -qx 'processes: 2, process/device reports: 2' ||
+	fail "summary.txt does not start with the table: $(head -n 2 "$work/out/summary.txt")"
+grep -q '^total  *5  *7  *[0-9]*  *1  *3$' "$work/out/summary.txt" ||
+	fail "totals are not 5 kernels, 7 tensors, 1 failed, 3 lost: $(grep ^total "$work/out/summary.txt")"
+grep -qx 'analysis incomplete: events were lost (see the reports below)' "$work/out/summary.txt" ||
+	fail "the table does not mark the analysis incomplete"
 
 # --kernels 1:2 (renumbered 0..1): see test_window in test_analysis_model.c
 "$analyze" "$work/trace" -o "$work/win" --kernels 1:2 >/dev/null 2>"$work/stderr" ||
