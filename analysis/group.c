@@ -108,7 +108,7 @@ struct pending_kernel {
 struct process_view {
 	const struct dt_process *p;
 	int64_t *lib_tensor;         /* per library argument: tensor id, -1: none */
-	struct dt_u64map calls_with_kernels; /* op granularity: call ids seen on a GPU */
+	struct dt_u64map calls_with_kernels; /* call ids seen on a GPU */
 	struct dt_stream_points *stream_points; /* per tensor, or NULL */
 };
 
@@ -391,6 +391,25 @@ static void add_calls_without_kernels(const struct process_view *v,
 	}
 }
 
+/* Kernel launches on this device that succeeded and ran no recorded
+ * kernel (see add_calls_without_kernels for why they are not ops). */
+static uint64_t count_launches_without_records(const struct process_view *v,
+		int32_t device)
+{
+	const struct dt_process *p = v->p;
+	uint64_t n = 0, unused;
+	for (size_t i = 0; i < p->n_launches; i++) {
+		struct call_ref call = {DT_SOURCE_LAUNCH, i};
+		if (p->launches[i].result == 0 &&
+		    !is_graph_launch_api(p->launches[i].api) &&
+		    !dt_u64map_get(&v->calls_with_kernels,
+				p->launches[i].call_id, &unused) &&
+		    guessed_call_device(v, call) == device)
+			n++;
+	}
+	return n;
+}
+
 static size_t collect_kernels(const struct process_view *v, int32_t device,
 		bool fallback, struct pending_kernel **out)
 {
@@ -667,6 +686,9 @@ static void build_group(const struct dt_model *m, const struct process_view *v,
 
 	struct pending_kernel *pending;
 	size_t n_pending = collect_kernels(v, device, fallback, &pending);
+	if (!fallback)
+		g->launches_without_records =
+			count_launches_without_records(v, device);
 	/* without CUPTI every call is one stand-in: kernels and ops agree */
 	if (granularity == DT_GRANULARITY_OP && !fallback)
 		n_pending = merge_into_ops(v, device, &pending, n_pending, g);
@@ -721,7 +743,8 @@ size_t dt_groups_build(const struct dt_model *m, enum dt_granularity granularity
 		bool fallback = process_uses_fallback(p);
 		struct process_view view = {p, map_lib_tensors(p), {0},
 			dt_stream_points(p)};
-		if (granularity == DT_GRANULARITY_OP)
+		/* every granularity: launches without records are counted */
+		if (!fallback)
 			for (size_t i = 0; i < p->n_kernels; i++) {
 				uint64_t call_id;
 				if (dt_u64map_get(&p->call_of_correlation,

@@ -79,6 +79,9 @@ struct dt_group {
 	int32_t device;
 	enum dt_granularity granularity;
 	bool kernel_times_missing;   /* CUPTI unavailable: launches stand in */
+	/* successful kernel launches with no kernel record although CUPTI
+	 * recorded others: captured into a graph, or records never delivered */
+	uint64_t launches_without_records;
 	const char *cupti_message;
 	uint64_t events_lost;        /* known counts: discarded + dropped */
 	bool events_lost_unknown;

@@ -71,6 +71,11 @@ void dt_write_summary(FILE *f, const struct dt_group *g)
 		fprintf(f, "kernel times missing: launches stand in for kernels"
 				" (CUPTI: %s)\n", g->cupti_message ?
 				g->cupti_message : "no kernel records");
+	if (g->launches_without_records)
+		fprintf(f, "launches without a kernel record: %" PRIu64
+				" (captured into a CUDA graph, or their records "
+				"were never delivered: the process was killed)\n",
+				g->launches_without_records);
 
 	/* top tensors by idle byte-seconds: a partial selection, ties by id */
 	size_t top[TOP_IDLE], n_top = 0;

@@ -170,6 +170,11 @@ for mode in "${modes[@]}"; do
 		# The simulated kernels run exactly 2000 ns: their times came from CUPTI.
 		timed=$(awk -F, 'NR > 1 && $6 == 2000' "$dir/report/kernels.csv" | wc -l)
 		[ "$timed" = "$rows" ] || fail "$mode: $timed of $rows kernels have their GPU time"
+		# Launches whose records never came are counted, never hidden.
+		missing=$((got_launches - got_kernels))
+		said=$(sed -nE 's/^launches without a kernel record: ([0-9]+) .*/\1/p' "$dir/report/summary.txt")
+		[ "${said:-0}" = "$missing" ] ||
+			fail "$mode: summary counts ${said:-no} launches without records, $missing have none"
 	fi
 done
 exit 0
