@@ -33,6 +33,10 @@ trace_status=$?
 analyze "$e2e_tmp/trace" -o "$e2e_tmp/report" >"$e2e_tmp/summary.out" 2>"$e2e_tmp/analyze.err" ||
 	fail "analyze exited $?: $(tail -n 1 "$e2e_tmp/analyze.err")"
 cmp -s "$e2e_tmp/summary.out" "$e2e_tmp/report/summary.txt" || fail "stdout is not summary.txt"
+# the two launches captured into the stream's graph (captured_d, captured_e)
+# ran no kernel of their own: counted, not hidden
+grep -q '^launches without a kernel record: 2 ' "$e2e_tmp/summary.out" ||
+	fail "captured launches not counted: $(grep '^launches without' "$e2e_tmp/summary.out")"
 check report "$e2e_tmp/truth" "$e2e_tmp/report" ||
 	fail "analyzer reports (kernel granularity) differ from ground truth"
 # timeline.json: the trace-event rules hold, and every kernel, a graph's
