@@ -19,11 +19,11 @@ demo: deps
 	rm -rf $(SCRIPTS_DEMO_DIR)
 	mkdir -p $(SCRIPTS_DEMO_DIR)
 	SIMGPU_TIME_SCALE=1 DNNTRACE_BUILD=$(abspath $(BUILD)) scripts/dnntrace record --simgpu \
-	  -o $(SCRIPTS_DEMO_DIR)/trace -- $(BUILD)/workloads/mlp_train $(SCRIPTS_DEMO_DIR)/truth
+	  -o $(SCRIPTS_DEMO_DIR)/trace -- $(BUILD)/workloads/cnn_train $(SCRIPTS_DEMO_DIR)/truth
 	DNNTRACE_BUILD=$(abspath $(BUILD)) scripts/dnntrace analyze $(SCRIPTS_DEMO_DIR)/trace \
-	  -o $(SCRIPTS_DEMO_DIR)/report --name mlp_train \
-	  --categories tests/workloads/mlp_train_categories.txt
-	@echo "demo: report in $(SCRIPTS_DEMO_DIR)/report (kernels.config, liveness_analysis.config, *.csv, plots/)"
+	  -o $(SCRIPTS_DEMO_DIR)/report --name cnn_train \
+	  --categories tests/workloads/cnn_train_categories.txt
+	@echo "demo: report in $(SCRIPTS_DEMO_DIR)/report (kernels.config, liveness_analysis.config, *.csv, timeline.json, plots/)"
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/dnntrace \

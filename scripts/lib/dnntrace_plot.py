@@ -264,6 +264,7 @@ def overheads(plt, group, out):
         ax.barh(range(len(ops)), values, left=left, label=T_MEANING[i + 1])
         left = [a + b for a, b in zip(left, values)]
     ax.set_yticks(range(len(ops)), [op if len(op) <= 40 else op[:37] + "..." for op in ops], fontsize=8)
+    ax.set_xlim(0, max(left + [1e-9]) * 1.05)   # the longest bar whole
     ax.set_xlabel("mean host time per occurrence (µs)")
     shown = f"top {len(ops)} of {len(means)} ops" if len(means) > len(ops) else f"{len(ops)} ops"
     ax.set_title(f"Host overheads per op, T1..T5 ({shown})")
