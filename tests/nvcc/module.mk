@@ -32,11 +32,13 @@ $(NV_OUT)/nv_multi: tests/nvcc/nv_multi_main.cu tests/nvcc/nv_multi_lib.cu \
 	$(NVCC) $(NV_FLAGS) tests/nvcc/nv_multi_main.cu tests/nvcc/nv_multi_lib.cu \
 		$(NV_TRUTH) -o $@ -ldl
 
-# Linked against simgpu's libcublas.so.13 (same SONAME as the real one).
+# Linked as users link it, against the toolkit's libcublas.so.13 (simgpu's
+# needs simgpu's libcudart at link time, and nvcc links the toolkit's); it
+# runs on simgpu's, which has the same SONAME and version nodes.
 $(NV_OUT)/nv_cublas: tests/nvcc/nv_cublas.cu tests/nvcc/nv_common.h $(NV_TRUTH) \
 		$(NV_SIMGPU) $(BUILD)/simgpu/lib/libcublas.so
 	@mkdir -p $(@D)
-	$(NVCC) $(NV_FLAGS) $< $(NV_TRUTH) -o $@ -L$(BUILD)/simgpu/lib -lcublas -ldl
+	$(NVCC) $(NV_FLAGS) $< $(NV_TRUTH) -o $@ -L$(CUDA_HOME)/lib64 -lcublas -ldl
 
 $(NV_OUT)/nv_kernels.fatbin: tests/nvcc/nv_kernels.cu tests/nvcc/nv_common.h
 	@mkdir -p $(@D)
