@@ -51,13 +51,21 @@ struct CUgraphNode_st {
 	size_t *deps;         /* indices of the nodes it depends on */
 };
 
+/* A stream that joined a capture. Per-thread default streams are never
+ * freed; a created one may be, so it is only compared, never read, until
+ * it is found live again. */
+struct capture_member {
+	struct CUstream_st *stream;
+	int per_thread;
+};
+
 struct CUgraph_st {
 	uint32_t magic;
 	uint32_t id;          /* graphId in CUPTI records */
 	struct CUgraphNode_st **nodes; /* in creation order */
 	size_t n, cap;
 	int capturing;        /* a stream capture is building it */
-	struct CUstream_st **members; /* streams that joined that capture */
+	struct capture_member *members; /* streams that joined that capture */
 	size_t nmembers;
 	struct CUgraph_st *next;
 };
@@ -663,8 +671,9 @@ cudaError_t sim_stream_end_capture(cudaStream_t stream,
 		return err;
 	}
 	for (size_t i = 0; i < g->nmembers; i++) {
-		struct CUstream_st *m = g->members[i];
-		if (sim_stream_resolve(m, 0) != m || m->capture != g)
+		struct CUstream_st *m = g->members[i].stream;
+		if ((!g->members[i].per_thread && sim_stream_resolve(m, 0) != m) ||
+		    m->capture != g)
 			continue; /* destroyed since, or left */
 		if (!reaches(g, s->capture_deps, s->ncapture_deps,
 			     m->capture_deps, m->ncapture_deps))
@@ -764,7 +773,7 @@ cudaError_t sim_graph_event_wait(struct CUstream_st *s, struct CUevent_st *e,
 		return cudaErrorStreamCaptureIsolation;
 	if (s->is_legacy)
 		return cudaErrorStreamCaptureImplicit;
-	struct CUstream_st **members =
+	struct capture_member *members =
 		realloc(g->members, (g->nmembers + 1) * sizeof(*members));
 	if (!members)
 		return cudaErrorMemoryAllocation;
@@ -773,7 +782,8 @@ cudaError_t sim_graph_event_wait(struct CUstream_st *s, struct CUevent_st *e,
 					   0);
 	if (err != cudaSuccess)
 		return err;
-	g->members[g->nmembers++] = s;
+	g->members[g->nmembers++] =
+		(struct capture_member){ s, s->is_per_thread };
 	s->capture = g;
 	s->capture_origin = 0;
 	return cudaSuccess;
