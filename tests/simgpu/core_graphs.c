@@ -1,14 +1,17 @@
 /*
- * CUDA graphs in the simulated driver (libcuda.so.1): graphs of kernel
- * nodes with dependencies, their executable instances, graph launches
- * (each node a kernel on the launch stream's timeline, all reported with
- * the launch call's correlation id) and stream capture of kernel launches.
- * Order of a launch: a topological sort computed at instantiation (Kahn's
- * algorithm, FIFO: nodes without dependencies in creation order, then each
- * node as soon as its last dependency is placed), run one after another on
- * the launch stream. Handles are found in live lists before they are ever
- * dereferenced. Kernels compute nothing: this file never reads what their
- * parameters point to.
+ * CUDA graphs in the simulated driver (libcuda.so.1): graphs of kernel,
+ * memcpy, memset and host nodes with dependencies, their executable
+ * instances, graph launches (each node on the launch stream's timeline,
+ * its record carrying the launch call's correlation id) and stream capture
+ * (kernel launches, copies, sets and host functions; streams join a
+ * capture through events). Order of a launch: a topological sort computed
+ * at instantiation (Kahn's algorithm, FIFO: nodes without dependencies in
+ * creation order, then each node as soon as its last dependency is
+ * placed), run one after another on the launch stream; a host node runs
+ * in the launching thread once the device has done everything before it.
+ * Handles are found in live lists before they are ever dereferenced.
+ * Kernels compute nothing: this file never reads what their parameters
+ * point to; copies and sets move real bytes (core_transfer.c).
  */
 #include "tests/simgpu/sim_internal.h"
 
@@ -25,12 +28,35 @@ struct kernel_launch {
 	unsigned int shared_mem;
 };
 
+enum node_kind { NODE_KERNEL, NODE_MEMCPY, NODE_MEMSET, NODE_HOST };
+
+struct node_op {
+	enum node_kind kind;
+	union {
+		struct kernel_launch launch;
+		struct sim_copy_args copy;
+		struct sim_set_args set;
+		struct {
+			void (*fn)(void *);
+			void *user_data;
+		} host;
+	} u;
+};
+
 struct CUgraphNode_st {
 	uint32_t magic;
 	uint64_t id;          /* graphNodeId in CUPTI records */
-	struct kernel_launch launch;
+	struct node_op op;
 	size_t ndeps;
 	size_t *deps;         /* indices of the nodes it depends on */
+};
+
+/* A stream that joined a capture. Per-thread default streams are never
+ * freed; a created one may be, so it is only compared, never read, until
+ * it is found live again. */
+struct capture_member {
+	struct CUstream_st *stream;
+	int per_thread;
 };
 
 struct CUgraph_st {
@@ -38,12 +64,15 @@ struct CUgraph_st {
 	uint32_t id;          /* graphId in CUPTI records */
 	struct CUgraphNode_st **nodes; /* in creation order */
 	size_t n, cap;
+	int capturing;        /* a stream capture is building it */
+	struct capture_member *members; /* streams that joined that capture */
+	size_t nmembers;
 	struct CUgraph_st *next;
 };
 
 struct exec_node {
 	uint64_t node_id;
-	struct kernel_launch launch;
+	struct node_op op;
 };
 
 struct CUgraphExec_st {
@@ -109,6 +138,7 @@ static void free_graph(struct CUgraph_st *g)
 		free(g->nodes[i]);
 	}
 	free(g->nodes);
+	free(g->members);
 	free(g);
 }
 
@@ -135,9 +165,9 @@ cudaError_t sim_graph_destroy(CUgraph graph)
 	return g ? cudaSuccess : cudaErrorInvalidValue;
 }
 
-/* Appends a checked kernel node to g. Caller holds sim_lock. */
+/* Appends a checked node to g. Caller holds sim_lock. */
 static cudaError_t append_node(struct CUgraph_st *g, const size_t *deps,
-			       size_t ndeps, struct kernel_launch launch,
+			       size_t ndeps, struct node_op op,
 			       CUgraphNode *out)
 {
 	if (g->n == g->cap) {
@@ -159,7 +189,7 @@ static cudaError_t append_node(struct CUgraph_st *g, const size_t *deps,
 		memcpy(copy, deps, ndeps * sizeof(*copy));
 	*node = (struct CUgraphNode_st){ .magic = SIM_NODE_MAGIC,
 					 .id = ++last_node_id,
-					 .launch = launch, .ndeps = ndeps,
+					 .op = op, .ndeps = ndeps,
 					 .deps = copy };
 	g->nodes[g->n++] = node;
 	if (out)
@@ -167,10 +197,27 @@ static cudaError_t append_node(struct CUgraph_st *g, const size_t *deps,
 	return cudaSuccess;
 }
 
-cudaError_t sim_graph_add_kernel_node(CUgraphNode *out, CUgraph graph,
-				      const CUgraphNode *deps, size_t ndeps,
-				      const void *func, dim3 grid, dim3 block,
-				      unsigned int shared_mem, int has_args)
+/* What a node is checked for when it is added (or captured). Caller holds
+ * sim_lock. */
+static cudaError_t check_op(const struct node_op *op, int has_args)
+{
+	switch (op->kind) {
+	case NODE_KERNEL:
+		return sim_kernel_check(op->u.launch.func, op->u.launch.grid,
+					op->u.launch.block,
+					op->u.launch.shared_mem, has_args, NULL);
+	case NODE_MEMCPY:
+		return sim_copy_locked(NULL, &op->u.copy, 0, NULL, NULL);
+	case NODE_MEMSET:
+		return sim_set_locked(NULL, &op->u.set, 0, NULL);
+	default:
+		return op->u.host.fn ? cudaSuccess : cudaErrorInvalidValue;
+	}
+}
+
+static cudaError_t add_node(CUgraphNode *out, CUgraph graph,
+			    const CUgraphNode *deps, size_t ndeps,
+			    struct node_op op, int has_args)
 {
 	if (!out || !graph || (ndeps && !deps))
 		return cudaErrorInvalidValue;
@@ -192,15 +239,95 @@ cudaError_t sim_graph_add_kernel_node(CUgraphNode *out, CUgraph graph,
 				err = cudaErrorInvalidValue;
 	}
 	if (err == cudaSuccess)
-		err = sim_kernel_check(func, grid, block, shared_mem, has_args,
-				       NULL);
-	if (err == cudaSuccess) {
-		struct kernel_launch launch = { func, grid, block, shared_mem };
-		err = append_node(g, indices, ndeps, launch, out);
-	}
+		err = check_op(&op, has_args);
+	if (err == cudaSuccess)
+		err = append_node(g, indices, ndeps, op, out);
 	pthread_mutex_unlock(&sim_lock);
 	free(indices);
 	return err;
+}
+
+cudaError_t sim_graph_add_kernel_node(CUgraphNode *out, CUgraph graph,
+				      const CUgraphNode *deps, size_t ndeps,
+				      const void *func, dim3 grid, dim3 block,
+				      unsigned int shared_mem, int has_args)
+{
+	struct node_op op = { .kind = NODE_KERNEL,
+			      .u.launch = { func, grid, block, shared_mem } };
+	return add_node(out, graph, deps, ndeps, op, has_args);
+}
+
+cudaError_t sim_graph_add_copy_node(CUgraphNode *out, CUgraph graph,
+				    const CUgraphNode *deps, size_t ndeps,
+				    const struct sim_copy_args *c)
+{
+	if (!c)
+		return cudaErrorInvalidValue;
+	struct node_op op = { .kind = NODE_MEMCPY, .u.copy = *c };
+	return add_node(out, graph, deps, ndeps, op, 1);
+}
+
+cudaError_t sim_graph_add_set_node(CUgraphNode *out, CUgraph graph,
+				   const CUgraphNode *deps, size_t ndeps,
+				   const struct sim_set_args *p)
+{
+	if (!p)
+		return cudaErrorInvalidValue;
+	struct node_op op = { .kind = NODE_MEMSET, .u.set = *p };
+	return add_node(out, graph, deps, ndeps, op, 1);
+}
+
+cudaError_t sim_graph_add_host_node(CUgraphNode *out, CUgraph graph,
+				    const CUgraphNode *deps, size_t ndeps,
+				    void (*fn)(void *), void *user_data)
+{
+	struct node_op op = { .kind = NODE_HOST,
+			      .u.host = { fn, user_data } };
+	return add_node(out, graph, deps, ndeps, op, 1);
+}
+
+/* The copy has nodes of its own (new graphNodeIds), in the same order
+ * with the same dependencies. */
+cudaError_t sim_graph_clone(CUgraph *out, CUgraph graph)
+{
+	if (!out || !graph)
+		return cudaErrorInvalidValue;
+	cudaError_t err = cudaSuccess;
+	pthread_mutex_lock(&sim_lock);
+	struct CUgraph_st *g = find_graph(graph), *c = NULL;
+	if (!g)
+		err = cudaErrorInvalidValue;
+	else if (!(c = new_graph()))
+		err = cudaErrorMemoryAllocation;
+	for (size_t i = 0; err == cudaSuccess && i < g->n; i++)
+		err = append_node(c, g->nodes[i]->deps, g->nodes[i]->ndeps,
+				  g->nodes[i]->op, NULL);
+	if (err == cudaSuccess)
+		*out = c;
+	else if (c)
+		free_graph(c);
+	pthread_mutex_unlock(&sim_lock);
+	return err;
+}
+
+/* cuda.h: with nodes NULL, *num is the count; else up to *num nodes are
+ * written, the rest of the array NULL, and *num the number written. */
+cudaError_t sim_graph_get_nodes(CUgraph graph, CUgraphNode *nodes, size_t *num)
+{
+	if (!graph || !num)
+		return cudaErrorInvalidValue;
+	pthread_mutex_lock(&sim_lock);
+	struct CUgraph_st *g = find_graph(graph);
+	if (g && nodes) {
+		for (size_t i = 0; i < *num; i++)
+			nodes[i] = i < g->n ? g->nodes[i] : NULL;
+		if (*num > g->n)
+			*num = g->n;
+	} else if (g) {
+		*num = g->n;
+	}
+	pthread_mutex_unlock(&sim_lock);
+	return g ? cudaSuccess : cudaErrorInvalidValue;
 }
 
 /* Kahn's algorithm, FIFO (see the top of this file). Caller holds sim_lock. */
@@ -221,7 +348,7 @@ static int topological_order(const struct CUgraph_st *g, struct exec_node *order
 	while (head < tail) {
 		size_t done = queue[head];
 		order[head++] = (struct exec_node){ g->nodes[done]->id,
-						    g->nodes[done]->launch };
+						    g->nodes[done]->op };
 		for (size_t i = 0; i < g->n; i++)
 			for (size_t d = 0; d < g->nodes[i]->ndeps; d++)
 				if (g->nodes[i]->deps[d] == done && --pending[i] == 0)
@@ -286,10 +413,36 @@ cudaError_t sim_graph_exec_destroy(CUgraphExec exec)
 	return cudaSuccess;
 }
 
+/* Puts a kernel node on s; w gets its record. Caller holds sim_lock. */
+static void run_kernel(struct CUstream_st *s, const struct kernel_launch *k,
+		       struct simgpu_work *w)
+{
+	/* Checked when added; the name is the current one. */
+	sim_kernel_check(k->func, k->grid, k->block, k->shared_mem, 1, &w->name);
+	sim_timeline_schedule(s, sim_kernel_duration_ns(k->grid), &w->start_ns,
+			      &w->end_ns);
+	sim_power_record_kernel(w->start_ns, w->end_ns);
+	w->kind = SIMGPU_WORK_KERNEL;
+	w->stream_id = s->cupti_id;
+	w->grid[0] = k->grid.x;
+	w->grid[1] = k->grid.y;
+	w->grid[2] = k->grid.z;
+	w->block[0] = k->block.x;
+	w->block[1] = k->block.y;
+	w->block[2] = k->block.z;
+	w->dynamic_shared_mem = k->shared_mem;
+}
+
 /*
  * Assumed, not observed on a GPU: a destroyed or never-created exec is
- * CUDA_ERROR_INVALID_VALUE (the code cuda.h lists), not a crash; the
- * kernels of independent branches do not overlap (one stream, in order).
+ * CUDA_ERROR_INVALID_VALUE (the code cuda.h lists), not a crash; nodes of
+ * independent branches do not overlap (one stream, in order); a host node
+ * runs inside the launch call, in the calling thread, once the device has
+ * done everything before it (a real driver runs it on a thread of its own
+ * and returns at once: the order the program sees is the same). Every copy
+ * and set is checked before anything runs: one whose memory was freed
+ * since it was added fails the launch with cudaErrorInvalidValue and
+ * nothing runs.
  */
 cudaError_t sim_graph_launch(CUgraphExec exec, cudaStream_t stream,
 			     int per_thread_default, int cbid)
@@ -306,8 +459,10 @@ cudaError_t sim_graph_launch(CUgraphExec exec, cudaStream_t stream,
 		.api_start_ns = api_start,
 		.driver_cbid = cbid,
 	};
-	struct simgpu_work *kernels = NULL;
-	size_t n = 0;
+	struct simgpu_work *records = NULL;
+	struct exec_node *order = NULL;
+	size_t n = 0, nrec = 0;
+	uint32_t graph_id = 0;
 	pthread_mutex_lock(&sim_lock);
 	struct CUgraphExec_st *e = find_exec(exec);
 	struct CUstream_st *s = NULL;
@@ -315,51 +470,78 @@ cudaError_t sim_graph_launch(CUgraphExec exec, cudaStream_t stream,
 		err = cudaErrorInvalidValue;
 	else if (!(s = sim_stream_resolve(stream, per_thread_default)))
 		err = cudaErrorInvalidResourceHandle;
-	else if (e->n && !(kernels = calloc(e->n, sizeof(*kernels))))
+	else if (e->n && (!(records = calloc(e->n, sizeof(*records))) ||
+			  !(order = malloc(e->n * sizeof(*order)))))
 		err = cudaErrorMemoryAllocation;
 	if (err == cudaSuccess) {
+		/* A host function may destroy the exec: run a copy of it. */
 		n = e->n;
+		graph_id = e->graph_id;
+		if (n)
+			memcpy(order, e->order, n * sizeof(*order));
+		for (size_t i = 0; err == cudaSuccess && i < n; i++)
+			if (order[i].op.kind == NODE_MEMCPY ||
+			    order[i].op.kind == NODE_MEMSET)
+				err = check_op(&order[i].op, 1);
+	}
+	if (err == cudaSuccess) {
 		api.correlation_id = sim_next_correlation_id();
 		api.stream_id = s->cupti_id;
 		api.start_ns = api.end_ns = api_start;
-		for (size_t i = 0; i < n; i++) {
-			const struct exec_node *node = &e->order[i];
-			struct simgpu_work *w = &kernels[i];
-			/* Checked when added; the name is the current one. */
-			sim_kernel_check(node->launch.func, node->launch.grid,
-					 node->launch.block,
-					 node->launch.shared_mem, 1, &w->name);
-			sim_timeline_schedule(s,
-					      sim_kernel_duration_ns(node->launch.grid),
-					      &w->start_ns, &w->end_ns);
-			sim_power_record_kernel(w->start_ns, w->end_ns);
-			w->kind = SIMGPU_WORK_KERNEL;
-			w->correlation_id = api.correlation_id;
-			w->context_id = 1;
-			w->stream_id = s->cupti_id;
-			w->api_start_ns = api_start;
-			w->grid[0] = node->launch.grid.x;
-			w->grid[1] = node->launch.grid.y;
-			w->grid[2] = node->launch.grid.z;
-			w->block[0] = node->launch.block.x;
-			w->block[1] = node->launch.block.y;
-			w->block[2] = node->launch.block.z;
-			w->dynamic_shared_mem = node->launch.shared_mem;
-			w->graph_id = e->graph_id;
-			w->graph_node_id = node->node_id;
-			if (i == 0)
-				api.start_ns = w->start_ns;
-			api.end_ns = w->end_ns;
+	}
+	for (size_t i = 0; err == cudaSuccess && s && i < n; i++) {
+		const struct node_op *op = &order[i].op;
+		struct simgpu_work *w = &records[nrec];
+		struct sim_instant end;
+		*w = (struct simgpu_work){ 0 };
+		switch (op->kind) {
+		case NODE_KERNEL:
+			run_kernel(s, &op->u.launch, w);
+			break;
+		case NODE_MEMCPY:
+			w->kind = SIMGPU_WORK_MEMCPY;
+			w->is_async = 1;
+			sim_copy_locked(s, &op->u.copy, 1, w, &end);
+			break;
+		case NODE_MEMSET:
+			w->kind = SIMGPU_WORK_MEMSET;
+			w->is_async = 1;
+			sim_set_locked(s, &op->u.set, 1, w);
+			break;
+		case NODE_HOST: {
+			struct sim_instant until = s->ready;
+			pthread_mutex_unlock(&sim_lock);
+			sim_wait_device_time(until);
+			op->u.host.fn(op->u.host.user_data);
+			pthread_mutex_lock(&sim_lock);
+			/* It may have destroyed the stream: the rest is lost. */
+			s = sim_stream_resolve(stream, per_thread_default);
+			continue;
 		}
+		}
+		if (op->kind != NODE_KERNEL && w->bytes == 0)
+			continue; /* an empty copy or set: no GPU work */
+		w->correlation_id = api.correlation_id;
+		w->context_id = 1;
+		w->api_start_ns = api_start;
+		w->graph_id = graph_id;
+		w->graph_node_id = order[i].node_id;
+		if (nrec == 0)
+			api.start_ns = w->start_ns;
+		api.end_ns = w->end_ns;
+		nrec++;
 	}
 	pthread_mutex_unlock(&sim_lock);
-	if (err != cudaSuccess)
+	free(order);
+	if (err != cudaSuccess) {
+		free(records);
 		return err;
-	sim_report_graph_launch(&api, kernels, n);
+	}
+	sim_report_graph_launch(&api, records, nrec);
 	return cudaSuccess;
 }
 
-/* ---- stream capture (kernel launches only) ---- */
+/* ---- stream capture ---- */
 
 /*
  * Assumed, not observed on a GPU: capture on the legacy stream is
@@ -385,10 +567,90 @@ cudaError_t sim_stream_begin_capture(cudaStream_t stream,
 		err = cudaErrorInvalidValue;
 	else if (!(s->capture = new_graph()))
 		err = cudaErrorMemoryAllocation;
+	if (err == cudaSuccess) {
+		s->capture->capturing = 1;
+		s->capture_origin = 1;
+		s->ncapture_deps = 0;
+	}
 	pthread_mutex_unlock(&sim_lock);
 	return err;
 }
 
+/* Replaces (or, add: extends) s's capture dependencies. Holds sim_lock. */
+static cudaError_t set_capture_deps(struct CUstream_st *s, const size_t *deps,
+				    size_t n, int add)
+{
+	size_t have = add ? s->ncapture_deps : 0;
+	size_t *all = realloc(s->capture_deps,
+			      (have + n ? have + n : 1) * sizeof(*all));
+	if (!all)
+		return cudaErrorMemoryAllocation;
+	s->capture_deps = all;
+	for (size_t i = 0; i < n; i++) {
+		size_t j = 0;
+		while (j < have && all[j] != deps[i])
+			j++;
+		if (j == have)
+			all[have++] = deps[i];
+	}
+	s->ncapture_deps = have;
+	return cudaSuccess;
+}
+
+/* The node after s's captured work; then the work s's next node follows. */
+static cudaError_t capture_append(struct CUstream_st *s, struct node_op op)
+{
+	struct CUgraph_st *g = s->capture;
+	size_t index = g->n;
+	cudaError_t err = append_node(g, s->capture_deps, s->ncapture_deps, op,
+				      NULL);
+	if (err == cudaSuccess)
+		err = set_capture_deps(s, &index, 1, 0);
+	return err;
+}
+
+/* Whether each node of `want` is in `have` or one of their ancestors. */
+static int reaches(const struct CUgraph_st *g, const size_t *have, size_t nhave,
+		   const size_t *want, size_t nwant)
+{
+	if (!nwant)
+		return 1;
+	unsigned char *seen = calloc(g->n, 1);
+	size_t *stack = malloc(g->n * sizeof(*stack));
+	size_t top = 0;
+	int ok = seen && stack;
+	for (size_t i = 0; ok && i < nhave; i++)
+		if (!seen[have[i]])
+			seen[have[i]] = 1, stack[top++] = have[i];
+	while (ok && top) {
+		const struct CUgraphNode_st *node = g->nodes[stack[--top]];
+		for (size_t d = 0; d < node->ndeps; d++)
+			if (!seen[node->deps[d]])
+				seen[node->deps[d]] = 1,
+				stack[top++] = node->deps[d];
+	}
+	for (size_t i = 0; ok && i < nwant; i++)
+		ok = seen[want[i]];
+	free(seen), free(stack);
+	return ok;
+}
+
+static void leave_capture(struct CUstream_st *s)
+{
+	s->capture = NULL;
+	s->capture_origin = 0;
+	free(s->capture_deps);
+	s->capture_deps = NULL;
+	s->ncapture_deps = 0;
+}
+
+/*
+ * Only the stream that began the capture ends it
+ * (cudaErrorStreamCaptureUnmatched); every stream that joined it must
+ * have been joined back, its last captured work among what the origin's
+ * work depends on, else cudaErrorStreamCaptureUnjoined and the capture is
+ * lost (cuda_runtime_api.h). Either way every member leaves the capture.
+ */
 cudaError_t sim_stream_end_capture(cudaStream_t stream,
 				   int per_thread_default, CUgraph *out)
 {
@@ -397,14 +659,33 @@ cudaError_t sim_stream_end_capture(cudaStream_t stream,
 	cudaError_t err = cudaSuccess;
 	pthread_mutex_lock(&sim_lock);
 	struct CUstream_st *s = sim_stream_resolve(stream, per_thread_default);
+	struct CUgraph_st *g = s ? s->capture : NULL;
 	if (!s)
 		err = cudaErrorInvalidResourceHandle;
-	else if (!s->capture)
+	else if (!g)
 		err = cudaErrorInvalidValue;
-	else {
-		*out = s->capture;
-		s->capture = NULL;
+	else if (!s->capture_origin)
+		err = cudaErrorStreamCaptureUnmatched;
+	if (err != cudaSuccess) {
+		pthread_mutex_unlock(&sim_lock);
+		return err;
 	}
+	for (size_t i = 0; i < g->nmembers; i++) {
+		struct CUstream_st *m = g->members[i].stream;
+		if ((!g->members[i].per_thread && sim_stream_resolve(m, 0) != m) ||
+		    m->capture != g)
+			continue; /* destroyed since, or left */
+		if (!reaches(g, s->capture_deps, s->ncapture_deps,
+			     m->capture_deps, m->ncapture_deps))
+			err = cudaErrorStreamCaptureUnjoined;
+		leave_capture(m);
+	}
+	leave_capture(s);
+	g->capturing = 0;
+	if (err == cudaSuccess)
+		*out = g;
+	else
+		free_graph(g);
 	pthread_mutex_unlock(&sim_lock);
 	return err;
 }
@@ -412,14 +693,128 @@ cudaError_t sim_stream_end_capture(cudaStream_t stream,
 int sim_graph_capture_launch(struct CUstream_st *s, const void *func,
 			     dim3 grid, dim3 block, size_t shared_mem)
 {
-	struct CUgraph_st *g = s->capture;
-	if (!g)
+	if (!s->capture)
 		return 0;
-	size_t previous = g->n ? g->n - 1 : 0;
-	struct kernel_launch launch = { func, grid, block,
-					(unsigned int)shared_mem };
+	struct node_op op = { .kind = NODE_KERNEL,
+			      .u.launch = { func, grid, block,
+					    (unsigned int)shared_mem } };
 	/* Out of host memory: the node is lost (as a real capture would be
 	 * invalidated); the launch still reports success. */
-	append_node(g, &previous, g->n ? 1 : 0, launch, NULL);
+	capture_append(s, op);
 	return 1;
+}
+
+cudaError_t sim_graph_capture_copy(struct CUstream_st *s,
+				   const struct sim_copy_args *c)
+{
+	struct node_op op = { .kind = NODE_MEMCPY, .u.copy = *c };
+	cudaError_t err = check_op(&op, 1);
+	return err != cudaSuccess ? err : capture_append(s, op);
+}
+
+cudaError_t sim_graph_capture_set(struct CUstream_st *s,
+				  const struct sim_set_args *p)
+{
+	struct node_op op = { .kind = NODE_MEMSET, .u.set = *p };
+	cudaError_t err = check_op(&op, 1);
+	return err != cudaSuccess ? err : capture_append(s, op);
+}
+
+static void forget_capture(struct CUevent_st *e)
+{
+	free(e->capture_deps);
+	e->capture_deps = NULL;
+	e->ncapture_deps = 0;
+	e->capture = NULL;
+	e->capture_graph_id = 0;
+}
+
+cudaError_t sim_graph_event_record(struct CUstream_st *s, struct CUevent_st *e,
+				   int *captured)
+{
+	forget_capture(e);
+	*captured = s->capture != NULL;
+	if (!*captured)
+		return cudaSuccess;
+	size_t n = s->ncapture_deps;
+	e->capture_deps = malloc((n ? n : 1) * sizeof(*e->capture_deps));
+	if (!e->capture_deps)
+		return cudaErrorMemoryAllocation;
+	if (n)
+		memcpy(e->capture_deps, s->capture_deps, n * sizeof(size_t));
+	e->ncapture_deps = n;
+	e->capture = s->capture;
+	e->capture_graph_id = s->capture->id;
+	return cudaSuccess;
+}
+
+/*
+ * Assumed, not observed on a GPU: waiting for an event recorded in a
+ * capture that has ended is a no-op; a stream capturing into another
+ * graph gets cudaErrorStreamCaptureIsolation; an event recorded outside
+ * any capture orders a capturing stream's work on the timeline only (it
+ * adds no node).
+ */
+cudaError_t sim_graph_event_wait(struct CUstream_st *s, struct CUevent_st *e,
+				 int *captured)
+{
+	struct CUgraph_st *g = e->capture ? find_graph(e->capture) : NULL;
+	*captured = 0;
+	if (e->capture && (!g || g->id != e->capture_graph_id || !g->capturing)) {
+		*captured = 1; /* its capture is over */
+		return cudaSuccess;
+	}
+	if (!g)
+		return cudaSuccess;
+	*captured = 1;
+	if (s->capture == g)
+		return set_capture_deps(s, e->capture_deps, e->ncapture_deps, 1);
+	if (s->capture)
+		return cudaErrorStreamCaptureIsolation;
+	if (s->is_legacy)
+		return cudaErrorStreamCaptureImplicit;
+	struct capture_member *members =
+		realloc(g->members, (g->nmembers + 1) * sizeof(*members));
+	if (!members)
+		return cudaErrorMemoryAllocation;
+	g->members = members;
+	cudaError_t err = set_capture_deps(s, e->capture_deps, e->ncapture_deps,
+					   0);
+	if (err != cudaSuccess)
+		return err;
+	g->members[g->nmembers++] =
+		(struct capture_member){ s, s->is_per_thread };
+	s->capture = g;
+	s->capture_origin = 0;
+	return cudaSuccess;
+}
+
+cudaError_t sim_launch_host_func(cudaStream_t stream, int per_thread_default,
+				 void (*fn)(void *), void *user_data)
+{
+	cudaError_t err = sim_enter();
+	if (err != cudaSuccess)
+		return err;
+	if (!fn)
+		return cudaErrorInvalidValue;
+	pthread_mutex_lock(&sim_lock);
+	struct CUstream_st *s = sim_stream_resolve(stream, per_thread_default);
+	struct sim_instant until = s ? s->ready : (struct sim_instant){ 0, 0 };
+	int captured = s && s->capture;
+	if (!s)
+		err = cudaErrorInvalidResourceHandle;
+	else if (captured) {
+		struct node_op op = { .kind = NODE_HOST,
+				      .u.host = { fn, user_data } };
+		err = capture_append(s, op);
+	}
+	pthread_mutex_unlock(&sim_lock);
+	if (err != cudaSuccess || captured)
+		return err;
+	/* Not captured: run in the calling thread once the stream's earlier
+	 * work has completed (a real driver runs it later on a thread of its
+	 * own; the order the program sees is the same). */
+	sim_wait_device_time(until);
+	fn(user_data);
+	return sim_enter();
 }

@@ -46,8 +46,12 @@ cudaError_t sim_stream_wait_event(cudaStream_t stream, cudaEvent_t event,
 	pthread_mutex_lock(&sim_lock);
 	struct CUstream_st *s = sim_stream_resolve(stream, per_thread_default);
 	struct CUevent_st *e = sim_event_lookup(event);
+	int captured = 0;
 	if (!s || !e)
 		err = cudaErrorInvalidResourceHandle;
+	else if ((err = sim_graph_event_wait(s, e, &captured)) != cudaSuccess ||
+		 captured)
+		; /* a capture's dependency (core_graphs.c) */
 	else if (e->recorded) { /* an unrecorded event is complete */
 		if (e->time.v > s->ready.v)
 			s->ready.v = e->time.v;
@@ -68,8 +72,12 @@ cudaError_t sim_event_record(cudaEvent_t event, cudaStream_t stream,
 	pthread_mutex_lock(&sim_lock);
 	struct CUstream_st *s = sim_stream_resolve(stream, per_thread_default);
 	struct CUevent_st *e = sim_event_lookup(event);
+	int captured = 0;
 	if (!s || !e) {
 		err = cudaErrorInvalidResourceHandle;
+	} else if ((err = sim_graph_event_record(s, e, &captured)) !=
+			   cudaSuccess || captured) {
+		; /* a capture's dependency (core_graphs.c) */
 	} else {
 		uint64_t start_ns, end_ns;
 		e->time = sim_timeline_schedule(s, 0, &start_ns, &end_ns);

@@ -292,6 +292,7 @@ cudaError_t sim_stream_destroy(cudaStream_t handle)
 	if (!s)
 		return cudaErrorInvalidResourceHandle;
 	s->magic = 0;
+	free(s->capture_deps);
 	free(s);
 	return cudaSuccess;
 }
@@ -331,6 +332,7 @@ cudaError_t sim_event_destroy(cudaEvent_t handle)
 	if (!e)
 		return cudaErrorInvalidResourceHandle;
 	e->magic = 0;
+	free(e->capture_deps);
 	free(e);
 	return cudaSuccess;
 }
@@ -349,12 +351,14 @@ void sim_timeline_reset(void)
 		struct CUstream_st *s = created_streams;
 		created_streams = s->next;
 		s->magic = 0;
+		free(s->capture_deps);
 		free(s);
 	}
 	while (live_events) {
 		struct CUevent_st *e = live_events;
 		live_events = e->next;
 		e->magic = 0;
+		free(e->capture_deps);
 		free(e);
 	}
 }

@@ -100,6 +100,36 @@ static uint64_t copy_duration_ns(uint8_t copy_kind, uint64_t bytes)
 	}
 }
 
+cudaError_t sim_copy_locked(struct CUstream_st *st, const struct sim_copy_args *c,
+			    int run, struct simgpu_work *work,
+			    struct sim_instant *end)
+{
+	if (c->height > 1 && (c->width > c->dpitch || c->width > c->spitch))
+		return cudaErrorInvalidPitchValue;
+	uint64_t bytes = (uint64_t)c->width * c->height;
+	if (run)
+		work->bytes = bytes;
+	if (bytes == 0)
+		return cudaSuccess; /* nothing to do, no GPU work */
+	struct side s, d;
+	cudaError_t err;
+	if ((err = resolve_side(c->src, c->spitch, c->width, c->height,
+				c->want_src, &s)) ||
+	    (err = resolve_side(c->dst, c->dpitch, c->width, c->height,
+				c->want_dst, &d)) || !run)
+		return err;
+	for (size_t row = 0; row < c->height; row++)
+		memmove(d.view + row * c->dpitch, s.view + row * c->spitch,
+			c->width);
+	work->copy_kind = copy_kind_of(s.on_device, d.on_device);
+	work->src_kind = s.mem_kind;
+	work->dst_kind = d.mem_kind;
+	*end = sim_timeline_schedule(st, copy_duration_ns(work->copy_kind, bytes),
+				     &work->start_ns, &work->end_ns);
+	work->stream_id = st->cupti_id;
+	return cudaSuccess;
+}
+
 cudaError_t sim_memcpy2d(void *dst, size_t dpitch, const void *src,
 			 size_t spitch, size_t width, size_t height,
 			 int want_src, int want_dst, cudaStream_t stream,
@@ -111,37 +141,28 @@ cudaError_t sim_memcpy2d(void *dst, size_t dpitch, const void *src,
 		return sticky;
 	if (height > 1 && (width > dpitch || width > spitch))
 		return cudaErrorInvalidPitchValue;
+	struct sim_copy_args c = { dst, dpitch, src, spitch, width, height,
+				   want_src, want_dst };
 	struct simgpu_work work = {
 		.kind = SIMGPU_WORK_MEMCPY, .context_id = 1,
 		.api_start_ns = api_start, .driver_cbid = cbid,
-		.is_async = is_async, .bytes = (uint64_t)width * height,
+		.is_async = is_async,
 	};
-	struct side s, d;
 	struct sim_instant end = { 0, 0 };
 	cudaError_t err = cudaSuccess;
+	int captured = 0;
 	pthread_mutex_lock(&sim_lock);
 	struct CUstream_st *st = sim_stream_resolve(stream, per_thread_default);
 	if (!st)
 		err = cudaErrorInvalidResourceHandle;
-	else if (work.bytes == 0)
-		; /* nothing to do, no GPU work */
-	else if ((err = resolve_side(src, spitch, width, height, want_src, &s)) ||
-		 (err = resolve_side(dst, dpitch, width, height, want_dst, &d)))
-		;
-	else {
-		for (size_t row = 0; row < height; row++)
-			memmove(d.view + row * dpitch, s.view + row * spitch, width);
-		work.copy_kind = copy_kind_of(s.on_device, d.on_device);
-		work.src_kind = s.mem_kind;
-		work.dst_kind = d.mem_kind;
-		end = sim_timeline_schedule(st, copy_duration_ns(work.copy_kind,
-								 work.bytes),
-					    &work.start_ns, &work.end_ns);
-		work.stream_id = st->cupti_id;
+	else if (st->capture) {
+		captured = 1;
+		err = sim_graph_capture_copy(st, &c);
+	} else if ((err = sim_copy_locked(st, &c, 1, &work, &end)) ==
+			   cudaSuccess && work.bytes)
 		work.correlation_id = sim_next_correlation_id();
-	}
 	pthread_mutex_unlock(&sim_lock);
-	if (err != cudaSuccess || work.bytes == 0)
+	if (err != cudaSuccess || captured || work.bytes == 0)
 		return err;
 	sim_report_work(&work);
 	/* Synchronous copies return when done, except device to device. */
@@ -161,6 +182,37 @@ static void fill(uint8_t *p, unsigned int value, size_t elem_size, size_t n)
 		memcpy(p + i * elem_size, &value, elem_size); /* little endian */
 }
 
+cudaError_t sim_set_locked(struct CUstream_st *st, const struct sim_set_args *p,
+			   int run, struct simgpu_work *work)
+{
+	size_t width_bytes = p->width * p->elem_size;
+	if (p->height > 1 && width_bytes > p->pitch)
+		return cudaErrorInvalidPitchValue;
+	uint64_t bytes = (uint64_t)width_bytes * p->height;
+	if (run) {
+		work->bytes = bytes;
+		work->value = p->elem_size == 1 ? (p->value & 0xff) : p->value;
+	}
+	if (bytes == 0)
+		return cudaSuccess;
+	struct side d;
+	cudaError_t err = resolve_side(p->dst, p->pitch, width_bytes, p->height,
+				       -1, &d);
+	if (err != cudaSuccess)
+		return err;
+	if (!d.on_device && d.mem_kind != CUPTI_ACTIVITY_MEMORY_KIND_PINNED)
+		return cudaErrorInvalidValue; /* pageable host memory */
+	if (!run)
+		return cudaSuccess;
+	for (size_t row = 0; row < p->height; row++)
+		fill(d.view + row * p->pitch, p->value, p->elem_size, p->width);
+	work->memory_kind = d.mem_kind;
+	sim_timeline_schedule(st, SET_BASE_NS + ceil_div(bytes, DEVICE_BYTES_PER_NS),
+			      &work->start_ns, &work->end_ns);
+	work->stream_id = st->cupti_id;
+	return cudaSuccess;
+}
+
 cudaError_t sim_memset2d(void *dst, size_t pitch, unsigned int value,
 			 size_t elem_size, size_t width, size_t height,
 			 cudaStream_t stream, int per_thread_default,
@@ -170,42 +222,29 @@ cudaError_t sim_memset2d(void *dst, size_t pitch, unsigned int value,
 	cudaError_t sticky = sim_enter();
 	if (sticky != cudaSuccess)
 		return sticky;
-	size_t width_bytes = width * elem_size;
-	if (height > 1 && width_bytes > pitch)
+	if (height > 1 && width * elem_size > pitch)
 		return cudaErrorInvalidPitchValue;
+	struct sim_set_args p = { dst, pitch, value, elem_size, width, height };
 	struct simgpu_work work = {
 		.kind = SIMGPU_WORK_MEMSET, .context_id = 1,
 		.api_start_ns = api_start, .driver_cbid = cbid,
-		.is_async = is_async, .bytes = (uint64_t)width_bytes * height,
-		.value = elem_size == 1 ? (value & 0xff) : value,
+		.is_async = is_async,
 	};
-	struct side d;
 	cudaError_t err = cudaSuccess;
+	int captured = 0;
 	pthread_mutex_lock(&sim_lock);
 	struct CUstream_st *st = sim_stream_resolve(stream, per_thread_default);
 	if (!st)
 		err = cudaErrorInvalidResourceHandle;
-	else if (work.bytes == 0)
-		;
-	else if ((err = resolve_side(dst, pitch, width_bytes, height, -1, &d)))
-		;
-	else if (!d.on_device && d.mem_kind != CUPTI_ACTIVITY_MEMORY_KIND_PINNED)
-		err = cudaErrorInvalidValue; /* pageable host memory */
-	else {
-		for (size_t row = 0; row < height; row++)
-			fill(d.view + row * pitch, value, elem_size, width);
-		work.memory_kind = d.mem_kind;
-		sim_timeline_schedule(st, SET_BASE_NS +
-					  ceil_div(work.bytes, DEVICE_BYTES_PER_NS),
-				      &work.start_ns, &work.end_ns);
-		work.stream_id = st->cupti_id;
+	else if (st->capture) {
+		captured = 1;
+		err = sim_graph_capture_set(st, &p);
+	} else if ((err = sim_set_locked(st, &p, 1, &work)) == cudaSuccess &&
+		   work.bytes)
 		work.correlation_id = sim_next_correlation_id();
-	}
 	pthread_mutex_unlock(&sim_lock);
-	if (err != cudaSuccess || work.bytes == 0)
+	if (err != cudaSuccess || captured || work.bytes == 0)
 		return err;
 	sim_report_work(&work);
 	return cudaSuccess;
 }
-
-

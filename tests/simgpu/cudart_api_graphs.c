@@ -1,15 +1,20 @@
 /*
  * The simulated runtime's CUDA graph entry points: cudaGraphCreate,
- * cudaGraphAddKernelNode, cudaGraphInstantiate[WithFlags],
+ * cudaGraphAddKernelNode, cudaGraphAddMemcpyNode[1D],
+ * cudaGraphAddMemsetNode, cudaGraphAddHostNode, cudaGraphClone,
+ * cudaGraphGetNodes, cudaGraphInstantiate[WithFlags],
  * cudaGraphLaunch[_ptsz], cudaGraphExecDestroy, cudaGraphDestroy and
  * cudaStreamBeginCapture / cudaStreamEndCapture[_ptsz], each through the
  * driver entry point cuGetProcAddress gave (cudart_driver.c) inside a
  * frame, so CUPTI sees one call with its driver call nested. Like the
  * launches, it checks what only the runtime checks (host function, launch
- * geometry) before calling the driver. It must never dereference a graph
- * handle: they belong to the driver.
+ * geometry, copy directions) before calling the driver. It must never
+ * dereference a graph handle: they belong to the driver.
  */
 #include "tests/simgpu/cudart_internal.h"
+
+#include <stdint.h>
+#include <string.h>
 
 static cudaError_t graph_create(cudaGraph_t *graph, unsigned int flags)
 {
@@ -61,6 +66,180 @@ cudaError_t cudaGraphAddKernelNode(cudaGraphNode_t *pGraphNode,
 	RUNTIME_CALL(RT_CBID(cudaGraphAddKernelNode_v10000), 0,
 		     add_kernel_node(pGraphNode, graph, pDependencies,
 				     numDependencies, pNodeParams));
+}
+
+/* The memory type a cudaMemcpyKind gives one side (as cudaMemcpy2D). */
+static CUmemorytype side_type(enum cudaMemcpyKind kind, int is_src)
+{
+	if (kind == cudaMemcpyDefault)
+		return CU_MEMORYTYPE_UNIFIED;
+	int device = is_src ? (kind == cudaMemcpyDeviceToHost ||
+			       kind == cudaMemcpyDeviceToDevice)
+			    : (kind == cudaMemcpyHostToDevice ||
+			       kind == cudaMemcpyDeviceToDevice);
+	return device ? CU_MEMORYTYPE_DEVICE : CU_MEMORYTYPE_HOST;
+}
+
+static void set_3d_side(CUmemorytype type, const void *p, CUmemorytype *t,
+			const void **host, CUdeviceptr *dev)
+{
+	*t = type;
+	if (type == CU_MEMORYTYPE_HOST)
+		*host = p;
+	else
+		*dev = (CUdeviceptr)(uintptr_t)p;
+}
+
+/*
+ * Pitched pointers only: arrays (srcArray / dstArray) are not simulated
+ * and are cudaErrorInvalidValue. Positions of a pitched pointer are in
+ * bytes (element size 1), as cuda_runtime_api.h says.
+ */
+static cudaError_t add_memcpy_node(cudaGraphNode_t *node, cudaGraph_t graph,
+				   const cudaGraphNode_t *deps, size_t ndeps,
+				   const struct cudaMemcpy3DParms *p)
+{
+	ENTER();
+	if (!node || !graph || !p || (ndeps && !deps) || p->srcArray ||
+	    p->dstArray)
+		return sim_return(cudaErrorInvalidValue);
+	if ((unsigned int)p->kind > cudaMemcpyDefault)
+		return sim_return(cudaErrorInvalidMemcpyDirection);
+	CUDA_MEMCPY3D c;
+	memset(&c, 0, sizeof(c));
+	const void *dst_host = NULL;
+	set_3d_side(side_type(p->kind, 1), p->srcPtr.ptr, &c.srcMemoryType,
+		    &c.srcHost, &c.srcDevice);
+	set_3d_side(side_type(p->kind, 0), p->dstPtr.ptr, &c.dstMemoryType,
+		    &dst_host, &c.dstDevice);
+	c.dstHost = (void *)dst_host;
+	c.srcXInBytes = p->srcPos.x, c.srcY = p->srcPos.y, c.srcZ = p->srcPos.z;
+	c.dstXInBytes = p->dstPos.x, c.dstY = p->dstPos.y, c.dstZ = p->dstPos.z;
+	c.srcPitch = p->srcPtr.pitch, c.srcHeight = p->srcPtr.ysize;
+	c.dstPitch = p->dstPtr.pitch, c.dstHeight = p->dstPtr.ysize;
+	c.WidthInBytes = p->extent.width;
+	c.Height = p->extent.height;
+	c.Depth = p->extent.depth;
+	return sim_return(cudart_error(cudart_drv.graph_add_memcpy_node(
+		node, graph, deps, ndeps, &c, NULL)));
+}
+
+cudaError_t cudaGraphAddMemcpyNode(cudaGraphNode_t *pGraphNode,
+				   cudaGraph_t graph,
+				   const cudaGraphNode_t *pDependencies,
+				   size_t numDependencies,
+				   const struct cudaMemcpy3DParms *pCopyParams)
+{
+	RUNTIME_CALL(RT_CBID(cudaGraphAddMemcpyNode_v10000), 0,
+		     add_memcpy_node(pGraphNode, graph, pDependencies,
+				     numDependencies, pCopyParams));
+}
+
+static cudaError_t add_memcpy_node_1d(cudaGraphNode_t *node, cudaGraph_t graph,
+				      const cudaGraphNode_t *deps, size_t ndeps,
+				      void *dst, const void *src, size_t count,
+				      enum cudaMemcpyKind kind)
+{
+	struct cudaMemcpy3DParms p;
+	memset(&p, 0, sizeof(p));
+	p.srcPtr = (struct cudaPitchedPtr){ (void *)src, count, count, 1 };
+	p.dstPtr = (struct cudaPitchedPtr){ dst, count, count, 1 };
+	p.extent = (struct cudaExtent){ count, 1, 1 };
+	p.kind = kind;
+	return add_memcpy_node(node, graph, deps, ndeps, &p);
+}
+
+cudaError_t cudaGraphAddMemcpyNode1D(cudaGraphNode_t *pGraphNode,
+				     cudaGraph_t graph,
+				     const cudaGraphNode_t *pDependencies,
+				     size_t numDependencies, void *dst,
+				     const void *src, size_t count,
+				     enum cudaMemcpyKind kind)
+{
+	RUNTIME_CALL(RT_CBID(cudaGraphAddMemcpyNode1D_v11010), 0,
+		     add_memcpy_node_1d(pGraphNode, graph, pDependencies,
+					numDependencies, dst, src, count,
+					kind));
+}
+
+static cudaError_t add_memset_node(cudaGraphNode_t *node, cudaGraph_t graph,
+				   const cudaGraphNode_t *deps, size_t ndeps,
+				   const struct cudaMemsetParams *p)
+{
+	ENTER();
+	if (!node || !graph || !p || (ndeps && !deps))
+		return sim_return(cudaErrorInvalidValue);
+	CUDA_MEMSET_NODE_PARAMS params = {
+		.dst = (CUdeviceptr)(uintptr_t)p->dst, .pitch = p->pitch,
+		.value = p->value, .elementSize = p->elementSize,
+		.width = p->width, .height = p->height,
+	};
+	return sim_return(cudart_error(cudart_drv.graph_add_memset_node(
+		node, graph, deps, ndeps, &params, NULL)));
+}
+
+cudaError_t cudaGraphAddMemsetNode(cudaGraphNode_t *pGraphNode,
+				   cudaGraph_t graph,
+				   const cudaGraphNode_t *pDependencies,
+				   size_t numDependencies,
+				   const struct cudaMemsetParams *pMemsetParams)
+{
+	RUNTIME_CALL(RT_CBID(cudaGraphAddMemsetNode_v10000), 0,
+		     add_memset_node(pGraphNode, graph, pDependencies,
+				     numDependencies, pMemsetParams));
+}
+
+static cudaError_t add_host_node(cudaGraphNode_t *node, cudaGraph_t graph,
+				 const cudaGraphNode_t *deps, size_t ndeps,
+				 const struct cudaHostNodeParams *p)
+{
+	ENTER();
+	if (!node || !graph || !p || !p->fn || (ndeps && !deps))
+		return sim_return(cudaErrorInvalidValue);
+	CUDA_HOST_NODE_PARAMS params = { .fn = p->fn, .userData = p->userData };
+	return sim_return(cudart_error(cudart_drv.graph_add_host_node(
+		node, graph, deps, ndeps, &params)));
+}
+
+cudaError_t cudaGraphAddHostNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+				 const cudaGraphNode_t *pDependencies,
+				 size_t numDependencies,
+				 const struct cudaHostNodeParams *pNodeParams)
+{
+	RUNTIME_CALL(RT_CBID(cudaGraphAddHostNode_v10000), 0,
+		     add_host_node(pGraphNode, graph, pDependencies,
+				   numDependencies, pNodeParams));
+}
+
+static cudaError_t graph_clone(cudaGraph_t *clone, cudaGraph_t graph)
+{
+	ENTER();
+	if (!clone || !graph)
+		return sim_return(cudaErrorInvalidValue);
+	return sim_return(cudart_error(cudart_drv.graph_clone(clone, graph)));
+}
+
+cudaError_t cudaGraphClone(cudaGraph_t *pGraphClone, cudaGraph_t originalGraph)
+{
+	RUNTIME_CALL(RT_CBID(cudaGraphClone_v10000), 0,
+		     graph_clone(pGraphClone, originalGraph));
+}
+
+static cudaError_t get_nodes(cudaGraph_t graph, cudaGraphNode_t *nodes,
+			     size_t *num)
+{
+	ENTER();
+	if (!graph || !num)
+		return sim_return(cudaErrorInvalidValue);
+	return sim_return(cudart_error(
+		cudart_drv.graph_get_nodes(graph, nodes, num)));
+}
+
+cudaError_t cudaGraphGetNodes(cudaGraph_t graph, cudaGraphNode_t *nodes,
+			      size_t *numNodes)
+{
+	RUNTIME_CALL(RT_CBID(cudaGraphGetNodes_v10000), 0,
+		     get_nodes(graph, nodes, numNodes));
 }
 
 static cudaError_t instantiate(cudaGraphExec_t *exec, cudaGraph_t graph,

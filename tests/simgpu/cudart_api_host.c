@@ -2,12 +2,14 @@
  * Host memory and host work in the simulated runtime: cudaHostRegister /
  * Unregister (the driver's cuMemHostRegister_v2 / cuMemHostUnregister),
  * cudaHostGetDevicePointer, and host functions on a stream
- * (cudaLaunchHostFunc, cudaStreamAddCallback). Simulated pinned memory is
- * ordinary host memory, and with unified addressing its device pointer is
- * its host address. Host functions run in the calling thread once the
- * stream's earlier work has completed (a real runtime runs them later, on
- * a thread of its own, without blocking the caller): the order the program
- * sees is the same; it must never run one before that work has ended.
+ * (cudaLaunchHostFunc through the driver's cuLaunchHostFunc, which a
+ * capturing stream turns into a host node; cudaStreamAddCallback).
+ * Simulated pinned memory is ordinary host memory, and with unified
+ * addressing its device pointer is its host address. Host functions run in
+ * the calling thread once the stream's earlier work has completed (a real
+ * runtime runs them later, on a thread of its own, without blocking the
+ * caller): the order the program sees is the same; it must never run one
+ * before that work has ended.
  */
 #include "tests/simgpu/cudart_internal.h"
 
@@ -47,21 +49,21 @@ static cudaError_t launch_host_func(cudaStream_t stream, cudaHostFn_t fn,
 	ENTER();
 	if (!fn)
 		return sim_return(cudaErrorInvalidValue);
-	cudaError_t err = after_stream(stream, per_thread);
-	if (err != cudaSuccess)
-		return sim_return(err);
-	fn(userData);
-	return cudaSuccess;
+	return sim_return(cudart_error(
+		cudart_driver_for(per_thread)->launch_host_func(stream, fn,
+								 userData)));
 }
 
 cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void *userData)
 {
-	return launch_host_func(stream, fn, userData, 0);
+	RUNTIME_CALL(RT_CBID(cudaLaunchHostFunc_v10000), 0,
+		     launch_host_func(stream, fn, userData, 0));
 }
 
 cudaError_t cudaLaunchHostFunc_ptsz(cudaStream_t stream, cudaHostFn_t fn, void *userData)
 {
-	return launch_host_func(stream, fn, userData, 1);
+	RUNTIME_CALL(RT_CBID(cudaLaunchHostFunc_ptsz_v10000), 0,
+		     launch_host_func(stream, fn, userData, 1));
 }
 
 /* flags must be 0 (cuda_runtime_api.h); the callback gets the stream's status. */

@@ -103,6 +103,14 @@ cudaError_t cudart_memcpy_1d(void *dst, const void *src, size_t count,
 	X(graph_create, "cuGraphCreate", cuGraphCreate)                       \
 	X(graph_add_kernel_node, "cuGraphAddKernelNode",                      \
 	  cuGraphAddKernelNode_v2)                                            \
+	X(graph_add_memcpy_node, "cuGraphAddMemcpyNode",                      \
+	  cuGraphAddMemcpyNode)                                               \
+	X(graph_add_memset_node, "cuGraphAddMemsetNode",                      \
+	  cuGraphAddMemsetNode)                                               \
+	X(graph_add_host_node, "cuGraphAddHostNode", cuGraphAddHostNode)      \
+	X(graph_clone, "cuGraphClone", cuGraphClone)                          \
+	X(graph_get_nodes, "cuGraphGetNodes", cuGraphGetNodes)                \
+	X(launch_host_func, "cuLaunchHostFunc", cuLaunchHostFunc)             \
 	X(graph_instantiate, "cuGraphInstantiateWithFlags",                   \
 	  cuGraphInstantiateWithFlags)                                        \
 	X(graph_launch, "cuGraphLaunch", cuGraphLaunch)                       \

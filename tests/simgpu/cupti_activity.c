@@ -411,6 +411,8 @@ static void write_memcpy(const struct simgpu_work *w, struct clock_map map)
 	r->streamId = w->stream_id;
 	r->correlationId = w->correlation_id;
 	r->runtimeCorrelationId = w->correlation_id;
+	r->graphId = w->graph_id;
+	r->graphNodeId = w->graph_node_id;
 #if SIMGPU_MEMCPY_HAS_COPY_COUNT
 	r->copyCount = 1;
 #endif
@@ -432,6 +434,8 @@ static void write_memset(const struct simgpu_work *w, struct clock_map map)
 	r->correlationId = w->correlation_id;
 	r->flags = w->is_async ? CUPTI_ACTIVITY_FLAG_MEMSET_ASYNC : 0;
 	r->memoryKind = w->memory_kind;
+	r->graphId = w->graph_id;
+	r->graphNodeId = w->graph_node_id;
 }
 
 /* Takes the ready list out from under the lock. Holds cupti_lock. */

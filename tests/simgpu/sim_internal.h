@@ -67,7 +67,10 @@ struct CUstream_st {
 	int is_legacy;            /* the legacy NULL stream */
 	int is_per_thread;        /* some thread's per-thread default stream */
 	struct sim_instant ready; /* when its queued work ends */
-	struct CUgraph_st *capture; /* the graph capturing its launches, or NULL */
+	struct CUgraph_st *capture; /* the graph capturing its work, or NULL */
+	int capture_origin;       /* began the capture (only it may end it) */
+	size_t *capture_deps;     /* what its next captured node depends on */
+	size_t ncapture_deps;     /* (node indices in capture; core_graphs.c) */
 	struct CUstream_st *next; /* in the list of created streams */
 };
 
@@ -77,6 +80,10 @@ struct CUevent_st {
 	unsigned int flags;
 	int recorded;
 	struct sim_instant time; /* when the event completes */
+	struct CUgraph_st *capture; /* recorded in a capture into this graph */
+	uint32_t capture_graph_id; /* its id (the pointer may be reused) */
+	size_t *capture_deps;    /* the recording stream's capture_deps then */
+	size_t ncapture_deps;
 	struct CUevent_st *next;
 };
 
@@ -323,10 +330,59 @@ cudaError_t sim_stream_end_capture(cudaStream_t stream,
 				   int per_thread_default, CUgraph *out);
 /*
  * If s is capturing: appends the (checked) launch to its graph, after the
- * node captured before it, and returns 1; else 0. Caller holds sim_lock.
+ * nodes s's captured work so far ends with, and returns 1; else 0. Caller
+ * holds sim_lock.
  */
 int sim_graph_capture_launch(struct CUstream_st *s, const void *func,
 			     dim3 grid, dim3 block, size_t shared_mem);
+
+/* A copy or set as a graph node holds it (core_transfer.c checks and runs). */
+struct sim_copy_args {
+	void *dst;
+	size_t dpitch;
+	const void *src;
+	size_t spitch;
+	size_t width, height;   /* bytes per row, rows */
+	int want_src, want_dst; /* as for sim_memcpy2d */
+};
+struct sim_set_args {
+	void *dst;
+	size_t pitch;
+	unsigned int value;
+	size_t elem_size, width, height; /* width in elements */
+};
+cudaError_t sim_graph_add_copy_node(CUgraphNode *out, CUgraph graph,
+				    const CUgraphNode *deps, size_t ndeps,
+				    const struct sim_copy_args *c);
+cudaError_t sim_graph_add_set_node(CUgraphNode *out, CUgraph graph,
+				   const CUgraphNode *deps, size_t ndeps,
+				   const struct sim_set_args *p);
+cudaError_t sim_graph_add_host_node(CUgraphNode *out, CUgraph graph,
+				    const CUgraphNode *deps, size_t ndeps,
+				    void (*fn)(void *), void *user_data);
+cudaError_t sim_graph_clone(CUgraph *out, CUgraph graph);
+/* cuGraphGetNodes: nodes NULL asks for the count. */
+cudaError_t sim_graph_get_nodes(CUgraph graph, CUgraphNode *nodes, size_t *num);
+/* If s is capturing: the copy / set (checked) becomes a node, *captured 1. */
+cudaError_t sim_graph_capture_copy(struct CUstream_st *s,
+				   const struct sim_copy_args *c);
+cudaError_t sim_graph_capture_set(struct CUstream_st *s,
+				  const struct sim_set_args *p);
+/*
+ * Events and capture: recorded on a capturing stream, an event remembers
+ * what the stream's captured work ends with; a stream that waits for it
+ * joins the capture (or adds those nodes to its dependencies). *captured:
+ * whether it was handled so (the timeline must then not see it). Caller
+ * holds sim_lock.
+ */
+cudaError_t sim_graph_event_record(struct CUstream_st *s, struct CUevent_st *e,
+				   int *captured);
+cudaError_t sim_graph_event_wait(struct CUstream_st *s, struct CUevent_st *e,
+				 int *captured);
+/* cuLaunchHostFunc: a host node when capturing, else run in the calling
+ * thread once the stream's work has completed. */
+cudaError_t sim_launch_host_func(cudaStream_t stream, int per_thread_default,
+				 void (*fn)(void *), void *user_data);
 
 /* ---- allocation entry logic and pools (core_alloc.c) ---- */
 
@@ -362,6 +418,18 @@ cudaError_t sim_memcpy2d(void *dst, size_t dpitch, const void *src,
 			 size_t spitch, size_t width, size_t height,
 			 int want_src, int want_dst, cudaStream_t stream,
 			 int per_thread_default, int is_async, int cbid);
+/*
+ * The core of a copy / set on stream st (NULL with run 0: only check the
+ * memory). run: move the bytes, put the work on st's timeline and fill
+ * work's kinds, times and stream (not its correlation id); *end (copies):
+ * the instant it ends. An empty one is checked by nothing and runs nothing
+ * (work->bytes 0). Caller holds sim_lock.
+ */
+cudaError_t sim_copy_locked(struct CUstream_st *st, const struct sim_copy_args *c,
+			    int run, struct simgpu_work *work,
+			    struct sim_instant *end);
+cudaError_t sim_set_locked(struct CUstream_st *st, const struct sim_set_args *p,
+			   int run, struct simgpu_work *work);
 /* Sets height rows of width elements of elem_size (1, 2 or 4) bytes. */
 cudaError_t sim_memset2d(void *dst, size_t pitch, unsigned int value,
 			 size_t elem_size, size_t width, size_t height,

@@ -30,9 +30,9 @@ enum simgpu_work_kind {
 	SIMGPU_WORK_MEMCPY,
 	SIMGPU_WORK_MEMSET,
 	SIMGPU_WORK_NONE, /* an API call that submits no GPU work */
-	/* a graph launch call: its correlation_id is that of the kernels
-	   reported right after it (graph_id set, api_cbid and driver_cbid 0:
-	   no API record of their own) */
+	/* a graph launch call: its correlation_id is that of the kernels,
+	   copies and sets reported right after it (graph_id set, api_cbid
+	   and driver_cbid 0: no API record of their own) */
 	SIMGPU_WORK_GRAPH_LAUNCH,
 };
 
@@ -58,7 +58,7 @@ struct simgpu_work {
 	uint32_t block[3];
 	uint64_t dynamic_shared_mem;
 	uint32_t graph_id;       /* graph launches: the graph's id, else 0 */
-	uint64_t graph_node_id;  /* and the kernel node's id */
+	uint64_t graph_node_id;  /* and the node's id (kernel, memcpy, memset) */
 	/* memcpy: CUpti_ActivityMemcpyKind / CUpti_ActivityMemoryKind values */
 	uint8_t copy_kind;
 	uint8_t src_kind;

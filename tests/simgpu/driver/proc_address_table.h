@@ -170,6 +170,13 @@
 	FN(cuGraphAddKernelNode, 12000, cuGraphAddKernelNode_v2)             \
 	NONE(cuGraphInstantiate, 10000)                                      \
 	NONE(cuGraphInstantiate, 11000)                                      \
+	FN(cuGraphAddMemcpyNode, 10000, cuGraphAddMemcpyNode)                \
+	FN(cuGraphAddMemsetNode, 10000, cuGraphAddMemsetNode)                \
+	FN(cuGraphAddHostNode, 10000, cuGraphAddHostNode)                    \
+	FN(cuGraphClone, 10000, cuGraphClone)                                \
+	FN(cuGraphGetNodes, 10000, cuGraphGetNodes)                          \
+	FN(cuLaunchHostFunc, 10000, cuLaunchHostFunc)                        \
+	PT(cuLaunchHostFunc, 10000, cuLaunchHostFunc_ptsz)                   \
 	FN(cuGraphInstantiateWithFlags, 11040, cuGraphInstantiateWithFlags)  \
 	FN(cuGraphLaunch, 10000, cuGraphLaunch)                              \
 	PT(cuGraphLaunch, 10000, cuGraphLaunch_ptsz)                         \

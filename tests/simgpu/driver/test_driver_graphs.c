@@ -7,7 +7,11 @@
  * launch stream, one cuGraphLaunch DRIVER record whose correlation id every
  * kernel record carries; errors (before cuInit, NULL and destroyed handles,
  * host functions, flags); what cuGetProcAddress hands out for the graph
- * names. Ground truth: the graph built here and dlsym of the exports.
+ * names. Memcpy (CUDA_MEMCPY3D with offsets and pitches), memset (16-bit,
+ * two pitched rows) and host nodes move exactly the bytes this file put
+ * there, in order; cuLaunchHostFunc runs at once or, captured, becomes a
+ * node; cuGraphClone / cuGraphGetNodes; the parameter errors. Ground
+ * truth: the graphs built here and dlsym of the exports.
  */
 #include <cupti.h>
 #include <dlfcn.h>
@@ -18,6 +22,7 @@
 
 /* cuda.h declares the _ptsz twin only for its own build: the real prototype. */
 extern CUresult cuGraphLaunch_ptsz(CUgraphExec hGraphExec, CUstream hStream);
+extern CUresult cuLaunchHostFunc_ptsz(CUstream hStream, CUhostFn fn, void *userData);
 
 static CUpti_ActivityKernel10 kernels[64];
 static CUpti_ActivityAPI apis[64];
@@ -187,6 +192,14 @@ static void check_proc_address(void)
 		{ "cuStreamBeginCapture", 13000, CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM,
 		  "cuStreamBeginCapture_v2_ptsz" },
 		{ "cuStreamEndCapture", 13000, 0, "cuStreamEndCapture" },
+		{ "cuGraphAddMemcpyNode", 13000, 0, "cuGraphAddMemcpyNode" },
+		{ "cuGraphAddMemsetNode", 13000, 0, "cuGraphAddMemsetNode" },
+		{ "cuGraphAddHostNode", 13000, 0, "cuGraphAddHostNode" },
+		{ "cuGraphClone", 13000, 0, "cuGraphClone" },
+		{ "cuGraphGetNodes", 13000, 0, "cuGraphGetNodes" },
+		{ "cuLaunchHostFunc", 13000, 0, "cuLaunchHostFunc" },
+		{ "cuLaunchHostFunc", 13000, CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM,
+		  "cuLaunchHostFunc_ptsz" },
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		void *fn = NULL;
@@ -210,6 +223,137 @@ static void check_proc_address(void)
 	dlclose(lib);
 }
 
+static unsigned char out[80];
+static unsigned char seen_by_host[2];
+static int host_calls;
+
+static void CUDA_CB on_host(void *tag)
+{
+	CHECK(tag == &host_calls);
+	seen_by_host[0] = out[0];
+	seen_by_host[1] = out[64];
+	host_calls++;
+}
+
+static void check_copy_nodes(void)
+{
+	CUstream s;
+	CHECK_CU(cuStreamCreate(&s, 0));
+	CUdeviceptr d;
+	CHECK_CU(cuMemAlloc(&d, 256));
+	CHECK_CU(cuMemsetD8(d, 0, 256));
+	unsigned char src[64];
+	for (int i = 0; i < 64; i++)
+		src[i] = (unsigned char)(10 + i);
+	memset(out, 0xee, sizeof(out));
+
+	CUgraph g;
+	CHECK_CU(cuGraphCreate(&g, 0));
+	CUgraphNode set, copy, back, host;
+	/* 0xabcd in d[0,8) and d[32,40) */
+	CUDA_MEMSET_NODE_PARAMS mp = { .dst = d, .pitch = 32, .value = 0xabcd,
+				       .elementSize = 2, .width = 4, .height = 2 };
+	CHECK_CU(cuGraphAddMemsetNode(&set, g, NULL, 0, &mp, NULL));
+	/* src rows 1 and 2 from byte 2, 4 bytes each, to d+64 pitch 8 */
+	CUDA_MEMCPY3D cp;
+	memset(&cp, 0, sizeof(cp));
+	cp.srcMemoryType = CU_MEMORYTYPE_HOST;
+	cp.srcHost = src;
+	cp.srcPitch = 16;
+	cp.srcXInBytes = 2;
+	cp.srcY = 1;
+	cp.dstMemoryType = CU_MEMORYTYPE_DEVICE;
+	cp.dstDevice = d + 64;
+	cp.dstPitch = 8;
+	cp.WidthInBytes = 4;
+	cp.Height = 2;
+	cp.Depth = 1;
+	CHECK_CU(cuGraphAddMemcpyNode(&copy, g, &set, 1, &cp, NULL));
+	CUDA_MEMCPY3D bp;
+	memset(&bp, 0, sizeof(bp));
+	bp.srcMemoryType = CU_MEMORYTYPE_UNIFIED;
+	bp.srcDevice = d;
+	bp.dstMemoryType = CU_MEMORYTYPE_UNIFIED;
+	bp.dstDevice = (CUdeviceptr)(uintptr_t)out;
+	bp.WidthInBytes = sizeof(out);
+	bp.Height = 1;
+	CHECK_CU(cuGraphAddMemcpyNode(&back, g, &copy, 1, &bp, NULL));
+	CUDA_HOST_NODE_PARAMS hp = { .fn = on_host, .userData = &host_calls };
+	CHECK_CU(cuGraphAddHostNode(&host, g, &back, 1, &hp));
+
+	/* Errors leave no node. */
+	CUgraphNode bad;
+	cp.srcMemoryType = CU_MEMORYTYPE_ARRAY;
+	CHECK_CU_IS(cuGraphAddMemcpyNode(&bad, g, NULL, 0, &cp, NULL),
+		    CUDA_ERROR_INVALID_VALUE);
+	cp.srcMemoryType = CU_MEMORYTYPE_HOST;
+	cp.Depth = 2;
+	CHECK_CU_IS(cuGraphAddMemcpyNode(&bad, g, NULL, 0, &cp, NULL),
+		    CUDA_ERROR_INVALID_VALUE);
+	CHECK_CU_IS(cuGraphAddMemcpyNode(&bad, g, NULL, 0, NULL, NULL),
+		    CUDA_ERROR_INVALID_VALUE);
+	mp.elementSize = 3;
+	CHECK_CU_IS(cuGraphAddMemsetNode(&bad, g, NULL, 0, &mp, NULL),
+		    CUDA_ERROR_INVALID_VALUE);
+	mp.elementSize = 2;
+	mp.dst = d + 1;
+	CHECK_CU_IS(cuGraphAddMemsetNode(&bad, g, NULL, 0, &mp, NULL),
+		    CUDA_ERROR_INVALID_VALUE);
+	CHECK_CU_IS(cuGraphAddHostNode(&bad, g, NULL, 0, NULL),
+		    CUDA_ERROR_INVALID_VALUE);
+	size_t n = 0;
+	CHECK_CU(cuGraphGetNodes(g, NULL, &n));
+	CHECK_EQ_U64(n, 4);
+	CHECK_CU_IS(cuGraphClone(NULL, g), CUDA_ERROR_INVALID_VALUE);
+
+	CUgraph clone;
+	CHECK_CU(cuGraphClone(&clone, g));
+	CUgraphExec exec;
+	CHECK_CU(cuGraphInstantiate(&exec, clone, 0));
+	CHECK_EQ_U64(host_calls, 0);
+	CHECK_CU(cuGraphLaunch(exec, s));
+	CHECK_CU(cuStreamSynchronize(s));
+	CHECK_EQ_U64(host_calls, 1);
+	CHECK_EQ_U64(seen_by_host[0], 0xcd); /* the host node ran after the copy */
+	CHECK_EQ_U64(seen_by_host[1], src[18]);
+	for (int i = 0; i < 80; i++) {
+		int want = 0;
+		if (i < 8 || (i >= 32 && i < 40))
+			want = i % 2 ? 0xab : 0xcd;
+		else if (i >= 64 && i < 68)
+			want = src[16 + 2 + (i - 64)];
+		else if (i >= 72 && i < 76)
+			want = src[32 + 2 + (i - 72)];
+		CHECK_EQ_U64(out[i], want);
+	}
+	CHECK_CU(cuGraphExecDestroy(exec));
+	CHECK_CU(cuGraphDestroy(clone));
+	CHECK_CU(cuGraphDestroy(g));
+
+	/* cuLaunchHostFunc: at once, or a node of the capture. */
+	CHECK_CU_IS(cuLaunchHostFunc(s, NULL, NULL), CUDA_ERROR_INVALID_VALUE);
+	CHECK_CU(cuLaunchHostFunc_ptsz(s, on_host, &host_calls));
+	CHECK_EQ_U64(host_calls, 2);
+	CHECK_CU(cuStreamBeginCapture(s, CU_STREAM_CAPTURE_MODE_GLOBAL));
+	CHECK_CU(cuMemsetD8Async(d, 0x5a, 1, s));
+	CHECK_CU(cuLaunchHostFunc(s, on_host, &host_calls));
+	CHECK_CU(cuStreamEndCapture(s, &g));
+	CHECK_EQ_U64(host_calls, 2);
+	n = 0;
+	CHECK_CU(cuGraphGetNodes(g, NULL, &n));
+	CHECK_EQ_U64(n, 2);
+	CHECK_CU(cuGraphInstantiate(&exec, g, 0));
+	CHECK_CU(cuGraphLaunch(exec, s));
+	CHECK_EQ_U64(host_calls, 3);
+	unsigned char first;
+	CHECK_CU(cuMemcpyDtoH(&first, d, 1));
+	CHECK_EQ_U64(first, 0x5a);
+	CHECK_CU(cuGraphExecDestroy(exec));
+	CHECK_CU(cuGraphDestroy(g));
+	CHECK_CU(cuMemFree(d));
+	CHECK_CU(cuStreamDestroy(s));
+}
+
 int main(void)
 {
 	setenv("SIMGPU_TIME_SCALE", "0", 1);
@@ -226,6 +370,7 @@ int main(void)
 	CHECK(cuptiActivityEnableDriverApi(CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz, 1) ==
 	      CUPTI_SUCCESS);
 	check_graph();
+	check_copy_nodes();
 	check_proc_address();
 	printf("simgpu driver graphs: ok\n");
 	return 0;
