@@ -18,6 +18,15 @@
 #include "analysis/api_names.h"
 #include "analysis/csv_writer.h"
 #include "analysis/util.h"
+#include "tracepoints/dnntrace_enums.h"
+
+static bool is_graph_launch(int api)
+{
+	return api == DNNTRACE_API_cudaGraphLaunch ||
+	       api == DNNTRACE_API_cudaGraphLaunch_ptsz ||
+	       api == DNNTRACE_API_cuGraphLaunch ||
+	       api == DNNTRACE_API_cuGraphLaunch_ptsz;
+}
 
 struct point {
 	uint64_t t;
@@ -60,7 +69,10 @@ void dt_gpu_time_compute(const struct dt_group *g, struct dt_gpu_time *out)
 			first = k[i].start;
 		if (end > last)
 			last = end;
-		if (k[i].source == DT_SOURCE_LAUNCH && k[i].call_ns != DT_NO_TIME) {
+		/* a graph launch may return after its kernels (host nodes run
+		 * inside it): its kernels have no launch delay of their own */
+		if (k[i].source == DT_SOURCE_LAUNCH && k[i].call_ns != DT_NO_TIME &&
+		    !is_graph_launch(k[i].api)) {
 			int64_t delay = (int64_t)(k[i].start - k[i].call_ns);
 			if (out->n_delays == 0 || delay > out->delay_max_ns)
 				out->delay_max_ns = delay;
