@@ -4,7 +4,7 @@
 # (make fuzz runs 5000 on four traces), the build under test's analyzer
 # (the ASan one in the sanitizer pass). Fails on any crash, hang, leak or
 # failure without one clean stderr line, and on a silent difference from
-# any mutation but a bit flip or byte overwrite inside event payload (values
+# any mutation but bit flips, overwrites or zeroes in event payload (values
 # the format cannot check). Starts no case after 20 s so a loaded machine
 # stays within the suite's time limit, but at least 20 must run.
 set -u
@@ -23,7 +23,7 @@ rc=$?
 cat "$work/result"
 [ "$rc" = 0 ] || fail "the fuzz smoke found failures"
 # silent differences: only payload values the format cannot check
-if grep '^  silent: ' "$work/result" | grep -v -E 'x (bitflip|overwrite) in stream events$'; then
+if grep '^  silent: ' "$work/result" | grep -v -E 'x (bitflip|overwrite|zero) in stream events$'; then
 	fail "a silent difference outside event payload"
 fi
 echo "fuzz smoke: no crash, hang, leak or unclean failure"
