@@ -93,17 +93,29 @@ def packetize(text, hdr, packet=4096):
     return out
 
 
-def region(role, data, offset):
-    """Where a byte lies: for streams, header/context or event payload."""
+PLACE_ORDER = ["stream events", "stream packet header", "metadata", "index"]
+
+
+def place_of(role, data, offsets):
+    """The most telling region among the bytes a mutation changed: event
+    payload first (a value the format cannot check), then packet headers."""
     if role != "stream":
         return role
-    for off, size in packets(data):
-        if off <= offset < off + size:
-            if offset - off < PKT_HEAD:
-                return "stream packet header"
-            content = struct.unpack_from("<Q", data, off + 48)[0] // 8
-            return "stream events" if offset - off < content else "stream padding"
-    return "stream (past packets)"
+    pk = packets(data)
+    found = set()
+    for o in offsets:
+        for off, size in pk:
+            if off <= o < off + size:
+                content = struct.unpack_from("<Q", data, off + 48)[0] // 8
+                found.add("stream packet header" if o - off < PKT_HEAD else
+                          "stream events" if o - off < content else "stream padding")
+                break
+        else:
+            found.add("stream (past packets)")
+    for p in PLACE_ORDER:
+        if p in found:
+            return p
+    return sorted(found)[0] if found else role
 
 
 def mutate(trace, rng):
@@ -130,19 +142,19 @@ def mutate(trace, rng):
         offs = [rng.randrange(len(data)) for _ in range(n)]
         for o in offs:
             data[o] ^= 1 << rng.randrange(8)
-        place = region(role, bytes(open(path, "rb").read()), offs[0])
+        place = place_of(role, bytes(open(path, "rb").read()), offs)
         desc += f" bits at {offs}"
     elif kind == "overwrite" and data:
         o = rng.randrange(len(data))
         n = min(rng.choice([1, 2, 4, 8, 16, 64]), len(data) - o)
         data[o:o + n] = bytes(rng.randrange(256) for _ in range(n))
-        place = region(role, bytes(data), o)
+        place = place_of(role, bytes(open(path, "rb").read()), range(o, o + n))
         desc += f" {n} bytes at {o}"
     elif kind == "zero" and data:
         o = rng.randrange(len(data))
         n = min(rng.choice([1, 8, 64, 512, 4096]), len(data) - o)
+        place = place_of(role, bytes(data), range(o, o + n))
         data[o:o + n] = b"\0" * n
-        place = region(role, bytes(data), o)
         desc += f" {n} bytes at {o}"
     elif kind == "truncate":
         o = rng.randrange(len(data) + 1) if data else 0
