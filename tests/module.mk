@@ -6,7 +6,8 @@
 # for a pass that did not run.
 
 # Script tests of the shell tooling only test bash: no need to repeat them
-# under the sanitizers.
+# under the sanitizers. The sanitizer pass runs 2-3 times slower: its
+# per-test time limit (a hang detector) is twice the main pass's.
 TESTS_ASAN_SKIP := ^tests/scripts/
 # LTTng-UST keeps per-thread buffers and registration state until process exit
 # by design: leak reports from the preloaded tracer would be noise, so leak
@@ -24,6 +25,7 @@ test: deps-test all
 	mkdir -p build-asan; \
 	if $(MAKE) --no-print-directory SANITIZE=1 all >build-asan/build.log 2>&1; then \
 	  ASAN_OPTIONS=$(TESTS_ASAN_OPTIONS) UBSAN_OPTIONS=$(TESTS_UBSAN_OPTIONS) \
+	  TEST_TIMEOUT=$${TEST_TIMEOUT:-240} \
 	  TEST_SKIP_PATTERN='$(TESTS_ASAN_SKIP)' tests/run_tests.sh build-asan \
 	    | sed 's/^\(PASS\|FAIL\|SKIP\) /\1 [asan] /' | tee build-asan/test-summary.txt; \
 	  asan_ok=$${PIPESTATUS[0]}; asan_line=$$(tail -n 1 build-asan/test-summary.txt); \

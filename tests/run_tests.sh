@@ -5,7 +5,8 @@
 # line; exits non-zero when any test failed. Must never hide a failure (a test
 # that crashes, hangs or prints nothing still counts as failed).
 #
-# Environment: TEST_TIMEOUT (seconds per test, default 60), TEST_FILTER (run
+# Environment: TEST_TIMEOUT (seconds per test, default 120: a hang detector,
+# with room for a loaded machine), TEST_FILTER (run
 # only tests whose name contains it), TEST_SKIP_PATTERN (extended regexp of
 # test names to leave out, e.g. for the sanitizer pass), TEST_LOG_DIR (where
 # each test's output is kept; default BUILD_DIR/test-logs).
@@ -17,7 +18,7 @@ set -u
 root=$(cd "$(dirname "$0")/.." && pwd -P)
 build=$(cd "$1" && pwd -P)
 export DNNTRACE_ROOT="$root" DNNTRACE_BUILD="$build"
-timeout_s=${TEST_TIMEOUT:-60}
+timeout_s=${TEST_TIMEOUT:-120}
 log_dir=${TEST_LOG_DIR:-$build/test-logs}
 mkdir -p "$log_dir"
 
