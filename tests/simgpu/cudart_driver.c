@@ -9,6 +9,7 @@
  * entry point it did not get through cuGetProcAddress.
  */
 #include "tests/simgpu/cudart_internal.h"
+#include "tests/simgpu/simgpu_open_driver.h"
 
 #include <dlfcn.h>
 #include <limits.h>
@@ -31,28 +32,6 @@ static pthread_mutex_t device_contexts_lock = PTHREAD_MUTEX_INITIALIZER;
 /* Whether this thread's current context has been seen to (once). */
 static _Thread_local int context_bound;
 
-/*
- * By name first (LD_LIBRARY_PATH, this library's RUNPATH, the system), then
- * beside this library's real file: a program may reach the simulated
- * runtime through a symlink in another directory.
- */
-static void *open_driver(void)
-{
-	void *handle = dlopen("libcuda.so.1", RTLD_NOW | RTLD_GLOBAL);
-	if (handle)
-		return handle;
-	Dl_info info;
-	char real[PATH_MAX], path[PATH_MAX + 16];
-	if (!dladdr((void *)open_driver, &info) || !info.dli_fname ||
-	    !realpath(info.dli_fname, real))
-		return NULL;
-	char *slash = strrchr(real, '/');
-	if (!slash)
-		return NULL;
-	*slash = '\0';
-	snprintf(path, sizeof(path), "%s/libcuda.so.1", real);
-	return dlopen(path, RTLD_NOW | RTLD_GLOBAL);
-}
 
 /*
  * The CUDA version to ask a name for: the runtime's own, except for names
@@ -90,7 +69,7 @@ static int resolve(__typeof__(&cuGetProcAddress_v2) get_proc,
 
 static void load_driver(void)
 {
-	void *handle = open_driver();
+	void *handle = simgpu_open_driver();
 	if (!handle) {
 		fprintf(stderr, "simgpu: libcudart: cannot load libcuda.so.1: %s\n",
 			dlerror());

@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "tests/simgpu/simgpu_cupti_hook.h"
+#include "tests/simgpu/simgpu_open_driver.h"
 
 /*
  * The CUPTI API version this library claims (cuptiGetVersion), and with it
@@ -143,34 +144,13 @@ static int cupti_busy(void)
 static void sink(const struct simgpu_work *work);
 static int api_wanted(int runtime_cbid, int driver_cbid);
 
-/*
- * The driver, as the real CUPTI loads it: by name, then beside this
- * library's real file (a program may reach it through a symlink).
- */
-static void *open_driver(void)
-{
-	void *handle = dlopen("libcuda.so.1", RTLD_NOW | RTLD_GLOBAL);
-	if (handle)
-		return handle;
-	Dl_info info;
-	char real[PATH_MAX], path[PATH_MAX + 16];
-	if (!dladdr((void *)open_driver, &info) || !info.dli_fname ||
-	    !realpath(info.dli_fname, real))
-		return NULL;
-	char *slash = strrchr(real, '/');
-	if (!slash)
-		return NULL;
-	*slash = '\0';
-	snprintf(path, sizeof(path), "%s/libcuda.so.1", real);
-	return dlopen(path, RTLD_NOW | RTLD_GLOBAL);
-}
 
 /* Finds the simulated driver and subscribes to its work. */
 static CUptiResult attach(void)
 {
 	if (attached)
 		return CUPTI_SUCCESS;
-	void *driver = open_driver();
+	void *driver = simgpu_open_driver();
 	if (!driver)
 		return CUPTI_ERROR_NOT_INITIALIZED;
 	simgpu_attach_cupti_fn attach_fn =

@@ -17,6 +17,7 @@
 
 #include "interceptors/nvml_api.h"
 #include "tests/simgpu/simgpu_power_private.h"
+#include "tests/simgpu/simgpu_open_driver.h"
 
 struct nvmlDevice_st {
 	unsigned int index;
@@ -27,31 +28,13 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static unsigned int init_count;       /* nvmlInit minus nvmlShutdown calls */
 static simgpu_power_read_fn power_read;
 
-/* As the simulated runtime finds it: by name, then beside this library. */
-static void *open_driver(void)
-{
-	void *handle = dlopen("libcuda.so.1", RTLD_NOW | RTLD_GLOBAL);
-	if (handle)
-		return handle;
-	Dl_info info;
-	char real[PATH_MAX], path[PATH_MAX + 16];
-	if (!dladdr((void *)open_driver, &info) || !info.dli_fname ||
-	    !realpath(info.dli_fname, real))
-		return NULL;
-	char *slash = strrchr(real, '/');
-	if (!slash)
-		return NULL;
-	*slash = '\0';
-	snprintf(path, sizeof(path), "%s/libcuda.so.1", real);
-	return dlopen(path, RTLD_NOW | RTLD_GLOBAL);
-}
 
 nvmlReturn_t nvmlInit_v2(void)
 {
 	nvmlReturn_t rc = NVML_SUCCESS;
 	pthread_mutex_lock(&lock);
 	if (!power_read) {
-		void *driver = open_driver();
+		void *driver = simgpu_open_driver();
 		power_read = driver ? (simgpu_power_read_fn)dlsym(driver,
 				SIMGPU_POWER_READ_SYMBOL) : NULL;
 	}
