@@ -7,6 +7,8 @@
  */
 #include "analysis/model.h"
 
+#include "analysis/api_names.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -210,13 +212,14 @@ static void note_copy_call(struct dt_process *p, uint64_t call_id, uint64_t ts)
 }
 
 void dt_model_on_memcpy(struct dt_model *m, int64_t vpid, uint64_t ts,
-		uint64_t call_id, int64_t dst_tensor, int result)
+		uint64_t call_id, int api, int64_t dst_tensor, int result)
 {
 	m->dnntrace_events++;
 	if (result != 0)
 		return;
 	struct dt_process *p = dt_model_process(m, vpid);
-	note_write(p, dst_tensor, ts);
+	if (!dt_api_is_prefetch(api))
+		note_write(p, dst_tensor, ts);
 	note_copy_call(p, call_id, ts);
 }
 

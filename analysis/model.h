@@ -260,8 +260,9 @@ void dt_model_on_alloc(struct dt_model *m, int64_t vpid, uint64_t ts, int api,
  * synchronous frees). */
 void dt_model_on_free(struct dt_model *m, int64_t vpid, uint64_t ts, int api,
 		uint64_t stream, int64_t tensor_id, int result);
+/* api: enum dnntrace_api_id; a prefetch (dt_api_is_prefetch) writes nothing. */
 void dt_model_on_memcpy(struct dt_model *m, int64_t vpid, uint64_t ts,
-		uint64_t call_id, int64_t dst_tensor, int result);
+		uint64_t call_id, int api, int64_t dst_tensor, int result);
 void dt_model_on_memset(struct dt_model *m, int64_t vpid, uint64_t ts,
 		uint64_t call_id, int64_t tensor_id, int result);
 void dt_model_on_launch(struct dt_model *m, int64_t vpid, int64_t vtid,

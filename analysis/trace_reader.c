@@ -612,7 +612,7 @@ static void handle_event(struct reader *r, const bt_message *msg)
 		break;
 	case H_MEMCPY:
 		dt_model_on_memcpy(m, vpid, ts, get_unsigned(payload, info, 2),
-				get_signed(payload, info, 0),
+				(int)get_signed(payload, info, 3), get_signed(payload, info, 0),
 				(int)get_signed(payload, info, 1));
 		break;
 	case H_MEMSET:

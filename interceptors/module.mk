@@ -2,7 +2,7 @@
 # its tests (tests/interceptors/). No link-time dependency on any CUDA
 # library: the toolkit is used for its headers only.
 
-INTERCEPTORS_SRCS := $(wildcard interceptors/*.c)
+INTERCEPTORS_SRCS := $(wildcard interceptors/*/*.c)
 INTERCEPTORS_OBJS := $(patsubst interceptors/%.c,$(BUILD)/interceptors/%.o,$(INTERCEPTORS_SRCS))
 INTERCEPTORS_PROVIDERS_OBJ := $(BUILD)/interceptors/providers.o
 INTERCEPTORS_LIB := $(BUILD)/lib/libdnntrace.so
@@ -37,7 +37,7 @@ TESTS += $(INTERCEPTORS_TESTS)
 all: $(INTERCEPTORS_TESTS) $(INTERCEPTORS_HELPERS)
 
 $(BUILD)/tests/test_interceptors_tensor_map: tests/interceptors/test_tensor_map.c \
-		$(BUILD)/interceptors/tensor_map.o
+		$(BUILD)/interceptors/core/tensor_map.o
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $^ $(SAN_LDFLAGS) -lpthread
 

@@ -1,109 +1,28 @@
 /*
  * Stable numeric values of the dnntrace_api enums, shared by the tracer (which
  * writes them) and the analyzer (which reads them back). Append only: a value
- * once written into a trace must keep its meaning.
+ * once written into a trace must keep its meaning. Entry point ids come from
+ * the catalogue, tracepoints/entry_points.h.
  */
 #ifndef DNNTRACE_ENUMS_H
 #define DNNTRACE_ENUMS_H
 
+#include "tracepoints/entry_points.h"
+
+/* Entry points traced by dnntrace_api, with the ids of tracepoints/entry_points.h. */
 enum dnntrace_api_id {
-	DNNTRACE_API_cudaMalloc = 0,
-	DNNTRACE_API_cudaFree,
-	DNNTRACE_API_cudaMallocAsync,
-	DNNTRACE_API_cudaFreeAsync,
-	DNNTRACE_API_cudaMallocFromPoolAsync,
-	DNNTRACE_API_cudaMallocManaged,
-	DNNTRACE_API_cudaMallocPitch,
-	DNNTRACE_API_cudaMalloc3D,
-	DNNTRACE_API_cudaMallocHost,
-	DNNTRACE_API_cudaHostAlloc,
-	DNNTRACE_API_cudaFreeHost,
-	DNNTRACE_API_cudaMemcpy,
-	DNNTRACE_API_cudaMemcpyAsync,
-	DNNTRACE_API_cudaMemcpy2D,
-	DNNTRACE_API_cudaMemcpy2DAsync,
-	DNNTRACE_API_cudaMemset,
-	DNNTRACE_API_cudaMemsetAsync,
-	DNNTRACE_API_cudaMemset2D,
-	DNNTRACE_API_cudaMemset2DAsync,
-	DNNTRACE_API_cudaLaunchKernel,
-	DNNTRACE_API_cudaLaunchKernelExC,
-	DNNTRACE_API_cudaMemcpy_ptds,
-	DNNTRACE_API_cudaMemcpyAsync_ptsz,
-	DNNTRACE_API_cudaMemcpy2D_ptds,
-	DNNTRACE_API_cudaMemcpy2DAsync_ptsz,
-	DNNTRACE_API_cudaMemset_ptds,
-	DNNTRACE_API_cudaMemsetAsync_ptsz,
-	DNNTRACE_API_cudaMemset2D_ptds,
-	DNNTRACE_API_cudaMemset2DAsync_ptsz,
-	DNNTRACE_API_cudaLaunchKernel_ptsz,
-	DNNTRACE_API_cudaLaunchKernelExC_ptsz,
-	DNNTRACE_API_cudaMallocAsync_ptsz,
-	DNNTRACE_API_cudaFreeAsync_ptsz,
-	DNNTRACE_API_cudaMallocFromPoolAsync_ptsz,
-	/* nvcc 13's <<<>>> launches (crt/host_runtime.h) */
-	DNNTRACE_API___cudaLaunchKernel,
-	DNNTRACE_API___cudaLaunchKernel_ptsz,
-	/* driver API (cuda.h) and graph launches: issue 4 */
-	DNNTRACE_API_cuMemAlloc_v2,
-	DNNTRACE_API_cuMemAllocPitch_v2,
-	DNNTRACE_API_cuMemAllocManaged,
-	DNNTRACE_API_cuMemAllocAsync,
-	DNNTRACE_API_cuMemAllocAsync_ptsz,
-	DNNTRACE_API_cuMemAllocFromPoolAsync,
-	DNNTRACE_API_cuMemAllocFromPoolAsync_ptsz,
-	DNNTRACE_API_cuMemFree_v2,
-	DNNTRACE_API_cuMemFreeAsync,
-	DNNTRACE_API_cuMemFreeAsync_ptsz,
-	DNNTRACE_API_cuMemCreate,
-	DNNTRACE_API_cuMemRelease,
-	DNNTRACE_API_cuMemAddressReserve,
-	DNNTRACE_API_cuMemAddressFree,
-	DNNTRACE_API_cuMemMap,
-	DNNTRACE_API_cuMemUnmap,
-	DNNTRACE_API_cuMemHostAlloc,
-	DNNTRACE_API_cuMemAllocHost_v2,
-	DNNTRACE_API_cuMemFreeHost,
-	DNNTRACE_API_cuMemcpy,
-	DNNTRACE_API_cuMemcpy_ptds,
-	DNNTRACE_API_cuMemcpyAsync,
-	DNNTRACE_API_cuMemcpyAsync_ptsz,
-	DNNTRACE_API_cuMemcpyHtoD_v2,
-	DNNTRACE_API_cuMemcpyHtoD_v2_ptds,
-	DNNTRACE_API_cuMemcpyDtoH_v2,
-	DNNTRACE_API_cuMemcpyDtoH_v2_ptds,
-	DNNTRACE_API_cuMemcpyDtoD_v2,
-	DNNTRACE_API_cuMemcpyDtoD_v2_ptds,
-	DNNTRACE_API_cuMemcpyHtoDAsync_v2,
-	DNNTRACE_API_cuMemcpyHtoDAsync_v2_ptsz,
-	DNNTRACE_API_cuMemcpyDtoHAsync_v2,
-	DNNTRACE_API_cuMemcpyDtoHAsync_v2_ptsz,
-	DNNTRACE_API_cuMemcpyDtoDAsync_v2,
-	DNNTRACE_API_cuMemcpyDtoDAsync_v2_ptsz,
-	DNNTRACE_API_cuMemsetD8_v2,
-	DNNTRACE_API_cuMemsetD8_v2_ptds,
-	DNNTRACE_API_cuMemsetD16_v2,
-	DNNTRACE_API_cuMemsetD16_v2_ptds,
-	DNNTRACE_API_cuMemsetD32_v2,
-	DNNTRACE_API_cuMemsetD32_v2_ptds,
-	DNNTRACE_API_cuMemsetD8Async,
-	DNNTRACE_API_cuMemsetD8Async_ptsz,
-	DNNTRACE_API_cuMemsetD16Async,
-	DNNTRACE_API_cuMemsetD16Async_ptsz,
-	DNNTRACE_API_cuMemsetD32Async,
-	DNNTRACE_API_cuMemsetD32Async_ptsz,
-	DNNTRACE_API_cuLaunchKernel,
-	DNNTRACE_API_cuLaunchKernel_ptsz,
-	DNNTRACE_API_cuLaunchKernelEx,
-	DNNTRACE_API_cuLaunchKernelEx_ptsz,
-	DNNTRACE_API_cuLaunchCooperativeKernel,
-	DNNTRACE_API_cuLaunchCooperativeKernel_ptsz,
-	DNNTRACE_API_cuGraphLaunch,
-	DNNTRACE_API_cuGraphLaunch_ptsz,
-	DNNTRACE_API_cudaGraphLaunch,
-	DNNTRACE_API_cudaGraphLaunch_ptsz,
-	DNNTRACE_API_COUNT
+#define DT_API_ENUMERATOR(id, name, proc, cbid) DNNTRACE_API_##name = (id),
+	DNNTRACE_API_ENTRIES(DT_API_ENUMERATOR)
+#undef DT_API_ENUMERATOR
 };
+
+/* One more than the largest dnntrace_api id: the size of a table indexed by id. */
+union dnntrace_api_id_bound {
+#define DT_API_BOUND(id, name, proc, cbid) char bound_##name[(id) + 1];
+	DNNTRACE_API_ENTRIES(DT_API_BOUND)
+#undef DT_API_BOUND
+};
+enum { DNNTRACE_API_COUNT = sizeof(union dnntrace_api_id_bound) };
 
 enum dnntrace_mem_kind {
 	DNNTRACE_MEM_DEVICE = 0,
@@ -128,38 +47,18 @@ struct dnntrace_launch_geometry {
 
 /* Library entry points traced by dnntrace_lib (cuDNN from 0, cuBLAS from 100). */
 enum dnntrace_lib_api_id {
-	DNNTRACE_LIB_cudnnConvolutionForward = 0,
-	DNNTRACE_LIB_cudnnConvolutionBackwardData,
-	DNNTRACE_LIB_cudnnConvolutionBackwardFilter,
-	DNNTRACE_LIB_cudnnConvolutionBackwardBias,
-	DNNTRACE_LIB_cudnnConvolutionBiasActivationForward,
-	DNNTRACE_LIB_cudnnBatchNormalizationForwardTraining,
-	DNNTRACE_LIB_cudnnBatchNormalizationForwardTrainingEx,
-	DNNTRACE_LIB_cudnnBatchNormalizationForwardInference,
-	DNNTRACE_LIB_cudnnBatchNormalizationBackward,
-	DNNTRACE_LIB_cudnnBatchNormalizationBackwardEx,
-	DNNTRACE_LIB_cudnnActivationForward,
-	DNNTRACE_LIB_cudnnActivationBackward,
-	DNNTRACE_LIB_cudnnPoolingForward,
-	DNNTRACE_LIB_cudnnPoolingBackward,
-	DNNTRACE_LIB_cudnnSoftmaxForward,
-	DNNTRACE_LIB_cudnnSoftmaxBackward,
-	DNNTRACE_LIB_cudnnAddTensor,
-	DNNTRACE_LIB_cudnnOpTensor,
-	DNNTRACE_LIB_cudnnDropoutForward,
-	DNNTRACE_LIB_cudnnDropoutBackward,
-	DNNTRACE_LIB_cudnnBackendExecute,
-	DNNTRACE_LIB_cudnnSetStream,
-	DNNTRACE_LIB_cublasSgemm_v2 = 100,
-	DNNTRACE_LIB_cublasDgemm_v2,
-	DNNTRACE_LIB_cublasHgemm,
-	DNNTRACE_LIB_cublasGemmEx,
-	DNNTRACE_LIB_cublasSgemmStridedBatched,
-	DNNTRACE_LIB_cublasGemmStridedBatchedEx,
-	DNNTRACE_LIB_cublasGemmBatchedEx,
-	DNNTRACE_LIB_cublasSetStream_v2,
-	DNNTRACE_LIB_cublasLtMatmul,
+#define DT_LIB_ENUMERATOR(id, name) DNNTRACE_LIB_##name = (id),
+	DNNTRACE_LIB_ENTRIES(DT_LIB_ENUMERATOR)
+#undef DT_LIB_ENUMERATOR
 };
+
+/* One more than the largest dnntrace_lib id. */
+union dnntrace_lib_id_bound {
+#define DT_LIB_BOUND(id, name) char bound_##name[(id) + 1];
+	DNNTRACE_LIB_ENTRIES(DT_LIB_BOUND)
+#undef DT_LIB_BOUND
+};
+enum { DNNTRACE_LIB_COUNT = sizeof(union dnntrace_lib_id_bound) };
 
 /* How a library call uses one of its data pointers. */
 enum dnntrace_role {

@@ -91,7 +91,7 @@ LTTNG_UST_TRACEPOINT_EVENT(dnntrace_gpu, records_dropped,
 )
 
 /*
- * One NVML sample of a board (interceptors/nvml_sampler.c): sample_ns is
+ * One NVML sample of a board (interceptors/core/nvml_sampler.c): sample_ns is
  * the raw CLOCK_MONOTONIC time taken just before the energy counter and
  * the power were read, read_ns how long both reads took (the values were
  * read somewhere in that window).

@@ -21,39 +21,12 @@
 
 #include "tracepoints/dnntrace_enums.h"
 
+#ifndef DT_LIB_LABEL
+#define DT_LIB_LABEL(id, name) lttng_ust_field_enum_value(#name, id)
+#endif
 LTTNG_UST_TRACEPOINT_ENUM(dnntrace_lib, api,
 	LTTNG_UST_TP_ENUM_VALUES(
-		lttng_ust_field_enum_value("cudnnConvolutionForward", DNNTRACE_LIB_cudnnConvolutionForward)
-		lttng_ust_field_enum_value("cudnnConvolutionBackwardData", DNNTRACE_LIB_cudnnConvolutionBackwardData)
-		lttng_ust_field_enum_value("cudnnConvolutionBackwardFilter", DNNTRACE_LIB_cudnnConvolutionBackwardFilter)
-		lttng_ust_field_enum_value("cudnnConvolutionBackwardBias", DNNTRACE_LIB_cudnnConvolutionBackwardBias)
-		lttng_ust_field_enum_value("cudnnConvolutionBiasActivationForward", DNNTRACE_LIB_cudnnConvolutionBiasActivationForward)
-		lttng_ust_field_enum_value("cudnnBatchNormalizationForwardTraining", DNNTRACE_LIB_cudnnBatchNormalizationForwardTraining)
-		lttng_ust_field_enum_value("cudnnBatchNormalizationForwardTrainingEx", DNNTRACE_LIB_cudnnBatchNormalizationForwardTrainingEx)
-		lttng_ust_field_enum_value("cudnnBatchNormalizationForwardInference", DNNTRACE_LIB_cudnnBatchNormalizationForwardInference)
-		lttng_ust_field_enum_value("cudnnBatchNormalizationBackward", DNNTRACE_LIB_cudnnBatchNormalizationBackward)
-		lttng_ust_field_enum_value("cudnnBatchNormalizationBackwardEx", DNNTRACE_LIB_cudnnBatchNormalizationBackwardEx)
-		lttng_ust_field_enum_value("cudnnActivationForward", DNNTRACE_LIB_cudnnActivationForward)
-		lttng_ust_field_enum_value("cudnnActivationBackward", DNNTRACE_LIB_cudnnActivationBackward)
-		lttng_ust_field_enum_value("cudnnPoolingForward", DNNTRACE_LIB_cudnnPoolingForward)
-		lttng_ust_field_enum_value("cudnnPoolingBackward", DNNTRACE_LIB_cudnnPoolingBackward)
-		lttng_ust_field_enum_value("cudnnSoftmaxForward", DNNTRACE_LIB_cudnnSoftmaxForward)
-		lttng_ust_field_enum_value("cudnnSoftmaxBackward", DNNTRACE_LIB_cudnnSoftmaxBackward)
-		lttng_ust_field_enum_value("cudnnAddTensor", DNNTRACE_LIB_cudnnAddTensor)
-		lttng_ust_field_enum_value("cudnnOpTensor", DNNTRACE_LIB_cudnnOpTensor)
-		lttng_ust_field_enum_value("cudnnDropoutForward", DNNTRACE_LIB_cudnnDropoutForward)
-		lttng_ust_field_enum_value("cudnnDropoutBackward", DNNTRACE_LIB_cudnnDropoutBackward)
-		lttng_ust_field_enum_value("cudnnBackendExecute", DNNTRACE_LIB_cudnnBackendExecute)
-		lttng_ust_field_enum_value("cudnnSetStream", DNNTRACE_LIB_cudnnSetStream)
-		lttng_ust_field_enum_value("cublasSgemm_v2", DNNTRACE_LIB_cublasSgemm_v2)
-		lttng_ust_field_enum_value("cublasDgemm_v2", DNNTRACE_LIB_cublasDgemm_v2)
-		lttng_ust_field_enum_value("cublasHgemm", DNNTRACE_LIB_cublasHgemm)
-		lttng_ust_field_enum_value("cublasGemmEx", DNNTRACE_LIB_cublasGemmEx)
-		lttng_ust_field_enum_value("cublasSgemmStridedBatched", DNNTRACE_LIB_cublasSgemmStridedBatched)
-		lttng_ust_field_enum_value("cublasGemmStridedBatchedEx", DNNTRACE_LIB_cublasGemmStridedBatchedEx)
-		lttng_ust_field_enum_value("cublasGemmBatchedEx", DNNTRACE_LIB_cublasGemmBatchedEx)
-		lttng_ust_field_enum_value("cublasSetStream_v2", DNNTRACE_LIB_cublasSetStream_v2)
-		lttng_ust_field_enum_value("cublasLtMatmul", DNNTRACE_LIB_cublasLtMatmul)
+		DNNTRACE_LIB_ENTRIES(DT_LIB_LABEL)
 	)
 )
 

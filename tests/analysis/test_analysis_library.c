@@ -111,7 +111,7 @@ static void feed(struct dt_model *m)
 	alloc(m, 10, 0x1000, 4096, 0);
 	alloc(m, 11, 0x10000, 1024, 1);
 	alloc(m, 15, 0x50000, 4096, 5);
-	dt_model_on_memcpy(m, VPID, 20, 901, 0, 0);
+	dt_model_on_memcpy(m, VPID, 20, 901, DNNTRACE_API_cudaMemcpy, 0, 0);
 	alloc(m, 800, 0x30000, 512, 3);
 	alloc(m, 950, 0x20000, 8192, 2);
 	alloc(m, 1800, 0x40000, 2048, 4);

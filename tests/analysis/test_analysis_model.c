@@ -46,11 +46,13 @@ static void feed_main_process(struct dt_model *m)
 	dt_model_on_alloc(m, vpid, 13, CALL_MALLOC, DNNTRACE_MEM_DEVICE, 0, 0, 0, 64, 4, 0);
 	dt_model_on_memset(m, vpid, 14, 902, 4, 0);
 	dt_model_on_alloc(m, vpid, 15, CALL_MALLOC, DNNTRACE_MEM_STREAM_ORDERED, 0, 0, 0, 10, 5, 0);
-	dt_model_on_memcpy(m, vpid, 16, 903, 5, 0);
+	dt_model_on_memcpy(m, vpid, 16, 903, DNNTRACE_API_cudaMemcpyAsync, 5, 0);
 	dt_model_on_alloc(m, vpid, 17, DNNTRACE_API_cudaMallocHost,
 			DNNTRACE_MEM_PINNED_HOST, 0, 0, 0, 4096, -1, 0);
-	dt_model_on_memcpy(m, vpid, 20, 904, 0, 0);
-	dt_model_on_memcpy(m, vpid, 21, 905, 1, 700);   /* failed: not a write */
+	dt_model_on_memcpy(m, vpid, 20, 904, DNNTRACE_API_cudaMemcpy, 0, 0);
+	dt_model_on_memcpy(m, vpid, 21, 905, DNNTRACE_API_cudaMemcpy, 1, 700); /* failed: not a write */
+	/* a prefetch moves pages and writes nothing: tensor 1 stays unwritten */
+	dt_model_on_memcpy(m, vpid, 22, 906, DNNTRACE_API_cudaMemPrefetchAsync, 1, 0);
 	dt_model_on_tag(m, vpid, 0, "first_name");
 	dt_model_on_tag(m, vpid, 0, "weights");    /* the last tag wins */
 	int64_t l1[] = {0, 1}, l2[] = {1, 3, 5}, l3[] = {2, 4}, l4[] = {0, 3, 4};

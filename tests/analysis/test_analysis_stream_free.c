@@ -67,7 +67,7 @@ static void feed(struct dt_model *m, bool with_gpu_records)
 	dt_model_on_launch(m, P, 0, 20, 1, LAUNCH, "k_a", STREAM_A, a, 2, 0);
 	dt_model_on_launch(m, P, 0, 25, 5, LAUNCH, "k_d", STREAM_B, d, 1, 0);
 	dt_model_on_launch(m, P, 0, 30, 2, LAUNCH, "k_b", STREAM_A, b, 2, 0);
-	dt_model_on_memcpy(m, P, 35, 4, 1, 0);
+	dt_model_on_memcpy(m, P, 35, 4, DNNTRACE_API_cudaMemcpyAsync, 1, 0);
 	dt_model_on_free(m, P, 40, FREE_ASYNC, STREAM_A, 2, 0);
 	dt_model_on_free(m, P, 41, DNNTRACE_API_cudaFree, 0, 3, 0);
 	dt_model_on_free(m, P, 42, FREE_ASYNC, STREAM_C, 4, 0);

@@ -124,6 +124,11 @@ def check_gpu_links(events, api_events):
         if event['_name'] not in gpu or event['result'] != 0:
             continue
         records = by_call.get(event['call_id'], [])
+        if event['api'].startswith('cudaMemPrefetchAsync'):
+            # A real GPU reports migrations as unified-memory counters, which
+            # dnntrace does not read; simgpu's migrations take no time.
+            check(not records, f'prefetch call {event["call_id"]} has GPU records {records}')
+            continue
         if not check(len(records) == 1 and records[0]['_name'] == gpu[event['_name']],
                      f'call {event["call_id"]} ({event["api"]}) has {len(records)} GPU records'):
             continue
@@ -154,6 +159,8 @@ def main():
             check_status(events, 1)
             check_tensor_ids(api_events)
             check_gpu_links(events, api_events)
+        if mode == 'sim-api' and any(c['name'] == 'cudaMemcpyPeerAsync' for c in calls):
+            check_peer_and_prefetch(api_events)
         if mode == 'kernels':
             check_kernel_scenario(api_events, sys.argv[2], ['cudaLaunchKernel'])
         elif mode == 'nvcc13':
@@ -194,6 +201,29 @@ def check_tensor_ids(api_events):
         elif e['_name'] == 'dnntrace_api:free':
             want = live.pop(e['ptr'], -1) if e['result'] == 0 else live.get(e['ptr'], -1)
             check(e['tensor_id'] == want, f'{e["api"]} of {e["ptr"]:#x}: tensor {e["tensor_id"]}, want {want}')
+
+
+def check_peer_and_prefetch(api_events):
+    """cuda_calls api's peer copy and prefetches (the end of api_calls):
+    the tensors they name are the allocations they act on, and a prefetch
+    names its one tensor as both sides, towards the device or the host."""
+    allocs = [e for e in api_events if e['_name'] == 'dnntrace_api:alloc' and e['result'] == 0]
+    managed, peer = allocs[-2], allocs[-1]
+    check(managed['api'] == 'cudaMallocManaged' and peer['api'] == 'cudaMalloc',
+          f'last allocations {managed["api"]}, {peer["api"]}')
+    copies = [e for e in api_events if e['_name'] == 'dnntrace_api:memcpy']
+    peer_copy, to_device, to_host, refused = copies[-4:]
+    check(peer_copy['api'] == 'cudaMemcpyPeerAsync' and peer_copy['result'] == 0 and
+          peer_copy['dst_tensor'] == peer['tensor_id'] and peer_copy['bytes'] == 16 and
+          peer_copy['direction'] == 3, f'peer copy event {peer_copy}')
+    for event, api, kind, size in ((to_device, 'cudaMemPrefetchAsync', 1, 8192),
+                                   (to_host, 'cudaMemPrefetchAsync_ptsz', 2, 4096)):
+        check(event['api'] == api and event['result'] == 0 and event['direction'] == kind and
+              event['bytes'] == size and event['dst'] == event['src'] == managed['ptr'] and
+              event['dst_tensor'] == event['src_tensor'] == managed['tensor_id'],
+              f'{api} event {event}')
+    check(refused['api'] == 'cudaMemPrefetchAsync' and refused['result'] == 1 and
+          refused['dst_tensor'] == peer['tensor_id'], f'prefetch of device memory: {refused}')
 
 
 def check_one_level(api_events):

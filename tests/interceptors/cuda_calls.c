@@ -44,8 +44,8 @@
 #include <cuda.h>
 #include <cuda_runtime_api.h>
 
-#include "interceptors/cuda_nvcc13.h"
-#include "interceptors/cuda_ptds.h"
+#include "interceptors/runtime/cuda_nvcc13.h"
+#include "interceptors/runtime/cuda_ptds.h"
 
 #define SHOW(name, call) do { \
 	errno = 0; \
@@ -115,6 +115,17 @@ static void api_calls(void)
 	SHOW("cudaMemset2D_ptds", cudaMemset2D_ptds(dev, 16, 3, 8, 2));
 	SHOW("cudaMemset2DAsync", cudaMemset2DAsync(dev, 16, 4, 8, 2, 0));
 	SHOW("cudaMemset2DAsync_ptsz", cudaMemset2DAsync_ptsz(dev, 16, 4, 8, 2, 0));
+	/* issue 10's two catalogue additions; the last prefetch is of device
+	 * memory, which the runtime refuses (managed memory only) */
+	void *managed = NULL, *peer = NULL;
+	struct cudaMemLocation on_device = { .type = cudaMemLocationTypeDevice, .id = 0 };
+	struct cudaMemLocation on_host = { .type = cudaMemLocationTypeHost, .id = 0 };
+	SHOW("cudaMallocManaged", cudaMallocManaged(&managed, 8192, cudaMemAttachGlobal));
+	SHOW("cudaMalloc", cudaMalloc(&peer, 4096));
+	SHOW("cudaMemcpyPeerAsync", cudaMemcpyPeerAsync(peer, 0, dev, 0, 16, 0));
+	SHOW("cudaMemPrefetchAsync", cudaMemPrefetchAsync(managed, 8192, on_device, 0, 0));
+	SHOW("cudaMemPrefetchAsync_ptsz", cudaMemPrefetchAsync_ptsz(managed, 4096, on_host, 0, 0));
+	SHOW("cudaMemPrefetchAsync", cudaMemPrefetchAsync(peer, 4096, on_device, 0, 0));
 	SHOW("cudaLaunchKernel", cudaLaunchKernel((const void *)kernel_a, grid, block, args, 0, 0));
 	SHOW("cudaLaunchKernel_ptsz",
 	     cudaLaunchKernel_ptsz((const void *)kernel_a, grid, block, args, 0, 0));

@@ -11,7 +11,8 @@ require "$TRACER" "$HELPERS/cuda_calls" "$HELPERS/libcupti_spy.so"
 
 RUNTIME_KIND=5             # CUPTI_ACTIVITY_KIND_RUNTIME
 # ... nvcc 13's __cudaLaunchKernel(_ptsz): 505 506; cudaGraphLaunch(_ptsz): 311 312.
-LINKED_CBIDS="31 32 41 44 49 50 51 52 211 214 215 216 225 228 233 234 235 236 311 312 430 431 505 506"
+# 161 cudaMemcpyPeerAsync_v4000, 449/450 cudaMemPrefetchAsync(_ptsz)_v12020.
+LINKED_CBIDS="31 32 41 44 49 50 51 52 161 211 214 215 216 225 228 233 234 235 236 311 312 430 431 449 450 505 506"
 # cuLaunchKernel(_ptsz), cuLaunchKernelEx(_ptsz), cuLaunchCooperativeKernel(_ptsz):
 # how cuDNN and cuBLAS launch inside the library calls we link; and the
 # driver's graph launches, copies and sets we wrap (cupti_driver_cbid.h).

@@ -1,10 +1,10 @@
 /*
- * Unit test of the live-allocation map (interceptors/tensor_map.c): base and
+ * Unit test of the live-allocation map (interceptors/core/tensor_map.c): base and
  * interior lookups against a brute-force model under random inserts and
  * removals, stale-overlap replacement, the batch lookup, and many threads
  * reading while others insert and remove. Must never depend on CUDA.
  */
-#include "interceptors/tensor_map.h"
+#include "interceptors/core/tensor_map.h"
 
 #include <pthread.h>
 #include <stdio.h>

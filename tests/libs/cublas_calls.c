@@ -22,7 +22,7 @@
 #include <cublas_api.h>
 #include <cuda_runtime_api.h>
 
-#include "interceptors/cublas_cxx_only.h"
+#include "interceptors/cublas/cublas_cxx_only.h"
 #include "tracepoints/dnntrace_enums.h"
 
 enum { R = DNNTRACE_ROLE_READ, W = DNNTRACE_ROLE_WRITE, RW = DNNTRACE_ROLE_READ_WRITE,

@@ -1,5 +1,5 @@
 /*
- * Unit test of interceptors/cudnn_ptr_cache.c, the lock-free pointer-keyed
+ * Unit test of interceptors/cudnn/ptr_cache.c, the lock-free pointer-keyed
  * cache behind the cuDNN wrappers' descriptor shapes and handle streams:
  * store, replace, remove, reuse of removed slots, compaction after many
  * removals (every live key still found), a full table (stores dropped, hits
@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "interceptors/cudnn_ptr_cache.h"
+#include "interceptors/cudnn/ptr_cache.h"
 
 static int failures;
 #define EXPECT(cond, ...) do { if (!(cond)) { failures++; printf("FAIL %s:%d: ", __FILE__, __LINE__); \

@@ -8,8 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "interceptors/nvtx_registry.h"
-#include "interceptors/nvtx_utf8.h"
+#include "interceptors/nvtx/registry.h"
+#include "interceptors/nvtx/utf8.h"
 
 static int failures;
 

@@ -435,6 +435,92 @@ cudaError_t cudart_memcpy_1d(void *dst, const void *src, size_t count,
 			   per_thread, is_async, 0);
 }
 
+/* ---- peer copies and prefetches ---- */
+
+#define COPY_CALL(cbid, impl) RUNTIME_CALL(RT_CBID(cbid), 1, impl)
+
+static int valid_device_ordinal(int device)
+{
+	int count = 0;
+	return cudart_drv.device_get_count(&count) == CUDA_SUCCESS && device >= 0 &&
+	       device < count;
+}
+
+/*
+ * Every simulated device shares one address space (core_alloc.c), so a
+ * peer copy is a device-to-device copy once both ordinals are valid; its
+ * GPU record is a DtoD memcpy (assumed: a real GPU reports PtoP when the
+ * devices differ, DtoD otherwise).
+ */
+static cudaError_t memcpy_peer_impl(void *dst, int dst_device, const void *src,
+				    int src_device, size_t count, cudaStream_t stream)
+{
+	ENTER();
+	if (!valid_device_ordinal(dst_device) || !valid_device_ordinal(src_device))
+		return sim_return(cudaErrorInvalidDevice);
+	return memcpy_impl(dst, count, src, count, count, 1, cudaMemcpyDeviceToDevice,
+			   stream, 0, 1, 0);
+}
+
+cudaError_t cudaMemcpyPeerAsync(void *dst, int dstDevice, const void *src,
+				int srcDevice, size_t count, cudaStream_t stream)
+{
+	COPY_CALL(cudaMemcpyPeerAsync_v4000,
+		  memcpy_peer_impl(dst, dstDevice, src, srcDevice, count, stream));
+}
+
+/*
+ * cudaMemPrefetchAsync's contract (cuda_runtime_api.h): managed memory
+ * only, flags 0, a device location that exists or a host one. Simulated
+ * memory has one place, so the migration itself costs no time and
+ * produces no GPU record (a real GPU reports it as unified-memory counter
+ * records, which dnntrace does not read). Assumed for count 0: invalid.
+ */
+static cudaError_t prefetch_impl(const void *dev_ptr, size_t count,
+				 struct cudaMemLocation location, unsigned int flags,
+				 cudaStream_t stream, int per_thread)
+{
+	ENTER();
+	if (flags != 0 || count == 0)
+		return sim_return(cudaErrorInvalidValue);
+	switch (location.type) {
+	case cudaMemLocationTypeDevice:
+		if (!valid_device_ordinal(location.id))
+			return sim_return(cudaErrorInvalidDevice);
+		break;
+	case cudaMemLocationTypeHost:
+	case cudaMemLocationTypeHostNuma:
+	case cudaMemLocationTypeHostNumaCurrent:
+		break;
+	default:
+		return sim_return(cudaErrorInvalidValue);
+	}
+	struct cudaPointerAttributes first, last;
+	cudart_priv.pointer_attributes(dev_ptr, &first);
+	cudart_priv.pointer_attributes((const char *)dev_ptr + count - 1, &last);
+	if (first.type != cudaMemoryTypeManaged || last.type != cudaMemoryTypeManaged)
+		return sim_return(cudaErrorInvalidValue);
+	cudaError_t err = cudart_error(cudart_driver_for(per_thread)->stream_query(stream));
+	return sim_return(err == cudaErrorNotReady ? cudaSuccess : err);
+}
+
+cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count,
+				 struct cudaMemLocation location, unsigned int flags,
+				 cudaStream_t stream)
+{
+	COPY_CALL(cudaMemPrefetchAsync_v12020,
+		  prefetch_impl(devPtr, count, location, flags, stream, 0));
+}
+
+cudaError_t cudaMemPrefetchAsync_ptsz(const void *devPtr, size_t count,
+				      struct cudaMemLocation location, unsigned int flags,
+				      cudaStream_t stream)
+{
+	COPY_CALL(cudaMemPrefetchAsync_ptsz_v12020,
+		  prefetch_impl(devPtr, count, location, flags, stream, 1));
+}
+
+
 #define COPY(cbid, ...) RUNTIME_CALL(RT_CBID(cbid), 1, memcpy_impl(__VA_ARGS__))
 
 cudaError_t cudaMemcpy(void *dst, const void *src, size_t count,

@@ -10,7 +10,7 @@
  * (pointer arrays of cublasGemmBatchedEx included: the kernel gets their
  * addresses, as a real kernel reads them on the device).
  */
-#include "interceptors/cublas_cxx_only.h"
+#include "interceptors/cublas/cublas_cxx_only.h"
 #include "tests/simgpu/cublas/cublas_handle.h"
 #include "tests/simgpu/cublas/gemm_kernels.h"
 

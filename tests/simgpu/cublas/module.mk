@@ -16,7 +16,7 @@ SIMGPU_CUBLAS_LIB := $(SIMGPU_CUBLAS_LIBDIR)/libcublas.so.13
 SIMGPU_CUBLASLT_LIB := $(SIMGPU_CUBLAS_LIBDIR)/libcublasLt.so.13
 SIMGPU_CUBLAS_LIBS := $(SIMGPU_CUBLAS_LIB) $(SIMGPU_CUBLASLT_LIB) \
 	$(SIMGPU_CUBLAS_LIBDIR)/libcublas.so $(SIMGPU_CUBLAS_LIBDIR)/libcublasLt.so
-# Checks interceptors/cublas_cxx_only.h against the C++-only declarations.
+# Checks interceptors/cublas/cublas_cxx_only.h against the C++-only declarations.
 SIMGPU_CUBLAS_CXX_CHECK := $(SIMGPU_CUBLAS_OBJ)/cublas_cxx_only.checked
 
 all: $(SIMGPU_CUBLAS_LIBS) $(SIMGPU_CUBLAS_CXX_CHECK)
@@ -49,9 +49,9 @@ $(SIMGPU_CUBLAS_LIBDIR)/libcublas.so: $(SIMGPU_CUBLAS_LIB)
 $(SIMGPU_CUBLAS_LIBDIR)/libcublasLt.so: $(SIMGPU_CUBLASLT_LIB)
 	ln -sf libcublasLt.so.13 $@
 
-$(SIMGPU_CUBLAS_CXX_CHECK): interceptors/cublas_cxx_only.h | check-cuda
+$(SIMGPU_CUBLAS_CXX_CHECK): interceptors/cublas/cublas_cxx_only.h | check-cuda
 	@mkdir -p $(@D)
-	printf '#include <cublas_v2.h>\n#include "interceptors/cublas_cxx_only.h"\n' | \
+	printf '#include <cublas_v2.h>\n#include "interceptors/cublas/cublas_cxx_only.h"\n' | \
 		$(CXX) -x c++ -fsyntax-only -I. $(CUDA_CFLAGS) -
 	touch $@
 
@@ -73,7 +73,7 @@ $(SIMGPU_CUBLAS_TESTS): $(BUILD)/tests/test_simgpu_cublas_%: $(SIMGPU_CUBLAS_DIR
 SIMGPU_CUBLAS_HELPERS := $(BUILD)/tests/libs/cublas_calls
 all: $(SIMGPU_CUBLAS_HELPERS)
 
-$(BUILD)/tests/libs/cublas_calls: tests/libs/cublas_calls.c interceptors/cublas_cxx_only.h | check-cuda
+$(BUILD)/tests/libs/cublas_calls: tests/libs/cublas_calls.c interceptors/cublas/cublas_cxx_only.h | check-cuda
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(CUDA_CFLAGS) $< -o $@ $(SAN_LDFLAGS) -L$(CUDA_HOME)/lib64 \
 		-lcublas -lcublasLt -lcudart -ldl

@@ -5,7 +5,7 @@
  * the cost model, handle state (stream, math and pointer modes, workspace)
  * and status strings.
  */
-#include "interceptors/cublas_cxx_only.h"
+#include "interceptors/cublas/cublas_cxx_only.h"
 #include "tests/simgpu/cublas/cublas_test.h"
 
 enum { SGEMM_RATE = 19500, DGEMM_RATE = 9700, TENSOR_RATE = 312000 };

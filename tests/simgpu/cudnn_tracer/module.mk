@@ -20,7 +20,7 @@ CUDNN_TRACER_UNIT := $(BUILD)/tests/test_cudnn_ptr_cache
 TESTS += $(CUDNN_TRACER_UNIT)
 all: $(CUDNN_TRACER_UNIT)
 
-$(CUDNN_TRACER_UNIT): tests/libs/cudnn_ptr_cache_test.c interceptors/cudnn_ptr_cache.c interceptors/cudnn_ptr_cache.h
+$(CUDNN_TRACER_UNIT): tests/libs/cudnn_ptr_cache_test.c interceptors/cudnn/ptr_cache.c interceptors/cudnn/ptr_cache.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $(filter %.c,$^) $(SAN_LDFLAGS) -lpthread
 
@@ -38,7 +38,7 @@ $(CUDNN_TRACER_DIR)/libcudnn_calls_plugin.so: tests/libs/cudnn_calls.c tests/lib
 		$(SAN_LDFLAGS) -L$(CUDA_HOME)/lib64 -lcudnn -lcudart
 
 $(CUDNN_TRACER_DIR)/libcublas_calls_plugin.so: tests/libs/cublas_calls.c tests/libs/plugin_shim.c \
-		interceptors/cublas_cxx_only.h | check-cuda
+		interceptors/cublas/cublas_cxx_only.h | check-cuda
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(CUDA_CFLAGS) -shared -o $@ -Dmain=calls_main tests/libs/cublas_calls.c \
 		tests/libs/plugin_shim.c $(SAN_LDFLAGS) -L$(CUDA_HOME)/lib64 -lcublas -lcublasLt -lcudart -ldl

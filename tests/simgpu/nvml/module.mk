@@ -9,7 +9,7 @@ SIMGPU_NVML_LIB := $(BUILD)/simgpu/lib/libnvidia-ml.so.1
 
 all: $(SIMGPU_NVML_LIB)
 
-$(SIMGPU_NVML_OBJ)/%.o: $(SIMGPU_NVML_DIR)/%.c interceptors/nvml_api.h \
+$(SIMGPU_NVML_OBJ)/%.o: $(SIMGPU_NVML_DIR)/%.c interceptors/core/nvml_api.h \
 		tests/simgpu/simgpu_power_private.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -pthread -c $< -o $@

@@ -1,6 +1,6 @@
 /*
  * The simulated libnvidia-ml.so.1: the handful of NVML functions dnntrace
- * uses (interceptors/nvml_api.h has their exact prototypes), answering for
+ * uses (interceptors/core/nvml_api.h has their exact prototypes), answering for
  * simgpu's one device from the power model in the simulated driver
  * (core_power.c, reached through simgpu_power_private.h). Power and energy
  * are read at the moment of the call; the energy counter is the model's
@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "interceptors/nvml_api.h"
+#include "interceptors/core/nvml_api.h"
 #include "tests/simgpu/simgpu_power_private.h"
 #include "tests/simgpu/simgpu_open_driver.h"
 

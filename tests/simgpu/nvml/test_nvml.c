@@ -12,7 +12,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "interceptors/nvml_api.h"
+#include "interceptors/core/nvml_api.h"
 #include "tests/simgpu/simgpu.h"
 #include "tests/simgpu/simgpu_power_private.h"
 #include "tests/simgpu/simgpu_test.h"

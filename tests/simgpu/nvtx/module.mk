@@ -16,7 +16,7 @@ $(NVTX_TEST_DIR)/nvtx_ranges: tests/nvtx/nvtx_ranges.c | check-cuda
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(CUDA_CFLAGS) -o $@ $< $(SAN_LDFLAGS) -ldl -lpthread
 
-$(NVTX_TEST_UNIT): tests/nvtx/test_names.c interceptors/nvtx_utf8.c interceptors/nvtx_utf8.h \
-		interceptors/nvtx_registry.c interceptors/nvtx_registry.h | check-cuda
+$(NVTX_TEST_UNIT): tests/nvtx/test_names.c interceptors/nvtx/utf8.c interceptors/nvtx/utf8.h \
+		interceptors/nvtx/registry.c interceptors/nvtx/registry.h | check-cuda
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(CUDA_CFLAGS) -o $@ $(filter %.c,$^) $(SAN_LDFLAGS) -lpthread

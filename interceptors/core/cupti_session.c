@@ -1,0 +1,602 @@
+/*
+ * CUPTI activity tracing for dnntrace (see cupti_session.h).
+ *
+ * libcupti.so.<N> is taken from the directory of the libcudart.so.<N> the
+ * process actually loaded (so a simulated or bundled runtime gets its own
+ * CUPTI; N is that runtime's major version: 13, or 12 for the CUDA 12
+ * libraries PyTorch/TensorFlow wheels bring), or from the wheels' sibling
+ * nvidia/cuda_cupti/lib, else from $CUDA_HOME/extras/CUPTI/lib64 or
+ * $CUDA_HOME/lib64, else from the default search; 13 before 12 when the
+ * runtime does not say. The activity record layouts are chosen by the
+ * version of the CUPTI actually loaded (cuptiGetVersion), see
+ * record_layout. Records arrive late, in batches, on CUPTI's threads: each
+ * becomes one dnntrace_gpu event whose start/end fields carry the GPU times
+ * on CLOCK_MONOTONIC (the LTTng clock).
+ *
+ * Assumed, not tested on a real GPU: the record layouts of CUPTI 13.0
+ * (CUpti_ActivityKernel10, Memcpy6, Memset4) and 12.x (Kernel9, Memcpy5,
+ * Memset4); the wheels' directory layout (nvidia/<component>/lib); that a subscribed-but-idle
+ * cuptiSubscribe is how a second CUPTI client shows up (it fails with
+ * CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED); that CUPTI delivers the
+ * records of contexts cudart destroyed in its own exit handler at our
+ * forced flush (the order NVIDIA's CUPTI samples rely on too).
+ *
+ * Must never call a wrapped CUDA function, nor allocate on the hot path
+ * (buffers are allocated in CUPTI's buffer-request callback).
+ */
+#include "interceptors/core/cupti_session.h"
+
+#include <dlfcn.h>
+#include <limits.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cupti.h>
+
+#include "interceptors/core/dlsym_wrapper.h"
+#include "interceptors/core/real_functions.h"
+#include "tracepoints/dnntrace_api.h"
+#include "tracepoints/dnntrace_gpu.h"
+
+enum { BUFFER_BYTES = 4 << 20 };
+
+/* The CUPTI majors we can read, newest first (see record_layout). */
+static const int CUPTI_MAJORS[] = { 13, 12 };
+enum { N_CUPTI_MAJORS = sizeof(CUPTI_MAJORS) / sizeof(CUPTI_MAJORS[0]) };
+static char cupti_soname[32] = "libcupti.so.13";
+
+atomic_bool cupti_session_running;
+static atomic_bool flushed;
+static pid_t owner_pid;
+/* Added to CUPTI times when no timestamp callback could be registered. */
+static int64_t cupti_to_monotonic_ns;
+
+static struct {
+	__typeof__(&cuptiActivityRegisterCallbacks) register_callbacks;
+	__typeof__(&cuptiActivityEnable) enable;
+	__typeof__(&cuptiActivityGetNextRecord) next_record;
+	__typeof__(&cuptiActivityGetNumDroppedRecords) dropped_records;
+	__typeof__(&cuptiActivityFlushAll) flush_all;
+	__typeof__(&cuptiActivityPushExternalCorrelationId) push_id;
+	__typeof__(&cuptiActivityPopExternalCorrelationId) pop_id;
+	__typeof__(&cuptiGetTimestamp) get_timestamp;
+	/* optional */
+	__typeof__(&cuptiActivityRegisterTimestampCallback) register_timestamp;
+	__typeof__(&cuptiSubscribe) subscribe;
+	__typeof__(&cuptiGetResultString) result_string;
+	__typeof__(&cuptiGetVersion) get_version;
+	__typeof__(&cuptiActivityEnableRuntimeApi) enable_runtime_api;
+	__typeof__(&cuptiActivityEnableDriverApi) enable_driver_api;
+} cupti;
+
+static uint64_t monotonic_ns(void)
+{
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (uint64_t)now.tv_sec * 1000000000ull + (uint64_t)now.tv_nsec;
+}
+
+static uint64_t CUPTIAPI cupti_timestamp_callback(void)
+{
+	return monotonic_ns();
+}
+
+static uint64_t gpu_time(uint64_t cupti_ns)
+{
+	/* 0 means CUPTI had no timing for the record: keep it recognisable. */
+	return cupti_ns ? cupti_ns + (uint64_t)cupti_to_monotonic_ns : 0;
+}
+
+/* dlopen of dir/libcupti.so.<major>; records the SONAME that worked. */
+static void *open_in(const char *dir, int major)
+{
+	char path[PATH_MAX + 64];
+	void *handle;
+
+	if (dir)
+		snprintf(path, sizeof(path), "%s/libcupti.so.%d", dir, major);
+	else
+		snprintf(path, sizeof(path), "libcupti.so.%d", major);
+	handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+	if (handle)
+		snprintf(cupti_soname, sizeof(cupti_soname), "libcupti.so.%d", major);
+	return handle;
+}
+
+/* The major version in a file name libcudart.so.<N>[...], or 0. */
+static int runtime_major(const char *path)
+{
+	const char *file = strrchr(path, '/');
+	const char *prefix = "libcudart.so.";
+
+	file = file ? file + 1 : path;
+	if (strncmp(file, prefix, strlen(prefix)) != 0)
+		return 0;
+	return atoi(file + strlen(prefix));
+}
+
+static void *open_cupti(void)
+{
+	char dir[PATH_MAX], wheel_dir[PATH_MAX + 32];
+	int majors[N_CUPTI_MAJORS + 1], n_majors = 0;
+	bool have_runtime = real_function_library(REAL_cudaMalloc, dir, sizeof(dir)) ||
+			    real_function_library(REAL_cudaLaunchKernel, dir, sizeof(dir));
+	int runtime = have_runtime ? runtime_major(dir) : 0;
+	void *handle;
+
+	if (runtime)
+		majors[n_majors++] = runtime;
+	for (int i = 0; i < N_CUPTI_MAJORS; i++)
+		if (CUPTI_MAJORS[i] != runtime)
+			majors[n_majors++] = CUPTI_MAJORS[i];
+
+	char *slash = have_runtime ? strrchr(dir, '/') : NULL;
+	if (slash) {
+		*slash = '\0';
+		for (int i = 0; i < n_majors; i++)
+			if ((handle = open_in(dir, majors[i])))
+				return handle;
+		/* pip wheels: nvidia/cuda_runtime/lib beside nvidia/cuda_cupti/lib. */
+		snprintf(wheel_dir, sizeof(wheel_dir), "%s/../../cuda_cupti/lib", dir);
+		for (int i = 0; i < n_majors; i++)
+			if ((handle = open_in(wheel_dir, majors[i])))
+				return handle;
+	}
+	const char *cuda_home = getenv("CUDA_HOME");
+	if (cuda_home && cuda_home[0]) {
+		snprintf(dir, sizeof(dir), "%s/extras/CUPTI/lib64", cuda_home);
+		for (int i = 0; i < n_majors; i++)
+			if ((handle = open_in(dir, majors[i])))
+				return handle;
+		snprintf(dir, sizeof(dir), "%s/lib64", cuda_home);
+		for (int i = 0; i < n_majors; i++)
+			if ((handle = open_in(dir, majors[i])))
+				return handle;
+	}
+	for (int i = 0; i < n_majors; i++)
+		if ((handle = open_in(NULL, majors[i])))
+			return handle;
+	return NULL;
+}
+
+/*
+ * Where the fields we read sit in the records of one CUPTI generation. The
+ * fields we read have the same offsets in both generations today, but the
+ * structs differ in size and in other fields, and CUPTI writes the one of
+ * ITS version: the layout is chosen by cuptiGetVersion, never assumed.
+ */
+struct record_layout {
+	const char *records; /* for the status message */
+	size_t kernel_start, kernel_end, kernel_device, kernel_context, kernel_stream,
+	       kernel_correlation, kernel_name;
+	size_t copy_kind, copy_bytes, copy_start, copy_end, copy_device, copy_context,
+	       copy_stream, copy_correlation;
+	size_t set_value, set_bytes, set_start, set_end, set_device, set_context, set_stream,
+	       set_correlation;
+};
+
+#define KERNEL_FIELDS(T) \
+	.kernel_start = offsetof(T, start), .kernel_end = offsetof(T, end), \
+	.kernel_device = offsetof(T, deviceId), .kernel_context = offsetof(T, contextId), \
+	.kernel_stream = offsetof(T, streamId), .kernel_correlation = offsetof(T, correlationId), \
+	.kernel_name = offsetof(T, name)
+#define COPY_FIELDS(T) \
+	.copy_kind = offsetof(T, copyKind), .copy_bytes = offsetof(T, bytes), \
+	.copy_start = offsetof(T, start), .copy_end = offsetof(T, end), \
+	.copy_device = offsetof(T, deviceId), .copy_context = offsetof(T, contextId), \
+	.copy_stream = offsetof(T, streamId), .copy_correlation = offsetof(T, correlationId)
+#define SET_FIELDS(T) \
+	.set_value = offsetof(T, value), .set_bytes = offsetof(T, bytes), \
+	.set_start = offsetof(T, start), .set_end = offsetof(T, end), \
+	.set_device = offsetof(T, deviceId), .set_context = offsetof(T, contextId), \
+	.set_stream = offsetof(T, streamId), .set_correlation = offsetof(T, correlationId)
+
+/* CUPTI 13.x (CUDA 13): cupti_activity.h of the toolkit we build with. */
+static const struct record_layout cupti13_layout = {
+	.records = "Kernel10/Memcpy6/Memset4",
+	KERNEL_FIELDS(CUpti_ActivityKernel10), COPY_FIELDS(CUpti_ActivityMemcpy6),
+	SET_FIELDS(CUpti_ActivityMemset4),
+};
+
+/*
+ * CUPTI 12.x (CUDA 12.0 to 12.9): CONCURRENT_KERNEL records are
+ * CUpti_ActivityKernel9, MEMCPY records CUpti_ActivityMemcpy5 up to 12.6 and
+ * CUpti_ActivityMemcpy6 from 12.8 on (cupti_activity_deprecated.h: Memcpy5
+ * "deprecated in CUDA 12.8"), MEMSET records CUpti_ActivityMemset4. Every
+ * field we read sits at the same offset in Memcpy5 and Memcpy6 (only their
+ * sizes differ, and CUPTI's GetNextRecord walks by size), so one layout
+ * serves all of 12.x. CUDA 13 keeps the old structs, unchanged, in
+ * cupti_activity_deprecated.h, which is what we compile against. The offsets are pinned below, so a later
+ * toolkit that changed the old structs fails the build instead of
+ * misreading records.
+ */
+static const struct record_layout cupti12_layout = {
+	.records = "Kernel9/Memcpy5/Memset4",
+	KERNEL_FIELDS(CUpti_ActivityKernel9), COPY_FIELDS(CUpti_ActivityMemcpy5),
+	SET_FIELDS(CUpti_ActivityMemset4),
+};
+_Static_assert(offsetof(CUpti_ActivityKernel9, start) == 16 &&
+	       offsetof(CUpti_ActivityKernel9, end) == 24 &&
+	       offsetof(CUpti_ActivityKernel9, deviceId) == 40 &&
+	       offsetof(CUpti_ActivityKernel9, contextId) == 44 &&
+	       offsetof(CUpti_ActivityKernel9, streamId) == 48 &&
+	       offsetof(CUpti_ActivityKernel9, correlationId) == 92 &&
+	       offsetof(CUpti_ActivityKernel9, name) == 104 &&
+	       sizeof(CUpti_ActivityKernel9) == 208, "CUDA 12.x kernel record layout");
+_Static_assert(offsetof(CUpti_ActivityMemcpy5, copyKind) == 4 &&
+	       offsetof(CUpti_ActivityMemcpy5, bytes) == 8 &&
+	       offsetof(CUpti_ActivityMemcpy5, start) == 16 &&
+	       offsetof(CUpti_ActivityMemcpy5, end) == 24 &&
+	       offsetof(CUpti_ActivityMemcpy5, deviceId) == 32 &&
+	       offsetof(CUpti_ActivityMemcpy5, contextId) == 36 &&
+	       offsetof(CUpti_ActivityMemcpy5, streamId) == 40 &&
+	       offsetof(CUpti_ActivityMemcpy5, correlationId) == 44 &&
+	       sizeof(CUpti_ActivityMemcpy5) == 88, "CUDA 12.x memcpy record layout");
+/* CUPTI 12.8+ writes Memcpy6: what we read must sit where Memcpy5 has it. */
+_Static_assert(offsetof(CUpti_ActivityMemcpy6, copyKind) == 4 &&
+	       offsetof(CUpti_ActivityMemcpy6, bytes) == 8 &&
+	       offsetof(CUpti_ActivityMemcpy6, start) == 16 &&
+	       offsetof(CUpti_ActivityMemcpy6, end) == 24 &&
+	       offsetof(CUpti_ActivityMemcpy6, deviceId) == 32 &&
+	       offsetof(CUpti_ActivityMemcpy6, contextId) == 36 &&
+	       offsetof(CUpti_ActivityMemcpy6, streamId) == 40 &&
+	       offsetof(CUpti_ActivityMemcpy6, correlationId) == 44,
+	       "Memcpy6 keeps Memcpy5's offsets for the fields we read");
+
+/* CUDA 13's CUPTI numbers its API version 130001; CUDA 12.x's went 18, 19, ... */
+enum { CUPTI13_FIRST_VERSION = 130000, CUPTI12_FIRST_VERSION = 18 };
+
+static const struct record_layout *layout = &cupti13_layout;
+
+/* The layout for this CUPTI, or NULL when we cannot read its records. */
+static const struct record_layout *layout_for(uint32_t version, const char *soname)
+{
+	if (version >= CUPTI13_FIRST_VERSION)
+		return &cupti13_layout;
+	if (version >= CUPTI12_FIRST_VERSION)
+		return &cupti12_layout;
+	if (version == 0) /* no cuptiGetVersion: go by the SONAME */
+		return strcmp(soname, "libcupti.so.12") == 0 ? &cupti12_layout : &cupti13_layout;
+	return NULL;
+}
+
+/* Returns the name of the first required symbol missing, or NULL. */
+static const char *load_symbols(void *handle)
+{
+#define REQUIRE(field, symbol) \
+	if (!(cupti.field = (__typeof__(cupti.field))dnntrace_real_dlsym(handle, #symbol))) return #symbol;
+	REQUIRE(register_callbacks, cuptiActivityRegisterCallbacks)
+	REQUIRE(enable, cuptiActivityEnable)
+	REQUIRE(next_record, cuptiActivityGetNextRecord)
+	REQUIRE(dropped_records, cuptiActivityGetNumDroppedRecords)
+	REQUIRE(flush_all, cuptiActivityFlushAll)
+	REQUIRE(push_id, cuptiActivityPushExternalCorrelationId)
+	REQUIRE(pop_id, cuptiActivityPopExternalCorrelationId)
+	REQUIRE(get_timestamp, cuptiGetTimestamp)
+#undef REQUIRE
+	cupti.register_timestamp = (__typeof__(cupti.register_timestamp))
+		dnntrace_real_dlsym(handle, "cuptiActivityRegisterTimestampCallback");
+	cupti.subscribe = (__typeof__(cupti.subscribe))dnntrace_real_dlsym(handle, "cuptiSubscribe");
+	cupti.result_string = (__typeof__(cupti.result_string))dnntrace_real_dlsym(handle, "cuptiGetResultString");
+	cupti.get_version = (__typeof__(cupti.get_version))dnntrace_real_dlsym(handle, "cuptiGetVersion");
+	cupti.enable_runtime_api = (__typeof__(cupti.enable_runtime_api))
+		dnntrace_real_dlsym(handle, "cuptiActivityEnableRuntimeApi");
+	cupti.enable_driver_api = (__typeof__(cupti.enable_driver_api))
+		dnntrace_real_dlsym(handle, "cuptiActivityEnableDriverApi");
+	return NULL;
+}
+
+static const char *result_name(CUptiResult result)
+{
+	const char *name = NULL;
+
+	if (cupti.result_string && cupti.result_string(result, &name) == CUPTI_SUCCESS && name)
+		return name;
+	return "unknown CUPTI error";
+}
+
+static uint32_t field_u32(const CUpti_Activity *record, size_t offset)
+{
+	uint32_t value;
+	memcpy(&value, (const char *)record + offset, sizeof(value));
+	return value;
+}
+
+static uint64_t field_u64(const CUpti_Activity *record, size_t offset)
+{
+	uint64_t value;
+	memcpy(&value, (const char *)record + offset, sizeof(value));
+	return value;
+}
+
+static void emit_record(const CUpti_Activity *record)
+{
+	const struct record_layout *l = layout;
+
+	switch (record->kind) {
+	case CUPTI_ACTIVITY_KIND_KERNEL:
+	case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL: {
+		const char *name;
+		memcpy(&name, (const char *)record + l->kernel_name, sizeof(name));
+		lttng_ust_tracepoint(dnntrace_gpu, kernel, field_u32(record, l->kernel_correlation),
+				     field_u32(record, l->kernel_device),
+				     field_u32(record, l->kernel_context),
+				     field_u32(record, l->kernel_stream),
+				     gpu_time(field_u64(record, l->kernel_start)),
+				     gpu_time(field_u64(record, l->kernel_end)), name ? name : "");
+		break;
+	}
+	case CUPTI_ACTIVITY_KIND_MEMCPY: {
+		uint8_t copy_kind;
+		memcpy(&copy_kind, (const char *)record + l->copy_kind, sizeof(copy_kind));
+		lttng_ust_tracepoint(dnntrace_gpu, memcpy, field_u32(record, l->copy_correlation),
+				     field_u32(record, l->copy_device),
+				     field_u32(record, l->copy_context),
+				     field_u32(record, l->copy_stream),
+				     gpu_time(field_u64(record, l->copy_start)),
+				     gpu_time(field_u64(record, l->copy_end)), copy_kind,
+				     field_u64(record, l->copy_bytes));
+		break;
+	}
+	case CUPTI_ACTIVITY_KIND_MEMSET:
+		lttng_ust_tracepoint(dnntrace_gpu, memset, field_u32(record, l->set_correlation),
+				     field_u32(record, l->set_device),
+				     field_u32(record, l->set_context),
+				     field_u32(record, l->set_stream),
+				     gpu_time(field_u64(record, l->set_start)),
+				     gpu_time(field_u64(record, l->set_end)),
+				     field_u32(record, l->set_value), field_u64(record, l->set_bytes));
+		break;
+	case CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION: {
+		const CUpti_ActivityExternalCorrelation *link =
+			(const CUpti_ActivityExternalCorrelation *)record;
+		if (link->externalKind == CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0)
+			lttng_ust_tracepoint(dnntrace_gpu, external_correlation,
+					     link->correlationId, link->externalId);
+		break;
+	}
+	default:
+		break;
+	}
+}
+
+static void CUPTIAPI buffer_requested(uint8_t **buffer, size_t *size, size_t *max_records)
+{
+	*buffer = aligned_alloc(ACTIVITY_RECORD_ALIGNMENT, BUFFER_BYTES);
+	*size = *buffer ? BUFFER_BYTES : 0;
+	*max_records = 0;
+}
+
+static void CUPTIAPI buffer_completed(CUcontext context, uint32_t stream_id, uint8_t *buffer,
+				      size_t size, size_t valid_size)
+{
+	CUpti_Activity *record = NULL;
+	size_t dropped = 0;
+	(void)size;
+
+	while (valid_size > 0 &&
+	       cupti.next_record(buffer, valid_size, &record) == CUPTI_SUCCESS)
+		emit_record(record);
+	if (cupti.dropped_records(context, stream_id, &dropped) == CUPTI_SUCCESS && dropped)
+		lttng_ust_tracepoint(dnntrace_gpu, records_dropped, dropped);
+	free(buffer);
+}
+
+/* CUPTI needs a callback to subscribe; no domain is enabled, so it never runs. */
+static void CUPTIAPI ignore_callback(void *userdata, CUpti_CallbackDomain domain,
+				     CUpti_CallbackId id, const void *data)
+{
+	(void)userdata; (void)domain; (void)id; (void)data;
+}
+
+static void measure_clock_offset(void)
+{
+	uint64_t cupti_now = 0;
+	uint64_t before = monotonic_ns();
+
+	if (cupti.get_timestamp(&cupti_now) != CUPTI_SUCCESS || cupti_now == 0)
+		return;
+	uint64_t after = monotonic_ns();
+	cupti_to_monotonic_ns = (int64_t)(before + (after - before) / 2) - (int64_t)cupti_now;
+}
+
+/* A callback id and the entry point it stands for. */
+struct linked_cbid {
+	CUpti_CallbackId cbid;
+	enum real_function_id function;
+};
+
+/*
+ * The runtime entry points whose GPU work we link to our calls: exactly the
+ * copies, sets and launches we wrap, with their _ptds/_ptsz twins
+ * (cupti_runtime_cbid.h), nvcc 13's __cudaLaunchKernel[_ptsz] included.
+ * cupti_activity.h says an EXTERNAL_CORRELATION
+ * record accompanies an activity *API* record, so these need API records;
+ * no other call (cudaMalloc, cudaFree, ...) should pay for one.
+ */
+#define DT_LINKED(domain, cbid, function) DT_LINKED_##domain(cbid, function)
+#define DT_LINKED_0(cbid, function)
+#define DT_LINKED_1(cbid, function) DT_LINKED_RUNTIME_ROW(cbid, function)
+#define DT_LINKED_2(cbid, function) DT_LINKED_DRIVER_ROW(cbid, function)
+#define DT_LINKED_OF_API(id, name, proc, cbid) DT_SPREAD(DT_LINKED, cbid, REAL_##name)
+
+/* The catalogue's cbid column (tracepoints/entry_points.h), runtime ones. */
+#define DT_LINKED_RUNTIME_ROW(cbid, function) { cbid, function },
+#define DT_LINKED_DRIVER_ROW(cbid, function)
+static const struct linked_cbid linked_runtime_cbids[] = {
+	DNNTRACE_API_ENTRIES(DT_LINKED_OF_API)
+};
+#undef DT_LINKED_RUNTIME_ROW
+#undef DT_LINKED_DRIVER_ROW
+
+/*
+ * cuDNN and cuBLAS launch their kernels through the driver API, inside a
+ * library call whose call id we pushed, and programs call the driver's
+ * launches, graph launches, copies and sets directly (interceptors/driver/):
+ * these driver entry points need API records too, or their GPU work would
+ * carry no external correlation. Exactly the driver entry points we wrap
+ * that submit GPU work (cupti_driver_cbid.h). Assumed, not tested on a real
+ * GPU: that real cuDNN/cuBLAS launch with these entry points.
+ */
+#define DT_LINKED_RUNTIME_ROW(cbid, function)
+#define DT_LINKED_DRIVER_ROW(cbid, function) { cbid, function },
+static const struct linked_cbid linked_driver_cbids[] = {
+	DNNTRACE_API_ENTRIES(DT_LINKED_OF_API)
+};
+#undef DT_LINKED_RUNTIME_ROW
+#undef DT_LINKED_DRIVER_ROW
+
+/*
+ * API records for the linked entry points only; when this CUPTI cannot do
+ * that (no cuptiActivityEnableRuntimeApi, or it fails), the whole RUNTIME
+ * kind: every cudart call then costs an API record, but links still work.
+ * Assumed, not tested on a real GPU: per-cbid API records come with their
+ * external correlation records as the RUNTIME kind's do.
+ */
+/*
+ * Enables API records for one linked entry point. A CUPTI that refuses the
+ * cbid is fine when the process has no such entry point to call (a CUPTI
+ * or runtime older or smaller than the cbid list, e.g. simgpu without
+ * graphs, CUPTI 12 without nvcc 13's launches): nothing of it can run.
+ */
+static bool enable_linked(__typeof__(&cuptiActivityEnableRuntimeApi) enable,
+			  const struct linked_cbid *linked)
+{
+	return enable(linked->cbid, 1) == CUPTI_SUCCESS ||
+	       !real_function_available(linked->function);
+}
+
+static CUptiResult enable_linked_api_records(bool *per_call)
+{
+	enum { N_CBIDS = sizeof(linked_runtime_cbids) / sizeof(linked_runtime_cbids[0]) };
+
+	enum { N_DRIVER_CBIDS = sizeof(linked_driver_cbids) / sizeof(linked_driver_cbids[0]) };
+
+	*per_call = cupti.enable_runtime_api != NULL && cupti.enable_driver_api != NULL;
+	for (size_t i = 0; *per_call && i < N_CBIDS; i++)
+		*per_call = enable_linked(cupti.enable_runtime_api, &linked_runtime_cbids[i]);
+	for (size_t i = 0; *per_call && i < N_DRIVER_CBIDS; i++)
+		*per_call = enable_linked(cupti.enable_driver_api, &linked_driver_cbids[i]);
+	if (*per_call)
+		return CUPTI_SUCCESS;
+	CUptiResult result = cupti.enable(CUPTI_ACTIVITY_KIND_RUNTIME);
+	return result == CUPTI_SUCCESS ? cupti.enable(CUPTI_ACTIVITY_KIND_DRIVER) : result;
+}
+
+/* Starts activity tracing; on failure, says why in message and returns the code. */
+static int start_activity(char *message, size_t size)
+{
+	static const CUpti_ActivityKind kinds[] = {
+		CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, CUPTI_ACTIVITY_KIND_MEMCPY,
+		CUPTI_ACTIVITY_KIND_MEMSET, CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION,
+	};
+	CUptiResult result;
+
+	void *handle = open_cupti();
+	if (!handle) {
+		snprintf(message, size, "cannot load libcupti.so.13 or .12: %s", dlerror());
+		return -1;
+	}
+	const char *missing = load_symbols(handle);
+	if (missing) {
+		snprintf(message, size, "%s lacks %s", cupti_soname, missing);
+		return -2;
+	}
+	uint32_t version = 0;
+	if (cupti.get_version)
+		cupti.get_version(&version);
+	layout = layout_for(version, cupti_soname);
+	if (!layout) {
+		snprintf(message, size, "%s has API version %u, older than CUDA 12's: its "
+			 "activity records are not read", cupti_soname, version);
+		return -3;
+	}
+	if (cupti.subscribe) {
+		CUpti_SubscriberHandle subscriber;
+		result = cupti.subscribe(&subscriber, ignore_callback, NULL);
+		if (result != CUPTI_SUCCESS) {
+			snprintf(message, size, "cuptiSubscribe: %s", result_name(result));
+			return (int)result;
+		}
+	}
+	bool own_clock = cupti.register_timestamp &&
+		cupti.register_timestamp(cupti_timestamp_callback) == CUPTI_SUCCESS;
+	result = cupti.register_callbacks(buffer_requested, buffer_completed);
+	if (result != CUPTI_SUCCESS) {
+		snprintf(message, size, "cuptiActivityRegisterCallbacks: %s", result_name(result));
+		return (int)result;
+	}
+	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
+		result = cupti.enable(kinds[i]);
+		if (result != CUPTI_SUCCESS) {
+			snprintf(message, size, "cuptiActivityEnable(%d): %s", (int)kinds[i],
+				 result_name(result));
+			return (int)result;
+		}
+	}
+	bool per_call_api_records;
+	result = enable_linked_api_records(&per_call_api_records);
+	if (result != CUPTI_SUCCESS) {
+		snprintf(message, size, "cuptiActivityEnable(RUNTIME): %s", result_name(result));
+		return (int)result;
+	}
+	if (!own_clock)
+		measure_clock_offset();
+	snprintf(message, size, "cupti %u%s%s (%s: %s)", version,
+		 own_clock ? "" : " (clock offset measured)",
+		 per_call_api_records ? "" : " (API records for every runtime call)",
+		 cupti_soname, layout->records);
+	return 0;
+}
+
+void cupti_session_start(void)
+{
+	char message[512];
+
+	int code = start_activity(message, sizeof(message));
+	if (code != 0) {
+		fprintf(stderr, "dnntrace: CUPTI unavailable (%s): GPU kernel times will be "
+			"missing; API calls are still traced\n", message);
+		lttng_ust_tracepoint(dnntrace_api, status, 0, code, message);
+		return;
+	}
+	owner_pid = getpid();
+	atomic_store_explicit(&cupti_session_running, true, memory_order_release);
+	lttng_ust_tracepoint(dnntrace_api, status, 1, 0, message);
+}
+
+bool cupti_session_push_slow(uint64_t call_id)
+{
+	return cupti.push_id(CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0, call_id) == CUPTI_SUCCESS;
+}
+
+void cupti_session_pop(void)
+{
+	uint64_t last_id;
+	cupti.pop_id(CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0, &last_id);
+}
+
+void cupti_session_flush(void)
+{
+	if (!atomic_load(&cupti_session_running) || getpid() != owner_pid)
+		return;
+	if (atomic_exchange(&flushed, true))
+		return;
+	cupti.flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+}
+
+void cupti_session_flush_now(void)
+{
+	if (!atomic_load(&cupti_session_running) || getpid() != owner_pid)
+		return;
+	cupti.flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+}
+
+void cupti_session_forget(void)
+{
+	atomic_store(&cupti_session_running, false);
+}

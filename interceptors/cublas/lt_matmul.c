@@ -1,0 +1,397 @@
+/*
+ * Wrappers of cuBLASLt: cublasLtMatmul, traced like the cuBLAS GEMMs, and
+ * the descriptor functions whose effects the trace needs (matmul descriptor
+ * and matrix layout create/init/set/destroy), which only feed the cache of
+ * cublas_lt_cache.h and forward.
+ *
+ * A matmul's arguments: A and B read; C == D: one argument "D", READ_WRITE
+ * when beta != 0, WRITE when beta == 0; C != D: "C" READ (left out when
+ * beta == 0: not read) and "D" WRITE; beta a device pointer (pointer mode
+ * DEVICE or DEVICE_VECTOR): C's role UNKNOWN. Then the epilogue's bias
+ * (read; written for the BGRAD epilogues), aux (written forward, read by
+ * DRELU/DGELU) and the workspace. Must never dereference a device pointer.
+ */
+#include <errno.h>
+
+#include <cublasLt.h>
+
+#include "interceptors/cublas/lt_cache.h"
+#include "interceptors/cublas/cublas_types.h"
+#include "interceptors/core/lib_call.h"
+#include "interceptors/core/real_functions.h"
+#include "interceptors/core/traced_call.h"
+#include "tracepoints/dnntrace_lib.h"
+
+/* --- descriptor bookkeeping (always, recording or not) --------------------- */
+
+DNNTRACE_EXPORT cublasStatus_t cublasLtMatmulDescCreate(cublasLtMatmulDesc_t *matmulDesc,
+							cublasComputeType_t computeType,
+							cudaDataType_t scaleType)
+{
+	__typeof__(&cublasLtMatmulDescCreate) real = REAL(cublasLtMatmulDescCreate);
+	if (!real)
+		return CUBLAS_STATUS_NOT_INITIALIZED;
+	cublasStatus_t result = real(matmulDesc, computeType, scaleType);
+	int saved_errno = errno;
+	if (result == CUBLAS_STATUS_SUCCESS && matmulDesc) {
+		struct lt_desc_info info = lt_desc_defaults(computeType, scaleType);
+		lt_cache_put_desc(*matmulDesc, &info);
+	}
+	errno = saved_errno;
+	return result;
+}
+
+/* Behind the header's inline cublasLtMatmulDescInit (caller-owned memory). */
+DNNTRACE_EXPORT cublasStatus_t cublasLtMatmulDescInit_internal(cublasLtMatmulDesc_t matmulDesc,
+							       size_t size,
+							       cublasComputeType_t computeType,
+							       cudaDataType_t scaleType)
+{
+	__typeof__(&cublasLtMatmulDescInit_internal) real = REAL(cublasLtMatmulDescInit_internal);
+	if (!real)
+		return CUBLAS_STATUS_NOT_INITIALIZED;
+	cublasStatus_t result = real(matmulDesc, size, computeType, scaleType);
+	int saved_errno = errno;
+	if (result == CUBLAS_STATUS_SUCCESS) {
+		struct lt_desc_info info = lt_desc_defaults(computeType, scaleType);
+		lt_cache_put_desc(matmulDesc, &info);
+	}
+	errno = saved_errno;
+	return result;
+}
+
+/* Forgotten first: once freed, the address may come back from another thread's create. */
+DNNTRACE_EXPORT cublasStatus_t cublasLtMatmulDescDestroy(cublasLtMatmulDesc_t matmulDesc)
+{
+	__typeof__(&cublasLtMatmulDescDestroy) real = REAL(cublasLtMatmulDescDestroy);
+	if (!real)
+		return CUBLAS_STATUS_NOT_INITIALIZED;
+	int saved_errno = errno;
+	lt_cache_forget_desc(matmulDesc);
+	errno = saved_errno;
+	return real(matmulDesc);
+}
+
+DNNTRACE_EXPORT cublasStatus_t cublasLtMatmulDescSetAttribute(cublasLtMatmulDesc_t matmulDesc,
+							      cublasLtMatmulDescAttributes_t attr,
+							      const void *buf, size_t sizeInBytes)
+{
+	__typeof__(&cublasLtMatmulDescSetAttribute) real = REAL(cublasLtMatmulDescSetAttribute);
+	if (!real)
+		return CUBLAS_STATUS_NOT_INITIALIZED;
+	cublasStatus_t result = real(matmulDesc, attr, buf, sizeInBytes);
+	int saved_errno = errno;
+	if (result == CUBLAS_STATUS_SUCCESS)
+		lt_cache_set_desc_attr(matmulDesc, attr, buf, sizeInBytes);
+	errno = saved_errno;
+	return result;
+}
+
+DNNTRACE_EXPORT cublasStatus_t cublasLtMatrixLayoutCreate(cublasLtMatrixLayout_t *matLayout,
+							  cudaDataType type, uint64_t rows,
+							  uint64_t cols, int64_t ld)
+{
+	__typeof__(&cublasLtMatrixLayoutCreate) real = REAL(cublasLtMatrixLayoutCreate);
+	if (!real)
+		return CUBLAS_STATUS_NOT_INITIALIZED;
+	cublasStatus_t result = real(matLayout, type, rows, cols, ld);
+	int saved_errno = errno;
+	if (result == CUBLAS_STATUS_SUCCESS && matLayout) {
+		struct lt_layout_info info = lt_layout_defaults(type, rows, cols, ld);
+		lt_cache_put_layout(*matLayout, &info);
+	}
+	errno = saved_errno;
+	return result;
+}
+
+DNNTRACE_EXPORT cublasStatus_t cublasLtMatrixLayoutInit_internal(cublasLtMatrixLayout_t matLayout,
+								 size_t size, cudaDataType type,
+								 uint64_t rows, uint64_t cols,
+								 int64_t ld)
+{
+	__typeof__(&cublasLtMatrixLayoutInit_internal) real =
+		REAL(cublasLtMatrixLayoutInit_internal);
+	if (!real)
+		return CUBLAS_STATUS_NOT_INITIALIZED;
+	cublasStatus_t result = real(matLayout, size, type, rows, cols, ld);
+	int saved_errno = errno;
+	if (result == CUBLAS_STATUS_SUCCESS) {
+		struct lt_layout_info info = lt_layout_defaults(type, rows, cols, ld);
+		lt_cache_put_layout(matLayout, &info);
+	}
+	errno = saved_errno;
+	return result;
+}
+
+DNNTRACE_EXPORT cublasStatus_t cublasLtMatrixLayoutDestroy(cublasLtMatrixLayout_t matLayout)
+{
+	__typeof__(&cublasLtMatrixLayoutDestroy) real = REAL(cublasLtMatrixLayoutDestroy);
+	if (!real)
+		return CUBLAS_STATUS_NOT_INITIALIZED;
+	int saved_errno = errno;
+	lt_cache_forget_layout(matLayout);
+	errno = saved_errno;
+	return real(matLayout);
+}
+
+DNNTRACE_EXPORT cublasStatus_t cublasLtMatrixLayoutSetAttribute(
+	cublasLtMatrixLayout_t matLayout, cublasLtMatrixLayoutAttribute_t attr, const void *buf,
+	size_t sizeInBytes)
+{
+	__typeof__(&cublasLtMatrixLayoutSetAttribute) real = REAL(cublasLtMatrixLayoutSetAttribute);
+	if (!real)
+		return CUBLAS_STATUS_NOT_INITIALIZED;
+	cublasStatus_t result = real(matLayout, attr, buf, sizeInBytes);
+	int saved_errno = errno;
+	if (result == CUBLAS_STATUS_SUCCESS)
+		lt_cache_set_layout_attr(matLayout, attr, buf, sizeInBytes);
+	errno = saved_errno;
+	return result;
+}
+
+/* --- cache misses: ask the real library (descriptors made before we could see them) --- */
+
+static bool get_desc_attr(cublasLtMatmulDesc_t desc, cublasLtMatmulDescAttributes_t attr,
+			  void *buf, size_t size)
+{
+	__typeof__(&cublasLtMatmulDescGetAttribute) get = REAL(cublasLtMatmulDescGetAttribute);
+	size_t written = 0;
+	return get && get(desc, attr, buf, size, &written) == CUBLAS_STATUS_SUCCESS &&
+	       written == size;
+}
+
+static bool get_layout_attr(cublasLtMatrixLayout_t layout, cublasLtMatrixLayoutAttribute_t attr,
+			    void *buf, size_t size)
+{
+	__typeof__(&cublasLtMatrixLayoutGetAttribute) get = REAL(cublasLtMatrixLayoutGetAttribute);
+	size_t written = 0;
+	return get && get(layout, attr, buf, size, &written) == CUBLAS_STATUS_SUCCESS &&
+	       written == size;
+}
+
+static bool query_desc(cublasLtMatmulDesc_t desc, struct lt_desc_info *d)
+{
+	bool ok = desc &&
+		  get_desc_attr(desc, CUBLASLT_MATMUL_DESC_COMPUTE_TYPE, &d->compute_type, 4) &&
+		  get_desc_attr(desc, CUBLASLT_MATMUL_DESC_SCALE_TYPE, &d->scale_type, 4) &&
+		  get_desc_attr(desc, CUBLASLT_MATMUL_DESC_POINTER_MODE, &d->pointer_mode, 4) &&
+		  get_desc_attr(desc, CUBLASLT_MATMUL_DESC_TRANSA, &d->transa, 4) &&
+		  get_desc_attr(desc, CUBLASLT_MATMUL_DESC_TRANSB, &d->transb, 4) &&
+		  get_desc_attr(desc, CUBLASLT_MATMUL_DESC_EPILOGUE, &d->epilogue, 4) &&
+		  get_desc_attr(desc, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &d->bias, 8) &&
+		  get_desc_attr(desc, CUBLASLT_MATMUL_DESC_EPILOGUE_AUX_POINTER, &d->aux, 8) &&
+		  get_desc_attr(desc, CUBLASLT_MATMUL_DESC_EPILOGUE_AUX_LD, &d->aux_ld, 8) &&
+		  get_desc_attr(desc, CUBLASLT_MATMUL_DESC_BIAS_DATA_TYPE, &d->bias_type, 4) &&
+		  get_desc_attr(desc, CUBLASLT_MATMUL_DESC_EPILOGUE_AUX_DATA_TYPE, &d->aux_type, 4);
+	if (ok)
+		lt_cache_put_desc(desc, d);
+	return ok;
+}
+
+static bool query_layout(cublasLtMatrixLayout_t layout, struct lt_layout_info *l)
+{
+	bool ok = layout && get_layout_attr(layout, CUBLASLT_MATRIX_LAYOUT_TYPE, &l->type, 4) &&
+		  get_layout_attr(layout, CUBLASLT_MATRIX_LAYOUT_ORDER, &l->order, 4) &&
+		  get_layout_attr(layout, CUBLASLT_MATRIX_LAYOUT_ROWS, &l->rows, 8) &&
+		  get_layout_attr(layout, CUBLASLT_MATRIX_LAYOUT_COLS, &l->cols, 8) &&
+		  get_layout_attr(layout, CUBLASLT_MATRIX_LAYOUT_LD, &l->ld, 8) &&
+		  get_layout_attr(layout, CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT, &l->batch_count, 4);
+	if (ok)
+		lt_cache_put_layout(layout, l);
+	return ok;
+}
+
+/* --- cublasLtMatmul ---------------------------------------------------------- */
+
+enum { LT_A, LT_B, LT_C, LT_D, LT_LAYOUTS };
+
+struct matmul_info {
+	bool desc_known, layout_known[LT_LAYOUTS];
+	struct lt_desc_info desc;
+	struct lt_layout_info layout[LT_LAYOUTS];
+};
+
+static void matmul_info_of(cublasLtMatmulDesc_t desc, const void *const layouts[LT_LAYOUTS],
+			   struct matmul_info *info)
+{
+	bool found[1 + LT_LAYOUTS];
+
+	lt_cache_lookup(desc, &info->desc, layouts, info->layout, LT_LAYOUTS, found);
+	info->desc_known = found[0] || query_desc((cublasLtMatmulDesc_t)desc, &info->desc);
+	for (unsigned i = 0; i < LT_LAYOUTS; i++)
+		info->layout_known[i] =
+			found[1 + i] ||
+			query_layout((cublasLtMatrixLayout_t)layouts[i], &info->layout[i]);
+}
+
+static enum cublas_beta matmul_beta(const struct matmul_info *info, const void *beta)
+{
+	if (!info->desc_known)
+		return BETA_UNKNOWN;
+	switch (info->desc.pointer_mode) {
+	case CUBLASLT_POINTER_MODE_HOST:
+	case CUBLASLT_POINTER_MODE_ALPHA_DEVICE_VECTOR_BETA_HOST:
+		return cublas_host_beta(beta, (cudaDataType)info->desc.scale_type);
+	case CUBLASLT_POINTER_MODE_ALPHA_DEVICE_VECTOR_BETA_ZERO:
+		return BETA_ZERO;
+	default: /* DEVICE, DEVICE_VECTOR: beta lives in GPU memory */
+		return BETA_UNKNOWN;
+	}
+}
+
+/* [batch,] rows, cols as stored; rank 0 when the layout is unknown. */
+static unsigned layout_shape(const struct matmul_info *info, unsigned which, long long *dims)
+{
+	const struct lt_layout_info *l = &info->layout[which];
+	unsigned rank = 0;
+	if (!info->layout_known[which])
+		return 0;
+	if (l->batch_count > 1)
+		dims[rank++] = l->batch_count;
+	dims[rank++] = (long long)l->rows;
+	dims[rank++] = (long long)l->cols;
+	return rank;
+}
+
+static enum dnntrace_dtype layout_dtype(const struct matmul_info *info, unsigned which)
+{
+	return info->layout_known[which] ? cublas_dtype((cudaDataType)info->layout[which].type)
+					 : DNNTRACE_DTYPE_UNKNOWN;
+}
+
+static void add_matrix(struct lib_call *c, const struct matmul_info *info, unsigned which,
+		       const char *name, const void *ptr, enum dnntrace_role role)
+{
+	long long dims[3];
+	unsigned rank = layout_shape(info, which, dims);
+	lib_call_arg_named(c, name, ptr, role, layout_dtype(info, which), rank, dims);
+}
+
+/* Epilogue bits (cublasLt.h): 4 bias; 16, 256, 512 bias gradients; 128 aux; 8, 64 backward. */
+enum {
+	EPI_BIAS = CUBLASLT_EPILOGUE_BIAS,
+	EPI_BGRAD = 16 | CUBLASLT_EPILOGUE_BGRADA | CUBLASLT_EPILOGUE_BGRADB,
+	EPI_AUX = 128,
+	EPI_BACKWARD = 8 | 64,
+	EPI_RELU_MASK = CUBLASLT_EPILOGUE_RELU | 8,
+};
+
+static void add_epilogue_args(struct lib_call *c, const struct matmul_info *info)
+{
+	const struct lt_desc_info *d = &info->desc;
+	const struct lt_layout_info *out = &info->layout[LT_D];
+	bool out_known = info->layout_known[LT_D];
+	enum dnntrace_dtype out_type = layout_dtype(info, LT_D);
+	long long dims[3];
+
+	if ((d->epilogue & (EPI_BIAS | EPI_BGRAD)) && d->bias) {
+		bool gradient = d->epilogue & EPI_BGRAD;
+		/* BGRADB: one value per column of D; the others per row. */
+		dims[0] = (long long)(d->epilogue == CUBLASLT_EPILOGUE_BGRADB ? out->cols : out->rows);
+		lib_call_arg_named(c, "bias", d->bias,
+				   gradient ? DNNTRACE_ROLE_WRITE : DNNTRACE_ROLE_READ,
+				   d->bias_type >= 0 ? cublas_dtype((cudaDataType)d->bias_type)
+						     : out_type,
+				   out_known ? 1 : 0, dims);
+	}
+	if ((d->epilogue & EPI_AUX) && d->aux) {
+		unsigned rank = layout_shape(info, LT_D, dims);
+		/* ReLU's aux is a bit-mask (one bit per element): no element type. */
+		enum dnntrace_dtype aux_type =
+			(d->epilogue & EPI_RELU_MASK) ? DNNTRACE_DTYPE_UNKNOWN
+			: d->aux_type >= 0	       ? cublas_dtype((cudaDataType)d->aux_type)
+						       : out_type;
+		lib_call_arg_named(c, "aux", d->aux,
+				   (d->epilogue & EPI_BACKWARD) ? DNNTRACE_ROLE_READ
+								: DNNTRACE_ROLE_WRITE,
+				   aux_type, rank, dims);
+	}
+}
+
+#define LT_PARAMS                                                                          \
+	"m,n,k,transa,transb,lda,ldb,ldc,ldd,batch_count,a_type,b_type,c_type,d_type,"     \
+	"compute_type,scale_type,epilogue,pointer_mode,workspace_size"
+
+static void add_params(struct lib_call *c, const struct matmul_info *info, size_t workspace_size)
+{
+	const struct lt_desc_info *d = &info->desc;
+	const struct lt_layout_info *l = info->layout;
+	bool dk = info->desc_known;
+	bool a = info->layout_known[LT_A], b = info->layout_known[LT_B];
+	bool cc = info->layout_known[LT_C], dd = info->layout_known[LT_D];
+	long long k = -1;
+
+	if (a && dk)
+		k = (long long)(d->transa == CUBLAS_OP_N ? l[LT_A].cols : l[LT_A].rows);
+	lib_call_param(c, dd ? (long long)l[LT_D].rows : -1);
+	lib_call_param(c, dd ? (long long)l[LT_D].cols : -1);
+	lib_call_param(c, k);
+	lib_call_param(c, dk ? d->transa : -1);
+	lib_call_param(c, dk ? d->transb : -1);
+	lib_call_param(c, a ? l[LT_A].ld : -1);
+	lib_call_param(c, b ? l[LT_B].ld : -1);
+	lib_call_param(c, cc ? l[LT_C].ld : -1);
+	lib_call_param(c, dd ? l[LT_D].ld : -1);
+	lib_call_param(c, dd ? l[LT_D].batch_count : -1);
+	lib_call_param(c, a ? (long long)l[LT_A].type : -1);
+	lib_call_param(c, b ? (long long)l[LT_B].type : -1);
+	lib_call_param(c, cc ? (long long)l[LT_C].type : -1);
+	lib_call_param(c, dd ? (long long)l[LT_D].type : -1);
+	lib_call_param(c, dk ? d->compute_type : -1);
+	lib_call_param(c, dk ? d->scale_type : -1);
+	lib_call_param(c, dk ? (long long)d->epilogue : -1);
+	lib_call_param(c, dk ? d->pointer_mode : -1);
+	lib_call_param(c, (long long)workspace_size);
+}
+
+DNNTRACE_EXPORT cublasStatus_t cublasLtMatmul(
+	cublasLtHandle_t lightHandle, cublasLtMatmulDesc_t computeDesc, const void *alpha,
+	const void *A, cublasLtMatrixLayout_t Adesc, const void *B, cublasLtMatrixLayout_t Bdesc,
+	const void *beta, const void *C, cublasLtMatrixLayout_t Cdesc, void *D,
+	cublasLtMatrixLayout_t Ddesc, const cublasLtMatmulAlgo_t *algo, void *workspace,
+	size_t workspaceSizeInBytes, cudaStream_t stream)
+{
+	__typeof__(&cublasLtMatmul) real = REAL(cublasLtMatmul);
+	if (!real)
+		return CUBLAS_STATUS_NOT_INITIALIZED;
+	if (!tracer_enter(lttng_ust_tracepoint_enabled(dnntrace_lib, call)))
+		return real(lightHandle, computeDesc, alpha, A, Adesc, B, Bdesc, beta, C, Cdesc, D,
+			    Ddesc, algo, workspace, workspaceSizeInBytes, stream);
+
+	const void *const layouts[LT_LAYOUTS] = { Adesc, Bdesc, Cdesc, Ddesc };
+	struct matmul_info info;
+	matmul_info_of(computeDesc, layouts, &info);
+	enum cublas_beta beta_state = matmul_beta(&info, beta);
+
+	struct traced_call call;
+	traced_call_begin(&call);
+	cublasStatus_t result = real(lightHandle, computeDesc, alpha, A, Adesc, B, Bdesc, beta, C,
+				     Cdesc, D, Ddesc, algo, workspace, workspaceSizeInBytes,
+				     stream);
+	traced_call_end(&call);
+
+	struct lib_call c;
+	lib_call_begin(&c, DNNTRACE_LIB_cublasLtMatmul, lightHandle, stream, NULL, LT_PARAMS);
+	add_matrix(&c, &info, LT_A, "A", A, DNNTRACE_ROLE_READ);
+	add_matrix(&c, &info, LT_B, "B", B, DNNTRACE_ROLE_READ);
+	if (C == D) {
+		add_matrix(&c, &info, LT_D, "D", D, cublas_c_role(beta_state));
+	} else {
+		if (beta_state != BETA_ZERO)
+			add_matrix(&c, &info, LT_C, "C", C,
+				   beta_state == BETA_NONZERO ? DNNTRACE_ROLE_READ
+							      : DNNTRACE_ROLE_UNKNOWN);
+		add_matrix(&c, &info, LT_D, "D", D, DNNTRACE_ROLE_WRITE);
+	}
+	if (info.desc_known)
+		add_epilogue_args(&c, &info);
+	if (workspace && workspaceSizeInBytes) {
+		long long size = (long long)workspaceSizeInBytes;
+		lib_call_arg_named(&c, "workspace", workspace, DNNTRACE_ROLE_WORKSPACE,
+				   DNNTRACE_DTYPE_U8, 1, &size);
+	}
+	add_params(&c, &info, workspaceSizeInBytes);
+	lib_call_emit(&c, call.call_id, call.start_ns, result);
+	traced_call_leave(&call);
+	return result;
+}

@@ -1,0 +1,51 @@
+/*
+ * What the cuDNN call wrappers (legacy and backend) share: the status for a
+ * real function that cannot be found, whether this call is to be recorded,
+ * and the arguments every cuDNN call event carries the same way (tensors
+ * with descriptor shapes, outputs blended by a host beta, workspaces).
+ *
+ * Must never call into cuDNN except the descriptor queries of
+ * cudnn_desc_cache, and only after the real call has returned.
+ */
+#ifndef DNNTRACE_CUDNN_CALL_H
+#define DNNTRACE_CUDNN_CALL_H
+
+#include <stdbool.h>
+
+#include <cudnn.h>
+
+#include "interceptors/cudnn/desc_cache.h"
+#include "interceptors/core/lib_call.h"
+
+/*
+ * What a wrapper returns when the real function cannot be found (the
+ * program calls cuDNN but no loaded library defines it): the closest
+ * status cuDNN has for a library that could not be loaded.
+ */
+#define CUDNN_MISSING_STATUS CUDNN_STATUS_SUBLIBRARY_LOADING_FAILED
+
+/* True when this call is recorded (then the wrapper ends with traced_call_leave). */
+bool cudnn_call_recording(void);
+
+/*
+ * A scaling factor of a legacy call (alpha, beta): a HOST pointer, to a
+ * double for double tensors and a float otherwise (cudnn_ops.h, "scaling
+ * parameters"). NULL reads as 0.
+ */
+double cudnn_host_scale(const void *factor, const struct cudnn_shape *of);
+
+/* Each adds one argument; name is NULL when the call has static arg names. */
+void cudnn_arg_tensor(struct lib_call *c, const char *name, cudnnTensorDescriptor_t desc,
+		      const void *ptr, enum dnntrace_role role);
+void cudnn_arg_filter(struct lib_call *c, const char *name, cudnnFilterDescriptor_t desc,
+		      const void *ptr, enum dnntrace_role role);
+/* An output blended with its old value when *beta != 0: READ_WRITE, else WRITE. */
+void cudnn_arg_output(struct lib_call *c, const char *name, cudnnTensorDescriptor_t desc,
+		      const void *ptr, const void *beta);
+void cudnn_arg_filter_output(struct lib_call *c, const char *name, cudnnFilterDescriptor_t desc,
+			     const void *ptr, const void *beta);
+/* Scratch or reserve bytes, shaped u8[bytes]. */
+void cudnn_arg_bytes(struct lib_call *c, const char *name, const void *ptr, size_t bytes,
+		     enum dnntrace_role role);
+
+#endif

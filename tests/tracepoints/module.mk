@@ -1,0 +1,12 @@
+# tests/tracepoints/: the catalogue of entry points (tracepoints/entry_points.h)
+# against the ids traces were written with, and against libdnntrace.so's exports
+# (test_catalogue_exports.sh, which uses this test's --wrapped listing).
+
+TRACEPOINTS_TESTS := $(BUILD)/tests/test_tracepoints_entry_points
+TESTS += $(TRACEPOINTS_TESTS)
+all: $(TRACEPOINTS_TESTS)
+
+$(BUILD)/tests/test_tracepoints_entry_points: tests/tracepoints/test_entry_points.c \
+		tracepoints/entry_points.h tracepoints/dnntrace_enums.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $< $(SAN_LDFLAGS)

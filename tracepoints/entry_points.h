@@ -1,0 +1,251 @@
+/*
+ * The catalogue: every CUDA, cuDNN and cuBLAS entry point dnntrace wraps or
+ * calls, one line each. Everything that must agree about an entry point is
+ * expanded from these lists and from nowhere else:
+ *
+ *   the trace's api ids          tracepoints/dnntrace_enums.h (DNNTRACE_API_x, DNNTRACE_LIB_x)
+ *   the trace's enum labels      tracepoints/dnntrace_api.h, dnntrace_lib.h
+ *   the table of real functions  interceptors/core/real_functions.h (REAL(x))
+ *   cuGetProcAddress versions    interceptors/driver/entry_point_queries.c
+ *   CUPTI callback ids to link   interceptors/core/cupti_session.c
+ *   the analyzer's names         analysis/api_names.c
+ *
+ * Adding an entry point is one line here plus its wrapper (and, for a call
+ * with tensors, the function that describes them). tests/tracepoints checks
+ * the ids against tests/tracepoints/entry_point_ids.txt: an id once written
+ * into a trace keeps its entry point forever, so ids are explicit, never
+ * reused, and new entry points take new ids. Must hold nothing but lists.
+ *
+ * The lists are macros (not a .def file) because LTTng-UST takes enum labels
+ * as a macro argument, where an #include cannot stand.
+ *
+ * DNNTRACE_API_ENTRIES(X): traced by the dnntrace_api provider.
+ *   X(id, name, proc, cbid)
+ *   id    the stable `api` value in dnntrace_api events
+ *   name  the exact symbol the library exports (versioned names included)
+ *   proc  how cuGetProcAddress names it: DT_PROC(symbol, cuda_version)
+ *         (cudaTypedefs.h's PFN_<symbol>_v<version>), DT_PROC_PT(...) for
+ *         the per-thread-default-stream twin, DT_NO_PROC for runtime calls
+ *   cbid  the CUPTI API-record callback id whose GPU work links to our
+ *         event by external correlation: DT_RUNTIME_CBID(x)
+ *         (cupti_runtime_cbid.h's CUPTI_RUNTIME_TRACE_CBID_x),
+ *         DT_DRIVER_CBID(x) (cupti_driver_cbid.h), or DT_NO_CBID for calls
+ *         that submit no GPU work (allocations)
+ */
+#ifndef DNNTRACE_ENTRY_POINTS_H
+#define DNNTRACE_ENTRY_POINTS_H
+
+#define DNNTRACE_API_ENTRIES(X) \
+	/* cudart: allocation */ \
+	X(0,   cudaMalloc,                     DT_NO_PROC, DT_NO_CBID) \
+	X(1,   cudaFree,                       DT_NO_PROC, DT_NO_CBID) \
+	X(2,   cudaMallocAsync,                DT_NO_PROC, DT_NO_CBID) \
+	X(31,  cudaMallocAsync_ptsz,           DT_NO_PROC, DT_NO_CBID) \
+	X(3,   cudaFreeAsync,                  DT_NO_PROC, DT_NO_CBID) \
+	X(32,  cudaFreeAsync_ptsz,             DT_NO_PROC, DT_NO_CBID) \
+	X(4,   cudaMallocFromPoolAsync,        DT_NO_PROC, DT_NO_CBID) \
+	X(33,  cudaMallocFromPoolAsync_ptsz,   DT_NO_PROC, DT_NO_CBID) \
+	X(5,   cudaMallocManaged,              DT_NO_PROC, DT_NO_CBID) \
+	X(6,   cudaMallocPitch,                DT_NO_PROC, DT_NO_CBID) \
+	X(7,   cudaMalloc3D,                   DT_NO_PROC, DT_NO_CBID) \
+	X(8,   cudaMallocHost,                 DT_NO_PROC, DT_NO_CBID) \
+	X(9,   cudaHostAlloc,                  DT_NO_PROC, DT_NO_CBID) \
+	X(10,  cudaFreeHost,                   DT_NO_PROC, DT_NO_CBID) \
+	/* cudart: copies and sets */ \
+	X(11,  cudaMemcpy,                     DT_NO_PROC, DT_RUNTIME_CBID(cudaMemcpy_v3020)) \
+	X(21,  cudaMemcpy_ptds,                DT_NO_PROC, DT_RUNTIME_CBID(cudaMemcpy_ptds_v7000)) \
+	X(12,  cudaMemcpyAsync,                DT_NO_PROC, DT_RUNTIME_CBID(cudaMemcpyAsync_v3020)) \
+	X(22,  cudaMemcpyAsync_ptsz,           DT_NO_PROC, DT_RUNTIME_CBID(cudaMemcpyAsync_ptsz_v7000)) \
+	X(13,  cudaMemcpy2D,                   DT_NO_PROC, DT_RUNTIME_CBID(cudaMemcpy2D_v3020)) \
+	X(23,  cudaMemcpy2D_ptds,              DT_NO_PROC, DT_RUNTIME_CBID(cudaMemcpy2D_ptds_v7000)) \
+	X(14,  cudaMemcpy2DAsync,              DT_NO_PROC, DT_RUNTIME_CBID(cudaMemcpy2DAsync_v3020)) \
+	X(24,  cudaMemcpy2DAsync_ptsz,         DT_NO_PROC, DT_RUNTIME_CBID(cudaMemcpy2DAsync_ptsz_v7000)) \
+	X(93,  cudaMemcpyPeerAsync,            DT_NO_PROC, DT_RUNTIME_CBID(cudaMemcpyPeerAsync_v4000)) \
+	X(94,  cudaMemPrefetchAsync,           DT_NO_PROC, DT_RUNTIME_CBID(cudaMemPrefetchAsync_v12020)) \
+	X(95,  cudaMemPrefetchAsync_ptsz,      DT_NO_PROC, DT_RUNTIME_CBID(cudaMemPrefetchAsync_ptsz_v12020)) \
+	X(15,  cudaMemset,                     DT_NO_PROC, DT_RUNTIME_CBID(cudaMemset_v3020)) \
+	X(25,  cudaMemset_ptds,                DT_NO_PROC, DT_RUNTIME_CBID(cudaMemset_ptds_v7000)) \
+	X(16,  cudaMemsetAsync,                DT_NO_PROC, DT_RUNTIME_CBID(cudaMemsetAsync_v3020)) \
+	X(26,  cudaMemsetAsync_ptsz,           DT_NO_PROC, DT_RUNTIME_CBID(cudaMemsetAsync_ptsz_v7000)) \
+	X(17,  cudaMemset2D,                   DT_NO_PROC, DT_RUNTIME_CBID(cudaMemset2D_v3020)) \
+	X(27,  cudaMemset2D_ptds,              DT_NO_PROC, DT_RUNTIME_CBID(cudaMemset2D_ptds_v7000)) \
+	X(18,  cudaMemset2DAsync,              DT_NO_PROC, DT_RUNTIME_CBID(cudaMemset2DAsync_v3020)) \
+	X(28,  cudaMemset2DAsync_ptsz,         DT_NO_PROC, DT_RUNTIME_CBID(cudaMemset2DAsync_ptsz_v7000)) \
+	/* cudart: launches (nvcc 13's <<<>>> calls __cudaLaunchKernel) */ \
+	X(19,  cudaLaunchKernel,               DT_NO_PROC, DT_RUNTIME_CBID(cudaLaunchKernel_v7000)) \
+	X(29,  cudaLaunchKernel_ptsz,          DT_NO_PROC, DT_RUNTIME_CBID(cudaLaunchKernel_ptsz_v7000)) \
+	X(20,  cudaLaunchKernelExC,            DT_NO_PROC, DT_RUNTIME_CBID(cudaLaunchKernelExC_v11060)) \
+	X(30,  cudaLaunchKernelExC_ptsz,       DT_NO_PROC, DT_RUNTIME_CBID(cudaLaunchKernelExC_ptsz_v11060)) \
+	X(34,  __cudaLaunchKernel,             DT_NO_PROC, DT_RUNTIME_CBID(__cudaLaunchKernel_v13000)) \
+	X(35,  __cudaLaunchKernel_ptsz,        DT_NO_PROC, DT_RUNTIME_CBID(__cudaLaunchKernel_ptsz_v13000)) \
+	X(91,  cudaGraphLaunch,                DT_NO_PROC, DT_RUNTIME_CBID(cudaGraphLaunch_v10000)) \
+	X(92,  cudaGraphLaunch_ptsz,           DT_NO_PROC, DT_RUNTIME_CBID(cudaGraphLaunch_ptsz_v10000)) \
+	/* driver: allocation, virtual memory management, pinned host memory */ \
+	X(36,  cuMemAlloc_v2,                  DT_PROC(cuMemAlloc, 3020), DT_NO_CBID) \
+	X(37,  cuMemAllocPitch_v2,             DT_PROC(cuMemAllocPitch, 3020), DT_NO_CBID) \
+	X(38,  cuMemAllocManaged,              DT_PROC(cuMemAllocManaged, 6000), DT_NO_CBID) \
+	X(39,  cuMemAllocAsync,                DT_PROC(cuMemAllocAsync, 11020), DT_NO_CBID) \
+	X(40,  cuMemAllocAsync_ptsz,           DT_PROC_PT(cuMemAllocAsync, 11020), DT_NO_CBID) \
+	X(41,  cuMemAllocFromPoolAsync,        DT_PROC(cuMemAllocFromPoolAsync, 11020), DT_NO_CBID) \
+	X(42,  cuMemAllocFromPoolAsync_ptsz,   DT_PROC_PT(cuMemAllocFromPoolAsync, 11020), DT_NO_CBID) \
+	X(43,  cuMemFree_v2,                   DT_PROC(cuMemFree, 3020), DT_NO_CBID) \
+	X(44,  cuMemFreeAsync,                 DT_PROC(cuMemFreeAsync, 11020), DT_NO_CBID) \
+	X(45,  cuMemFreeAsync_ptsz,            DT_PROC_PT(cuMemFreeAsync, 11020), DT_NO_CBID) \
+	X(46,  cuMemCreate,                    DT_PROC(cuMemCreate, 10020), DT_NO_CBID) \
+	X(47,  cuMemRelease,                   DT_PROC(cuMemRelease, 10020), DT_NO_CBID) \
+	X(48,  cuMemAddressReserve,            DT_PROC(cuMemAddressReserve, 10020), DT_NO_CBID) \
+	X(49,  cuMemAddressFree,               DT_PROC(cuMemAddressFree, 10020), DT_NO_CBID) \
+	X(50,  cuMemMap,                       DT_PROC(cuMemMap, 10020), DT_NO_CBID) \
+	X(51,  cuMemUnmap,                     DT_PROC(cuMemUnmap, 10020), DT_NO_CBID) \
+	X(52,  cuMemHostAlloc,                 DT_PROC(cuMemHostAlloc, 2020), DT_NO_CBID) \
+	X(53,  cuMemAllocHost_v2,              DT_PROC(cuMemAllocHost, 3020), DT_NO_CBID) \
+	X(54,  cuMemFreeHost,                  DT_PROC(cuMemFreeHost, 2000), DT_NO_CBID) \
+	/* driver: copies and sets */ \
+	X(55,  cuMemcpy,                       DT_PROC(cuMemcpy, 4000), DT_DRIVER_CBID(cuMemcpy)) \
+	X(56,  cuMemcpy_ptds,                  DT_PROC_PT(cuMemcpy, 7000), DT_DRIVER_CBID(cuMemcpy_ptds)) \
+	X(57,  cuMemcpyAsync,                  DT_PROC(cuMemcpyAsync, 4000), DT_DRIVER_CBID(cuMemcpyAsync)) \
+	X(58,  cuMemcpyAsync_ptsz,             DT_PROC_PT(cuMemcpyAsync, 7000), DT_DRIVER_CBID(cuMemcpyAsync_ptsz)) \
+	X(59,  cuMemcpyHtoD_v2,                DT_PROC(cuMemcpyHtoD, 3020), DT_DRIVER_CBID(cuMemcpyHtoD_v2)) \
+	X(60,  cuMemcpyHtoD_v2_ptds,           DT_PROC_PT(cuMemcpyHtoD, 7000), DT_DRIVER_CBID(cuMemcpyHtoD_v2_ptds)) \
+	X(61,  cuMemcpyDtoH_v2,                DT_PROC(cuMemcpyDtoH, 3020), DT_DRIVER_CBID(cuMemcpyDtoH_v2)) \
+	X(62,  cuMemcpyDtoH_v2_ptds,           DT_PROC_PT(cuMemcpyDtoH, 7000), DT_DRIVER_CBID(cuMemcpyDtoH_v2_ptds)) \
+	X(63,  cuMemcpyDtoD_v2,                DT_PROC(cuMemcpyDtoD, 3020), DT_DRIVER_CBID(cuMemcpyDtoD_v2)) \
+	X(64,  cuMemcpyDtoD_v2_ptds,           DT_PROC_PT(cuMemcpyDtoD, 7000), DT_DRIVER_CBID(cuMemcpyDtoD_v2_ptds)) \
+	X(65,  cuMemcpyHtoDAsync_v2,           DT_PROC(cuMemcpyHtoDAsync, 3020), DT_DRIVER_CBID(cuMemcpyHtoDAsync_v2)) \
+	X(66,  cuMemcpyHtoDAsync_v2_ptsz,      DT_PROC_PT(cuMemcpyHtoDAsync, 7000), DT_DRIVER_CBID(cuMemcpyHtoDAsync_v2_ptsz)) \
+	X(67,  cuMemcpyDtoHAsync_v2,           DT_PROC(cuMemcpyDtoHAsync, 3020), DT_DRIVER_CBID(cuMemcpyDtoHAsync_v2)) \
+	X(68,  cuMemcpyDtoHAsync_v2_ptsz,      DT_PROC_PT(cuMemcpyDtoHAsync, 7000), DT_DRIVER_CBID(cuMemcpyDtoHAsync_v2_ptsz)) \
+	X(69,  cuMemcpyDtoDAsync_v2,           DT_PROC(cuMemcpyDtoDAsync, 3020), DT_DRIVER_CBID(cuMemcpyDtoDAsync_v2)) \
+	X(70,  cuMemcpyDtoDAsync_v2_ptsz,      DT_PROC_PT(cuMemcpyDtoDAsync, 7000), DT_DRIVER_CBID(cuMemcpyDtoDAsync_v2_ptsz)) \
+	X(71,  cuMemsetD8_v2,                  DT_PROC(cuMemsetD8, 3020), DT_DRIVER_CBID(cuMemsetD8_v2)) \
+	X(72,  cuMemsetD8_v2_ptds,             DT_PROC_PT(cuMemsetD8, 7000), DT_DRIVER_CBID(cuMemsetD8_v2_ptds)) \
+	X(73,  cuMemsetD16_v2,                 DT_PROC(cuMemsetD16, 3020), DT_DRIVER_CBID(cuMemsetD16_v2)) \
+	X(74,  cuMemsetD16_v2_ptds,            DT_PROC_PT(cuMemsetD16, 7000), DT_DRIVER_CBID(cuMemsetD16_v2_ptds)) \
+	X(75,  cuMemsetD32_v2,                 DT_PROC(cuMemsetD32, 3020), DT_DRIVER_CBID(cuMemsetD32_v2)) \
+	X(76,  cuMemsetD32_v2_ptds,            DT_PROC_PT(cuMemsetD32, 7000), DT_DRIVER_CBID(cuMemsetD32_v2_ptds)) \
+	X(77,  cuMemsetD8Async,                DT_PROC(cuMemsetD8Async, 3020), DT_DRIVER_CBID(cuMemsetD8Async)) \
+	X(78,  cuMemsetD8Async_ptsz,           DT_PROC_PT(cuMemsetD8Async, 7000), DT_DRIVER_CBID(cuMemsetD8Async_ptsz)) \
+	X(79,  cuMemsetD16Async,               DT_PROC(cuMemsetD16Async, 3020), DT_DRIVER_CBID(cuMemsetD16Async)) \
+	X(80,  cuMemsetD16Async_ptsz,          DT_PROC_PT(cuMemsetD16Async, 7000), DT_DRIVER_CBID(cuMemsetD16Async_ptsz)) \
+	X(81,  cuMemsetD32Async,               DT_PROC(cuMemsetD32Async, 3020), DT_DRIVER_CBID(cuMemsetD32Async)) \
+	X(82,  cuMemsetD32Async_ptsz,          DT_PROC_PT(cuMemsetD32Async, 7000), DT_DRIVER_CBID(cuMemsetD32Async_ptsz)) \
+	/* driver: launches and graph launches */ \
+	X(83,  cuLaunchKernel,                 DT_PROC(cuLaunchKernel, 4000), DT_DRIVER_CBID(cuLaunchKernel)) \
+	X(84,  cuLaunchKernel_ptsz,            DT_PROC_PT(cuLaunchKernel, 7000), DT_DRIVER_CBID(cuLaunchKernel_ptsz)) \
+	X(85,  cuLaunchKernelEx,               DT_PROC(cuLaunchKernelEx, 11060), DT_DRIVER_CBID(cuLaunchKernelEx)) \
+	X(86,  cuLaunchKernelEx_ptsz,          DT_PROC_PT(cuLaunchKernelEx, 11060), DT_DRIVER_CBID(cuLaunchKernelEx_ptsz)) \
+	X(87,  cuLaunchCooperativeKernel,      DT_PROC(cuLaunchCooperativeKernel, 9000), DT_DRIVER_CBID(cuLaunchCooperativeKernel)) \
+	X(88,  cuLaunchCooperativeKernel_ptsz, DT_PROC_PT(cuLaunchCooperativeKernel, 9000), DT_DRIVER_CBID(cuLaunchCooperativeKernel_ptsz)) \
+	X(89,  cuGraphLaunch,                  DT_PROC(cuGraphLaunch, 10000), DT_DRIVER_CBID(cuGraphLaunch)) \
+	X(90,  cuGraphLaunch_ptsz,             DT_PROC_PT(cuGraphLaunch, 10000), DT_DRIVER_CBID(cuGraphLaunch_ptsz))
+
+/*
+ * DNNTRACE_LIB_ENTRIES(X): traced by dnntrace_lib:call (cuDNN from 0,
+ * cuBLAS and cuBLASLt from 100). X(id, name), id the stable `api` value.
+ */
+#define DNNTRACE_LIB_ENTRIES(X) \
+	X(0,   cudnnConvolutionForward) \
+	X(1,   cudnnConvolutionBackwardData) \
+	X(2,   cudnnConvolutionBackwardFilter) \
+	X(3,   cudnnConvolutionBackwardBias) \
+	X(4,   cudnnConvolutionBiasActivationForward) \
+	X(5,   cudnnBatchNormalizationForwardTraining) \
+	X(6,   cudnnBatchNormalizationForwardTrainingEx) \
+	X(7,   cudnnBatchNormalizationForwardInference) \
+	X(8,   cudnnBatchNormalizationBackward) \
+	X(9,   cudnnBatchNormalizationBackwardEx) \
+	X(10,  cudnnActivationForward) \
+	X(11,  cudnnActivationBackward) \
+	X(12,  cudnnPoolingForward) \
+	X(13,  cudnnPoolingBackward) \
+	X(14,  cudnnSoftmaxForward) \
+	X(15,  cudnnSoftmaxBackward) \
+	X(16,  cudnnAddTensor) \
+	X(17,  cudnnOpTensor) \
+	X(18,  cudnnDropoutForward) \
+	X(19,  cudnnDropoutBackward) \
+	X(20,  cudnnBackendExecute) \
+	X(21,  cudnnSetStream) \
+	X(100, cublasSgemm_v2) \
+	X(101, cublasDgemm_v2) \
+	X(102, cublasHgemm) \
+	X(103, cublasGemmEx) \
+	X(104, cublasSgemmStridedBatched) \
+	X(105, cublasGemmStridedBatchedEx) \
+	X(106, cublasGemmBatchedEx) \
+	X(107, cublasSetStream_v2) \
+	X(108, cublasLtMatmul)
+
+/*
+ * DNNTRACE_WRAPPED_ENTRIES(X): wrapped but traced by no event of their own.
+ * X(name, proc) as above. The entry-point queries hand back our wrappers;
+ * descriptor setters and destroyers keep the shapes and roles that the
+ * traced calls describe (the caches in interceptors/cudnn/ and interceptors/cublas/).
+ */
+#define DNNTRACE_WRAPPED_ENTRIES(X) \
+	X(cuGetProcAddress,                      DT_PROC(cuGetProcAddress, 11030)) \
+	X(cuGetProcAddress_v2,                   DT_PROC(cuGetProcAddress, 12000)) \
+	X(cudaGetDriverEntryPoint,               DT_NO_PROC) \
+	X(cudaGetDriverEntryPoint_ptsz,          DT_NO_PROC) \
+	X(cudaGetDriverEntryPointByVersion,      DT_NO_PROC) \
+	X(cudaGetDriverEntryPointByVersion_ptsz, DT_NO_PROC) \
+	X(cudnnDestroy,                          DT_NO_PROC) \
+	X(cudnnSetTensor4dDescriptor,            DT_NO_PROC) \
+	X(cudnnSetTensor4dDescriptorEx,          DT_NO_PROC) \
+	X(cudnnSetTensorNdDescriptor,            DT_NO_PROC) \
+	X(cudnnSetTensorNdDescriptorEx,          DT_NO_PROC) \
+	X(cudnnDestroyTensorDescriptor,          DT_NO_PROC) \
+	X(cudnnDeriveBNTensorDescriptor,         DT_NO_PROC) \
+	X(cudnnDeriveNormTensorDescriptor,       DT_NO_PROC) \
+	X(cudnnSetFilter4dDescriptor,            DT_NO_PROC) \
+	X(cudnnSetFilterNdDescriptor,            DT_NO_PROC) \
+	X(cudnnDestroyFilterDescriptor,          DT_NO_PROC) \
+	X(cudnnBackendCreateDescriptor,          DT_NO_PROC) \
+	X(cudnnBackendDestroyDescriptor,         DT_NO_PROC) \
+	X(cudnnBackendSetAttribute,              DT_NO_PROC) \
+	X(cudnnBackendGetAttribute,              DT_NO_PROC) \
+	X(cudnnBackendFinalize,                  DT_NO_PROC) \
+	X(cublasLtMatmulDescCreate,              DT_NO_PROC) \
+	X(cublasLtMatmulDescInit_internal,       DT_NO_PROC) \
+	X(cublasLtMatmulDescDestroy,             DT_NO_PROC) \
+	X(cublasLtMatmulDescSetAttribute,        DT_NO_PROC) \
+	X(cublasLtMatrixLayoutCreate,            DT_NO_PROC) \
+	X(cublasLtMatrixLayoutInit_internal,     DT_NO_PROC) \
+	X(cublasLtMatrixLayoutDestroy,           DT_NO_PROC) \
+	X(cublasLtMatrixLayoutSetAttribute,      DT_NO_PROC)
+
+/*
+ * DNNTRACE_HELPER_ENTRIES(X): not wrapped; the tracer calls them when they
+ * exist (parameter layouts, kernel names, the current device and stream,
+ * memory in use) and does without them when not. X(name).
+ */
+#define DNNTRACE_HELPER_ENTRIES(X) \
+	X(cudaGetDevice) X(cudaFuncGetParamInfo) X(cudaFuncGetName) \
+	X(cudaGetLastError) X(cudaPeekAtLastError) X(cudaRuntimeGetVersion) \
+	X(cuFuncGetParamInfo) X(cuFuncGetName) X(cuCtxGetDevice) X(cuMemGetInfo_v2) \
+	X(cudnnGetStream) X(cudnnGetTensorNdDescriptor) X(cudnnGetFilterNdDescriptor) \
+	X(cublasGetStream_v2) X(cublasGetPointerMode_v2) \
+	X(cublasLtMatmulDescGetAttribute) X(cublasLtMatrixLayoutGetAttribute)
+
+/*
+ * The column values, as comma-separated fields a consumer spreads over its
+ * own macro's parameters with DT_SPREAD (a column holds one macro argument
+ * in the lists above, several once expanded):
+ *   proc -> kind, "symbol", version (kind 0 none, 1 legacy stream, 2 per-thread)
+ *   cbid -> domain, callback id     (domain 0 none, 1 runtime, 2 driver)
+ * Symbols are stringified and callback ids pasted at once, before anything
+ * else can expand them: cuda.h defines cuMemAlloc as cuMemAlloc_v2. For the
+ * same reason a consumer may only stringify (#name) or paste (##name) an
+ * entry's name, never use it bare.
+ */
+#define DT_NO_PROC                   0, "", 0
+#define DT_PROC(symbol, version)     1, #symbol, version
+#define DT_PROC_PT(symbol, version)  2, #symbol, version
+#define DT_NO_CBID                   0, 0
+#define DT_RUNTIME_CBID(cbid)        1, CUPTI_RUNTIME_TRACE_CBID_##cbid
+#define DT_DRIVER_CBID(cbid)         2, CUPTI_DRIVER_TRACE_CBID_##cbid
+
+/* Calls macro(args...) after the arguments' columns have been expanded. */
+#define DT_SPREAD(macro, ...) macro(__VA_ARGS__)
+
+#endif
