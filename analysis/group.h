@@ -1,10 +1,12 @@
 /*
  * One analysis group: the kernels and tensors of one (process, device), in
- * G10's terms. dt_group_build turns the event model into ordered kernels
- * with their tensor uses and roles; dt_group_analyze then computes, for a
- * window of kernels, everything the writers print (global flags, Birth and
- * Death, inactive periods, memory per kernel). Tests may also fill a group
- * by hand (dt_group_add_*) and analyze it without any trace.
+ * G10's terms. dt_groups_build (group_build.c, with tensor_uses.c for the
+ * tensors each kernel uses and their roles) turns the event model into
+ * ordered kernels with their tensor uses and roles; dt_group_analyze
+ * (window.c) then computes, for a window of kernels, everything the
+ * writers print (global flags, Birth and Death, inactive periods, memory
+ * per kernel). Tests may also fill a group by hand (dt_group_add_*,
+ * group.c) and analyze it without any trace.
  * Must never write files or print: writers and the summary do that.
  */
 #ifndef DNNTRACE_ANALYSIS_GROUP_H

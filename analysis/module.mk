@@ -5,7 +5,8 @@
 ANALYSIS_CORE_SRCS := analysis/util.c analysis/model.c analysis/nvtx_ranges.c \
 	analysis/liveness.c analysis/category.c \
 	analysis/api_names.c analysis/stream_order.c \
-	analysis/group.c analysis/g10_writer.c analysis/csv_writer.c \
+	analysis/group.c analysis/group_build.c analysis/tensor_uses.c \
+	analysis/window.c analysis/g10_writer.c analysis/csv_writer.c \
 	analysis/summary.c analysis/report_index.c analysis/swap.c \
 	analysis/categories_report.c analysis/memory_report.c \
 	analysis/power_samples.c analysis/energy.c analysis/energy_report.c \
