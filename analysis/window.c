@@ -2,8 +2,10 @@
  * The analysis of a window of kernels (group.h): the window of an NVTX
  * range, and for a window (--kernels, --range, or every kernel) global
  * and local, G10's Birth/Death and inactive periods, memory per kernel,
- * the peak and the tensors' categories. Must never build or reorder
- * kernels (group_build.c), read the trace or write output.
+ * the peak and the tensors' categories; and which window each group gets
+ * for what the user asked (dt_groups_analyze_request). Must never build
+ * or reorder kernels (group_build.c), read the trace, print or write
+ * output.
  */
 #include "analysis/group.h"
 
@@ -11,6 +13,7 @@
 #include <string.h>
 
 #include "analysis/category.h"
+#include "analysis/request.h"
 
 struct memory_event {
 	uint64_t time;
@@ -262,4 +265,93 @@ static void analyze_window(struct dt_group *g, size_t first, size_t count)
 			g->peak_kernel = k;
 		}
 	}
+}
+
+/* ---- the window the request asks for ---------------------------------- */
+
+/* --kernels A:B (or none: every kernel). A window applies to every group
+ * it fits; a group with fewer kernels is analyzed whole and says so.
+ * Fitting none is a usage error (1). */
+static int analyze_kernels(const struct dt_request *req, struct dt_group *groups,
+		size_t n_groups, char **error)
+{
+	bool window_fits_some = false;
+	for (size_t i = 0; i < n_groups; i++) {
+		struct dt_group *g = &groups[i];
+		size_t first = 0, count = g->n_kernels;
+		if (req->has_window && req->window_last < g->n_kernels) {
+			first = req->window_first;
+			count = req->window_last - req->window_first + 1;
+			window_fits_some = true;
+		} else if (req->has_window) {
+			g->window_misfit = true;
+		}
+		dt_group_analyze(g, first, count);
+	}
+	if (!req->has_window || window_fits_some)
+		return 0;
+	size_t most = 0;
+	for (size_t i = 0; i < n_groups; i++)
+		if (groups[i].n_kernels > most)
+			most = groups[i].n_kernels;
+	*error = dt_xasprintf("--kernels %zu:%zu out of range: the trace "
+			"has at most %zu %s per process and device",
+			req->window_first, req->window_last, most,
+			req->granularity == DT_GRANULARITY_OP ? "ops" : "kernels");
+	return 1;
+}
+
+/*
+ * --range NAME:N: in each group, the kernels launched (by any thread of its
+ * process) inside the N-th range named NAME of that process. Like
+ * --kernels, a group where it does not occur, or launched nothing, is
+ * analyzed whole and says so; a range that fits no group is a usage
+ * error (1): no such range, fewer occurrences, or no kernels inside.
+ */
+static int analyze_range(const struct dt_request *req, const struct dt_model *m,
+		struct dt_group *groups, size_t n_groups, char **error)
+{
+	size_t most = 0;
+	for (size_t i = 0; i < m->n_processes; i++) {
+		size_t count;
+		dt_process_find_range(&m->processes[i], req->range_name, 0, &count);
+		if (count > most)
+			most = count;
+	}
+	bool fits_some = false;
+	for (size_t i = 0; i < n_groups; i++) {
+		struct dt_group *g = &groups[i];
+		const struct dt_process *p = dt_model_find_process(m, g->vpid);
+		const struct dt_range *r = p ? dt_process_find_range(p,
+				req->range_name, req->range_occurrence - 1, NULL) : NULL;
+		if (r && dt_group_analyze_range(g, r->start_ns, r->end_ns)) {
+			fits_some = true;
+		} else {
+			g->window_misfit = true;
+			dt_group_analyze(g, 0, g->n_kernels);
+		}
+	}
+	if (fits_some)
+		return 0;
+	if (most == 0)
+		*error = dt_xasprintf("--range %s: no NVTX range named %s in "
+				"the trace", req->range_name, req->range_name);
+	else if (req->range_occurrence > most)
+		*error = dt_xasprintf("--range %s:%zu: %s occurs only %zu "
+				"time%s in a process", req->range_name,
+				req->range_occurrence, req->range_name, most,
+				most == 1 ? "" : "s");
+	else
+		*error = dt_xasprintf("--range %s:%zu: no kernel was launched "
+				"inside it", req->range_name, req->range_occurrence);
+	return 1;
+}
+
+int dt_groups_analyze_request(const struct dt_request *req,
+		const struct dt_model *m, struct dt_group *groups, size_t n_groups,
+		char **error)
+{
+	*error = NULL;
+	return req->range_name ? analyze_range(req, m, groups, n_groups, error) :
+		analyze_kernels(req, groups, n_groups, error);
 }
