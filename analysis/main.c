@@ -75,12 +75,12 @@ static bool parse_index(const char *s, const char *end, size_t *out)
 	return true;
 }
 
-static bool parse_window(const char *arg, struct dt_request *o)
+static bool parse_window(const char *arg, struct dt_request *req)
 {
 	const char *colon = strchr(arg, ':');
-	return colon && parse_index(arg, colon, &o->window_first) &&
-		parse_index(colon + 1, colon + strlen(colon), &o->window_last) &&
-		o->window_first <= o->window_last;
+	return colon && parse_index(arg, colon, &req->window_first) &&
+		parse_index(colon + 1, colon + strlen(colon), &req->window_last) &&
+		req->window_first <= req->window_last;
 }
 
 /*
@@ -88,19 +88,19 @@ static bool parse_window(const char *arg, struct dt_request *o)
  * so op names such as aten::add stay whole (aten::add:2 is its second
  * occurrence). N counts from 1; without it, the first occurrence.
  */
-static bool parse_range(char *arg, struct dt_request *o)
+static bool parse_range(char *arg, struct dt_request *req)
 {
-	o->range_name = arg;
-	o->range_occurrence = 1;
+	req->range_name = arg;
+	req->range_occurrence = 1;
 	char *colon = strrchr(arg, ':');
 	if (colon && colon[1] != '\0' &&
 	    strspn(colon + 1, "0123456789") == strlen(colon + 1)) {
 		if (!parse_index(colon + 1, colon + strlen(colon),
-				&o->range_occurrence) || o->range_occurrence == 0)
+				&req->range_occurrence) || req->range_occurrence == 0)
 			return false;
 		*colon = '\0';
 	}
-	return o->range_name[0] != '\0';
+	return req->range_name[0] != '\0';
 }
 
 /* A name becomes part of file names: keep it to a safe alphabet. */
@@ -116,9 +116,9 @@ static bool valid_name(const char *s)
 }
 
 /* 0 ok, 1 usage error, -1 help printed */
-static int parse_args(int argc, char **argv, struct dt_request *o)
+static int parse_args(int argc, char **argv, struct dt_request *req)
 {
-	*o = dt_request_defaults();
+	*req = dt_request_defaults();
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
@@ -127,32 +127,32 @@ static int parse_args(int argc, char **argv, struct dt_request *o)
 		} else if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) {
 			if (++i >= argc)
 				return usage_error("-o needs a directory");
-			o->out_dir = argv[i];
+			req->out_dir = argv[i];
 		} else if (strcmp(a, "--kernels") == 0) {
-			if (++i >= argc || !parse_window(argv[i], o))
+			if (++i >= argc || !parse_window(argv[i], req))
 				return usage_error("--kernels needs A:B with A <= B");
-			o->has_window = true;
+			req->has_window = true;
 		} else if (strcmp(a, "--range") == 0) {
-			if (++i >= argc || !parse_range(argv[i], o))
+			if (++i >= argc || !parse_range(argv[i], req))
 				return usage_error("--range needs NAME or NAME:N "
 						"with N >= 1");
 		} else if (strcmp(a, "--granularity") == 0) {
 			if (++i < argc && strcmp(argv[i], "kernel") == 0)
-				o->granularity = DT_GRANULARITY_KERNEL;
+				req->granularity = DT_GRANULARITY_KERNEL;
 			else if (i < argc && strcmp(argv[i], "op") == 0)
-				o->granularity = DT_GRANULARITY_OP;
+				req->granularity = DT_GRANULARITY_OP;
 			else
 				return usage_error("--granularity needs kernel or op");
 		} else if (strcmp(a, "--categories") == 0) {
 			if (++i >= argc || !argv[i][0])
 				return usage_error("--categories needs a file");
-			o->categories_file = argv[i];
+			req->categories_file = argv[i];
 		} else if (strcmp(a, "--link-gbps") == 0) {
 			char *end = NULL;
 			if (++i < argc)
-				o->link_gbps = strtod(argv[i], &end);
+				req->link_gbps = strtod(argv[i], &end);
 			if (i >= argc || end == argv[i] || *end != '\0' ||
-			    !isfinite(o->link_gbps) || !(o->link_gbps > 0))
+			    !isfinite(req->link_gbps) || !(req->link_gbps > 0))
 				return usage_error("--link-gbps needs a bandwidth "
 						"in GB/s > 0");
 		} else if (strcmp(a, "--watchdog-s") == 0) {
@@ -161,31 +161,31 @@ static int parse_args(int argc, char **argv, struct dt_request *o)
 					strlen(argv[i]), &n) || n > 86400)
 				return usage_error("--watchdog-s needs seconds "
 						"(0 to 86400)");
-			o->watchdog_s = (unsigned)n;
+			req->watchdog_s = (unsigned)n;
 		} else if (strcmp(a, "--force") == 0) {
-			o->force = true;
+			req->force = true;
 		} else if (strcmp(a, "--no-timeline") == 0) {
-			o->no_timeline = true;
+			req->no_timeline = true;
 		} else if (strcmp(a, "--name") == 0) {
 			if (++i >= argc || !valid_name(argv[i]))
 				return usage_error("--name needs a name of letters, "
 						"digits and ._-+");
-			o->name = argv[i];
+			req->name = argv[i];
 		} else if (a[0] == '-' && a[1] != '\0') {
 			char msg[300];
 			snprintf(msg, sizeof(msg), "unknown option %.200s", a);
 			return usage_error(msg);
-		} else if (!o->trace_dir) {
-			o->trace_dir = a;
+		} else if (!req->trace_dir) {
+			req->trace_dir = a;
 		} else {
 			return usage_error("only one TRACE_DIR");
 		}
 	}
-	if (!o->trace_dir)
+	if (!req->trace_dir)
 		return usage_error("missing TRACE_DIR");
-	if (!o->out_dir)
+	if (!req->out_dir)
 		return usage_error("missing -o OUT_DIR");
-	if (o->has_window && o->range_name)
+	if (req->has_window && req->range_name)
 		return usage_error("--kernels and --range cannot be combined");
 	return 0;
 }
@@ -208,20 +208,21 @@ static bool out_dir_is_free(const char *path)
 
 int main(int argc, char **argv)
 {
-	struct dt_request o;
-	int parsed = parse_args(argc, argv, &o);
+	struct dt_request req;
+	int parsed = parse_args(argc, argv, &req);
 	if (parsed != 0)
 		return parsed < 0 ? 0 : 1;
-	if (!o.force && !out_dir_is_free(o.out_dir)) {
+	if (!req.force && !out_dir_is_free(req.out_dir)) {
 		fprintf(stderr, PROG ": %s is not empty (choose a new directory, "
-				"or --force to replace its files)\n", o.out_dir);
+				"or --force to replace its files)\n", req.out_dir);
 		return 1;
 	}
 	struct stat out_st;
-	bool out_dir_existed = stat(o.out_dir, &out_st) == 0;
-	int rc = dt_supervise(dt_run_request, &o, PROG, o.trace_dir, o.watchdog_s);
+	bool out_dir_existed = stat(req.out_dir, &out_st) == 0;
+	int rc = dt_supervise(dt_run_request, &req, PROG, req.trace_dir,
+			req.watchdog_s);
 	if (rc != 0)
-		dt_pass_outputs_clean_after_crash(o.out_dir, !out_dir_existed);
+		dt_pass_outputs_clean_after_crash(req.out_dir, !out_dir_existed);
 	/* The parent only waited: everything it allocated is freed (the child
 	 * ran the checked work). _exit skips a sanitizer build's exit-time
 	 * leak scan of this second process, which doubled the cost of every
