@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "analysis/api_names.h"
+#include "analysis/group.h"
 #include "analysis/util.h"
 
 #define NO_ROW SIZE_MAX
@@ -552,4 +553,21 @@ void dt_energy_free(struct dt_energy *e)
 {
 	free(e->rows);
 	memset(e, 0, sizeof(*e));
+}
+
+void dt_energy_of_group(const struct dt_model *m, const struct dt_group *g,
+		struct dt_energy *e)
+{
+	const struct dt_process *p = dt_model_find_process(m, g->vpid);
+	uint64_t from = UINT64_MAX, to = 0;
+	for (size_t k = g->win_first; k < g->win_first + g->win_count; k++) {
+		if (g->kernels[k].start < from)
+			from = g->kernels[k].start;
+		if (g->kernels[k].end > to)
+			to = g->kernels[k].end;
+	}
+	if (!p || g->kernel_times_missing)
+		from = UINT64_MAX, to = 0;
+	dt_energy_compute(p ? p : &(const struct dt_process){0}, g->device,
+			from, to, e);
 }

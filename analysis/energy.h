@@ -66,6 +66,13 @@ void dt_energy_compute(const struct dt_process *p, int32_t device,
 		uint64_t from_ns, uint64_t to_ns, struct dt_energy *e);
 void dt_energy_free(struct dt_energy *e);
 
+struct dt_group;
+/* Energy over an analyzed group's window: its kernels' GPU time, from the
+ * first start to the last end, on its device; none without kernel times
+ * (or without its process in m). */
+void dt_energy_of_group(const struct dt_model *m, const struct dt_group *g,
+		struct dt_energy *e);
+
 /* energy.csv: kind,name,count,time_us,energy_mj,mean_power_w (header
  * only when there are no samples). 0, or -1 with errno. */
 int dt_energy_write_csv(const struct dt_energy *e, const char *dir);

@@ -1,10 +1,12 @@
 /*
  * One analysis group: the kernels and tensors of one (process, device), in
- * G10's terms. dt_group_build turns the event model into ordered kernels
- * with their tensor uses and roles; dt_group_analyze then computes, for a
- * window of kernels, everything the writers print (global flags, Birth and
- * Death, inactive periods, memory per kernel). Tests may also fill a group
- * by hand (dt_group_add_*) and analyze it without any trace.
+ * G10's terms. dt_groups_build (group_build.c, with tensor_uses.c for the
+ * tensors each kernel uses and their roles) turns the event model into
+ * ordered kernels with their tensor uses and roles; dt_group_analyze
+ * (window.c) then computes, for a window of kernels, everything the
+ * writers print (global flags, Birth and Death, inactive periods, memory
+ * per kernel). Tests may also fill a group by hand (dt_group_add_*,
+ * group.c) and analyze it without any trace.
  * Must never write files or print: writers and the summary do that.
  */
 #ifndef DNNTRACE_ANALYSIS_GROUP_H
@@ -18,6 +20,7 @@
 #include "analysis/model.h"
 
 struct dt_memory_report;
+struct dt_request;
 
 /* A tensor's use by one kernel, stored with the kernel (parameter order). */
 struct dt_touch {
@@ -97,10 +100,9 @@ struct dt_group {
 	size_t n_dims, cap_dims;
 	struct dt_strpool names;     /* names of merged ops */
 
-	bool window_misfit;          /* the --kernels / --range window did not fit */
-	size_t asked_first, asked_last;
-	const char *range_name;      /* --range NAME:N asked, or NULL */
-	size_t range_occurrence;     /* its N (1-based, as asked) */
+	bool window_misfit;          /* the window asked for (--kernels,
+	                              * --range: dt_request) did not fit: all
+	                              * kernels analyzed */
 	bool range_times;            /* the window is that range's: global and
 	                              * alive are judged by its host times */
 	uint64_t range_start_ns, range_end_ns; /* end DT_NO_TIME: never closed */
@@ -153,6 +155,16 @@ bool dt_group_analyze_range(struct dt_group *g, uint64_t start_ns,
 
 /* Analyzes kernels [first, first+count) of the full order (count 0: none). */
 void dt_group_analyze(struct dt_group *g, size_t first, size_t count);
+
+/* Analyzes every group for what req asks (window.c): --kernels A:B in each
+ * group it fits, --range NAME:N in each group that launched kernels inside
+ * that range, else every kernel; a group the window does not fit is
+ * analyzed whole with window_misfit set. 0, or 1 (a usage error: the
+ * window fits no group) with a one-line reason in *error (malloc'd, the
+ * caller frees it; NULL on 0). */
+int dt_groups_analyze_request(const struct dt_request *req,
+		const struct dt_model *m, struct dt_group *groups, size_t n_groups,
+		char **error);
 void dt_group_free(struct dt_group *g);
 
 /* A tensor's display name: its tag, else "t<id>"; buf needs 32 bytes. */

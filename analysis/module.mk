@@ -5,16 +5,18 @@
 ANALYSIS_CORE_SRCS := analysis/util.c analysis/model.c analysis/nvtx_ranges.c \
 	analysis/liveness.c analysis/category.c \
 	analysis/api_names.c analysis/stream_order.c \
-	analysis/group.c analysis/g10_writer.c analysis/csv_writer.c \
+	analysis/group.c analysis/group_build.c analysis/tensor_uses.c \
+	analysis/window.c analysis/g10_writer.c analysis/csv_writer.c \
 	analysis/summary.c analysis/report_index.c analysis/swap.c \
 	analysis/categories_report.c analysis/memory_report.c \
 	analysis/power_samples.c analysis/energy.c analysis/energy_report.c \
 	analysis/gpu_time.c analysis/overheads.c \
-	analysis/timeline_json.c analysis/pass_outputs.c \
+	analysis/timeline_json.c analysis/pass_outputs.c analysis/report_files.c \
 	analysis/damage.c analysis/metadata_check.c
 ANALYSIS_CORE_OBJS := $(ANALYSIS_CORE_SRCS:%.c=$(BUILD)/obj/%.o)
 ANALYSIS_CORE_LIB := $(BUILD)/obj/analysis/libdtanalysis.a
 ANALYSIS_BIN_OBJS := $(BUILD)/obj/analysis/trace_reader.o $(BUILD)/obj/analysis/main.o \
+	$(BUILD)/obj/analysis/run.o \
 	$(BUILD)/obj/analysis/supervisor.o $(BUILD)/obj/analysis/trace_check.o \
 	$(BUILD)/obj/analysis/stream_scan.o
 ANALYSIS_BIN := $(BUILD)/bin/dnntrace-analyze

@@ -5,7 +5,7 @@
  * timestamp order, so when a call event arrives the open ranges are
  * exactly those enclosing it: the op of a call is decided right then, in
  * O(domains of the thread), and nothing per event is kept.
- * Must never decide which kernels a range covers: group.c and main.c do.
+ * Must never decide which kernels a range covers: window.c does.
  */
 #include "analysis/model.h"
 

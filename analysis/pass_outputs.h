@@ -1,8 +1,9 @@
 /*
  * The outputs gathered during the reader's pass and written beside each
  * group's files: timeline.json (one for the whole trace, in OUT_DIR, on
- * by default), overheads.csv and gpu_time.csv (per group). main.c calls
- * these functions and nothing else of them.
+ * by default), overheads.csv and gpu_time.csv (per group). run.c and
+ * report_files.c call these functions and nothing else of them (the
+ * supervising parent in main.c: dt_pass_outputs_clean_after_crash).
  * Must never analyze: timeline_json.c, overheads.c and gpu_time.c do.
  */
 #ifndef DNNTRACE_ANALYSIS_PASS_OUTPUTS_H

@@ -2,7 +2,7 @@
  * The index across the groups of one analysis (several processes, as the
  * ranks of torchrun, or several devices): each group's report directory
  * name, the table at the head of OUT/summary.txt, and OUT/index.csv. Must
- * never write a group's own files (main.c and the writers do).
+ * never write a group's own files (report_files.c and the writers do).
  */
 #ifndef DNNTRACE_ANALYSIS_REPORT_INDEX_H
 #define DNNTRACE_ANALYSIS_REPORT_INDEX_H

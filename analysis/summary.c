@@ -11,27 +11,30 @@
 #include <stdlib.h>
 
 #include "analysis/damage.h"
+#include "analysis/request.h"
 
 #define TOP_IDLE 5
 
-void dt_write_summary(FILE *f, const struct dt_group *g)
+void dt_write_summary(FILE *f, const struct dt_group *g,
+		const struct dt_request *req)
 {
 	fprintf(f, "process %" PRId64 ", device %" PRId32 "\n", g->vpid, g->device);
 	/* one index per kernel, or per op with --granularity op */
 	const char *unit = g->granularity == DT_GRANULARITY_OP ? "ops" : "kernels";
-	if (g->window_misfit && g->range_name)
+	const char *range_name = req ? req->range_name : NULL;
+	if (g->window_misfit && range_name)
 		fprintf(f, "%s: %zu (--range %s:%zu launched nothing here: all "
-				"%s analyzed)\n", unit, g->n_kernels, g->range_name,
-				g->range_occurrence, unit);
-	else if (g->window_misfit)
+				"%s analyzed)\n", unit, g->n_kernels, range_name,
+				req->range_occurrence, unit);
+	else if (g->window_misfit && req)
 		fprintf(f, "%s: %zu (--kernels %zu:%zu out of range: all "
-				"%s analyzed)\n", unit, g->n_kernels, g->asked_first,
-				g->asked_last, unit);
-	else if (g->range_name)
+				"%s analyzed)\n", unit, g->n_kernels, req->window_first,
+				req->window_last, unit);
+	else if (range_name)
 		fprintf(f, "%s: %zu (window %zu:%zu of %zu: range %s:%zu)\n",
 				unit, g->win_count, g->win_first,
 				g->win_first + g->win_count - 1, g->n_kernels,
-				g->range_name, g->range_occurrence);
+				range_name, req->range_occurrence);
 	else if (g->win_count == g->n_kernels)
 		fprintf(f, "%s: %zu\n", unit, g->n_kernels);
 	else

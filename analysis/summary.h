@@ -11,6 +11,11 @@
 
 #include "analysis/group.h"
 
-void dt_write_summary(FILE *f, const struct dt_group *g);
+struct dt_request;
+
+/* req: what the user asked (the window named in the kernels line), or
+ * NULL for a group analyzed without a request (tests). */
+void dt_write_summary(FILE *f, const struct dt_group *g,
+		const struct dt_request *req);
 
 #endif

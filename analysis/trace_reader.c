@@ -5,7 +5,7 @@
  * Timestamps: the event's default clock snapshot VALUE (LTTng's monotonic
  * clock counts CLOCK_MONOTONIC ns), the same domain as the GPU start/end
  * fields, never ns_from_origin (which adds the clock class offset).
- * Must never print: failures come back as one line for main.c.
+ * Must never print: failures come back as one line for run.c.
  */
 #include "analysis/trace_reader.h"
 

@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,6 +48,21 @@ char *dt_xstrdup(const char *s)
 	char *copy = dt_xmalloc(n);
 	memcpy(copy, s, n);
 	return copy;
+}
+
+char *dt_xasprintf(const char *format, ...)
+{
+	va_list args;
+	va_start(args, format);
+	int n = vsnprintf(NULL, 0, format, args);
+	va_end(args);
+	size_t size = n > 0 ? (size_t)n + 1 : 1;
+	char *text = dt_xmalloc(size);
+	text[0] = '\0';
+	va_start(args, format);
+	vsnprintf(text, size, format, args);
+	va_end(args);
+	return text;
 }
 
 void dt_grow(void **items, size_t count, size_t *cap, size_t elem_size)

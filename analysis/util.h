@@ -15,6 +15,9 @@ void *dt_xmalloc(size_t size);
 void *dt_xcalloc(size_t count, size_t size);
 void *dt_xrealloc(void *ptr, size_t size);
 char *dt_xstrdup(const char *s);
+/* printf into a new string (the caller frees it). */
+char *dt_xasprintf(const char *format, ...)
+	__attribute__((format(printf, 1, 2)));
 
 /* Makes room for one more element in a growable array (*items, *count, *cap). */
 void dt_grow(void **items, size_t count, size_t *cap, size_t elem_size);

@@ -171,7 +171,7 @@ static void test_kernel_granularity(void)
 	size_t summary_size = 0;
 	FILE *f = open_memstream(&summary, &summary_size);
 	CHECK(f != NULL);
-	dt_write_summary(f, g);
+	dt_write_summary(f, g, NULL);
 	fclose(f);
 	CHECK(strstr(summary, "\nphysical VMM memory (cuMemCreate): 2097152 bytes"
 				" in 1 allocations\n") != NULL);

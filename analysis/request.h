@@ -1,0 +1,48 @@
+/*
+ * What the user asked dnntrace-analyze for: the trace, the output
+ * directory and every option. main.c fills one from the command line and
+ * owns it; the analysis (run.c, window.c, report_files.c, summary.c) takes
+ * it as input and reads it only, so no command-line state lives inside the
+ * analysis structs. Must never hold results: those go into the groups.
+ */
+#ifndef DNNTRACE_ANALYSIS_REQUEST_H
+#define DNNTRACE_ANALYSIS_REQUEST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "analysis/group.h"
+#include "analysis/memory_report.h"
+
+#define DT_DEFAULT_WATCHDOG_S 30
+#define DT_DEFAULT_LOG_NAME "dnntrace"
+
+struct dt_request {
+	const char *trace_dir;       /* TRACE_DIR */
+	const char *out_dir;         /* -o OUT_DIR */
+	const char *name;            /* --name: prefix of the two .py logs */
+	bool force;                  /* --force: OUT_DIR may hold files */
+	bool has_window;             /* --kernels A:B given */
+	size_t window_first, window_last; /* its A and B (inclusive) */
+	const char *range_name;      /* --range NAME[:N], or NULL */
+	size_t range_occurrence;     /* its N, 1-based */
+	enum dt_granularity granularity; /* --granularity */
+	const char *categories_file; /* --categories FILE, or NULL */
+	double link_gbps;            /* --link-gbps */
+	bool no_timeline;            /* --no-timeline */
+	unsigned watchdog_s;         /* --watchdog-s: no decoding progress for
+	                              * this long stops the run, 0: never */
+};
+
+/* A request with nothing asked yet: every option at its default. */
+static inline struct dt_request dt_request_defaults(void)
+{
+	return (struct dt_request){
+		.name = DT_DEFAULT_LOG_NAME,
+		.granularity = DT_GRANULARITY_KERNEL,
+		.link_gbps = DT_DEFAULT_LINK_GBPS,
+		.watchdog_s = DT_DEFAULT_WATCHDOG_S,
+	};
+}
+
+#endif

@@ -1,0 +1,101 @@
+/*
+ * The supervised child's work (run.h): one request from trace to report,
+ * in order: the --categories rules, the trace check, one decoding pass
+ * (with the pass outputs), the groups and their windows, the memory
+ * reports and energy, then the report. Every failure is one line on
+ * stderr and an exit code. Must never parse arguments, decide a window,
+ * a role or a file's layout itself: window.c, group_build.c and
+ * report_files.c do.
+ */
+#include "analysis/run.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "analysis/energy.h"
+#include "analysis/group.h"
+#include "analysis/memory_report.h"
+#include "analysis/model.h"
+#include "analysis/pass_outputs.h"
+#include "analysis/report_files.h"
+#include "analysis/request.h"
+#include "analysis/supervisor.h"
+#include "analysis/trace_check.h"
+#include "analysis/trace_reader.h"
+#include "analysis/util.h"
+
+#define PROG DT_ANALYZE_PROG
+
+int dt_run_request(void *request)
+{
+	const struct dt_request *req = request;
+	struct dt_category_rules rules = {0};
+	char error[512];
+	bool unreadable;
+	if (req->categories_file && dt_category_rules_load(&rules,
+			req->categories_file, error, sizeof(error), &unreadable) != 0) {
+		fprintf(stderr, PROG ": %s\n", error);
+		return unreadable ? 2 : 1;
+	}
+
+	struct dt_model model;
+	dt_model_init(&model);
+	struct dt_pass_outputs outputs;
+	struct dt_trace_check check;
+	int begun = dt_pass_outputs_begin(&outputs, req->out_dir,
+			!req->no_timeline, error, sizeof(error)) == 0;
+	if (!begun ||
+	    dt_trace_check(req->trace_dir, &check, error, sizeof(error)) != 0 ||
+	    dt_read_trace_hooked(check.decode_dir, &model, &outputs.hooks,
+			error, sizeof(error)) != 0 ||
+	    dt_pass_outputs_end(&outputs, &model, error, sizeof(error)) != 0) {
+		if (begun)
+			dt_trace_check_error_path(&check, req->trace_dir, error,
+					sizeof(error));
+		fprintf(stderr, PROG ": %s\n", error);
+		if (begun)
+			dt_trace_check_free(&check);
+		dt_pass_outputs_discard(&outputs, &model);
+		dt_pass_outputs_free(&outputs);
+		dt_model_free(&model);
+		dt_category_rules_free(&rules);
+		return 2;
+	}
+	dt_progress_enter(DT_PHASE_ANALYZING);
+	dt_trace_check_free(&check);
+
+	struct dt_group *groups;
+	size_t n_groups = dt_groups_build(&model, req->granularity, &groups);
+	char *failure;
+	int rc = dt_groups_analyze_request(req, &model, groups, n_groups,
+			&failure);
+	for (size_t i = 0; i < n_groups && rc == 0; i++)
+		groups[i].memory = dt_memory_report_new(&groups[i],
+				dt_model_find_process(&model, groups[i].vpid),
+				&rules, req->link_gbps);
+
+	struct dt_energy *energy = dt_xcalloc(n_groups + 1, sizeof(*energy));
+	for (size_t i = 0; i < n_groups && rc == 0; i++)
+		dt_energy_of_group(&model, &groups[i], &energy[i]);
+
+	if (rc == 0)
+		rc = dt_write_reports(req, groups, n_groups, energy, &outputs,
+				&failure);
+	if (failure)
+		fprintf(stderr, PROG ": %s\n", failure);
+	free(failure);
+	if (rc != 0)
+		dt_pass_outputs_discard(&outputs, &model);
+	dt_pass_outputs_free(&outputs);
+	for (size_t i = 0; i < n_groups; i++) {
+		dt_memory_report_free(groups[i].memory);
+		dt_energy_free(&energy[i]);
+		dt_group_free(&groups[i]);
+	}
+	dt_category_rules_free(&rules);
+	free(energy);
+	free(groups);
+	dt_model_free(&model);
+	return rc;
+}
