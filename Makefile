@@ -1,5 +1,5 @@
 # dnntrace top-level build. Each part has its own module.mk beside its code
-# (interceptors/, analysis/, tests/simgpu/, tests/, bench/); this file holds
+# (interceptors/, analysis/, simgpu/, tests/, bench/); this file holds
 # what they share: flags, the toolkit and dependency checks, and the user
 # targets named in README.md.
 
@@ -38,7 +38,7 @@ deps:
 deps-test:
 	@scripts/install_deps.sh --tests
 
-include $(sort $(wildcard */module.mk tests/*/module.mk tests/simgpu/*/module.mk))
+include $(sort $(wildcard */module.mk tests/*/module.mk simgpu/*/module.mk))
 
 clean:
 	rm -rf build build-asan

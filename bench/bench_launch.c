@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "bench/bench_clock.h"
-#include "tests/simgpu/simgpu.h"
+#include "simgpu/simgpu.h"
 
 #define LTTNG_UST_TRACEPOINT_CREATE_PROBES
 #define LTTNG_UST_TRACEPOINT_DEFINE

@@ -3,7 +3,7 @@
  * reference (nvml.h is not part of the CUDA toolkit installed here: it
  * ships with the driver's development files). Names, types, values and
  * prototypes must stay exactly NVML's: the tracer calls the real
- * libnvidia-ml.so.1 through them and the simulated one (tests/simgpu/nvml)
+ * libnvidia-ml.so.1 through them and the simulated one (simgpu/nvml)
  * defines them. Must never declare anything NVML does not have.
  */
 #ifndef DNNTRACE_NVML_API_H

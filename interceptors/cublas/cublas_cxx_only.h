@@ -1,11 +1,11 @@
 /*
  * The cuBLAS entry points that cublas_api.h declares for C++ only (inside
  * `#if defined(__cplusplus)`: their __half parameters are a C++ class), as
- * the same C declarations, for the C code that defines (tests/simgpu/cublas)
+ * the same C declarations, for the C code that defines (simgpu/cublas)
  * or wraps (interceptors/cublas/gemm_calls.c) them. __half is passed by pointer,
  * so an incomplete `struct __half` is ABI-exact.
  *
- * tests/simgpu/cublas/module.mk compiles this header as C++ after
+ * simgpu/cublas/module.mk compiles this header as C++ after
  * cublas_v2.h, so a declaration that differs from the real one fails the
  * build. Must declare nothing else.
  */

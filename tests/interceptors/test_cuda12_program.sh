@@ -10,7 +10,7 @@
 # times, names and ids). Last, the status event must show the CUDA 12.x
 # layouts (Kernel9/Memcpy5/Memset4) chosen for a CUPTI reporting a 12.x API
 # version: simgpu12's libcupti.so.12 reports CUDA 13's version and writes
-# CUDA 13 records (tests/simgpu/README.md, "CUDA 12 variant"), so until the
+# CUDA 13 records (simgpu/README.md, "CUDA 12 variant"), so until the
 # simulator is fixed that last check skips (77), naming the simulator bug.
 source "$DNNTRACE_ROOT/tests/interceptors/lib.sh"
 SIMGPU12_LIB="$DNNTRACE_BUILD/simgpu12/lib"

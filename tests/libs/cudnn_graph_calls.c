@@ -192,7 +192,7 @@ static cudnnStatus_t execute(cudnnHandle_t handle, desc_t plan, int n, int64_t *
 	return status;
 }
 
-/* kernels: what the simulated library launches (tests/simgpu/cudnn: one per
+/* kernels: what the simulated library launches (simgpu/cudnn: one per
  * operation, a pointwise operation reading another's virtual output fused in). */
 static void expect_workspace_and_end(void *workspace, int64_t bytes, int ops, int kernels)
 {

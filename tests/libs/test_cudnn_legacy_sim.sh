@@ -25,7 +25,7 @@ record_raw "$tmp/trace" "$tmp/out" "$tmp/err" "$SIMGPU_LIB" "$PROGRAM" legacy ||
 [ "$(statuses "$tmp/plain" | wc -l)" -ge 25 ] || fail "too few calls in the untraced run"
 diff -u <(statuses "$tmp/plain") <(statuses "$tmp/out") >&2 || fail "statuses differ when traced"
 events "$tmp/trace" >/dev/null
-# One kernel per legacy call: the simulated library's contract (tests/simgpu/cudnn/README.md).
+# One kernel per legacy call: the simulated library's contract (simgpu/cudnn/README.md).
 babeltrace2 --clock-cycles "$tmp/trace" | python3 "$CHECK" expect "$tmp/out" 1 ||
 	fail "trace check failed"
 exit 0

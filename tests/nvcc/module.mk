@@ -12,7 +12,7 @@ NV_OUT := $(BUILD)/nvcc
 NV_SAN := $(if $(SAN_LDFLAGS),-Xcompiler -fsanitize=address -Xcompiler -fsanitize=undefined)
 NV_FLAGS := -arch=sm_90 -cudart shared -I. -Xcompiler -Wall,-Wextra $(NV_SAN)
 NV_TRUTH := $(BUILD)/workloads/obj/truth.o
-# (literal paths: this file is read before tests/simgpu/module.mk)
+# (literal paths: this file is read before simgpu/module.mk)
 NV_SIMGPU := $(BUILD)/simgpu/lib/libcudart.so.13 $(BUILD)/simgpu/lib/libcuda.so.1
 NV_PROGRAMS := $(addprefix $(NV_OUT)/,nv_vadd nv_kernels nv_multi nv_graph nv_cublas)
 # The fatbin reader's inputs: nv_kernels.cu as a fatbin (plain and with

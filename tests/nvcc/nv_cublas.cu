@@ -1,6 +1,6 @@
 // nv_cublas: cuBLAS called from a .cu file between <<<>>> launches: an
 // SGEMM (column-major C = A B) then a kernel on its result. The GEMM is one
-// library call with its kernel (tests/simgpu/cublas/README.md names it) and
+// library call with its kernel (simgpu/cublas/README.md names it) and
 // the tensors it reads and writes; both durations are set by the program.
 //
 //   nv_cublas TRUTH_DIR

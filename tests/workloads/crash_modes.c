@@ -45,7 +45,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "tests/simgpu/simgpu.h"
+#include "simgpu/simgpu.h"
 #include "tests/workloads/workload.h"
 
 enum { ALLOCS = 5, LAUNCHES = 12, WORKERS = 4, BUSY_LAUNCHES = 4000 };

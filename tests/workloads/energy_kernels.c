@@ -6,7 +6,7 @@
  *   energy_kernels TRUTH_DIR   writes TRUTH_DIR/energy_truth.csv
  *                              (kind,name,count,time_us,energy_mj: the
  *                              rows energy.csv must have, from the power
- *                              model of tests/simgpu/README.md)
+ *                              model of simgpu/README.md)
  *
  * Program, on one stream, kernels back to back (no two ever overlap):
  *   idle 40 ms
@@ -26,7 +26,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "tests/simgpu/simgpu.h"
+#include "simgpu/simgpu.h"
 #include "tests/workloads/workload.h"
 
 static const char hot_k, cool_k, warm_k;

@@ -11,7 +11,7 @@
  */
 #include <stdio.h>
 
-#include "tests/simgpu/simgpu.h"
+#include "simgpu/simgpu.h"
 #include "tests/workloads/workload.h"
 
 #define FAILED_ALLOC_BYTES (1ull << 40) /* 1 TiB: more than any GPU here */

@@ -9,7 +9,7 @@
  * node's pointers, so the truth declares graph kernels with NO tensors;
  * the ordinary launches declare theirs. Everything runs on one stream, so
  * the GPU start order is the submission order and, inside a launch, the
- * simulator's topological order (tests/simgpu/README.md "CUDA graphs":
+ * simulator's topological order (simgpu/README.md "CUDA graphs":
  * Kahn, FIFO: A, B, C; the captured graph in capture order).
  *
  * Durations: simgpu_next_kernel_ns applies to an ordinary launch and to the
@@ -26,7 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tests/simgpu/simgpu.h"
+#include "simgpu/simgpu.h"
 #include "tests/workloads/workload.h"
 
 enum { ELEMENTS = 4096, BLOCK_THREADS = 128 };

@@ -4,8 +4,8 @@
  * writes kept in the ground truth, and "the next library call launches one
  * kernel of this name for exactly this long" recorded with the call's
  * arguments and their roles. The kernel names come from the simulated
- * libraries' documented contracts (tests/simgpu/cudnn/README.md,
- * tests/simgpu/cublas/README.md). Must never decide a role or a shape on a
+ * libraries' documented contracts (simgpu/cudnn/README.md,
+ * simgpu/cublas/README.md). Must never decide a role or a shape on a
  * workload's behalf: each workload states them for every call it makes.
  */
 #ifndef LIB_WORKLOAD_H

@@ -30,7 +30,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "tests/simgpu/simgpu.h"
+#include "simgpu/simgpu.h"
 #include "tests/workloads/workload.h"
 
 #define MIB (1024u * 1024u)

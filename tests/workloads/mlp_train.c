@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tests/simgpu/simgpu.h"
+#include "simgpu/simgpu.h"
 #include "tests/workloads/workload.h"
 
 enum { BATCH = 64, IN = 256, HIDDEN = 512, OUT = 16, ITERATIONS = 3 };

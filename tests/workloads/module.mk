@@ -25,7 +25,7 @@ $(addprefix $(BUILD)/workloads/,$(WORKLOADS_LIB_NAMES)): $(BUILD)/workloads/%: \
 	$(CC) $(CFLAGS) $(SAN_LDFLAGS) -o $@ $< $(WORKLOADS_LIB_OBJS) $(WORKLOADS_LIB_LDLIBS)
 
 $(BUILD)/workloads/obj/%.o: tests/workloads/%.c tests/workloads/workload.h \
-		tests/workloads/truth.h tests/simgpu/simgpu.h
+		tests/workloads/truth.h simgpu/simgpu.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(CUDA_CFLAGS) -c $< -o $@
 

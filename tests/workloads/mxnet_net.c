@@ -16,8 +16,8 @@
  *
  *   mxnet_net TRUTH_DIR     writes the ground truth (truth.h) into TRUTH_DIR
  *
- * Each library call launches one kernel (tests/simgpu/cudnn/README.md,
- * tests/simgpu/cublas/README.md) whose duration the program sets. Its stdout
+ * Each library call launches one kernel (simgpu/cudnn/README.md,
+ * simgpu/cublas/README.md) whose duration the program sets. Its stdout
  * must not depend on whether it is traced; it never prints device data (the
  * simulated GPU computes nothing).
  */
@@ -27,7 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tests/simgpu/simgpu.h"
+#include "simgpu/simgpu.h"
 #include "tests/workloads/lib_workload.h"
 #include "tests/workloads/workload.h"
 

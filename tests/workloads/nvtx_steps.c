@@ -30,7 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tests/simgpu/simgpu.h"
+#include "simgpu/simgpu.h"
 #include "tests/workloads/workload.h"
 
 enum { MAX_KERNELS = 64, MAX_TENSORS = 64, MAX_ARGS = 4, MAX_OPS = 8, STEPS = 3 };

@@ -37,7 +37,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "tests/simgpu/simgpu.h"
+#include "simgpu/simgpu.h"
 #include "tests/workloads/workload.h"
 
 enum { ITERATIONS = 3, GAP_MS = 20 };

@@ -28,7 +28,7 @@
 #include <cuda.h>
 #include <cuda_runtime_api.h>
 
-#include "tests/simgpu/simgpu.h"
+#include "simgpu/simgpu.h"
 #include "tests/workloads/workload.h"
 
 #define STRINGIFY(x) #x

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "tests/simgpu/simgpu.h"
+#include "simgpu/simgpu.h"
 
 void wl_check(cudaError_t result, const char *call, const char *file, int line)
 {

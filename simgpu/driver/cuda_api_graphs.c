@@ -1,0 +1,267 @@
+/*
+ * The simulated driver's CUDA graph entry points, with the prototypes
+ * cuda.h maps the plain names to: cuGraphCreate, cuGraphAddKernelNode_v2
+ * (cuGraphAddKernelNode), cuGraphAddMemcpyNode, cuGraphAddMemsetNode,
+ * cuGraphAddHostNode, cuGraphClone, cuGraphGetNodes,
+ * cuGraphInstantiateWithFlags (cuGraphInstantiate), cuGraphLaunch[_ptsz],
+ * cuGraphExecDestroy, cuGraphDestroy, stream capture
+ * (cuStreamBeginCapture_v2[_ptsz], cuStreamEndCapture[_ptsz]) and
+ * cuLaunchHostFunc[_ptsz], which a capture turns into a host node.
+ * Semantics in core_graphs.c. This file must never read kernel parameters
+ * nor accept an array memory type (the simulated device has no arrays).
+ */
+#include "simgpu/driver/driver_internal.h"
+
+CUresult cuGraphCreate(CUgraph *phGraph, unsigned int flags)
+{
+	DRIVER_ENTER();
+	DRIVER_API_CALL(cuGraphCreate,
+			sim_cu_result(sim_graph_create(phGraph, flags)));
+}
+
+static CUresult add_kernel_node(CUgraphNode *out, CUgraph graph,
+				const CUgraphNode *deps, size_t ndeps,
+				const CUDA_KERNEL_NODE_PARAMS_v2 *p)
+{
+	if (!out || !graph || !p || (ndeps && !deps))
+		return CUDA_ERROR_INVALID_VALUE;
+	/* The kernel comes as a CUfunction or, with func NULL, a CUkernel;
+	 * parameters as an array or packed in extra, not both. */
+	const void *func = p->func ? (const void *)p->func : (const void *)p->kern;
+	if (p->kernelParams && p->extra)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (!sim_function_of(func, 1))
+		return CUDA_ERROR_INVALID_HANDLE;
+	dim3 grid = { p->gridDimX, p->gridDimY, p->gridDimZ };
+	dim3 block = { p->blockDimX, p->blockDimY, p->blockDimZ };
+	return sim_cu_result(sim_graph_add_kernel_node(
+		out, graph, deps, ndeps, func, grid, block, p->sharedMemBytes,
+		p->kernelParams || p->extra));
+}
+
+CUresult cuGraphAddKernelNode_v2(CUgraphNode *phGraphNode, CUgraph hGraph,
+				 const CUgraphNode *dependencies,
+				 size_t numDependencies,
+				 const CUDA_KERNEL_NODE_PARAMS *nodeParams)
+{
+	DRIVER_ENTER();
+	DRIVER_API_CALL(cuGraphAddKernelNode_v2,
+			add_kernel_node(phGraphNode, hGraph, dependencies,
+					numDependencies, nodeParams));
+}
+
+enum { HOST = 0, DEVICE = 1, EITHER = -1 };
+
+/*
+ * One side of a CUDA_MEMCPY3D: its first byte (x + (z * height + y) *
+ * pitch) and what memory it must be; -1 for arrays and bad types.
+ */
+static int memcpy3d_side(CUmemorytype type, const void *host, CUdeviceptr dev,
+			 size_t x, size_t y, size_t z, size_t pitch,
+			 size_t height, const void **start, int *want)
+{
+	const uint8_t *base;
+	switch (type) {
+	case CU_MEMORYTYPE_HOST:
+		base = host, *want = HOST;
+		break;
+	case CU_MEMORYTYPE_DEVICE:
+		base = DPTR(dev), *want = DEVICE;
+		break;
+	case CU_MEMORYTYPE_UNIFIED:
+		base = DPTR(dev), *want = EITHER;
+		break;
+	default:
+		return -1;
+	}
+	*start = base ? base + x + (z * height + y) * pitch : NULL;
+	return 0;
+}
+
+/*
+ * 1D and 2D copies (Depth 1; 0 is taken as 1); a 3D one, LODs and the
+ * reserved pointers are CUDA_ERROR_INVALID_VALUE. The context is the
+ * current one whatever ctx says (one context per device here).
+ */
+static CUresult add_memcpy_node(CUgraphNode *out, CUgraph graph,
+				const CUgraphNode *deps, size_t ndeps,
+				const CUDA_MEMCPY3D *c)
+{
+	if (!c || c->Depth > 1 || c->srcLOD || c->dstLOD || c->reserved0 ||
+	    c->reserved1)
+		return CUDA_ERROR_INVALID_VALUE;
+	struct sim_copy_args a = {
+		.spitch = c->srcPitch ? c->srcPitch : c->WidthInBytes,
+		.dpitch = c->dstPitch ? c->dstPitch : c->WidthInBytes,
+		.width = c->WidthInBytes,
+		.height = c->Height ? c->Height : 1,
+	};
+	const void *src, *dst;
+	if (memcpy3d_side(c->srcMemoryType, c->srcHost, c->srcDevice,
+			  c->srcXInBytes, c->srcY, c->srcZ, a.spitch,
+			  c->srcHeight, &src, &a.want_src) ||
+	    memcpy3d_side(c->dstMemoryType, c->dstHost, c->dstDevice,
+			  c->dstXInBytes, c->dstY, c->dstZ, a.dpitch,
+			  c->dstHeight, &dst, &a.want_dst))
+		return CUDA_ERROR_INVALID_VALUE;
+	a.src = src;
+	a.dst = (void *)dst;
+	return sim_cu_result(sim_graph_add_copy_node(out, graph, deps, ndeps, &a));
+}
+
+CUresult cuGraphAddMemcpyNode(CUgraphNode *phGraphNode, CUgraph hGraph,
+			      const CUgraphNode *dependencies,
+			      size_t numDependencies,
+			      const CUDA_MEMCPY3D *copyParams, CUcontext ctx)
+{
+	DRIVER_ENTER();
+	(void)ctx;
+	DRIVER_API_CALL(cuGraphAddMemcpyNode,
+			add_memcpy_node(phGraphNode, hGraph, dependencies,
+					numDependencies, copyParams));
+}
+
+/* Element sizes 1, 2 and 4 (cuda.h); dst aligned to the element. */
+static CUresult add_memset_node(CUgraphNode *out, CUgraph graph,
+				const CUgraphNode *deps, size_t ndeps,
+				const CUDA_MEMSET_NODE_PARAMS *p)
+{
+	if (!p || (p->elementSize != 1 && p->elementSize != 2 &&
+		   p->elementSize != 4) ||
+	    p->dst % p->elementSize != 0 ||
+	    (p->height > 1 && p->pitch % p->elementSize != 0))
+		return CUDA_ERROR_INVALID_VALUE;
+	struct sim_set_args a = {
+		.dst = DPTR(p->dst), .value = p->value,
+		.elem_size = p->elementSize, .width = p->width,
+		.height = p->height,
+		.pitch = p->height > 1 ? p->pitch : p->width * p->elementSize,
+	};
+	return sim_cu_result(sim_graph_add_set_node(out, graph, deps, ndeps, &a));
+}
+
+CUresult cuGraphAddMemsetNode(CUgraphNode *phGraphNode, CUgraph hGraph,
+			      const CUgraphNode *dependencies,
+			      size_t numDependencies,
+			      const CUDA_MEMSET_NODE_PARAMS *memsetParams,
+			      CUcontext ctx)
+{
+	DRIVER_ENTER();
+	(void)ctx;
+	DRIVER_API_CALL(cuGraphAddMemsetNode,
+			add_memset_node(phGraphNode, hGraph, dependencies,
+					numDependencies, memsetParams));
+}
+
+CUresult cuGraphAddHostNode(CUgraphNode *phGraphNode, CUgraph hGraph,
+			    const CUgraphNode *dependencies,
+			    size_t numDependencies,
+			    const CUDA_HOST_NODE_PARAMS *nodeParams)
+{
+	DRIVER_ENTER();
+	DRIVER_API_CALL(cuGraphAddHostNode,
+			!nodeParams ? CUDA_ERROR_INVALID_VALUE
+				    : sim_cu_result(sim_graph_add_host_node(
+					      phGraphNode, hGraph, dependencies,
+					      numDependencies, nodeParams->fn,
+					      nodeParams->userData)));
+}
+
+CUresult cuGraphClone(CUgraph *phGraphClone, CUgraph originalGraph)
+{
+	DRIVER_ENTER();
+	DRIVER_API_CALL(cuGraphClone,
+			sim_cu_result(sim_graph_clone(phGraphClone,
+						      originalGraph)));
+}
+
+CUresult cuGraphGetNodes(CUgraph hGraph, CUgraphNode *nodes, size_t *numNodes)
+{
+	DRIVER_ENTER();
+	DRIVER_API_CALL(cuGraphGetNodes,
+			sim_cu_result(sim_graph_get_nodes(hGraph, nodes,
+							  numNodes)));
+}
+
+CUresult cuLaunchHostFunc(CUstream hStream, CUhostFn fn, void *userData)
+{
+	DRIVER_ENTER();
+	DRIVER_API_CALL(cuLaunchHostFunc,
+			sim_cu_result(sim_launch_host_func(hStream, 0, fn,
+							   userData)));
+}
+
+CUresult cuLaunchHostFunc_ptsz(CUstream hStream, CUhostFn fn, void *userData)
+{
+	DRIVER_ENTER();
+	DRIVER_API_CALL(cuLaunchHostFunc_ptsz,
+			sim_cu_result(sim_launch_host_func(hStream, 1, fn,
+							   userData)));
+}
+
+CUresult cuGraphInstantiateWithFlags(CUgraphExec *phGraphExec, CUgraph hGraph,
+				     unsigned long long flags)
+{
+	DRIVER_ENTER();
+	DRIVER_API_CALL(cuGraphInstantiateWithFlags,
+			sim_cu_result(sim_graph_instantiate(phGraphExec, hGraph,
+							    flags)));
+}
+
+CUresult cuGraphLaunch(CUgraphExec hGraphExec, CUstream hStream)
+{
+	DRIVER_ENTER();
+	return sim_cu_result(sim_graph_launch(hGraphExec, hStream, 0,
+					      CBID(cuGraphLaunch)));
+}
+
+CUresult cuGraphLaunch_ptsz(CUgraphExec hGraphExec, CUstream hStream)
+{
+	DRIVER_ENTER();
+	return sim_cu_result(sim_graph_launch(hGraphExec, hStream, 1,
+					      CBID(cuGraphLaunch_ptsz)));
+}
+
+CUresult cuGraphExecDestroy(CUgraphExec hGraphExec)
+{
+	DRIVER_ENTER();
+	DRIVER_API_CALL(cuGraphExecDestroy,
+			sim_cu_result(sim_graph_exec_destroy(hGraphExec)));
+}
+
+CUresult cuGraphDestroy(CUgraph hGraph)
+{
+	DRIVER_ENTER();
+	DRIVER_API_CALL(cuGraphDestroy,
+			sim_cu_result(sim_graph_destroy(hGraph)));
+}
+
+CUresult cuStreamBeginCapture_v2(CUstream hStream, CUstreamCaptureMode mode)
+{
+	DRIVER_ENTER();
+	DRIVER_API_CALL(cuStreamBeginCapture_v2,
+			sim_cu_result(sim_stream_begin_capture(hStream, 0,
+							       (int)mode)));
+}
+
+CUresult cuStreamBeginCapture_v2_ptsz(CUstream hStream, CUstreamCaptureMode mode)
+{
+	DRIVER_ENTER();
+	DRIVER_API_CALL(cuStreamBeginCapture_v2_ptsz,
+			sim_cu_result(sim_stream_begin_capture(hStream, 1,
+							       (int)mode)));
+}
+
+CUresult cuStreamEndCapture(CUstream hStream, CUgraph *phGraph)
+{
+	DRIVER_ENTER();
+	DRIVER_API_CALL(cuStreamEndCapture,
+			sim_cu_result(sim_stream_end_capture(hStream, 0, phGraph)));
+}
+
+CUresult cuStreamEndCapture_ptsz(CUstream hStream, CUgraph *phGraph)
+{
+	DRIVER_ENTER();
+	DRIVER_API_CALL(cuStreamEndCapture_ptsz,
+			sim_cu_result(sim_stream_end_capture(hStream, 1, phGraph)));
+}

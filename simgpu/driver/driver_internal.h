@@ -1,0 +1,44 @@
+/*
+ * What the simulated driver's entry points (driver/cuda_api_*.c) share:
+ * the initialised check, the mapping of core statuses to CUresult, and the
+ * report of calls that submit no GPU work. Internal to libcuda.so.1; it
+ * must never be included by the runtime or by programs.
+ */
+#ifndef SIMGPU_DRIVER_INTERNAL_H
+#define SIMGPU_DRIVER_INTERNAL_H
+
+#include <cupti_driver_cbid.h>
+
+#include "simgpu/sim_internal.h"
+
+/* The driver version the simulated driver reports (CUDA 13.0). */
+#define SIM_DRIVER_VERSION 13000
+
+/* Whether cuInit has succeeded in this process. */
+int sim_driver_initialized(void);
+
+/* Every entry point but cuInit, cuDriverGetVersion, cuGetErrorName/String
+ * and cuGetProcAddress starts with this, as on a real driver. */
+#define DRIVER_ENTER()                                              \
+	do {                                                        \
+		if (!sim_driver_initialized())                      \
+			return CUDA_ERROR_NOT_INITIALIZED;          \
+		cudaError_t sticky_ = sim_enter();                  \
+		if (sticky_ != cudaSuccess)                         \
+			return sim_cu_result(sticky_);              \
+	} while (0)
+
+/* A call that submits no GPU work, reported to CUPTI with its result. */
+#define DRIVER_API_CALL(cbid_name, expr)                                   \
+	do {                                                               \
+		int cbid_ = CUPTI_DRIVER_TRACE_CBID_##cbid_name;           \
+		uint64_t start_ = sim_api_begin(cbid_);                    \
+		CUresult result_ = (expr);                                 \
+		sim_api_end(cbid_, start_, (int)result_);                  \
+		return result_;                                            \
+	} while (0)
+
+#define DPTR(p) ((void *)(uintptr_t)(p))
+#define CBID(name) CUPTI_DRIVER_TRACE_CBID_##name
+
+#endif
