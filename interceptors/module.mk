@@ -9,18 +9,25 @@ INTERCEPTORS_LIB := $(BUILD)/lib/libdnntrace.so
 
 all: $(INTERCEPTORS_LIB)
 
-# Only the symbols marked DNNTRACE_EXPORT leave the library.
+# Only the symbols marked DNNTRACE_EXPORT leave the library: the wrapped
+# entry points, dnntrace_tag and the NVTX injection entry. The tracepoints are
+# defined and used inside it alone, so LTTng-UST's hidden definitions keep
+# them (and the linker's section start/stop symbols) from being exported and
+# from interposing on another instrumented module's.
+INTERCEPTORS_TP_HIDDEN := -DLTTNG_UST_TRACEPOINT_HIDDEN_DEFINITION \
+	-DLTTNG_UST_TRACEPOINT_PROVIDER_HIDDEN_DEFINITION
 $(BUILD)/interceptors/%.o: interceptors/%.c | check-cuda
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(CUDA_CFLAGS) -fvisibility=hidden -MMD -MP -c $< -o $@
+	$(CC) $(CFLAGS) $(CUDA_CFLAGS) $(INTERCEPTORS_TP_HIDDEN) -fvisibility=hidden -MMD -MP -c $< -o $@
 
 $(INTERCEPTORS_PROVIDERS_OBJ): tracepoints/providers.c
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
+	$(CC) $(CFLAGS) $(INTERCEPTORS_TP_HIDDEN) -fvisibility=hidden -MMD -MP -c $< -o $@
 
 $(INTERCEPTORS_LIB): $(INTERCEPTORS_OBJS) $(INTERCEPTORS_PROVIDERS_OBJ)
 	@mkdir -p $(@D)
-	$(CC) -shared -Wl,-soname,libdnntrace.so -o $@ $^ $(SAN_LDFLAGS) -llttng-ust -ldl -lpthread
+	$(CC) -shared -Wl,-soname,libdnntrace.so -Wl,-z,start-stop-visibility=hidden -o $@ $^ \
+		$(SAN_LDFLAGS) -llttng-ust -ldl -lpthread
 
 # --- tests -------------------------------------------------------------
 

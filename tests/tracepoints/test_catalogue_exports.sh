@@ -4,7 +4,9 @@
 # library, and every CUDA, cuDNN or cuBLAS function the library exports is in
 # the catalogue (a wrapper nobody listed would be missed by dlsym and
 # cuGetProcAddress substitution, and its calls would have no name in the
-# analyzer). Must never compare against a list kept by hand.
+# analyzer). And the library exports nothing else but its public API: the
+# tracepoints are hidden definitions (interceptors/module.mk). Must never
+# compare the CUDA names against a list kept by hand.
 set -euo pipefail
 build=${DNNTRACE_BUILD:?run through tests/run_tests.sh}
 lib=$build/lib/libdnntrace.so
@@ -20,4 +22,10 @@ missing=$(comm -23 "$tmp/catalogue" "$tmp/exported")
 unlisted=$(comm -13 "$tmp/catalogue" "$tmp/exported")
 [ -z "$missing" ] || { echo "FAIL: in the catalogue but not exported by libdnntrace.so:" $missing; exit 1; }
 [ -z "$unlisted" ] || { echo "FAIL: exported by libdnntrace.so but not in the catalogue:" $unlisted; exit 1; }
+# Every other symbol any module could bind to: the public API, by hand.
+public="InitializeInjectionNvtx2 _Exit _exit dlsym dnntrace_tag pthread_create"
+readelf --dyn-syms -W "$lib" | awk '$7 != "UND" && $6 == "DEFAULT" && $5 != "LOCAL" { sub(/@.*/, "", $8); print $8 }' |
+	grep -v -E '^(cu|cuda|cudnn|cublas|__cuda)' | sort -u >"$tmp/other"
+extra=$(comm -23 "$tmp/other" <(printf '%s\n' $public | sort))
+[ -z "$extra" ] || { echo "FAIL: libdnntrace.so exports more than its public API:" $extra; exit 1; }
 echo "catalogue and libdnntrace.so agree on $(wc -l <"$tmp/catalogue") entry points"
