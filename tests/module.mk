@@ -1,7 +1,7 @@
 # tests/module.mk: `make test` = build everything, run the whole suite on
-# build/, then rebuild with SANITIZE=1 into build-asan/ and run again the tests
-# that exercise our C code (unit, analysis, interceptor, workloads, e2e) under
-# ASan+UBSan. Prints one closing `N passed, N failed, N skipped` line for both
+# build/ while SANITIZE=1 builds into build-asan/ alongside (its own tree: the
+# two never share a file), then run again the tests that exercise our C code
+# (unit, analysis, interceptor, workloads, e2e) under ASan+UBSan. Prints one closing `N passed, N failed, N skipped` line for both
 # passes together and fails when any test failed. Must never report a pass
 # for a pass that did not run.
 
@@ -20,10 +20,11 @@ TESTS_UBSAN_OPTIONS := print_stacktrace=1:halt_on_error=1
 test: SHELL := /bin/bash
 test: deps-test all
 	@set -u; \
+	mkdir -p build-asan; \
+	$(MAKE) --no-print-directory SANITIZE=1 all >build-asan/build.log 2>&1 & asan_build=$$!; \
 	tests/run_tests.sh $(BUILD) | tee $(BUILD)/test-summary.txt; main_ok=$${PIPESTATUS[0]}; \
 	echo "== sanitizer pass (build-asan) =="; \
-	mkdir -p build-asan; \
-	if $(MAKE) --no-print-directory SANITIZE=1 all >build-asan/build.log 2>&1; then \
+	if wait $$asan_build; then \
 	  ASAN_OPTIONS=$(TESTS_ASAN_OPTIONS) UBSAN_OPTIONS=$(TESTS_UBSAN_OPTIONS) \
 	  TEST_TIMEOUT=$${TEST_TIMEOUT:-240} \
 	  TEST_SKIP_PATTERN='$(TESTS_ASAN_SKIP)' tests/run_tests.sh build-asan \

@@ -6,7 +6,8 @@
 # that crashes, hangs or prints nothing still counts as failed).
 #
 # Environment: TEST_TIMEOUT (seconds per test, default 120: a hang detector,
-# with room for a loaded machine), TEST_FILTER (run
+# with room for a loaded machine), TEST_JOBS (tests run at once, default the
+# number of processors; lines come in the order tests end), TEST_FILTER (run
 # only tests whose name contains it), TEST_SKIP_PATTERN (extended regexp of
 # test names to leave out, e.g. for the sanitizer pass), TEST_LOG_DIR (where
 # each test's output is kept; default BUILD_DIR/test-logs).
@@ -19,6 +20,10 @@ root=$(cd "$(dirname "$0")/.." && pwd -P)
 build=$(cd "$1" && pwd -P)
 export DNNTRACE_ROOT="$root" DNNTRACE_BUILD="$build"
 timeout_s=${TEST_TIMEOUT:-120}
+# Tests at once: each runs against its own session daemon and scratch
+# directory, and every timing check must hold on a loaded machine anyway.
+jobs=${TEST_JOBS:-$(nproc)}
+[[ "$jobs" =~ ^[1-9][0-9]*$ ]] || { echo "run_tests: TEST_JOBS must be a positive number" >&2; exit 2; }
 log_dir=${TEST_LOG_DIR:-$build/test-logs}
 mkdir -p "$log_dir"
 
@@ -30,14 +35,10 @@ for script in "$root"/tests/*/test_*.sh "$root"/simgpu/test_*.sh; do
 	[ -f "$script" ] && tests+=("$script")
 done
 
-passed=0 failed=0 skipped=0
-for test in "${tests[@]}"; do
-	name=${test#"$build"/}
-	name=${name#"$root"/}
-	[ -n "${TEST_FILTER:-}" ] && [[ "$name" != *"$TEST_FILTER"* ]] && continue
-	if [ -n "${TEST_SKIP_PATTERN:-}" ] && [[ "$name" =~ $TEST_SKIP_PATTERN ]]; then
-		continue
-	fi
+# Runs one test and prints its line (one write: lines of parallel tests never
+# interleave); returns 0 passed, 77 skipped, 1 failed.
+run_one() {
+	local test=$1 name=$2 log start status seconds reason
 	log="$log_dir/$(echo "$name" | tr '/' '_').log"
 	start=$(date +%s.%N)
 	if [ -x "$test" ]; then
@@ -49,12 +50,38 @@ for test in "${tests[@]}"; do
 	seconds=$(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.1f", e - s }')
 	reason=$(grep -v '^[[:space:]]*$' "$log" | tail -n 1 | cut -c1-160)
 	case "$status" in
-	0) passed=$((passed + 1)); echo "PASS $name (${seconds}s)" ;;
-	77) skipped=$((skipped + 1)); echo "SKIP $name: ${reason:-no reason given}" ;;
-	124|137) failed=$((failed + 1)); echo "FAIL $name: timed out after ${timeout_s}s (log: $log)" ;;
-	*) failed=$((failed + 1))
-	   echo "FAIL $name: exit $status: ${reason:-no output} (log: $log)" ;;
+	0) echo "PASS $name (${seconds}s)"; return 0 ;;
+	77) echo "SKIP $name: ${reason:-no reason given}"; return 77 ;;
+	124|137) echo "FAIL $name: timed out after ${timeout_s}s (log: $log)"; return 1 ;;
+	*) echo "FAIL $name: exit $status: ${reason:-no output} (log: $log)"; return 1 ;;
 	esac
+}
+
+passed=0 failed=0 skipped=0 running=0
+# Counts the next test to finish (wait -n gives its status).
+collect_one() {
+	wait -n
+	case $? in
+	0) passed=$((passed + 1)) ;;
+	77) skipped=$((skipped + 1)) ;;
+	*) failed=$((failed + 1)) ;;
+	esac
+	running=$((running - 1))
+}
+
+for test in "${tests[@]}"; do
+	name=${test#"$build"/}
+	name=${name#"$root"/}
+	[ -n "${TEST_FILTER:-}" ] && [[ "$name" != *"$TEST_FILTER"* ]] && continue
+	if [ -n "${TEST_SKIP_PATTERN:-}" ] && [[ "$name" =~ $TEST_SKIP_PATTERN ]]; then
+		continue
+	fi
+	[ "$running" -ge "$jobs" ] && collect_one
+	run_one "$test" "$name" &
+	running=$((running + 1))
+done
+while [ "$running" -gt 0 ]; do
+	collect_one
 done
 
 echo "$passed passed, $failed failed, $skipped skipped"
