@@ -143,7 +143,7 @@ void dt_model_on_alloc(struct dt_model *m, int64_t vpid, uint64_t ts, int api,
 	m->dnntrace_events++;
 	struct dt_process *p = dt_model_process(m, vpid);
 	/* Counted on the device the event names, even -1 (a failed call may
-	 * not know it): group.c decides which group reports the count. */
+	 * not know it): group_build.c decides which group reports the count. */
 	struct dt_device_stats *stats = dt_process_device(p, device);
 	if (result == 0 && device >= 0)
 		p->last_alloc_device = device;
@@ -270,7 +270,7 @@ void dt_model_on_launch(struct dt_model *m, int64_t vpid, int64_t vtid,
 
 /*
  * Stored as a launch with no tensors, so a graph kernel links, orders and
- * merges into an op like a launch's kernels (group.c) and binds the
+ * merges into an op like a launch's kernels (group_build.c) and binds the
  * launch's stream (stream_order.c). Which tensors a graph node touches is
  * not traced: its kernels show none. Assumed, not tested on a real GPU:
  * CUPTI gives every kernel, copy and set of a graph launch the launch's

@@ -6,7 +6,8 @@
  * kernels, NVTX ranges and distinct names, and by a few words per copy or
  * set (their call time and GPU end: where a stream had got to, for
  * stream-ordered frees); correlations only update a map.
- * Must never decide analysis questions (order, roles, windows): group.c does.
+ * Must never decide analysis questions (order, roles, windows):
+ * group_build.c, tensor_uses.c and window.c do.
  */
 #ifndef DNNTRACE_ANALYSIS_MODEL_H
 #define DNNTRACE_ANALYSIS_MODEL_H
@@ -34,11 +35,11 @@ struct dt_tensor {
 	                            * never freed in the trace */
 	uint64_t release_ns;       /* for a stream-ordered free, the point its
 	                            * stream reached it; 0: at free_ns. Both
-	                            * set by group.c (stream_order.c); read
+	                            * set by group_build.c (stream_order.c); read
 	                            * them with dt_tensor_ready_ns/_release_ns */
 	uint64_t first_write_ns;   /* first successful memcpy/memset into it */
 	bool allocated;            /* an alloc event was seen (tags may come first) */
-	bool workspace;            /* set by group.c: a library call used it as
+	bool workspace;            /* set by tensor_uses.c: a library call used it as
 	                            * WORKSPACE (category workspace) */
 };
 
@@ -91,7 +92,7 @@ struct dt_launch {
 
 /* One data pointer argument of a library call. */
 struct dt_lib_arg {
-	int64_t tensor;            /* id from the trace, or -1 (see group.c) */
+	int64_t tensor;            /* id from the trace, or -1 (see tensor_uses.c) */
 	uint64_t ptr;
 	uint32_t dims_at;          /* into dt_process.lib_dims */
 	uint8_t role;              /* enum dnntrace_role */
