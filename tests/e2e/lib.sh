@@ -81,6 +81,17 @@ record_like_untraced() {
 	check_no_discarded "$e2e_tmp/trace"
 }
 
+# check_api_paths ALLOC FREE LAUNCH KIND FAILURE: in the recorded trace
+# (kept as text in $e2e_tmp/trace.txt) every tensor was created by one ALLOC
+# and freed by one FREE, has mem_kind KIND, every launch is one LAUNCH, and
+# the counts are the ground truth's (check_api_paths.py); FAILURE says what
+# it means when not.
+check_api_paths() {
+	babeltrace2 "$e2e_tmp/trace" >"$e2e_tmp/trace.txt" 2>/dev/null || fail "babeltrace2 cannot read the trace"
+	python3 "$E2E_DIR/check_api_paths.py" "$e2e_tmp/trace.txt" "$e2e_tmp/truth" "$1" "$2" "$3" "$4" ||
+		fail "$5"
+}
+
 # check_library_workload WORKLOAD: the whole check of a workload that calls
 # cuDNN/cuBLAS and writes exact-role truth (truth_exact_roles): identical
 # stdout, status and truth traced and untraced, nothing lost, then the

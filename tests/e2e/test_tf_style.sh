@@ -13,10 +13,8 @@ require_built "$workload" "$WORKLOADS/tf_style_plugin.so" "$DNNTRACE_BUILD/lib/l
 
 record_like_untraced "$workload"
 
-babeltrace2 "$e2e_tmp/trace" >"$e2e_tmp/trace.txt" 2>/dev/null || fail "babeltrace2 cannot read the trace"
-python3 "$E2E_DIR/check_api_paths.py" "$e2e_tmp/trace.txt" "$e2e_tmp/truth" \
-	cuMemAllocFromPoolAsync cuMemFreeAsync cuLaunchKernel stream_ordered ||
-	fail "the driver calls did not all reach the tracer through dlsym, once each"
+check_api_paths cuMemAllocFromPoolAsync cuMemFreeAsync cuLaunchKernel stream_ordered \
+	"the driver calls did not all reach the tracer through dlsym, once each"
 
 analyze "$e2e_tmp/trace" -o "$e2e_tmp/report" >"$e2e_tmp/summary.out" 2>"$e2e_tmp/analyze.err" ||
 	fail "analyze exited $?: $(tail -n 1 "$e2e_tmp/analyze.err")"

@@ -18,10 +18,8 @@ record_like_untraced "$workload"
 reused=$(sed -n 's/.* \([0-9]*\) allocations at a reused address$/\1/p' "$e2e_tmp/traced.out")
 [ -n "$reused" ] && [ "$reused" -gt 0 ] || fail "the pool handed out no address twice: nothing tested"
 
-babeltrace2 "$e2e_tmp/trace" >"$e2e_tmp/trace.txt" 2>/dev/null || fail "babeltrace2 cannot read the trace"
-python3 "$E2E_DIR/check_api_paths.py" "$e2e_tmp/trace.txt" "$e2e_tmp/truth" \
-	cudaMallocAsync cudaFreeAsync cudaLaunchKernel stream_ordered ||
-	fail "tensors are not exactly one cudaMallocAsync and one cudaFreeAsync each"
+check_api_paths cudaMallocAsync cudaFreeAsync cudaLaunchKernel stream_ordered \
+	"tensors are not exactly one cudaMallocAsync and one cudaFreeAsync each"
 # The trace itself shows the reuse: more tensors than addresses, and frees
 # on two streams (the creation stream and the unifying free stream).
 python3 - "$e2e_tmp/trace.txt" "$reused" <<'EOF' || fail "the trace does not show the reuse the workload made"

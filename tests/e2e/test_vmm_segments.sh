@@ -14,10 +14,8 @@ require_built "$workload" "$WORKLOADS/vmm_segments_plugin.so" "$DNNTRACE_BUILD/l
 
 record_like_untraced "$workload"
 
-babeltrace2 "$e2e_tmp/trace" >"$e2e_tmp/trace.txt" 2>/dev/null || fail "babeltrace2 cannot read the trace"
-python3 "$E2E_DIR/check_api_paths.py" "$e2e_tmp/trace.txt" "$e2e_tmp/truth" \
-	cuMemMap cuMemUnmap cudaLaunchKernel vmm_mapped ||
-	fail "the mapped ranges are not exactly the tensors"
+check_api_paths cuMemMap cuMemUnmap cudaLaunchKernel vmm_mapped \
+	"the mapped ranges are not exactly the tensors"
 
 # Known simulator difference, reported: the real cudart makes the primary
 # context current (cudaSetDevice, cudaFree(NULL)), so the tracer's
