@@ -7,7 +7,7 @@
 # a trace recorded on one CPU. Skips the test (77) when LTTng is not
 # installed. Must never start a global session daemon nor compare the
 # analyzer's output with output of the analyzer itself.
-# shellcheck source=../lib/common.sh
+# shellcheck source-path=SCRIPTDIR source=../lib/common.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
 require_command lttng lttng-sessiond
 

@@ -10,6 +10,7 @@
 # text is for --help, which prints it to stdout and exits 0). Must never accept a partial
 # success (exit 0) on such input.
 set -u
+# shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
 expect_exit 2 "nonexistent path" "No such file or directory" "$work/nope" -o "$work/o"

@@ -8,6 +8,7 @@
 # watchdog): one line on stderr, exit 2, no core file. Must never accept a
 # damaged trace analyzed without saying so.
 set -u
+# shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
 record_on_one_cpu "$work/good" main

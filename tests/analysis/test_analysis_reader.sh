@@ -7,6 +7,7 @@
 # --kernels window, and the no-CUPTI fallback. Must never compare output
 # against output of the analyzer itself.
 set -u
+# shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
 record "$work/trace" "'$emit' main >'$work/pid_main' && '$emit' other >'$work/pid_other'" ||

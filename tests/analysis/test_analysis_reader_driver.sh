@@ -7,6 +7,7 @@
 # values known by construction. Must never compare output against output
 # of the analyzer itself.
 set -u
+# shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
 record "$work/trace" "'$emit' driver >/dev/null" || fail "recording failed"

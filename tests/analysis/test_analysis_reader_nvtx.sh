@@ -8,6 +8,7 @@
 # --range errors that need a trace with ranges (exit 1, one line). Must
 # never compare output against output of the analyzer itself.
 set -u
+# shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
 record "$work/trace" "'$emit' nvtx >/dev/null" || fail "recording failed"

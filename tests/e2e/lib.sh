@@ -5,7 +5,7 @@
 # simulated GPU, and the checks most workloads share (same behaviour traced
 # and untraced, reports equal to ground truth). Sourced by tests/e2e/test_*.sh;
 # must never start a global lttng-sessiond nor kill a process it did not start.
-# shellcheck source=../lib/common.sh
+# shellcheck source-path=SCRIPTDIR source=../lib/common.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
 
 E2E_DIR="$DNNTRACE_ROOT/tests/e2e"

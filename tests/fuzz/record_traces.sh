@@ -19,8 +19,8 @@ emit="$build/tests/analysis_emit_scripted"
 [ -x "$emit" ] || { echo "record_traces: build first ($emit)" >&2; exit 2; }
 # The test library gives record_session: the product's session recipe
 # (scripts/lib/dnntrace-session.sh) in a private session daemon.
-DNNTRACE_ROOT=$root DNNTRACE_BUILD=$build
-# shellcheck source=../lib/common.sh
+export DNNTRACE_ROOT=$root DNNTRACE_BUILD=$build
+# shellcheck source-path=SCRIPTDIR source=../lib/common.sh
 . "$root/tests/lib/common.sh"
 require_command lttng
 

@@ -5,7 +5,7 @@
 # command with the tracer library alone (not through scripts/dnntrace, so
 # these tests check the library by itself). Must never start a global session
 # daemon.
-# shellcheck source=../lib/common.sh
+# shellcheck source-path=SCRIPTDIR source=../lib/common.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
 
 HELPERS="$DNNTRACE_BUILD/tests/interceptors"

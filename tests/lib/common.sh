@@ -1,4 +1,4 @@
-# shellcheck shell=bash
+# shellcheck shell=bash disable=SC2034 # its variables are for the tests that source it
 # common.sh: what every test script shares, sourced by each of them (directly
 # or through its folder's lib.sh, which adds only what is particular to that
 # folder): a scratch directory removed on exit, fail/skip, require_command and

@@ -4,7 +4,7 @@
 # cuDNN checker, the statuses of a cuDNN test program's run, and the whole
 # check of a cuDNN program on the simulated library. Must never start a
 # global session daemon.
-# shellcheck source=../interceptors/lib.sh
+# shellcheck source-path=SCRIPTDIR source=../interceptors/lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../interceptors/lib.sh"
 
 CUDNN_CHECK="$DNNTRACE_ROOT/tests/libs/cudnn_check.py"

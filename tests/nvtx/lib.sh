@@ -4,7 +4,7 @@
 # command with given environment assignments under a private LTTng session
 # (the product's recipe) or without one. Must never start a global session
 # daemon nor leave one running.
-# shellcheck source=../lib/common.sh
+# shellcheck source-path=SCRIPTDIR source=../lib/common.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
 
 RANGES="$DNNTRACE_BUILD/tests/nvtx/nvtx_ranges"

@@ -4,7 +4,7 @@
 # /usr/bin/python3, or DNNTRACE_TEST_PYTHON) and the environment `dnntrace
 # record --torch-names` gives Python. Must never start a global
 # lttng-sessiond: tracing goes through tests/lib/private_lttng.sh.
-# shellcheck source=../lib/common.sh
+# shellcheck source-path=SCRIPTDIR source=../lib/common.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
 TESTS_PYTHON="$DNNTRACE_ROOT/tests/python"
 PYTHON_DIR="$DNNTRACE_ROOT/python"

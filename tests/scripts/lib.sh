@@ -3,7 +3,7 @@
 # tests/lib/common.sh: where the scripts are, and analyze without pictures.
 # Must never start a global lttng-sessiond: tracing goes through
 # tests/lib/private_lttng.sh.
-# shellcheck source=../lib/common.sh
+# shellcheck source-path=SCRIPTDIR source=../lib/common.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
 # analyze draws no pictures (seconds of matplotlib per call): the plot
 # tests (tests/scripts/test_plot.sh) ask for them.
