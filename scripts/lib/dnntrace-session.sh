@@ -154,20 +154,22 @@ dnntrace_check_relay_name() {
 		dnntrace_die "record: with --relay, -o takes a relative name of letters, digits and ._+-/ (not '$name')"
 }
 
-# dnntrace_create_session NAME TRACE_DIR LOSSY(0|1) [EVENTS]: creates,
-# configures and starts the session. Blocking channel unless LOSSY: the traced
-# program then waits for buffer space instead of dropping events. EVENTS
-# (default dnntrace_*) lets the benchmarks record other providers with exactly
-# the same channel. TRACE_DIR may be a net:// URL (dnntrace_relay_url).
+# dnntrace_create_session NAME TRACE_DIR LOSSY(0|1) [EVENTS [SUBBUF_SIZE]]:
+# creates, configures and starts the session. Blocking channel unless LOSSY:
+# the traced program then waits for buffer space instead of dropping events.
+# EVENTS (default dnntrace_*) lets the benchmarks record other providers with
+# exactly the same channel; SUBBUF_SIZE (default 4M) lets the tests ask for
+# small sub-buffers, so a short run still writes many packets. TRACE_DIR may
+# be a net:// URL (dnntrace_relay_url).
 dnntrace_create_session() {
-	local name=$1 dir=$2 lossy=$3 events=${4:-dnntrace_*} err
+	local name=$1 dir=$2 lossy=$3 events=${4:-dnntrace_*} subbuf=${5:-4M} err
 	local blocking=(--blocking-timeout=inf) where=(--output="$dir")
 	[ "$lossy" = 1 ] && blocking=()
 	case "$dir" in net://*) where=(--set-url="$dir") ;; esac
 	err=$(lttng create "$name" "${where[@]}" 2>&1 >/dev/null) ||
 		{ echo "dnntrace: lttng create failed: ${err##*Error: }" >&2; return 1; }
 	err=$( { lttng enable-channel --userspace --session="$name" \
-			--subbuf-size=4M --num-subbuf=8 "${blocking[@]}" "$DNNTRACE_CHANNEL" &&
+			--subbuf-size="$subbuf" --num-subbuf=8 "${blocking[@]}" "$DNNTRACE_CHANNEL" &&
 		lttng enable-event --userspace --session="$name" \
 			--channel="$DNNTRACE_CHANNEL" "$events" &&
 		lttng add-context --userspace --session="$name" \

@@ -54,7 +54,7 @@ static void wait_until(uint64_t t)
  * A machine that deschedules the emitter for longer than a window makes a
  * different scenario: due_before(t), called after the events that must
  * precede GPU time t, notes it, and the emitter then exits with
- * EXIT_DESCHEDULED so that the test records again (lib_record.sh) instead
+ * EXIT_DESCHEDULED so that the test records again (tests/analysis/lib.sh) instead
  * of comparing a scenario that did not happen.
  */
 #define EXIT_DESCHEDULED 75

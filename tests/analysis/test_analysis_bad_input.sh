@@ -10,22 +10,8 @@
 # text is for --help, which prints it to stdout and exits 0). Must never accept a partial
 # success (exit 0) on such input.
 set -u
-. "$(dirname "$0")/lib_record.sh"
-analyze="$DNNTRACE_BUILD/bin/dnntrace-analyze"
-emit="$DNNTRACE_BUILD/tests/analysis_emit_scripted"
-[ -x "$analyze" ] && [ -x "$emit" ] || fail "build first ($analyze, $emit)"
-work=$(mktemp -d "${TMPDIR:-/tmp}/dnntrace-badinput.XXXXXX")
-trap 'rm -rf "$work"' EXIT
-
-expect_exit() {   # expect_exit CODE WHAT PATTERN ARGS...
-	local code=$1 what=$2 pattern=$3; shift 3
-	"$analyze" "$@" >"$work/stdout" 2>"$work/stderr"
-	local rc=$?
-	[ "$rc" = "$code" ] || fail "$what: exit $rc, expected $code ($(head -c 300 "$work/stderr"))"
-	[ "$(wc -l <"$work/stderr")" = 1 ] ||
-		fail "$what: stderr is not one line: $(head -c 600 "$work/stderr")"
-	grep -q -- "$pattern" "$work/stderr" || fail "$what: stderr lacks '$pattern': $(cat "$work/stderr")"
-}
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+. "$(dirname "$0")/lib.sh"
 
 expect_exit 2 "nonexistent path" "No such file or directory" "$work/nope" -o "$work/o"
 mkdir "$work/plain" && echo hello >"$work/plain/readme"
@@ -39,25 +25,7 @@ else   # LTTng wrote no trace at all: then it is not a trace
 	expect_exit 2 "no dnntrace events" "not an LTTng trace" "$work/empty" -o "$work/o"
 fi
 
-# Pinned to one CPU, every event goes to one stream file (LTTng's buffers are
-# per CPU); the others hold empty packets only.
-pin=()
-command -v taskset >/dev/null && pin=(taskset -c "$(taskset -pc $$ | sed 's/.*: *//; s/[,-].*//')")
-record "$work/good" "${pin[*]} '$emit' main >/dev/null" || fail "recording failed"
-metadata=$(find "$work/good" -type f -name metadata | head -n 1)
-# content_size of a stream file's first packet (LTTng-UST's layout: bits at
-# byte 48): more than the 84 bytes of header and context = it holds events
-first_content() { echo $(( $(od -An -tu8 -j48 -N8 "$1") / 8 )); }
-streams_with_events=() streams_without=()
-for f in $(find "$work/good" -type f -name 'c_*' ! -path '*/index/*' | sort); do
-	if [ -s "$f" ] && [ "$(first_content "$f")" -gt 84 ]; then
-		streams_with_events+=("${f#"$work/good/"}")
-	else
-		streams_without+=("${f#"$work/good/"}")
-	fi
-done
-stream=$work/good/${streams_with_events[0]:-}
-[ -f "$stream" ] && [ -n "$metadata" ] || fail "recorded trace has no stream/metadata"
+record_on_one_cpu "$work/good" main
 "$analyze" "$work/good" -o "$work/report" >/dev/null 2>&1 || fail "the intact trace does not analyze"
 cp "$work/report/summary.txt" "$work/summary.first"
 # A second report into the same directory is refused, and leaves it alone...
@@ -65,7 +33,6 @@ expect_exit 1 "non-empty output directory" "is not empty" "$work/good" -o "$work
 cmp -s "$work/report/summary.txt" "$work/summary.first" || fail "a refused analysis touched the old report"
 # ...unless --force says its files may be replaced.
 "$analyze" "$work/good" -o "$work/report" --force >/dev/null 2>&1 || fail "--force did not replace the report"
-
 
 # every stream file with events cut inside its packet: nothing readable
 cp -r "$work/good" "$work/truncated"

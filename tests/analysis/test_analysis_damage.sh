@@ -8,42 +8,10 @@
 # watchdog): one line on stderr, exit 2, no core file. Must never accept a
 # damaged trace analyzed without saying so.
 set -u
-. "$(dirname "$0")/lib_record.sh"
-analyze="$DNNTRACE_BUILD/bin/dnntrace-analyze"
-emit="$DNNTRACE_BUILD/tests/analysis_emit_scripted"
-[ -x "$analyze" ] && [ -x "$emit" ] || fail "build first ($analyze, $emit)"
-work=$(mktemp -d "${TMPDIR:-/tmp}/dnntrace-damage.XXXXXX")
-trap 'rm -rf "$work"' EXIT
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+. "$(dirname "$0")/lib.sh"
 
-expect_exit() {   # expect_exit CODE WHAT PATTERN ARGS...
-	local code=$1 what=$2 pattern=$3; shift 3
-	"$analyze" "$@" >"$work/stdout" 2>"$work/stderr"
-	local rc=$?
-	[ "$rc" = "$code" ] || fail "$what: exit $rc, expected $code ($(head -c 300 "$work/stderr"))"
-	[ "$(wc -l <"$work/stderr")" = 1 ] ||
-		fail "$what: stderr is not one line: $(head -c 600 "$work/stderr")"
-	grep -q -- "$pattern" "$work/stderr" || fail "$what: stderr lacks '$pattern': $(cat "$work/stderr")"
-}
-
-# Pinned to one CPU, every event goes to one stream file (LTTng's buffers are
-# per CPU); the others hold empty packets only.
-pin=()
-command -v taskset >/dev/null && pin=(taskset -c "$(taskset -pc $$ | sed 's/.*: *//; s/[,-].*//')")
-record "$work/good" "${pin[*]} '$emit' main >/dev/null" || fail "recording failed"
-metadata=$(find "$work/good" -type f -name metadata | head -n 1)
-# content_size of a stream file's first packet (LTTng-UST's layout: bits at
-# byte 48): more than the 84 bytes of header and context = it holds events
-first_content() { echo $(( $(od -An -tu8 -j48 -N8 "$1") / 8 )); }
-streams_with_events=() streams_without=()
-for f in $(find "$work/good" -type f -name 'c_*' ! -path '*/index/*' | sort); do
-	if [ -s "$f" ] && [ "$(first_content "$f")" -gt 84 ]; then
-		streams_with_events+=("${f#"$work/good/"}")
-	else
-		streams_without+=("${f#"$work/good/"}")
-	fi
-done
-stream=$work/good/${streams_with_events[0]:-}
-[ -f "$stream" ] && [ -n "$metadata" ] || fail "recorded trace has no stream/metadata"
+record_on_one_cpu "$work/good" main
 "$analyze" "$work/good" -o "$work/intact" >"$work/intact.out" 2>&1 ||
 	fail "the intact trace does not analyze"
 grep -q "analysis incomplete" "$work/intact.out" && fail "the intact trace is called incomplete"
@@ -80,10 +48,10 @@ rm -rf "$work/o"
 cmp -s "$work/dup.out" "$work/intact.out" || fail "a duplicated stream file was read twice"
 
 # one corrupt packet header of many: skipped, the packets after it still read
-RECORD_SUBBUF=8K record "$work/bulk" "${pin[*]} '$emit' bulk 900 >/dev/null" ||
+record --subbuf 8K "$work/bulk" "${pin[*]} '$emit' bulk 900 >/dev/null" ||
 	fail "recording failed"
 bulk_stream=
-for f in $(find "$work/bulk" -type f -name 'c_*' ! -path '*/index/*' | sort); do
+for f in $(stream_files "$work/bulk"); do
 	[ "$(stat -c %s "$f")" -gt 8192 ] && bulk_stream=$f
 done
 [ -n "$bulk_stream" ] || fail "bulk 900 filled no more than one packet"

@@ -7,12 +7,8 @@
 # --kernels window, and the no-CUPTI fallback. Must never compare output
 # against output of the analyzer itself.
 set -u
-. "$(dirname "$0")/lib_record.sh"
-analyze="$DNNTRACE_BUILD/bin/dnntrace-analyze"
-emit="$DNNTRACE_BUILD/tests/analysis_emit_scripted"
-[ -x "$analyze" ] && [ -x "$emit" ] || fail "build first ($analyze, $emit)"
-work=$(mktemp -d "${TMPDIR:-/tmp}/dnntrace-reader.XXXXXX")
-trap 'rm -rf "$work"' EXIT
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+. "$(dirname "$0")/lib.sh"
 
 record "$work/trace" "'$emit' main >'$work/pid_main' && '$emit' other >'$work/pid_other'" ||
 	fail "recording failed"
@@ -36,21 +32,6 @@ ev = json.load(open(sys.argv[1]))["traceEvents"]
 print(sorted(e["tid"] % 100000 for e in ev if e["ph"] == "f" and e["pid"] == int(sys.argv[2])))' \
 	"$work/out/timeline.json" "$main_pid")
 [ "$flows" = "[7, 7, 7, 7]" ] || fail "launch arrows into stream 7: $flows"
-
-expect() {   # expect FILE <<< expected content (byte for byte)
-	local file=$1
-	cat >"$work/expected"
-	cmp -s "$work/expected" "$file" || {
-		diff "$work/expected" "$file" | head -20
-		fail "$file differs from the expected content"; }
-}
-expect_no_newline() {   # G10's period log ends without a newline
-	local file=$1
-	printf '%s' "$(cat)" >"$work/expected"
-	cmp -s "$work/expected" "$file" || {
-		diff "$work/expected" "$file" | head -20
-		fail "$file differs from the expected content"; }
-}
 
 expect "$main/unit_NNMemConsumptionLog.py" <<'X'
 active = [3000,2060,364,1114,]

@@ -7,25 +7,14 @@
 # values known by construction. Must never compare output against output
 # of the analyzer itself.
 set -u
-. "$(dirname "$0")/lib_record.sh"
-analyze="$DNNTRACE_BUILD/bin/dnntrace-analyze"
-emit="$DNNTRACE_BUILD/tests/analysis_emit_scripted"
-[ -x "$analyze" ] && [ -x "$emit" ] || fail "build first ($analyze, $emit)"
-work=$(mktemp -d "${TMPDIR:-/tmp}/dnntrace-reader-driver.XXXXXX")
-trap 'rm -rf "$work"' EXIT
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+. "$(dirname "$0")/lib.sh"
 
 record "$work/trace" "'$emit' driver >/dev/null" || fail "recording failed"
 "$analyze" "$work/trace" -o "$work/kernel" >/dev/null 2>"$work/stderr" ||
 	fail "analyze exit $?: $(cat "$work/stderr")"
 "$analyze" "$work/trace" -o "$work/op" --granularity op >/dev/null \
 	2>"$work/stderr" || fail "analyze --granularity op exit $?: $(cat "$work/stderr")"
-
-expect() {   # expect FILE <<< expected content (byte for byte)
-	cat >"$work/expected"
-	cmp -s "$work/expected" "$1" || {
-		diff "$work/expected" "$1" | head -20
-		fail "$1 differs from the expected content"; }
-}
 
 # index,duration,name,api,touched
 cut -d, -f1,6,7,8,11 "$work/kernel/kernels.csv" >"$work/k"

@@ -7,12 +7,8 @@
 # files with values known by construction. Must never compare output
 # against output of the analyzer itself.
 set -u
-. "$(dirname "$0")/lib_record.sh"
-analyze="$DNNTRACE_BUILD/bin/dnntrace-analyze"
-emit="$DNNTRACE_BUILD/tests/analysis_emit_scripted"
-[ -x "$analyze" ] && [ -x "$emit" ] || fail "build first ($analyze, $emit)"
-work=$(mktemp -d "${TMPDIR:-/tmp}/dnntrace-reader-lib.XXXXXX")
-trap 'rm -rf "$work"' EXIT
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+. "$(dirname "$0")/lib.sh"
 
 record "$work/trace" "'$emit' lib >'$work/pid'" || fail "recording failed"
 pid=$(awk '{print $2}' "$work/pid")
@@ -22,20 +18,6 @@ pid=$(awk '{print $2}' "$work/pid")
 "$analyze" "$work/trace" -o "$work/op" --granularity op >/dev/null 2>"$work/stderr" ||
 	fail "analyze --granularity op exit $?: $(cat "$work/stderr")"
 
-expect() {   # expect FILE <<< expected content (byte for byte)
-	local file=$1
-	cat >"$work/expected"
-	cmp -s "$work/expected" "$file" || {
-		diff "$work/expected" "$file" | head -20
-		fail "$file differs from the expected content"; }
-}
-expect_no_newline() {   # G10's period log ends without a newline
-	local file=$1
-	printf '%s' "$(cat)" >"$work/expected"
-	cmp -s "$work/expected" "$file" || {
-		diff "$work/expected" "$file" | head -20
-		fail "$file differs from the expected content"; }
-}
 relative_times() {   # start/end columns relative to the first kernel start
 	awk -F, -v s="$2" 'NR == 1 { print; next } { $4 -= s; $5 -= s; print }' \
 		OFS=, "$1"

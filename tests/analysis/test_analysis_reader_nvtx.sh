@@ -8,23 +8,12 @@
 # --range errors that need a trace with ranges (exit 1, one line). Must
 # never compare output against output of the analyzer itself.
 set -u
-. "$(dirname "$0")/lib_record.sh"
-analyze="$DNNTRACE_BUILD/bin/dnntrace-analyze"
-emit="$DNNTRACE_BUILD/tests/analysis_emit_scripted"
-[ -x "$analyze" ] && [ -x "$emit" ] || fail "build first ($analyze, $emit)"
-work=$(mktemp -d "${TMPDIR:-/tmp}/dnntrace-reader-nvtx.XXXXXX")
-trap 'rm -rf "$work"' EXIT
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+. "$(dirname "$0")/lib.sh"
 
 record "$work/trace" "'$emit' nvtx >/dev/null" || fail "recording failed"
 "$analyze" "$work/trace" -o "$work/all" >/dev/null 2>"$work/stderr" ||
 	fail "analyze exit $?: $(cat "$work/stderr")"
-
-expect() {   # expect FILE <<< expected content (byte for byte)
-	cat >"$work/expected"
-	cmp -s "$work/expected" "$1" || {
-		diff "$work/expected" "$1" | head -20
-		fail "$1 differs from the expected content"; }
-}
 
 # op of each kernel: the innermost range of the launching thread at the
 # call, or the process's start/end range; eval_k runs outside any range

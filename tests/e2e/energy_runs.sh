@@ -1,8 +1,14 @@
-# Sourced by test_energy.sh and test_energy_no_nvml.sh after tests/e2e/lib.sh
-# and $workload: runs the energy_kernels workload once untraced (the
-# reference output and ground truth), defines run NAME [ENV...] --
-# RECORD_ARGS... (record, compare with the reference, analyze) and
-# power_events TRACE. Must never run a test of its own.
+# Sourced by test_energy.sh and test_energy_no_nvml.sh after tests/e2e/lib.sh:
+# sets $workload (energy_kernels, checked built with the simulated NVML) and
+# the simulated power settings both tests use, runs the workload once
+# untraced (the reference output and ground truth), defines run NAME
+# [ENV...] -- RECORD_ARGS... (record, compare with the reference, analyze)
+# and power_events TRACE. Must never run a test of its own.
+workload="$WORKLOADS/energy_kernels"
+require_built "$workload" "$DNNTRACE_BUILD/lib/libdnntrace.so" \
+	"$DNNTRACE_BUILD/bin/dnntrace-analyze" "$SIMGPU_LIB/libcudart.so.13" \
+	"$SIMGPU_LIB/libnvidia-ml.so.1"
+export SIMGPU_TIME_SCALE=1 SIMGPU_IDLE_POWER_MW=30000
 mkdir "$e2e_tmp/truth-untraced"
 untraced "$workload" "$e2e_tmp/truth-untraced" >"$e2e_tmp/untraced.out" 2>"$e2e_tmp/untraced.err" ||
 	fail "untraced energy_kernels failed: $(tail -n 1 "$e2e_tmp/untraced.err")"

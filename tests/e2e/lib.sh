@@ -1,20 +1,16 @@
 # shellcheck shell=bash
-# lib.sh: what the end-to-end tests share: a scratch directory removed on
-# exit, skip/fail helpers, and record/analyze wrappers that run dnntrace
-# through tests/lib/private_lttng.sh (never against the machine's own session
-# daemon). Sourced by tests/e2e/test_*.sh; must never start a global
-# lttng-sessiond nor kill a process it did not start.
-set -u
-
-: "${DNNTRACE_ROOT:?run through tests/run_tests.sh (DNNTRACE_ROOT unset)}"
-: "${DNNTRACE_BUILD:?run through tests/run_tests.sh (DNNTRACE_BUILD unset)}"
+# lib.sh: what the end-to-end tests add to tests/lib/common.sh: record and
+# analyze wrappers that run dnntrace itself through tests/lib/private_lttng.sh
+# (never against the machine's own session daemon), the untraced run on the
+# simulated GPU, and the checks most workloads share (same behaviour traced
+# and untraced, reports equal to ground truth). Sourced by tests/e2e/test_*.sh;
+# must never start a global lttng-sessiond nor kill a process it did not start.
+# shellcheck source-path=SCRIPTDIR source=../lib/common.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
 
 E2E_DIR="$DNNTRACE_ROOT/tests/e2e"
 DNNTRACE="$DNNTRACE_ROOT/scripts/dnntrace"
-PRIVATE_LTTNG="$DNNTRACE_ROOT/tests/lib/private_lttng.sh"
 WORKLOADS="$DNNTRACE_BUILD/workloads"
-SIMGPU_LIB="$DNNTRACE_BUILD/simgpu/lib"
-export DNNTRACE_BUILD
 # analyze draws no pictures (seconds of matplotlib per call): the plot
 # tests (tests/scripts/test_plot.sh) ask for them.
 export DNNTRACE_PLOTS=0
@@ -22,34 +18,15 @@ export DNNTRACE_PLOTS=0
 # runs ahead of the GPU: cudaFree and synchronisation wait for the device as on
 # a real GPU, and host and GPU timestamps agree. Order comes from events.
 export SIMGPU_TIME_SCALE=1
-
-e2e_tmp=$(mktemp -d "${TMPDIR:-/tmp}/dnntrace-e2e.XXXXXX")
-trap 'rm -rf "$e2e_tmp"' EXIT
-
-fail() { echo "FAIL: $*" >&2; exit 1; }
-skip() { echo "SKIP: $*" >&2; exit 77; }
-
-require_built() {
-	local path
-	for path in "$@"; do
-		[ -e "$path" ] || fail "missing $path (build with make all)"
-	done
-}
-
-# An ASan-built libdnntrace.so needs the ASan runtime first in LD_PRELOAD, in
-# every process it is preloaded into (dnntrace record prepends the tracer after
-# it). Leak checking is off there: LTTng-UST's per-thread state lives until exit.
-asan_runtime=
-if readelf -d "$DNNTRACE_BUILD/lib/libdnntrace.so" 2>/dev/null | grep -q 'libasan'; then
-	asan_runtime=$(${CC:-gcc} -print-file-name=libasan.so)
-fi
+# The name these tests knew the scratch directory by.
+e2e_tmp=$TEST_TMP
 
 # tracer_env: the `env` arguments a traced command needs in the build under
-# test (nothing for a normal build).
+# test (nothing for a normal build): dnntrace record prepends the tracer
+# after the ASan runtime it finds first in LD_PRELOAD.
 tracer_env=()
 if [ -n "$asan_runtime" ]; then
-	tracer_env=("LD_PRELOAD=$asan_runtime${LD_PRELOAD:+ $LD_PRELOAD}"
-		"ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0")
+	tracer_env=("LD_PRELOAD=$asan_runtime${LD_PRELOAD:+ $LD_PRELOAD}" "${asan_env[@]}")
 fi
 
 # record TRACE_DIR CMD...: dnntrace record --simgpu in a private session
@@ -81,6 +58,40 @@ check_no_discarded() {
 	[ -z "$warnings" ] || fail "events lost: $warnings"
 }
 
+# record_like_untraced [--stdout-only] WORKLOAD: runs `WORKLOAD TRUTH_DIR` on
+# the simulated GPU untraced (truth in $e2e_tmp/truth-untraced) and under
+# dnntrace record (trace in $e2e_tmp/trace, truth in $e2e_tmp/truth): both
+# must succeed, print the same and (unless --stdout-only) write the same
+# ground truth, and no event may be lost. Environment assignments before the
+# call reach both runs.
+record_like_untraced() {
+	local same_truth=1
+	if [ "$1" = --stdout-only ]; then same_truth=0; shift; fi
+	local workload=$1 name status
+	name=$(basename "$workload")
+	untraced "$workload" "$e2e_tmp/truth-untraced" >"$e2e_tmp/untraced.out" 2>"$e2e_tmp/untraced.err" ||
+		fail "untraced $name failed: $(tail -n 1 "$e2e_tmp/untraced.err")"
+	record "$e2e_tmp/trace" "$workload" "$e2e_tmp/truth" >"$e2e_tmp/traced.out" 2>"$e2e_tmp/record.err"
+	status=$?
+	[ "$status" = 0 ] || fail "record exited $status: $(tail -n 2 "$e2e_tmp/record.err")"
+	cmp -s "$e2e_tmp/untraced.out" "$e2e_tmp/traced.out" || fail "stdout differs when traced"
+	if [ "$same_truth" = 1 ]; then
+		diff -r "$e2e_tmp/truth-untraced" "$e2e_tmp/truth" >/dev/null || fail "ground truth differs when traced"
+	fi
+	check_no_discarded "$e2e_tmp/trace"
+}
+
+# check_api_paths ALLOC FREE LAUNCH KIND FAILURE: in the recorded trace
+# (kept as text in $e2e_tmp/trace.txt) every tensor was created by one ALLOC
+# and freed by one FREE, has mem_kind KIND, every launch is one LAUNCH, and
+# the counts are the ground truth's (check_api_paths.py); FAILURE says what
+# it means when not.
+check_api_paths() {
+	babeltrace2 "$e2e_tmp/trace" >"$e2e_tmp/trace.txt" 2>/dev/null || fail "babeltrace2 cannot read the trace"
+	python3 "$E2E_DIR/check_api_paths.py" "$e2e_tmp/trace.txt" "$e2e_tmp/truth" "$1" "$2" "$3" "$4" ||
+		fail "$5"
+}
+
 # check_library_workload WORKLOAD: the whole check of a workload that calls
 # cuDNN/cuBLAS and writes exact-role truth (truth_exact_roles): identical
 # stdout, status and truth traced and untraced, nothing lost, then the
@@ -89,15 +100,8 @@ check_no_discarded() {
 check_library_workload() {
 	local workload=$1 name
 	name=$(basename "$workload")
-	untraced "$workload" "$e2e_tmp/truth-untraced" >"$e2e_tmp/untraced.out" ||
-		fail "untraced $name failed: $(tail -n 1 "$e2e_tmp/untraced.out")"
-	record "$e2e_tmp/trace" "$workload" "$e2e_tmp/truth" >"$e2e_tmp/traced.out" 2>"$e2e_tmp/record.err"
-	local status=$?
-	[ "$status" = 0 ] || fail "record exited $status: $(tail -n 2 "$e2e_tmp/record.err")"
-	cmp -s "$e2e_tmp/untraced.out" "$e2e_tmp/traced.out" || fail "stdout differs when traced"
-	diff -r "$e2e_tmp/truth-untraced" "$e2e_tmp/truth" >/dev/null || fail "ground truth differs when traced"
+	record_like_untraced "$workload"
 	[ -f "$e2e_tmp/truth/op/kernels.csv" ] || fail "$name wrote no op-level truth"
-	check_no_discarded "$e2e_tmp/trace"
 
 	analyze "$e2e_tmp/trace" -o "$e2e_tmp/report" >"$e2e_tmp/summary.out" 2>"$e2e_tmp/analyze.err" ||
 		fail "analyze exited $?: $(tail -n 1 "$e2e_tmp/analyze.err")"

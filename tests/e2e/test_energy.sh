@@ -15,11 +15,6 @@ if [ "${DNNTRACE_ENERGY_TEST_INSIDE:-}" != 1 ]; then
 	exec "$DNNTRACE_ROOT/tests/lib/private_lttng.sh" env DNNTRACE_ENERGY_TEST_INSIDE=1 bash "$0" "$@"
 fi
 . "$DNNTRACE_ROOT/tests/e2e/lib.sh"
-workload="$WORKLOADS/energy_kernels"
-require_built "$workload" "$DNNTRACE_BUILD/lib/libdnntrace.so" \
-	"$DNNTRACE_BUILD/bin/dnntrace-analyze" "$SIMGPU_LIB/libcudart.so.13" \
-	"$SIMGPU_LIB/libnvidia-ml.so.1"
-export SIMGPU_TIME_SCALE=1 SIMGPU_IDLE_POWER_MW=30000
 HOTTEST_MW=250000   # the workload's most powerful kernel
 
 . "$DNNTRACE_ROOT/tests/e2e/energy_runs.sh"

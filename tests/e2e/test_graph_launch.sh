@@ -16,14 +16,7 @@ require_built "$workload" "$DNNTRACE_BUILD/lib/libdnntrace.so" \
 	"$DNNTRACE_BUILD/bin/dnntrace-analyze" "$SIMGPU_LIB/libcudart.so.13" "$SIMGPU_LIB/libcuda.so.1"
 check() { python3 "$E2E_DIR/check_graph_launch.py" "$@"; }
 
-untraced "$workload" "$e2e_tmp/truth-untraced" >"$e2e_tmp/untraced.out" 2>"$e2e_tmp/untraced.err" ||
-	fail "untraced graph_steps failed: $(tail -n 1 "$e2e_tmp/untraced.err")"
-record "$e2e_tmp/trace" "$workload" "$e2e_tmp/truth" >"$e2e_tmp/traced.out" 2>"$e2e_tmp/record.err"
-status=$?
-[ "$status" = 0 ] || fail "record exited $status: $(tail -n 2 "$e2e_tmp/record.err")"
-cmp -s "$e2e_tmp/untraced.out" "$e2e_tmp/traced.out" || fail "stdout differs when traced"
-diff -r "$e2e_tmp/truth-untraced" "$e2e_tmp/truth" >/dev/null || fail "ground truth differs when traced"
-check_no_discarded "$e2e_tmp/trace"
+record_like_untraced "$workload"
 
 babeltrace2 "$e2e_tmp/trace" >"$e2e_tmp/trace.txt" 2>/dev/null || fail "babeltrace2 cannot read the trace"
 check trace "$e2e_tmp/trace.txt" "$e2e_tmp/truth" >"$e2e_tmp/trace-check.out"

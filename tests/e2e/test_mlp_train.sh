@@ -7,14 +7,7 @@ workload="$WORKLOADS/mlp_train"
 require_built "$workload" "$DNNTRACE_BUILD/lib/libdnntrace.so" \
 	"$DNNTRACE_BUILD/bin/dnntrace-analyze" "$SIMGPU_LIB/libcudart.so.13"
 
-untraced "$workload" "$e2e_tmp/truth-untraced" >"$e2e_tmp/untraced.out" ||
-	fail "untraced mlp_train failed: $(tail -n 1 "$e2e_tmp/untraced.out")"
-record "$e2e_tmp/trace" "$workload" "$e2e_tmp/truth" >"$e2e_tmp/traced.out" 2>"$e2e_tmp/record.err"
-status=$?
-[ "$status" = 0 ] || fail "record exited $status: $(tail -n 2 "$e2e_tmp/record.err")"
-cmp -s "$e2e_tmp/untraced.out" "$e2e_tmp/traced.out" || fail "stdout differs when traced"
-diff -r "$e2e_tmp/truth-untraced" "$e2e_tmp/truth" >/dev/null || fail "ground truth differs when traced"
-check_no_discarded "$e2e_tmp/trace"
+record_like_untraced "$workload"
 
 analyze "$e2e_tmp/trace" -o "$e2e_tmp/report" >"$e2e_tmp/summary.out" 2>"$e2e_tmp/analyze.err" ||
 	fail "analyze exited $?: $(tail -n 1 "$e2e_tmp/analyze.err")"

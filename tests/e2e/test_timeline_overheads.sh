@@ -15,14 +15,7 @@ require_built "$ops" "$DNNTRACE_BUILD/lib/libdnntrace.so" \
 	"$DNNTRACE_BUILD/bin/dnntrace-analyze" "$SIMGPU_LIB/libcudart.so.13"
 check_timeline() { python3 "$DNNTRACE_ROOT/tests/analysis/check_timeline.py" "$@"; }
 
-untraced "$ops" "$e2e_tmp/truth-untraced" >"$e2e_tmp/untraced.out" 2>"$e2e_tmp/untraced.err" ||
-	fail "untraced overhead_ops failed: $(tail -n 1 "$e2e_tmp/untraced.err")"
-record "$e2e_tmp/trace" "$ops" "$e2e_tmp/truth" >"$e2e_tmp/traced.out" 2>"$e2e_tmp/record.err"
-status=$?
-[ "$status" = 0 ] || fail "record exited $status: $(tail -n 2 "$e2e_tmp/record.err")"
-cmp -s "$e2e_tmp/untraced.out" "$e2e_tmp/traced.out" || fail "stdout differs when traced"
-diff -r "$e2e_tmp/truth-untraced" "$e2e_tmp/truth" >/dev/null || fail "ground truth differs when traced"
-check_no_discarded "$e2e_tmp/trace"
+record_like_untraced "$ops"
 
 analyze "$e2e_tmp/trace" -o "$e2e_tmp/report" >"$e2e_tmp/summary.out" 2>"$e2e_tmp/analyze.err" ||
 	fail "analyze exited $?: $(tail -n 1 "$e2e_tmp/analyze.err")"

@@ -14,21 +14,12 @@ workload="$WORKLOADS/torch_async_alloc"
 require_built "$workload" "$DNNTRACE_BUILD/lib/libdnntrace.so" \
 	"$DNNTRACE_BUILD/bin/dnntrace-analyze" "$SIMGPU_LIB/libcudart.so.13"
 
-untraced "$workload" "$e2e_tmp/truth-untraced" >"$e2e_tmp/untraced.out" 2>"$e2e_tmp/untraced.err" ||
-	fail "untraced torch_async_alloc failed: $(tail -n 1 "$e2e_tmp/untraced.err")"
-record "$e2e_tmp/trace" "$workload" "$e2e_tmp/truth" >"$e2e_tmp/traced.out" 2>"$e2e_tmp/record.err"
-status=$?
-[ "$status" = 0 ] || fail "record exited $status: $(tail -n 2 "$e2e_tmp/record.err")"
-cmp -s "$e2e_tmp/untraced.out" "$e2e_tmp/traced.out" || fail "stdout differs when traced"
-diff -r "$e2e_tmp/truth-untraced" "$e2e_tmp/truth" >/dev/null || fail "ground truth differs when traced"
+record_like_untraced "$workload"
 reused=$(sed -n 's/.* \([0-9]*\) allocations at a reused address$/\1/p' "$e2e_tmp/traced.out")
 [ -n "$reused" ] && [ "$reused" -gt 0 ] || fail "the pool handed out no address twice: nothing tested"
-check_no_discarded "$e2e_tmp/trace"
 
-babeltrace2 "$e2e_tmp/trace" >"$e2e_tmp/trace.txt" 2>/dev/null || fail "babeltrace2 cannot read the trace"
-python3 "$E2E_DIR/check_api_paths.py" "$e2e_tmp/trace.txt" "$e2e_tmp/truth" \
-	cudaMallocAsync cudaFreeAsync cudaLaunchKernel stream_ordered ||
-	fail "tensors are not exactly one cudaMallocAsync and one cudaFreeAsync each"
+check_api_paths cudaMallocAsync cudaFreeAsync cudaLaunchKernel stream_ordered \
+	"tensors are not exactly one cudaMallocAsync and one cudaFreeAsync each"
 # The trace itself shows the reuse: more tensors than addresses, and frees
 # on two streams (the creation stream and the unifying free stream).
 python3 - "$e2e_tmp/trace.txt" "$reused" <<'EOF' || fail "the trace does not show the reuse the workload made"

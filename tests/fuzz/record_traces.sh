@@ -17,23 +17,20 @@ set_name=${3:-full}
 mkdir -p "$out"
 emit="$build/tests/analysis_emit_scripted"
 [ -x "$emit" ] || { echo "record_traces: build first ($emit)" >&2; exit 2; }
-command -v lttng >/dev/null || { echo "record_traces: LTTng tools not installed" >&2; exit 77; }
+# The test library gives record_session: the product's session recipe
+# (scripts/lib/dnntrace-session.sh) in a private session daemon.
+export DNNTRACE_ROOT=$root DNNTRACE_BUILD=$build
+# shellcheck source-path=SCRIPTDIR source=../lib/common.sh
+. "$root/tests/lib/common.sh"
+require_command lttng
 
 record_emitter() {   # NAME SUBBUF ARGS...
 	local trace="$out/$1" subbuf=$2; shift 2
 	rm -rf "$trace"
 	# an ASan build of the emitter: LTTng-UST keeps per-thread state until
 	# exit by design, so leak reports there are noise
-	SUBBUF=$subbuf ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
-		"$root/tests/lib/private_lttng.sh" bash -c '
-		trace=$1; shift
-		lttng create s -o "$trace" >/dev/null &&
-		lttng enable-channel -u --blocking-timeout=inf --subbuf-size="$SUBBUF" c >/dev/null &&
-		lttng enable-event -u -c c "dnntrace_*" >/dev/null &&
-		lttng add-context -u -c c -t vpid -t vtid -t procname >/dev/null &&
-		lttng start >/dev/null || exit 1
-		LTTNG_UST_ALLOW_BLOCKING=1 "$@" >/dev/null; rc=$?
-		lttng destroy >/dev/null; exit $rc' record "$trace" "$emit" "$@" ||
+	record_session --subbuf "$subbuf" "$trace" /dev/null - \
+		env ASAN_OPTIONS="$no_leak_asan_options" "$emit" "$@" ||
 		{ echo "record_traces: recording $emit $* failed" >&2; exit 1; }
 	echo "$trace"
 }

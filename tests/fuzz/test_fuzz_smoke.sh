@@ -8,11 +8,11 @@
 # the format cannot check). Starts no case after 20 s so a loaded machine
 # stays within the suite's time limit, but at least 20 must run.
 set -u
-. "$DNNTRACE_ROOT/tests/analysis/lib_record.sh"
+. "$DNNTRACE_ROOT/tests/lib/common.sh"
+require_command lttng lttng-sessiond
 analyze="$DNNTRACE_BUILD/bin/dnntrace-analyze"
 [ -x "$analyze" ] || fail "build first ($analyze)"
-work=$(mktemp -d "${TMPDIR:-/tmp}/dnntrace-fuzz-smoke.XXXXXX")
-trap 'rm -rf "$work"' EXIT
+work=$TEST_TMP
 mapfile -t traces < <("$DNNTRACE_ROOT/tests/fuzz/record_traces.sh" "$DNNTRACE_BUILD" \
 	"$work/traces" smoke)
 [ "${#traces[@]}" = 2 ] || fail "recording the smoke traces failed"

@@ -17,7 +17,7 @@ SIMGPU12_LIB="$DNNTRACE_BUILD/simgpu12/lib"
 [ -e "$SIMGPU12_LIB/libcudart.so.12" ] && [ -e "$SIMGPU12_LIB/libcupti.so.12" ] ||
 	skip "simgpu's CUDA 12 variant not built ($SIMGPU12_LIB)"
 [ -e "$SIMGPU_LIB/libcupti.so.13" ] || skip "simgpu not built ($SIMGPU_LIB)"
-require "$TRACER"
+require_built "$TRACER"
 CUDA_INCLUDE="${CUDA_HOME:-/usr/local/cuda}/include"
 [ -e "$CUDA_INCLUDE/cuda_runtime_api.h" ] || skip "no CUDA headers in $CUDA_INCLUDE"
 command -v "${CC:-cc}" >/dev/null || skip "no C compiler to build the CUDA 12 program"

@@ -7,7 +7,7 @@
 # Seen through tests/interceptors/cupti_spy.c, a pass-through libcupti.
 source "$DNNTRACE_ROOT/tests/interceptors/lib.sh"
 [ -e "$SIMGPU_LIB/libcudart.so.13" ] || skip "simgpu not built ($SIMGPU_LIB)"
-require "$TRACER" "$HELPERS/cuda_calls" "$HELPERS/libcupti_spy.so"
+require_built "$TRACER" "$HELPERS/cuda_calls" "$HELPERS/libcupti_spy.so"
 
 RUNTIME_KIND=5             # CUPTI_ACTIVITY_KIND_RUNTIME
 # ... nvcc 13's __cudaLaunchKernel(_ptsz): 505 506; cudaGraphLaunch(_ptsz): 311 312.

@@ -8,7 +8,7 @@
 # others; calls through the answers give the real results and, on simgpu,
 # are traced (one alloc and one free event with the pointer the program got).
 source "$DNNTRACE_ROOT/tests/interceptors/lib.sh"
-require "$TRACER" "$HELPERS/dlsym_host"
+require_built "$TRACER" "$HELPERS/dlsym_host"
 
 run_host() { # OUT ENV... : dlsym_host on $runtime
 	local out=$1

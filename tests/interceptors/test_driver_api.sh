@@ -8,7 +8,7 @@
 # never for the 32-bit ABI (cuMemAlloc at 2000) nor an unwrapped function;
 # allocations direct and through those pointers are traced as tensors 0, 1.
 source "$DNNTRACE_ROOT/tests/interceptors/lib.sh"
-require "$TRACER" "$HELPERS/driver_calls"
+require_built "$TRACER" "$HELPERS/driver_calls"
 STUB="${CUDA_HOME:-/usr/local/cuda}/lib64/stubs/libcuda.so"
 
 # api tensor_id result of alloc/free events, one per line.

@@ -10,7 +10,7 @@
 # blocks ns.
 source "$DNNTRACE_ROOT/tests/interceptors/lib.sh"
 [ -e "$SIMGPU_LIB/libcuda.so.1" ] || skip "simgpu's driver not built ($SIMGPU_LIB)"
-require "$TRACER" "$HELPERS/cuda_calls"
+require_built "$TRACER" "$HELPERS/cuda_calls"
 
 LD_LIBRARY_PATH="$SIMGPU_LIB" "$HELPERS/cuda_calls" driver_launch >"$tmp/plain" ||
 	fail "untraced run failed"

@@ -6,7 +6,7 @@
 # call of `cuda_calls api` has its event, in its own vpid).
 source "$DNNTRACE_ROOT/tests/interceptors/lib.sh"
 [ -e "$SIMGPU_LIB/libcudart.so.13" ] || skip "simgpu not built ($SIMGPU_LIB)"
-require "$TRACER" "$HELPERS/fork_exec" "$HELPERS/cuda_calls"
+require_built "$TRACER" "$HELPERS/fork_exec" "$HELPERS/cuda_calls"
 
 # vpid api tensor_id result, one line per alloc/free event.
 alloc_free_events() {

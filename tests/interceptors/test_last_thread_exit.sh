@@ -8,7 +8,7 @@
 # is under timeout -s KILL so a regression fails instead of hanging.
 source "$DNNTRACE_ROOT/tests/interceptors/lib.sh"
 [ -e "$SIMGPU_LIB/libcudart.so.13" ] || skip "simgpu not built ($SIMGPU_LIB)"
-require "$TRACER" "$HELPERS/cuda_calls"
+require_built "$TRACER" "$HELPERS/cuda_calls"
 # ASan interposes pthread_create before us: every thread looks created by
 # libasan, so the count of application threads never reaches 0 there.
 [ ${#asan_env[@]} -eq 0 ] || skip "last-thread exit is not tracked under ASan"

@@ -5,7 +5,7 @@
 # resolving symbols with dlsym (python3's ctypes, which dlsym()s libc
 # functions through our wrapper), and a failing command keeps its status.
 source "$DNNTRACE_ROOT/tests/interceptors/lib.sh"
-require "$TRACER"
+require_built "$TRACER"
 
 check_same() { # NAME CMD...
 	local name=$1 want_rc got_rc

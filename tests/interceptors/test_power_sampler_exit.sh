@@ -9,7 +9,7 @@
 # samples in the trace. Under timeout -s KILL: a hang fails.
 source "$DNNTRACE_ROOT/tests/interceptors/lib.sh"
 [ -e "$SIMGPU_LIB/libnvidia-ml.so.1" ] || skip "simgpu not built ($SIMGPU_LIB)"
-require "$TRACER" "$HELPERS/cuda_calls"
+require_built "$TRACER" "$HELPERS/cuda_calls"
 # ASan interposes pthread_create before us: last-thread exit is not tracked.
 [ ${#asan_env[@]} -eq 0 ] || skip "last-thread exit is not tracked under ASan"
 LIMIT=20

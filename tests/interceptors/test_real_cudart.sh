@@ -6,7 +6,7 @@
 # status event and one stderr line, and libdnntrace.so needs no CUDA library.
 source "$DNNTRACE_ROOT/tests/interceptors/lib.sh"
 [ -e "$REAL_CUDART_DIR/libcudart.so.13" ] || skip "no real libcudart.so.13 in $REAL_CUDART_DIR"
-require "$TRACER" "$HELPERS/cuda_calls"
+require_built "$TRACER" "$HELPERS/cuda_calls"
 
 needed=$(readelf -d "$TRACER" | grep NEEDED)
 if grep -Eq 'libcuda|libcupti' <<<"$needed"; then fail "libdnntrace.so links CUDA: $needed"; fi

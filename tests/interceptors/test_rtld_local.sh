@@ -4,7 +4,7 @@
 # tracer must forward to it (same results as untraced) and trace each call.
 # Runs on the real runtime (failing calls) and on simgpu (tensors, GPU).
 source "$DNNTRACE_ROOT/tests/interceptors/lib.sh"
-require "$TRACER" "$HELPERS/plugin_host" "$HELPERS/libcuda_plugin.so"
+require_built "$TRACER" "$HELPERS/plugin_host" "$HELPERS/libcuda_plugin.so"
 
 ran=0
 for libdir in "$REAL_CUDART_DIR" "$SIMGPU_LIB"; do

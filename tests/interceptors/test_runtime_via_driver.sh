@@ -13,7 +13,7 @@
 # must have the expected driver record with the same correlation id.
 source "$DNNTRACE_ROOT/tests/interceptors/lib.sh"
 [ -e "$SIMGPU_LIB/libcuda.so.1" ] || skip "simgpu's driver not built ($SIMGPU_LIB)"
-require "$TRACER" "$HELPERS/cuda_calls" "$HELPERS/libcupti_spy.so"
+require_built "$TRACER" "$HELPERS/cuda_calls" "$HELPERS/libcupti_spy.so"
 
 # Runtime cbid -> the driver cbid it must reach (cupti_runtime_cbid.h,
 # cupti_driver_cbid.h): cudaMalloc 20 -> cuMemAlloc_v2 243, cudaMallocAsync

@@ -7,7 +7,7 @@
 # through the handle), 8 threads at once, and the CUPTI-busy fallback.
 source "$DNNTRACE_ROOT/tests/interceptors/lib.sh"
 [ -e "$SIMGPU_LIB/libcudart.so.13" ] || skip "simgpu not built ($SIMGPU_LIB)"
-require "$TRACER" "$HELPERS/cuda_calls"
+require_built "$TRACER" "$HELPERS/cuda_calls"
 
 run_case() { # NAME CHECK_MODE CHECK_ARG CMD_ARGS...
 	local name=$1 mode=$2 arg=$3

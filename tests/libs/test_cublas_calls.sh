@@ -6,11 +6,10 @@
 # link to its call_id, the cublasLtMatmul inside cublasGemmEx is not traced
 # twice, and every call returns the same status traced, preloaded without a
 # session, and plain.
-source "$DNNTRACE_ROOT/tests/interceptors/lib.sh"
-SIMGPU_LIB="$DNNTRACE_BUILD/simgpu/lib"
+. "$DNNTRACE_ROOT/tests/libs/lib.sh"
 PROGRAM="$DNNTRACE_BUILD/tests/libs/cublas_calls"
 [ -e "$SIMGPU_LIB/libcublas.so.13" ] || skip "simulated cuBLAS not built ($SIMGPU_LIB)"
-require "$TRACER" "$PROGRAM"
+require_built "$TRACER" "$PROGRAM"
 
 LD_LIBRARY_PATH="$SIMGPU_LIB" "$PROGRAM" >"$tmp/plain.out" || fail "cublas_calls failed untraced"
 grep -q '^expect cublasLtMatmul' "$tmp/plain.out" || fail "cublas_calls printed no expectations"

@@ -5,9 +5,8 @@
 # one event per traced call, in order, with that status. Run on the real
 # libcudnn.so.9 of the toolkit (no GPU here: cudnnCreate fails, the rest
 # still answers) and on the simulated one when it is built.
-source "$DNNTRACE_ROOT/tests/interceptors/lib.sh"
-CHECK="$DNNTRACE_ROOT/tests/libs/cudnn_check.py"
-require "$TRACER" "$DNNTRACE_BUILD/tests/libs/cudnn_calls" "$DNNTRACE_BUILD/tests/libs/cudnn_graph_calls"
+. "$DNNTRACE_ROOT/tests/libs/lib.sh"
+require_built "$TRACER" "$DNNTRACE_BUILD/tests/libs/cudnn_calls" "$DNNTRACE_BUILD/tests/libs/cudnn_graph_calls"
 
 libdirs=()
 [ -e "$REAL_CUDART_DIR/libcudnn.so.9" ] && libdirs+=("$REAL_CUDART_DIR")
@@ -32,7 +31,7 @@ for program in cudnn_calls cudnn_graph_calls; do
 		fail "$name: recorded run failed (status $?)"
 	diff -u "$tmp/$name.plain" "$tmp/$name.out" >&2 || fail "$name: statuses differ when recorded"
 	events "$tmp/$name.trace" >/dev/null
-	babeltrace2 --clock-cycles "$tmp/$name.trace" | python3 "$CHECK" null "$tmp/$name.out" ||
+	babeltrace2 --clock-cycles "$tmp/$name.trace" | python3 "$CUDNN_CHECK" null "$tmp/$name.out" ||
 		fail "$name: trace check failed"
 done
 done

@@ -6,15 +6,14 @@
 # be forwarded (same statuses as untraced) and traced exactly as when the
 # program links them directly (the same checkers as test_cudnn_legacy_sim.sh
 # and test_cublas_calls.sh).
-source "$DNNTRACE_ROOT/tests/interceptors/lib.sh"
+. "$DNNTRACE_ROOT/tests/libs/lib.sh"
 PLUGINS="$DNNTRACE_BUILD/tests/libs"
 [ -e "$SIMGPU_LIB/libcudnn.so.9" ] && [ -e "$SIMGPU_LIB/libcublas.so.13" ] ||
 	skip "simulated cuDNN/cuBLAS not built ($SIMGPU_LIB)"
-require "$TRACER" "$HELPERS/plugin_host" "$PLUGINS/libcudnn_calls_plugin.so" \
+require_built "$TRACER" "$HELPERS/plugin_host" "$PLUGINS/libcudnn_calls_plugin.so" \
 	"$PLUGINS/libcublas_calls_plugin.so"
 
 # cuDNN: statuses only from stdout (host addresses change between runs).
-statuses() { sed -n 's/^EXPECT {"api": "\([^"]*\)", "result": \([0-9]*\),.*/\1 \2/p' "$1"; }
 LD_LIBRARY_PATH="$SIMGPU_LIB" "$HELPERS/plugin_host" "$PLUGINS/libcudnn_calls_plugin.so" \
 	>"$tmp/cudnn.plain" || fail "cuDNN plugin failed untraced"
 record_raw "$tmp/cudnn.trace" "$tmp/cudnn.out" "$tmp/cudnn.err" "$SIMGPU_LIB" \
@@ -25,7 +24,7 @@ grep -q 'cannot find the real' "$tmp/cudnn.err" && fail "$(head -n 1 "$tmp/cudnn
 diff -u <(statuses "$tmp/cudnn.plain") <(statuses "$tmp/cudnn.out") >&2 ||
 	fail "cuDNN statuses differ when traced"
 babeltrace2 --clock-cycles "$tmp/cudnn.trace" |
-	python3 "$DNNTRACE_ROOT/tests/libs/cudnn_check.py" expect "$tmp/cudnn.out" 1 ||
+	python3 "$CUDNN_CHECK" expect "$tmp/cudnn.out" 1 ||
 	fail "cuDNN calls through RTLD_LOCAL not traced as expected"
 
 # cuBLAS and cuBLASLt.

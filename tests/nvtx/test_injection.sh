@@ -12,7 +12,7 @@ run_plain "$tmp/alone.out" "$tmp/alone.err" -- "$RANGES" "$tmp/alone.truth" 30 |
 	fail "nvtx_ranges alone failed: $(head -n 3 "$tmp/alone.err")"
 
 record_nvtx "$tmp/trace" "$tmp/traced.out" "$tmp/traced.err" \
-	"LD_PRELOAD=$preload" "NVTX_INJECTION64_PATH=$TRACER" -- "$RANGES" "$tmp/traced.truth" 30
+	"LD_PRELOAD=$tracer_preload" "NVTX_INJECTION64_PATH=$TRACER" -- "$RANGES" "$tmp/traced.truth" 30
 rc=$?
 [ "$rc" = 90 ] && fail "could not start an LTTng session"
 [ "$rc" = 0 ] || fail "nvtx_ranges traced exited $rc: $(head -n 3 "$tmp/traced.err")"

@@ -8,7 +8,7 @@ run_plain "$tmp/alone.out" "$tmp/alone.err" -- "$RANGES" "$tmp/alone.truth" 5 ||
 	fail "nvtx_ranges alone failed: $(head -n 3 "$tmp/alone.err")"
 
 record_nvtx "$tmp/trace" "$tmp/preloaded.out" "$tmp/preloaded.err" \
-	"LD_PRELOAD=$preload" -- "$RANGES" "$tmp/preloaded.truth" 5
+	"LD_PRELOAD=$tracer_preload" -- "$RANGES" "$tmp/preloaded.truth" 5
 rc=$?
 [ "$rc" = 90 ] && fail "could not start an LTTng session"
 [ "$rc" = 0 ] || fail "nvtx_ranges preloaded exited $rc: $(head -n 3 "$tmp/preloaded.err")"
@@ -19,7 +19,7 @@ if [ -n "$(find "$tmp/trace" -name metadata 2>/dev/null)" ]; then
 fi
 
 run_plain "$tmp/unrecorded.out" "$tmp/unrecorded.err" \
-	"LD_PRELOAD=$preload" "NVTX_INJECTION64_PATH=$TRACER" -- "$RANGES" "$tmp/unrecorded.truth" 5 ||
+	"LD_PRELOAD=$tracer_preload" "NVTX_INJECTION64_PATH=$TRACER" -- "$RANGES" "$tmp/unrecorded.truth" 5 ||
 	fail "nvtx_ranges injected with no session failed: $(head -n 3 "$tmp/unrecorded.err")"
 diff -u "$tmp/alone.out" "$tmp/unrecorded.out" >&2 || fail "injected with no session, the program printed something else"
 echo "no injection path: no NVTX events; no session: same output"

@@ -7,31 +7,28 @@
 # range per optimizer step (dnntrace_nvtx:start/end).
 . "$DNNTRACE_ROOT/tests/python/lib.sh"
 require_torch
-lib="$DNNTRACE_BUILD/lib/libdnntrace.so"
-[ -f "$lib" ] || fail "missing $lib (build with make all)"
+lib=$TRACER
+require_built "$lib"
 command -v babeltrace2 >/dev/null || fail "babeltrace2 not installed (make deps)"
 program="$TESTS_PYTHON/train_tiny.py"
 
-# An ASan-built tracer needs the ASan runtime first in LD_PRELOAD; Python
-# itself leaks by design, so leak checking is off there.
-asan_env=() tracer_preload=$lib
-if readelf -d "$lib" 2>/dev/null | grep -q libasan; then
-	asan_runtime=$(${CC:-gcc} -print-file-name=libasan.so)
-	asan_env=("LD_PRELOAD=$asan_runtime" "ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0")
-	tracer_preload="$asan_runtime $lib"
-fi
+# Python itself leaks by design, so with an ASan-built tracer (common.sh)
+# leak checking is off, and `dnntrace record` is handed the ASan runtime as
+# LD_PRELOAD, which it keeps first.
+python_asan_env=("${asan_env[@]}")
+[ -n "$asan_runtime" ] && python_asan_env+=("LD_PRELOAD=$asan_runtime")
 
 expected=$(env -u LD_PRELOAD "$python" "$program" 2>"$scratch/plain.err") ||
 	fail "untraced run failed: $(tail -n 1 "$scratch/plain.err")"
 [ "$(echo "$expected" | wc -l)" = 5 ] || fail "untraced run printed: $expected"
 
-out=$(env "${asan_env[@]}" LD_PRELOAD="$tracer_preload" "$python" "$program" 2>"$scratch/preload.err") ||
+out=$(env "${python_asan_env[@]}" LD_PRELOAD="$tracer_preload" "$python" "$program" 2>"$scratch/preload.err") ||
 	fail "run under the preload failed: $(tail -n 1 "$scratch/preload.err")"
 [ "$out" = "$expected" ] || fail "output under the preload differs: $out"
 
 for names in "" --torch-names; do
 	trace="$scratch/trace${names:+-names}"
-	out=$("$PRIVATE_LTTNG" env -u LD_PRELOAD "${asan_env[@]}" "$DNNTRACE" record $names -o "$trace" -- \
+	out=$("$PRIVATE_LTTNG" env -u LD_PRELOAD "${python_asan_env[@]}" "$DNNTRACE" record $names -o "$trace" -- \
 		"$python" "$program" 2>"$scratch/record.err") ||
 		fail "record $names failed: $(tail -n 1 "$scratch/record.err")"
 	[ "$out" = "$expected" ] || fail "output under record $names differs: $out"
