@@ -9,7 +9,8 @@
 set -u
 . "$(dirname "$0")/lib_record.sh"
 analyze="$DNNTRACE_BUILD/bin/dnntrace-analyze"
-emit="$DNNTRACE_BUILD/tests/analysis_emit_scripted"
+# ANALYSIS_EMITTER: another build of the emitter (test_analysis_reader_format1.sh)
+emit="${ANALYSIS_EMITTER:-$DNNTRACE_BUILD/tests/analysis_emit_scripted}"
 [ -x "$analyze" ] && [ -x "$emit" ] || fail "build first ($analyze, $emit)"
 work=$(mktemp -d "${TMPDIR:-/tmp}/dnntrace-reader.XXXXXX")
 trap 'rm -rf "$work"' EXIT
