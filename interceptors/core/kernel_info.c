@@ -3,8 +3,9 @@
  * scan of launch parameters for tensor pointers (see kernel_info.h).
  *
  * The cache is an open-addressing table of atomic pointers: a reader probes
- * without locks; a writer publishes a fully built info with one
- * compare-and-swap (a loser frees its copy). Infos live until exit.
+ * without locks; a writer publishes a fully built info, function id
+ * included, with one compare-and-swap (a loser frees its copy and wastes
+ * its id). Infos live until exit.
  * Must never call a wrapped (traced) function: only REAL() ones.
  */
 #include "interceptors/core/kernel_info.h"
@@ -243,9 +244,11 @@ const struct kernel_info *kernel_info_get_driver(const void *function)
  * function event too, on its own thread before its launch: a duplicate the
  * analyzer ignores, only when two threads race on a new kernel. The
  * analyzer still resolves names at the end of the trace (a lossy channel
- * may drop a function event, or clocks of two CPUs may disagree by a few
- * ns). Only while the function event is enabled: a session that listens
- * for launches but not functions leaves every function unannounced.
+ * may drop a function event). Only while the function event is enabled: a
+ * session that listens for launches but not functions leaves every
+ * function unannounced. Once per process, not per session: a session
+ * started while the process already ran (dnntrace record always starts
+ * its session first) misses the functions announced before it.
  */
 void kernel_info_announce(const struct kernel_info *info)
 {
