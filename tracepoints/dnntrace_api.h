@@ -164,21 +164,32 @@ LTTNG_UST_TRACEPOINT_EVENT(dnntrace_api, memset,
 		lttng_ust_field_integer(int32_t, result, result) \
 		lttng_ust_field_integer(uint64_t, start_ns, start_ns)
 #endif
+#ifndef DNNTRACE_LAUNCH_KERNEL_ARG
+/* How a launch names its kernel: by function id (format 2), or by the name
+ * string itself (format 1). */
 #if DNNTRACE_TRACE_FORMAT >= 2
+#define DNNTRACE_LAUNCH_KERNEL_ARG uint64_t, function_id
+#define DNNTRACE_LAUNCH_KERNEL_FIELD lttng_ust_field_integer(uint64_t, function_id, function_id)
+#else
+#define DNNTRACE_LAUNCH_KERNEL_ARG const char *, name
+#define DNNTRACE_LAUNCH_KERNEL_FIELD lttng_ust_field_string(name, name)
+#endif
+#endif
 LTTNG_UST_TRACEPOINT_EVENT(dnntrace_api, launch,
 	LTTNG_UST_TP_ARGS(uint64_t, call_id, int, api, const void *, func,
-		uint64_t, function_id, const struct dnntrace_launch_geometry *, geom,
+		DNNTRACE_LAUNCH_KERNEL_ARG, const struct dnntrace_launch_geometry *, geom,
 		const void *, stream, const int64_t *, tensors,
 		unsigned int, n_tensors, int, result, uint64_t, start_ns),
 	LTTNG_UST_TP_FIELDS(
 		lttng_ust_field_integer(uint64_t, call_id, call_id)
 		lttng_ust_field_enum(dnntrace_api, api, int, api, api)
 		lttng_ust_field_integer_hex(uint64_t, func, (uintptr_t)func)
-		lttng_ust_field_integer(uint64_t, function_id, function_id)
+		DNNTRACE_LAUNCH_KERNEL_FIELD
 		DNNTRACE_LAUNCH_FIELDS_AFTER_KERNEL
 	)
 )
 
+#if DNNTRACE_TRACE_FORMAT >= 2
 /*
  * A kernel function, once per process: written by the first traced launch
  * of the function, on the launching thread, just before that launch's
@@ -195,20 +206,6 @@ LTTNG_UST_TRACEPOINT_EVENT(dnntrace_api, function,
 		lttng_ust_field_integer_hex(uint64_t, func, (uintptr_t)func)
 		lttng_ust_field_string(name, name)
 		lttng_ust_field_integer(uint32_t, n_params, n_params)
-	)
-)
-#else
-LTTNG_UST_TRACEPOINT_EVENT(dnntrace_api, launch,
-	LTTNG_UST_TP_ARGS(uint64_t, call_id, int, api, const void *, func,
-		const char *, name, const struct dnntrace_launch_geometry *, geom,
-		const void *, stream, const int64_t *, tensors,
-		unsigned int, n_tensors, int, result, uint64_t, start_ns),
-	LTTNG_UST_TP_FIELDS(
-		lttng_ust_field_integer(uint64_t, call_id, call_id)
-		lttng_ust_field_enum(dnntrace_api, api, int, api, api)
-		lttng_ust_field_integer_hex(uint64_t, func, (uintptr_t)func)
-		lttng_ust_field_string(name, name)
-		DNNTRACE_LAUNCH_FIELDS_AFTER_KERNEL
 	)
 )
 #endif
