@@ -39,6 +39,8 @@ static void process_free(struct dt_process *p)
 	dt_process_free_ranges(p);
 	free(p->mem_samples);
 	free(p->power_samples);
+	dt_u64map_free(&p->function_names);
+	free(p->unnamed_launches);
 }
 
 void dt_model_free(struct dt_model *m)
@@ -67,6 +69,7 @@ struct dt_process *dt_model_process(struct dt_model *m, int64_t vpid)
 	p->vpid = vpid;
 	p->cupti_ok = -1;
 	p->last_alloc_device = -1;
+	p->trace_format = 1;
 	m->last_process = m->n_processes - 1;
 	return p;
 }
@@ -362,6 +365,64 @@ void dt_model_on_status(struct dt_model *m, int64_t vpid, int cupti_ok,
 	struct dt_process *p = dt_model_process(m, vpid);
 	p->cupti_ok = cupti_ok != 0;
 	p->cupti_message = message ? dt_strpool_intern(&m->names, message) : NULL;
+}
+
+void dt_model_on_trace_format(struct dt_model *m, int64_t vpid, int format)
+{
+	dt_model_process(m, vpid)->trace_format = format;
+}
+
+void dt_model_on_function(struct dt_model *m, int64_t vpid,
+		uint64_t function_id, const char *name)
+{
+	m->dnntrace_events++;
+	struct dt_process *p = dt_model_process(m, vpid);
+	uint64_t known;
+	/* a second event for an id is the tracer's harmless duplicate (two
+	 * threads racing on a new kernel): the first one stands */
+	if (function_id == 0 || dt_u64map_get(&p->function_names, function_id, &known))
+		return;
+	const char *interned = dt_strpool_intern(&m->names, name ? name : "");
+	dt_u64map_put(&p->function_names, function_id, (uint64_t)(uintptr_t)interned);
+}
+
+const char *dt_model_function_name(const struct dt_model *m, int64_t vpid,
+		uint64_t function_id)
+{
+	const struct dt_process *p = dt_model_find_process(m, vpid);
+	uint64_t name;
+	if (function_id == 0)
+		return "";   /* the tracer could not learn the name */
+	if (!p || !dt_u64map_get(&p->function_names, function_id, &name))
+		return NULL;
+	return (const char *)(uintptr_t)name;
+}
+
+void dt_model_name_launch_later(struct dt_model *m, int64_t vpid,
+		uint64_t function_id)
+{
+	struct dt_process *p = dt_model_process(m, vpid);
+	if (p->n_launches == 0)
+		return;
+	*DT_PUSH_SLOT(p->unnamed_launches, p->n_unnamed_launches,
+			p->cap_unnamed_launches) = (struct dt_unnamed_launch){
+		.launch = p->n_launches - 1, .function_id = function_id};
+}
+
+/* A function event that never came (a lossy channel dropped it) leaves
+ * the launch's name "", as an unknown name always was. */
+void dt_model_resolve_function_names(struct dt_model *m)
+{
+	for (size_t i = 0; i < m->n_processes; i++) {
+		struct dt_process *p = &m->processes[i];
+		for (size_t u = 0; u < p->n_unnamed_launches; u++) {
+			const char *name = dt_model_function_name(m, p->vpid,
+					p->unnamed_launches[u].function_id);
+			if (name)
+				p->launches[p->unnamed_launches[u].launch].name = name;
+		}
+		p->n_unnamed_launches = 0;
+	}
 }
 
 void dt_model_on_gpu_kernel(struct dt_model *m, int64_t vpid,

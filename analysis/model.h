@@ -194,6 +194,12 @@ struct dt_device_stats {
 	uint64_t vmm_physical_bytes;
 };
 
+/* A launch whose function event had not come yet (format 2). */
+struct dt_unnamed_launch {
+	size_t launch;             /* index in dt_process.launches */
+	uint64_t function_id;
+};
+
 struct dt_process {
 	int64_t vpid;
 	struct dt_tensor *tensors;
@@ -238,6 +244,10 @@ struct dt_process {
 	size_t n_mem_samples, cap_mem_samples;
 	struct dt_power_sample *power_samples; /* trace order (power_samples.c) */
 	size_t n_power_samples, cap_power_samples;
+	int trace_format;                   /* status.format; 1: no such field */
+	struct dt_u64map function_names;    /* function id -> interned name */
+	struct dt_unnamed_launch *unnamed_launches; /* named at the end */
+	size_t n_unnamed_launches, cap_unnamed_launches;
 };
 
 struct dt_model {
@@ -287,6 +297,24 @@ void dt_model_on_mem_info(struct dt_model *m, int64_t vpid, uint64_t ts,
 		int32_t device, uint64_t free_bytes, uint64_t total_bytes);
 void dt_model_on_status(struct dt_model *m, int64_t vpid, int cupti_ok,
 		const char *message);
+/* status.format: the trace format the process wrote (1 when absent). */
+void dt_model_on_trace_format(struct dt_model *m, int64_t vpid, int format);
+/*
+ * Format 2 names a launch's kernel by function id: dnntrace_api:function
+ * gives the name, once per process (the first event for an id wins). A
+ * launch read before its function event (another CPU's stream, stamped a
+ * few ns later) is stored with the name "" and dt_model_name_launch_later;
+ * dt_model_resolve_function_names, once the whole trace is read, names it.
+ */
+void dt_model_on_function(struct dt_model *m, int64_t vpid,
+		uint64_t function_id, const char *name);
+/* The interned name of function_id, or NULL while no event gave it. */
+const char *dt_model_function_name(const struct dt_model *m, int64_t vpid,
+		uint64_t function_id);
+/* The process's last launch is named by function_id, still unknown. */
+void dt_model_name_launch_later(struct dt_model *m, int64_t vpid,
+		uint64_t function_id);
+void dt_model_resolve_function_names(struct dt_model *m);
 void dt_model_on_gpu_kernel(struct dt_model *m, int64_t vpid,
 		uint32_t correlation_id, uint32_t device, uint32_t stream,
 		uint64_t start, uint64_t end, const char *name);

@@ -30,6 +30,7 @@ enum handler {
 	H_MEMCPY,
 	H_MEMSET,
 	H_LAUNCH,
+	H_FUNCTION,            /* format 2: a kernel's name, once */
 	H_GRAPH_LAUNCH,
 	H_TAG,
 	H_STATUS,
@@ -49,8 +50,10 @@ enum handler {
 #define MAX_FIELDS 12 /* dnntrace_gpu:power reads 7 */
 
 /* The payload members each handler reads, in slot order. A name starting
- * with '?' is optional (added to the format later, or read only for the
- * pass hooks): absent, it reads as 0. */
+ * with '?' is optional (added to the format later, removed by a later
+ * format, or read only for the pass hooks): absent, it reads as 0 (a
+ * string as ""). A launch has "name" in format 1, "function_id" in
+ * format 2 (tracepoints/README.md, "Format versions"). */
 static const struct {
 	const char *event;
 	enum handler handler;
@@ -67,10 +70,11 @@ static const struct {
 	{"dnntrace_api:graph_launch", H_GRAPH_LAUNCH,
 		{"call_id", "api", "stream", "result", "?start_ns"}},
 	{"dnntrace_api:launch", H_LAUNCH,
-		{"call_id", "api", "name", "stream", "tensors", "result",
-		 "?start_ns"}},
+		{"call_id", "api", "?name", "stream", "tensors", "result",
+		 "?start_ns", "?function_id"}},
+	{"dnntrace_api:function", H_FUNCTION, {"function_id", "name"}},
 	{"dnntrace_api:tag", H_TAG, {"tensor_id", "name"}},
-	{"dnntrace_api:status", H_STATUS, {"cupti_ok", "message"}},
+	{"dnntrace_api:status", H_STATUS, {"cupti_ok", "message", "?format"}},
 	{"dnntrace_api:mem_info", H_MEM_INFO,
 		{"device", "free_bytes", "total_bytes"}},
 	{"dnntrace_gpu:kernel", H_GPU_KERNEL,
@@ -317,6 +321,8 @@ static inline uint64_t get_unsigned(const bt_field *payload,
 static inline const char *get_string(const bt_field *payload,
 		const struct class_info *info, int slot)
 {
+	if (info->kind[slot] == F_ABSENT)
+		return "";
 	const bt_field *f = member(payload, info, slot);
 	return bt_field_string_get_length(f) == 0 ? "" :
 		bt_field_string_get_value(f);
@@ -358,6 +364,23 @@ static inline int64_t context_integer(const bt_event *event, int64_t index,
 		(int64_t)bt_field_integer_unsigned_get_value(f);
 }
 
+enum { LAUNCH_NAME = 2, LAUNCH_FUNCTION_ID = 7 };   /* slots */
+
+/* The launch's kernel name: format 1's name field, or format 2's function
+ * id resolved through the function events read so far; NULL when that
+ * function's event is yet to come (*function_id says which). */
+static const char *launch_name(const struct reader *r, const bt_field *payload,
+		const struct class_info *info, int64_t vpid, uint64_t *function_id)
+{
+	*function_id = 0;
+	if (info->kind[LAUNCH_NAME] != F_ABSENT)
+		return get_string(payload, info, LAUNCH_NAME);
+	if (info->kind[LAUNCH_FUNCTION_ID] == F_ABSENT)
+		return "";
+	*function_id = get_unsigned(payload, info, LAUNCH_FUNCTION_ID);
+	return dt_model_function_name(r->model, vpid, *function_id);
+}
+
 static void handle_launch(struct reader *r, const bt_field *payload,
 		const struct class_info *info, int64_t vpid, int64_t vtid,
 		uint64_t ts)
@@ -373,12 +396,15 @@ static void handle_launch(struct reader *r, const bt_field *payload,
 	}
 	for (uint64_t i = 0; i < n; i++)
 		r->tensor_buffer[i] = array_element(array, info->kind[4], i);
+	uint64_t function_id;
+	const char *name = launch_name(r, payload, info, vpid, &function_id);
 	dt_model_on_launch(r->model, vpid, vtid, ts,
 			get_unsigned(payload, info, 0),
-			(int)get_signed(payload, info, 1),
-			get_string(payload, info, 2),
+			(int)get_signed(payload, info, 1), name ? name : "",
 			get_unsigned(payload, info, 3), r->tensor_buffer,
 			(uint32_t)n, (int)get_signed(payload, info, 5));
+	if (!name)
+		dt_model_name_launch_later(r->model, vpid, function_id);
 }
 
 static void grow_buffer(void **buffer, size_t n, size_t size)
@@ -503,7 +529,12 @@ static void run_hooks(struct reader *r, const bt_event *event,
 		e.kind = DT_HOOK_LAUNCH;
 		e.call_id = get_unsigned(payload, info, 0);
 		e.api = (int)get_signed(payload, info, 1);
-		e.name = get_string(payload, info, 2);
+		/* a streaming pass cannot wait for a late function event (only
+		 * two threads racing on a new kernel make one): "" then */
+		uint64_t function_id;
+		e.name = launch_name(r, payload, info, vpid, &function_id);
+		if (!e.name)
+			e.name = "";
 		e.stream = get_unsigned(payload, info, 3);
 		e.tensors = r->tensor_buffer;
 		e.n_tensors = (uint32_t)bt_field_array_get_length(
@@ -652,6 +683,13 @@ static void handle_event(struct reader *r, const bt_message *msg)
 		break;
 	case H_STATUS:
 		dt_model_on_status(m, vpid, (int)get_signed(payload, info, 0),
+				get_string(payload, info, 1));
+		if (info->kind[2] != F_ABSENT)
+			dt_model_on_trace_format(m, vpid,
+					(int)get_signed(payload, info, 2));
+		break;
+	case H_FUNCTION:
+		dt_model_on_function(m, vpid, get_unsigned(payload, info, 0),
 				get_string(payload, info, 1));
 		break;
 	case H_GPU_KERNEL:
@@ -1000,6 +1038,8 @@ int dt_read_trace_hooked(const char *trace_dir, struct dt_model *m,
 	free(r.lib_ranks);
 	free(r.lib_dims);
 	bt_current_thread_clear_error();
+	if (rc == 0)
+		dt_model_resolve_function_names(m);
 	if (rc == 0 && m->dnntrace_events == 0) {
 		snprintf(error, error_size, "%s: trace has no dnntrace events "
 				"(was the program traced with dnntrace record?)",

@@ -3,7 +3,8 @@
  * requires cost by themselves, with no tracer around them.
  *   bench_events pair N     dnntrace_api:alloc + dnntrace_api:free (one
  *                           cudaMalloc+cudaFree pair's events)
- *   bench_events launch N   one dnntrace_api:launch with 4 tensor ids
+ *   bench_events launch N   one dnntrace_api:launch with 4 tensor ids (its
+ *                           kernel's name is in a function event, once)
  * Links the providers itself and must never run with libdnntrace.so
  * preloaded (the providers would be registered twice).
  */
@@ -35,7 +36,7 @@ static void launch_events(long n)
 	for (long i = 0; i < n; i++)
 		lttng_ust_tracepoint(dnntrace_api, launch, (uint64_t)i + 1,
 				     DNNTRACE_API_cudaLaunchKernel, (void *)0x1000,
-				     "bench_kernel", &geometry, NULL, tensors, 4, 0,
+				     (uint64_t)1, &geometry, NULL, tensors, 4, 0,
 				     (uint64_t)0);
 }
 

@@ -2,6 +2,9 @@
  * Benchmarks (c) and the trace generator of (d), printed as ns per iteration.
  *   bench_launch launch N      cudaLaunchKernel of a kernel whose single 300-byte
  *                              parameter block holds 4 tensor pointers
+ *   bench_launch launch_long N the same launch of a kernel with a realistic
+ *                              400-byte templated C++ name (PyTorch's names are
+ *                              200-600 bytes)
  *   bench_launch tracepoint N  one bare bench_ref:event tracepoint (the yardstick)
  *   bench_launch mixed N       cudaMalloc + that launch + cudaFree per iteration,
  *                              5 trace events each: a realistic trace for (d)
@@ -42,6 +45,19 @@ static void set_tensor_slot(int t, void *p)
 }
 
 static char bench_kernel; /* its address is the kernel's host handle */
+static char bench_kernel_long_name;
+
+/* What cudaFuncGetName gives for one of PyTorch's elementwise kernels. */
+static const char long_kernel_name[] =
+	"void at::native::vectorized_elementwise_kernel<4, "
+	"at::native::BinaryFunctor<c10::BFloat16, c10::BFloat16, "
+	"c10::BFloat16, at::native::binary_internal::MulFunctor<float> >, "
+	"std::array<char*, 3ul> >(int64_t, "
+	"at::native::BinaryFunctor<c10::BFloat16, c10::BFloat16, "
+	"c10::BFloat16, at::native::binary_internal::MulFunctor<float> >, "
+	"std::array<char*, 3ul>, memory::LoadWithCast<2>, "
+	"memory::StoreWithCast<1>)";
+_Static_assert(sizeof(long_kernel_name) == 400 + 1, "the benchmark's name is 400 bytes");
 static cudaStream_t stream;
 
 static void check(cudaError_t err, const char *what)
@@ -52,17 +68,29 @@ static void check(cudaError_t err, const char *what)
 	}
 }
 
-static void launch_once(void)
+static void launch_kernel(const void *kernel)
 {
 	void *args[1] = { params };
 	dim3 grid = { 128, 1, 1 }, block = { 256, 1, 1 };
-	check(cudaLaunchKernel(&bench_kernel, grid, block, args, 0, stream), "cudaLaunchKernel");
+	check(cudaLaunchKernel(kernel, grid, block, args, 0, stream), "cudaLaunchKernel");
+}
+
+static void launch_once(void)
+{
+	launch_kernel(&bench_kernel);
 }
 
 static void launches(long n)
 {
 	for (long i = 0; i < n; i++)
 		launch_once();
+	check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
+}
+
+static void long_name_launches(long n)
+{
+	for (long i = 0; i < n; i++)
+		launch_kernel(&bench_kernel_long_name);
 	check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
 }
 
@@ -89,17 +117,20 @@ int main(int argc, char **argv)
 	void (*body)(long) = NULL;
 	if (argc == 3 && strcmp(argv[1], "launch") == 0)
 		body = launches;
+	else if (argc == 3 && strcmp(argv[1], "launch_long") == 0)
+		body = long_name_launches;
 	else if (argc == 3 && strcmp(argv[1], "tracepoint") == 0)
 		body = tracepoints;
 	else if (argc == 3 && strcmp(argv[1], "mixed") == 0)
 		body = mixed;
 	long n = argc == 3 ? atol(argv[2]) : 0;
 	if (!body || n <= 0) {
-		fprintf(stderr, "usage: bench_launch launch|tracepoint|mixed ITERATIONS\n");
+		fprintf(stderr, "usage: bench_launch launch|launch_long|tracepoint|mixed ITERATIONS\n");
 		return 1;
 	}
 	size_t param_sizes[1] = { PARAM_BYTES };
 	simgpu_define_kernel(&bench_kernel, "bench_kernel", 1, param_sizes);
+	simgpu_define_kernel(&bench_kernel_long_name, long_kernel_name, 1, param_sizes);
 	check(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "cudaStreamCreate");
 	for (int t = 0; t < 4; t++) {
 		void *tensor = NULL;

@@ -1,11 +1,14 @@
 /*
  * dnntrace_api: the host-side LTTng-UST provider. One event per wrapped CUDA
- * call the user's program made (allocation, free, copy, set, launch) and per
- * tensor name given through dnntrace_tag().
+ * call the user's program made (allocation, free, copy, set, launch), per
+ * kernel function launched (its name, once) and per tensor name given
+ * through dnntrace_tag().
  *
  * This header IS the trace format: tracepoints/README.md documents every
  * field, and the analyzer reads exactly these names. Add fields or enum labels
- * at the end; never rename, retype or reorder existing ones.
+ * at the end; never rename, retype or reorder existing ones, except in a new
+ * format version (DNNTRACE_TRACE_FORMAT below) whose previous traces the
+ * analyzer still reads.
  */
 #undef LTTNG_UST_TRACEPOINT_PROVIDER
 #define LTTNG_UST_TRACEPOINT_PROVIDER dnntrace_api
@@ -20,6 +23,18 @@
 #include <stdint.h>
 
 #include "tracepoints/dnntrace_enums.h"
+
+/*
+ * The trace format these definitions write, in dnntrace_api:status.format
+ * (README.md, "Format versions"). 2: launches name their kernel by
+ * function_id, each kernel's name comes once in dnntrace_api:function.
+ * Format 1 (no format field) carried the name string in every launch: only
+ * the analyzer's tests build it (-DDNNTRACE_TRACE_FORMAT=1), to write the
+ * old traces the analyzer must keep reading.
+ */
+#ifndef DNNTRACE_TRACE_FORMAT
+#define DNNTRACE_TRACE_FORMAT 2
+#endif
 
 /* Which API entry point the program called. Values are stable (see enums). */
 #ifndef DT_API_LABEL
@@ -127,34 +142,73 @@ LTTNG_UST_TRACEPOINT_EVENT(dnntrace_api, memset,
 /*
  * A kernel launch. call_id is pushed as CUPTI external correlation id
  * (CUSTOM0) around the forwarded call, so dnntrace_gpu:external_correlation
- * links the GPU kernel record back here. tensors: ids of the live tensors
- * whose base or interior addresses appear, 8-byte aligned, in the parameter
- * bytes (each id once, in parameter order). Roles are unknown for plain
- * launches: the analyzer counts each as read and write.
+ * links the GPU kernel record back here. function_id names the kernel: the
+ * dnntrace_api:function event with that id (0: the name is unknown).
+ * tensors: ids of the live tensors whose base or interior addresses appear,
+ * 8-byte aligned, in the parameter bytes (each id once, in parameter order).
+ * Roles are unknown for plain launches: the analyzer counts each as read and
+ * write.
  */
+#ifndef DNNTRACE_LAUNCH_FIELDS_AFTER_KERNEL
+/* The fields after the kernel's id (format 2) or name (format 1). */
+#define DNNTRACE_LAUNCH_FIELDS_AFTER_KERNEL \
+		lttng_ust_field_integer(uint32_t, grid_x, geom->grid[0]) \
+		lttng_ust_field_integer(uint32_t, grid_y, geom->grid[1]) \
+		lttng_ust_field_integer(uint32_t, grid_z, geom->grid[2]) \
+		lttng_ust_field_integer(uint32_t, block_x, geom->block[0]) \
+		lttng_ust_field_integer(uint32_t, block_y, geom->block[1]) \
+		lttng_ust_field_integer(uint32_t, block_z, geom->block[2]) \
+		lttng_ust_field_integer(uint64_t, shared_mem, geom->shared_mem) \
+		lttng_ust_field_integer_hex(uint64_t, stream, (uintptr_t)stream) \
+		lttng_ust_field_sequence(int64_t, tensors, tensors, uint32_t, n_tensors) \
+		lttng_ust_field_integer(int32_t, result, result) \
+		lttng_ust_field_integer(uint64_t, start_ns, start_ns)
+#endif
+#ifndef DNNTRACE_LAUNCH_KERNEL_ARG
+/* How a launch names its kernel: by function id (format 2), or by the name
+ * string itself (format 1). */
+#if DNNTRACE_TRACE_FORMAT >= 2
+#define DNNTRACE_LAUNCH_KERNEL_ARG uint64_t, function_id
+#define DNNTRACE_LAUNCH_KERNEL_FIELD lttng_ust_field_integer(uint64_t, function_id, function_id)
+#else
+#define DNNTRACE_LAUNCH_KERNEL_ARG const char *, name
+#define DNNTRACE_LAUNCH_KERNEL_FIELD lttng_ust_field_string(name, name)
+#endif
+#endif
 LTTNG_UST_TRACEPOINT_EVENT(dnntrace_api, launch,
 	LTTNG_UST_TP_ARGS(uint64_t, call_id, int, api, const void *, func,
-		const char *, name, const struct dnntrace_launch_geometry *, geom,
+		DNNTRACE_LAUNCH_KERNEL_ARG, const struct dnntrace_launch_geometry *, geom,
 		const void *, stream, const int64_t *, tensors,
 		unsigned int, n_tensors, int, result, uint64_t, start_ns),
 	LTTNG_UST_TP_FIELDS(
 		lttng_ust_field_integer(uint64_t, call_id, call_id)
 		lttng_ust_field_enum(dnntrace_api, api, int, api, api)
 		lttng_ust_field_integer_hex(uint64_t, func, (uintptr_t)func)
-		lttng_ust_field_string(name, name)
-		lttng_ust_field_integer(uint32_t, grid_x, geom->grid[0])
-		lttng_ust_field_integer(uint32_t, grid_y, geom->grid[1])
-		lttng_ust_field_integer(uint32_t, grid_z, geom->grid[2])
-		lttng_ust_field_integer(uint32_t, block_x, geom->block[0])
-		lttng_ust_field_integer(uint32_t, block_y, geom->block[1])
-		lttng_ust_field_integer(uint32_t, block_z, geom->block[2])
-		lttng_ust_field_integer(uint64_t, shared_mem, geom->shared_mem)
-		lttng_ust_field_integer_hex(uint64_t, stream, (uintptr_t)stream)
-		lttng_ust_field_sequence(int64_t, tensors, tensors, uint32_t, n_tensors)
-		lttng_ust_field_integer(int32_t, result, result)
-		lttng_ust_field_integer(uint64_t, start_ns, start_ns)
+		DNNTRACE_LAUNCH_KERNEL_FIELD
+		DNNTRACE_LAUNCH_FIELDS_AFTER_KERNEL
 	)
 )
+
+#if DNNTRACE_TRACE_FORMAT >= 2
+/*
+ * A kernel function, once per process: written by the first traced launch
+ * of the function, on the launching thread, just before that launch's
+ * event (kernel_info.c says why a launch never comes before it in time).
+ * function_id is what launches carry; func the handle (host function,
+ * cudaKernel_t or CUfunction: two handles of one kernel are two
+ * functions); n_params the parameters of its layout (0: unknown).
+ */
+LTTNG_UST_TRACEPOINT_EVENT(dnntrace_api, function,
+	LTTNG_UST_TP_ARGS(uint64_t, function_id, const void *, func, const char *, name,
+		uint32_t, n_params),
+	LTTNG_UST_TP_FIELDS(
+		lttng_ust_field_integer(uint64_t, function_id, function_id)
+		lttng_ust_field_integer_hex(uint64_t, func, (uintptr_t)func)
+		lttng_ust_field_string(name, name)
+		lttng_ust_field_integer(uint32_t, n_params, n_params)
+	)
+)
+#endif
 
 /* dnntrace_tag(ptr, name): names the tensor containing ptr (-1: none). */
 LTTNG_UST_TRACEPOINT_EVENT(dnntrace_api, tag,
@@ -169,7 +223,19 @@ LTTNG_UST_TRACEPOINT_EVENT(dnntrace_api, tag,
 /*
  * The tracer's own state, once per process: whether CUPTI (kernel timing)
  * started. cupti_ok 0 means kernel records are missing; message says why.
+ * format: the trace format (DNNTRACE_TRACE_FORMAT; absent: 1).
  */
+#if DNNTRACE_TRACE_FORMAT >= 2
+LTTNG_UST_TRACEPOINT_EVENT(dnntrace_api, status,
+	LTTNG_UST_TP_ARGS(int, cupti_ok, int, code, const char *, message, int, format),
+	LTTNG_UST_TP_FIELDS(
+		lttng_ust_field_integer(int32_t, cupti_ok, cupti_ok)
+		lttng_ust_field_integer(int32_t, code, code)
+		lttng_ust_field_string(message, message)
+		lttng_ust_field_integer(int32_t, format, format)
+	)
+)
+#else
 LTTNG_UST_TRACEPOINT_EVENT(dnntrace_api, status,
 	LTTNG_UST_TP_ARGS(int, cupti_ok, int, code, const char *, message),
 	LTTNG_UST_TP_FIELDS(
@@ -178,6 +244,7 @@ LTTNG_UST_TRACEPOINT_EVENT(dnntrace_api, status,
 		lttng_ust_field_string(message, message)
 	)
 )
+#endif
 
 /*
  * A CUDA graph launch (cuGraphLaunch, cudaGraphLaunch and their _ptsz

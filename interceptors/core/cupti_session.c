@@ -561,12 +561,12 @@ void cupti_session_start(void)
 	if (code != 0) {
 		fprintf(stderr, "dnntrace: CUPTI unavailable (%s): GPU kernel times will be "
 			"missing; API calls are still traced\n", message);
-		lttng_ust_tracepoint(dnntrace_api, status, 0, code, message);
+		lttng_ust_tracepoint(dnntrace_api, status, 0, code, message, DNNTRACE_TRACE_FORMAT);
 		return;
 	}
 	owner_pid = getpid();
 	atomic_store_explicit(&cupti_session_running, true, memory_order_release);
-	lttng_ust_tracepoint(dnntrace_api, status, 1, 0, message);
+	lttng_ust_tracepoint(dnntrace_api, status, 1, 0, message, DNNTRACE_TRACE_FORMAT);
 }
 
 bool cupti_session_push_slow(uint64_t call_id)

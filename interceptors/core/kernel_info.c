@@ -3,8 +3,9 @@
  * scan of launch parameters for tensor pointers (see kernel_info.h).
  *
  * The cache is an open-addressing table of atomic pointers: a reader probes
- * without locks; a writer publishes a fully built info with one
- * compare-and-swap (a loser frees its copy). Infos live until exit.
+ * without locks; a writer publishes a fully built info, function id
+ * included, with one compare-and-swap (a loser frees its copy and wastes
+ * its id). Infos live until exit.
  * Must never call a wrapped (traced) function: only REAL() ones.
  */
 #include "interceptors/core/kernel_info.h"
@@ -20,6 +21,7 @@
 #include <cuda_runtime_api.h>
 
 #include "interceptors/core/real_functions.h"
+#include "tracepoints/dnntrace_api.h"
 
 enum {
 	TABLE_SLOTS = 1 << 16,   /* distinct kernels cached; beyond, asked per launch */
@@ -28,10 +30,16 @@ enum {
 };
 
 static _Atomic(struct kernel_info *) table[TABLE_SLOTS];
+static atomic_uint_fast64_t next_function_id = 1;
+/* Bumped in a forked child, so that announcements of the parent's epoch
+ * count as not made (announcement values: see kernel_info_announce). */
+static atomic_uint announce_epoch = 1;
 static atomic_uint_fast64_t overflowed_launches;
 static atomic_bool overflow_reported;
 
-static const struct kernel_info no_info = { .func = NULL, .driver = false, .name = "", .n_params = 0 };
+static const struct kernel_info no_info = {
+	.func = NULL, .driver = false, .name = "", .function_id = 0, .n_params = 0,
+};
 
 /* How one API names a kernel and its parameters: the runtime's or the driver's. */
 struct kernel_probe {
@@ -169,6 +177,10 @@ static struct kernel_info *probe_kernel(const struct kernel_probe *probe, const 
 	info->func = func;
 	info->driver = probe->driver;
 	info->name = name_copy;
+	/* Taken before publishing: a thread that loses the race wastes its id. */
+	info->function_id = atomic_fetch_add_explicit(&next_function_id, 1,
+						      memory_order_relaxed);
+	atomic_init(&info->announcement, 0);
 	info->n_params = n_params;
 	for (uint32_t i = 0; i < n_params; i++) {
 		probe->param(func, i, &offset, &size);
@@ -219,6 +231,57 @@ const struct kernel_info *kernel_info_get(const void *func)
 const struct kernel_info *kernel_info_get_driver(const void *function)
 {
 	return info_get(&driver_probe, function);
+}
+
+/*
+ * The order rule. LTTng writes each CPU's events to its own stream and the
+ * analyzer merges the streams by time, so "a function event before every
+ * launch that names it" holds when the function event is STAMPED before the
+ * launch. A thread claims the announcement (epoch * 2: in progress), writes
+ * the event, then marks it done (epoch * 2 + 1, release). A thread that sees
+ * it done launches after the event was stamped; one that sees it in
+ * progress cannot know whether it was stamped yet, so it writes the
+ * function event too, on its own thread before its launch: a duplicate the
+ * analyzer ignores, only when two threads race on a new kernel. The
+ * analyzer still resolves names at the end of the trace (a lossy channel
+ * may drop a function event). Only while the function event is enabled: a
+ * session that listens for launches but not functions leaves every
+ * function unannounced. Once per process, not per session: a session
+ * started while the process already ran (dnntrace record always starts
+ * its session first) misses the functions announced before it.
+ */
+void kernel_info_announce(const struct kernel_info *info)
+{
+	if (info->function_id == 0)
+		return;
+	/* Infos with an id are the heap blocks probe_kernel built, never const. */
+	struct kernel_info *mutable_info = (struct kernel_info *)info;
+	unsigned epoch = atomic_load_explicit(&announce_epoch, memory_order_relaxed);
+	unsigned in_progress = epoch * 2, done = epoch * 2 + 1;
+	unsigned state = atomic_load_explicit(&mutable_info->announcement, memory_order_acquire);
+
+	if (state == done || !lttng_ust_tracepoint_enabled(dnntrace_api, function))
+		return;
+	bool claimed = false;
+	while (state != in_progress && state != done) {
+		if (atomic_compare_exchange_weak_explicit(&mutable_info->announcement, &state,
+							  in_progress, memory_order_acq_rel,
+							  memory_order_acquire)) {
+			claimed = true;
+			break;
+		}
+	}
+	if (state == done)
+		return;
+	lttng_ust_tracepoint(dnntrace_api, function, info->function_id, info->func, info->name,
+			     info->n_params);
+	if (claimed)
+		atomic_store_explicit(&mutable_info->announcement, done, memory_order_release);
+}
+
+void kernel_info_forget_announcements(void)
+{
+	atomic_fetch_add_explicit(&announce_epoch, 1, memory_order_relaxed);
 }
 
 static void add_unique(int64_t id, int64_t *ids, unsigned *count, bool *overflow)

@@ -5,6 +5,10 @@
  * asked once per handle and cached in a lock-free, read-mostly table; and
  * the scan of a launch's parameter bytes for pointers into live tensors.
  *
+ * Each cached function also has a process-wide function id, which launch
+ * events carry instead of the name, and is announced once per process in a
+ * dnntrace_api:function event (kernel_info_announce).
+ *
  * Driver-level launches (cuLaunchKernel & co.) name a CUfunction: their
  * infos come from cuFuncGetName / cuFuncGetParamInfo and are cached apart
  * from the runtime's (same table, keyed by handle AND api).
@@ -30,6 +34,8 @@ struct kernel_info {
 	const void *func;
 	bool driver;             /* func is a CUfunction */
 	const char *name;        /* "" when the runtime gave none */
+	uint64_t function_id;    /* 1, 2, ... per process; 0: unknown (no info) */
+	_Atomic(unsigned) announcement; /* kernel_info.c: announced in which epoch */
 	uint32_t n_params;
 	struct kernel_param params[];
 };
@@ -43,6 +49,16 @@ const struct kernel_info *kernel_info_get(const void *func);
 
 /* The same for a driver CUfunction (cuFuncGetName, cuFuncGetParamInfo). */
 const struct kernel_info *kernel_info_get_driver(const void *function);
+
+/*
+ * Emits info's dnntrace_api:function event unless this process already did
+ * (or its function_id is 0): call it on the launching thread just before
+ * the launch event. Allocates nothing; no lock.
+ */
+void kernel_info_announce(const struct kernel_info *info);
+
+/* In a forked child: every function is announced again (a new vpid). */
+void kernel_info_forget_announcements(void);
 
 /* Most tensor ids one launch event lists; more are counted as overflow. */
 enum { KERNEL_MAX_TENSORS = 256 };

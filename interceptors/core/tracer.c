@@ -92,6 +92,7 @@ static void tracer_in_child(void)
 {
 	cupti_session_forget();
 	nvml_sampler_forget();
+	kernel_info_forget_announcements();
 }
 
 static pthread_once_t start_once = PTHREAD_ONCE_INIT;

@@ -83,8 +83,9 @@ static void record_launch(const struct traced_call *call, const struct driver_la
 		n_tensors = kernel_scan_tensors(info, launch->params, &tracer_tensors, tensors);
 	else if ((buffer = extra_buffer(launch->extra, &buffer_size)))
 		n_tensors = kernel_scan_buffer(buffer, buffer_size, &tracer_tensors, tensors);
+	kernel_info_announce(info);
 	lttng_ust_tracepoint(dnntrace_api, launch, call->call_id, launch->api,
-			     (const void *)launch->function, info->name, &launch->geometry,
+			     (const void *)launch->function, info->function_id, &launch->geometry,
 			     launch->stream, tensors, n_tensors, (int)result, call->start_ns);
 }
 

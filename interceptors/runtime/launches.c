@@ -3,8 +3,8 @@
  * twins), and of __cudaLaunchKernel[_ptsz], what nvcc 13 compiles <<<>>>
  * into (cuda_nvcc13.h). Each forwards with the same arguments and returns
  * the real result; when recording it emits dnntrace_api:launch with the
- * kernel's name, geometry, and the live tensors its parameter bytes point
- * into. __cudaGetKernel, which nvcc 13's code calls once per kernel before
+ * kernel's function id (its name comes once, in dnntrace_api:function),
+ * geometry, and the live tensors its parameter bytes point into. __cudaGetKernel, which nvcc 13's code calls once per kernel before
  * launching, submits no GPU work: it is not wrapped.
  *
  * The kernel's layout is learnt BEFORE forwarding (kernel_info.c keeps the
@@ -37,7 +37,8 @@ static void record_launch(const struct traced_call *call, enum dnntrace_api_id a
 	int64_t tensors[KERNEL_MAX_TENSORS];
 	unsigned n_tensors = kernel_scan_tensors(info, args, &tracer_tensors, tensors);
 
-	lttng_ust_tracepoint(dnntrace_api, launch, call->call_id, api, func, info->name,
+	kernel_info_announce(info);
+	lttng_ust_tracepoint(dnntrace_api, launch, call->call_id, api, func, info->function_id,
 			     geometry, stream, tensors, n_tensors, (int)result, call->start_ns);
 }
 

@@ -9,6 +9,8 @@
  *   main     the scenario above (device 0)
  *   other    one tensor and one kernel on device 1, 3 CUPTI records dropped
  *   nocupti  status cupti_ok=0 and launches without GPU kernel records
+ *            (in format 2, the second kernel's function event comes after
+ *            its launch: the analyzer names it at the end)
  *   lib      library calls (dnntrace_lib) with roles and shapes, linked to
  *            their kernels: the scenario of test_analysis_library.c
  *   nvtx     two training steps under NVTX ranges (push/pop on two threads
@@ -21,9 +23,14 @@
  *   none     registers with LTTng but emits nothing
  *   bulk N   about N events shaped like a training loop (for timing the
  *            analyzer against babeltrace2 -o dummy); no expected values
+ * Built twice: in the current trace format (analysis_emit_scripted) and
+ * with -DDNNTRACE_TRACE_FORMAT=1 (analysis_emit_scripted_format1: launches
+ * carrying the name string, status without format), the traces older
+ * tracers wrote, which the analyzer must keep reading.
  * Prints "pid <pid>" so the test knows the vpid. Must never depend on a GPU.
  */
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -95,13 +102,69 @@ static void copy_into(uint64_t call_id, int64_t id, int result)
 			result, (uint64_t)0);
 }
 
+#if DNNTRACE_TRACE_FORMAT >= 2
+/* Format 2: each kernel is named once, by a function event (ids 1, 2, ...
+ * in order of first launch); launches carry the id. */
+enum { MAX_FUNCTIONS = 16 };
+static const char *function_names[MAX_FUNCTIONS];
+static unsigned n_functions;
+
+static void announce(uint64_t function_id)
+{
+	lttng_ust_tracepoint(dnntrace_api, function, function_id, fake_ptr(0x400000),
+			function_names[function_id - 1], 1u);
+}
+
+/* name's function id; a new function is announced unless *late is set,
+ * which the caller then keeps to announce it after the launch. */
+static uint64_t function_of(const char *name, bool *late)
+{
+	for (unsigned i = 0; i < n_functions; i++)
+		if (strcmp(function_names[i], name) == 0) {
+			*late = false;
+			return i + 1;
+		}
+	if (n_functions == MAX_FUNCTIONS) {
+		fprintf(stderr, "emit_scripted: more than %d kernel names\n", MAX_FUNCTIONS);
+		exit(1);
+	}
+	function_names[n_functions++] = name;
+	if (!*late)
+		announce(n_functions);
+	return n_functions;
+}
+#define STATUS(cupti_ok, code, message) \
+	lttng_ust_tracepoint(dnntrace_api, status, cupti_ok, code, message, DNNTRACE_TRACE_FORMAT)
+#else
+#define STATUS(cupti_ok, code, message) \
+	lttng_ust_tracepoint(dnntrace_api, status, cupti_ok, code, message)
+#endif
+
+/* A launch in the trace format this emitter was built for. late: in
+ * format 2, a new kernel's function event comes after its launch (as when
+ * another thread announced it on another CPU a few ns later). */
+static void launch_through(int api, uint64_t call_id, const char *name, bool late,
+		const int64_t *tensors, unsigned n, int result)
+{
+	struct dnntrace_launch_geometry geom = {{1, 1, 1}, {32, 1, 1}, 0};
+#if DNNTRACE_TRACE_FORMAT >= 2
+	uint64_t function_id = function_of(name, &late);
+	lttng_ust_tracepoint(dnntrace_api, launch, call_id, api, fake_ptr(0x400000),
+			function_id, &geom, fake_ptr(0x7), tensors, n, result, (uint64_t)0);
+	if (late)
+		announce(function_id);
+#else
+	(void)late;
+	lttng_ust_tracepoint(dnntrace_api, launch, call_id, api, fake_ptr(0x400000),
+			name, &geom, fake_ptr(0x7), tensors, n, result, (uint64_t)0);
+#endif
+}
+
 static void launch(uint64_t call_id, const char *name, const int64_t *tensors,
 		unsigned n, int result)
 {
-	struct dnntrace_launch_geometry geom = {{1, 1, 1}, {32, 1, 1}, 0};
-	lttng_ust_tracepoint(dnntrace_api, launch, call_id,
-			DNNTRACE_API_cudaLaunchKernel, fake_ptr(0x400000), name,
-			&geom, fake_ptr(0x7), tensors, n, result, (uint64_t)0);
+	launch_through(DNNTRACE_API_cudaLaunchKernel, call_id, name, false, tensors, n,
+			result);
 }
 
 static void gpu_kernel(uint32_t correlation, uint32_t device, uint64_t start,
@@ -160,7 +223,7 @@ static void emit_main(void)
 	lttng_ust_tracepoint(dnntrace_gpu, external_correlation, 11, 1);
 	lttng_ust_tracepoint(dnntrace_gpu, external_correlation, 12, 2);
 	lttng_ust_tracepoint(dnntrace_gpu, external_correlation, 13, 3);
-	lttng_ust_tracepoint(dnntrace_api, status, 1, 0, "ok");
+	STATUS(1, 0, "ok");
 }
 
 /* One library call argument: tensor id (-1: the tracer found none),
@@ -218,7 +281,7 @@ static void emit_lib(void)
 	enum { R = DNNTRACE_ROLE_READ, W = DNNTRACE_ROLE_WRITE,
 		RW = DNNTRACE_ROLE_READ_WRITE, WS = DNNTRACE_ROLE_WORKSPACE,
 		UNK = DNNTRACE_ROLE_UNKNOWN, F32 = DNNTRACE_DTYPE_F32 };
-	lttng_ust_tracepoint(dnntrace_api, status, 1, 0, "ok");
+	STATUS(1, 0, "ok");
 	alloc_at(0x50000, 8192, 7);
 	free_tensor(7);
 	alloc_at(0x1000, 4096, 0);
@@ -343,7 +406,7 @@ static void emit_nvtx(void)
 {
 	enum { R = DNNTRACE_ROLE_READ, W = DNNTRACE_ROLE_WRITE,
 		WS = DNNTRACE_ROLE_WORKSPACE, F32 = DNNTRACE_DTYPE_F32 };
-	lttng_ust_tracepoint(dnntrace_api, status, 1, 0, "ok");
+	STATUS(1, 0, "ok");
 	alloc(DNNTRACE_MEM_DEVICE, 0, 1000, 0, 0);
 	tag(0, "param:fc.weight");
 	copy_into(90, 0, 0);
@@ -415,11 +478,11 @@ static void emit_other(void)
 
 static void emit_nocupti(void)
 {
-	lttng_ust_tracepoint(dnntrace_api, status, 0, 15, "CUPTI_ERROR_NOT_INITIALIZED");
+	STATUS(0, 15, "CUPTI_ERROR_NOT_INITIALIZED");
 	alloc(DNNTRACE_MEM_DEVICE, 0, 8, 0, 0);
 	int64_t t[] = {0};
 	launch(1, "first", t, 1, 0);
-	launch(2, "second", t, 1, 0);
+	launch_through(DNNTRACE_API_cudaLaunchKernel, 2, "second", true, t, 1, 0);
 	launch(3, "failed", t, 1, 1);
 }
 
@@ -467,11 +530,8 @@ static void emit_driver(void)
 	lttng_ust_tracepoint(dnntrace_api, alloc, DNNTRACE_API_cuMemMap,
 			DNNTRACE_MEM_VMM_MAPPED, 0, NULL, fake_ptr(0x700000000000u),
 			2097152, 2097152, (int64_t)0, 0);
-	struct dnntrace_launch_geometry geom = {{1, 1, 1}, {32, 1, 1}, 0};
 	int64_t args[] = {0};
-	lttng_ust_tracepoint(dnntrace_api, launch, 1, DNNTRACE_API_cuLaunchKernel,
-			fake_ptr(0x400000), "drv_k", &geom, fake_ptr(0x7), args, 1, 0,
-			(uint64_t)0);
+	launch_through(DNNTRACE_API_cuLaunchKernel, 1, "drv_k", false, args, 1, 0);
 	lttng_ust_tracepoint(dnntrace_api, graph_launch, 2,
 			DNNTRACE_API_cudaGraphLaunch, fake_ptr(0x500000),
 			fake_ptr(0x7), 0, (uint64_t)0);

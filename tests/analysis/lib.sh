@@ -12,32 +12,23 @@
 require_command lttng lttng-sessiond
 
 analyze="$DNNTRACE_BUILD/bin/dnntrace-analyze"
-emit="$DNNTRACE_BUILD/tests/analysis_emit_scripted"
+# ANALYSIS_EMITTER: another build of the emitter (test_analysis_reader_format1.sh)
+emit="${ANALYSIS_EMITTER:-$DNNTRACE_BUILD/tests/analysis_emit_scripted}"
 [ -x "$analyze" ] && [ -x "$emit" ] || fail "build first ($analyze, $emit)"
 # The name these tests knew the scratch directory by.
 work=$TEST_TMP
 
 # record [--subbuf SIZE] TRACE_DIR CMD...: records the shell command line
-# CMD (run by bash -c, possibly several times) into TRACE_DIR; SIZE: small
-# sub-buffers, so the trace has many packets. A timed scenario of
-# emit_scripted exits 75 when a loaded machine descheduled it past one of
-# its windows: that recording is thrown away and made again (up to 30
-# times), so the comparison only ever sees the scenario.
+# CMD (run by bash -c, possibly several times: record_scripted) into
+# TRACE_DIR; SIZE: small sub-buffers, so the trace has many packets.
 record() {
 	local subbuf=()
 	if [ "$1" = --subbuf ]; then subbuf=(--subbuf "$2"); shift 2; fi
-	local trace=$1 attempt rc
+	local trace=$1
 	shift
-	for attempt in $(seq 30); do
-		rm -rf "$trace"
-		# The emitter may be an ASan build: leak reports are noise there.
-		record_session "${subbuf[@]}" "$trace" - - \
-			env ASAN_OPTIONS="$no_leak_asan_options" bash -c "$*"
-		rc=$?
-		[ "$rc" = 75 ] || return "$rc"
-		echo "record: attempt $attempt descheduled, recording again" >&2
-	done
-	return "$rc"
+	# The emitter may be an ASan build: leak reports are noise there.
+	record_scripted "${subbuf[@]}" "$trace" - - \
+		env ASAN_OPTIONS="$no_leak_asan_options" bash -c "$*"
 }
 
 # expect FILE <<< expected content (byte for byte)

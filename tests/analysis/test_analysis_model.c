@@ -414,8 +414,38 @@ static void test_us_format(void)
 	}
 }
 
+/* Format 2's function events (model.h): the first event for an id names
+ * it; id 0 is the unknown name ""; a launch read before its function event
+ * is named once the trace is read; one whose event never came keeps "". */
+static void test_function_names(void)
+{
+	struct dt_model m;
+	dt_model_init(&m);
+	int64_t none[1] = {0};
+	dt_model_on_function(&m, 7, 1, "k_first");
+	dt_model_on_function(&m, 7, 1, "k_duplicate");
+	CHECK_EQ_STR(dt_model_function_name(&m, 7, 1), "k_first");
+	CHECK_EQ_STR(dt_model_function_name(&m, 7, 0), "");
+	CHECK(dt_model_function_name(&m, 7, 2) == NULL);
+	CHECK(dt_model_function_name(&m, 8, 1) == NULL);   /* ids are per process */
+	dt_model_on_launch(&m, 7, 7, 10, 1, 19, "", 0, none, 0, 0);
+	dt_model_name_launch_later(&m, 7, 2);
+	dt_model_on_launch(&m, 7, 7, 11, 2, 19, "", 0, none, 0, 0);
+	dt_model_name_launch_later(&m, 7, 3);
+	dt_model_on_function(&m, 7, 2, "k_late");
+	dt_model_resolve_function_names(&m);
+	const struct dt_process *p = dt_model_find_process(&m, 7);
+	CHECK_EQ_STR(p->launches[0].name, "k_late");
+	CHECK_EQ_STR(p->launches[1].name, "");
+	CHECK_EQ_INT(p->trace_format, 1);
+	dt_model_on_trace_format(&m, 7, 2);
+	CHECK_EQ_INT(p->trace_format, 2);
+	dt_model_free(&m);
+}
+
 int main(void)
 {
+	test_function_names();
 	test_us_format();
 	test_groups();
 	test_managed_first_use();

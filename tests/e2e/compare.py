@@ -359,7 +359,22 @@ def parse_trace_text(path):
                 fields[fm[1]] = parse_value(fm[2], fm[3])
             fields["event"] = m[1]
             events.append(fields)
+    name_launches(events)
     return events
+
+
+def name_launches(events):
+    """Trace format 2: a launch carries its kernel's function_id, named by
+    the dnntrace_api:function event with that id in the same process; each
+    launch gets its "name" from it (resolved at the end, as the analyzer
+    does), as format 1 carried it."""
+    names = {}
+    for e in events:
+        if e["event"] == "dnntrace_api:function":
+            names.setdefault((e.get("vpid"), e["function_id"]), e["name"])
+    for e in events:
+        if e["event"] == "dnntrace_api:launch" and "name" not in e:
+            e["name"] = names.get((e.get("vpid"), e.get("function_id")), "")
 
 
 def compare_stress(truth_dir, trace_text, report_dir):

@@ -61,7 +61,26 @@ def parse_events(stream):
         event['_name'] = m.group(2)
         event['_ctx'] = parse_fields(m.group(3))
         events.append(event)
+    name_launches(events)
     return events
+
+
+def name_launches(events):
+    """Trace format 2: a launch carries its kernel's function_id; the
+    dnntrace_api:function event with that id (same process) names it, and
+    the tracer writes it before every launch of it (in time: the trace
+    order). Each launch gets its 'name' from it, as format 1 carried it."""
+    names = {}
+    for e in events:
+        key = (e['_ctx'].get('vpid'), e.get('function_id'))
+        if e['_name'] == 'dnntrace_api:function':
+            names.setdefault(key, e['name'])
+        elif e['_name'] == 'dnntrace_api:launch' and 'name' not in e:
+            if e['function_id'] == 0:
+                e['name'] = ''
+            elif check(key in names, f'launch call {e["call_id"]}: function {e["function_id"]} '
+                                     'has no function event before it'):
+                e['name'] = names[key]
 
 
 def parse_calls(path):
@@ -107,6 +126,7 @@ def check_status(events, ok):
     status = named(events, 'dnntrace_api:status')
     if check(len(status) == 1, f'{len(status)} status events, want 1'):
         check(status[0]['cupti_ok'] == ok, f'status cupti_ok={status[0]["cupti_ok"]}, want {ok}')
+        check(status[0].get('format') == 2, f'status format={status[0].get("format")}, want 2')
 
 
 def check_gpu_links(events, api_events):

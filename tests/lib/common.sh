@@ -99,6 +99,25 @@ record_session() {
 		exit $rc' record_session "$SESSION_LIB" "$trace" "$out" "$err" "$subbuf" "$@"
 }
 
+# record_scripted [--subbuf SIZE] TRACE_DIR OUT ERR CMD...: record_session
+# for tests/analysis/emit_scripted, whose timed scenarios exit 75 when a
+# loaded machine descheduled the emitter past one of its windows: that
+# recording is thrown away and made again (up to 30 times), so a test only
+# ever sees the scenario it asked for. Returns CMD's last status.
+record_scripted() {
+	local subbuf=()
+	if [ "$1" = --subbuf ]; then subbuf=(--subbuf "$2"); shift 2; fi
+	local trace=$1 attempt rc=75
+	for attempt in $(seq 30); do
+		rm -rf "$trace"
+		record_session "${subbuf[@]}" "$@"
+		rc=$?
+		[ "$rc" = 75 ] || return "$rc"
+		echo "record_scripted: attempt $attempt descheduled, recording again" >&2
+	done
+	return "$rc"
+}
+
 # events TRACE_DIR: the trace as babeltrace2 text, failing on any discarded
 # event (babeltrace2 warns about those on stderr).
 events() {
