@@ -60,24 +60,33 @@
 #include "interceptors/core/tracer.h"
 #include "tracepoints/dnntrace_enums.h"
 
+/*
+ * Steps 1 and 2, and what both recording brackets do first: the real
+ * function or `missing`; only forwarding unless this call is recorded;
+ * then `api` in scope and the wrapper's `before` step.
+ */
+#define DNNTRACE_RECORDING_PROLOGUE_(name, args, missing, api_type, api_id, enabled, before) \
+	__typeof__(&name) real_ = REAL(name);                                     \
+	if (!real_)                                                               \
+		return missing;                                                   \
+	if (!tracer_enter(enabled))                                               \
+		return real_ args;                                                \
+	const api_type api = api_id;                                              \
+	(void)api;                                                                \
+	before
+
 /* The traced bracket every *_TRACED_CALL expands to. */
 #define DNNTRACE_TRACED_BRACKET_(ret, name, params, args, missing, api_type, api_id, enabled, \
 				 before, ...)                                               \
 	DNNTRACE_EXPORT ret name params                                           \
 	{                                                                         \
-		__typeof__(&name) real_ = REAL(name);                             \
-		if (!real_)                                                       \
-			return missing;                                           \
-		if (!tracer_enter(enabled))                                       \
-			return real_ args;                                        \
-		const api_type api = api_id;                                      \
-		before;                                                           \
+		DNNTRACE_RECORDING_PROLOGUE_(name, args, missing, api_type, api_id, \
+					     enabled, before);                    \
 		struct traced_call call;                                          \
 		traced_call_begin(&call);                                         \
 		ret result = real_ args;                                          \
 		traced_call_end(&call);                                           \
 		__VA_ARGS__;                                                      \
-		(void)api;                                                        \
 		traced_call_leave(&call);                                         \
 		return result;                                                    \
 	}
@@ -87,17 +96,11 @@
 				   before, ...)                                               \
 	DNNTRACE_EXPORT ret name params                                           \
 	{                                                                         \
-		__typeof__(&name) real_ = REAL(name);                             \
-		if (!real_)                                                       \
-			return missing;                                           \
-		if (!tracer_enter(enabled))                                       \
-			return real_ args;                                        \
-		const api_type api = api_id;                                      \
-		before;                                                           \
+		DNNTRACE_RECORDING_PROLOGUE_(name, args, missing, api_type, api_id, \
+					     enabled, before);                    \
 		ret result = real_ args;                                          \
 		int saved_errno_ = errno;                                         \
 		__VA_ARGS__;                                                      \
-		(void)api;                                                        \
 		tracer_leave();                                                   \
 		errno = saved_errno_;                                             \
 		return result;                                                    \

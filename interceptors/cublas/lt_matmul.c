@@ -26,25 +26,22 @@
 #define NOT_FOUND CUBLAS_STATUS_NOT_INITIALIZED
 
 /*
- * A matmul descriptor made or initialized with its defaults: desc is the
- * descriptor, known only when `made` (a create's out-pointer is not NULL).
+ * A matmul descriptor or matrix layout made or initialized with its
+ * defaults: `object` is it, known only when `made` (a create's out-pointer
+ * is not NULL); `defaults` its info_type value, put in the cache by `put`.
  */
+#define CACHED_INIT(name, params, args, made, object, info_type, defaults, put)              \
+	DNNTRACE_BOOKKEEPING_CALL(cublasStatus_t, name, params, args, NOT_FOUND, (void)0,     \
+				  if (result == CUBLAS_STATUS_SUCCESS && (made)) {            \
+					  info_type info = defaults;                          \
+					  put(object, &info);                                 \
+				  })
 #define DESC_INIT(name, params, args, made, desc)                                            \
-	DNNTRACE_BOOKKEEPING_CALL(cublasStatus_t, name, params, args, NOT_FOUND, (void)0,     \
-				  if (result == CUBLAS_STATUS_SUCCESS && (made)) {            \
-					  struct lt_desc_info info =                          \
-						  lt_desc_defaults(computeType, scaleType);   \
-					  lt_cache_put_desc(desc, &info);                     \
-				  })
-
-/* A matrix layout made or initialized with its defaults, as DESC_INIT. */
+	CACHED_INIT(name, params, args, made, desc, struct lt_desc_info,                      \
+		    lt_desc_defaults(computeType, scaleType), lt_cache_put_desc)
 #define LAYOUT_INIT(name, params, args, made, layout)                                        \
-	DNNTRACE_BOOKKEEPING_CALL(cublasStatus_t, name, params, args, NOT_FOUND, (void)0,     \
-				  if (result == CUBLAS_STATUS_SUCCESS && (made)) {            \
-					  struct lt_layout_info info =                        \
-						  lt_layout_defaults(type, rows, cols, ld);   \
-					  lt_cache_put_layout(layout, &info);                 \
-				  })
+	CACHED_INIT(name, params, args, made, layout, struct lt_layout_info,                  \
+		    lt_layout_defaults(type, rows, cols, ld), lt_cache_put_layout)
 
 /* Forgotten first: once freed, the address may come back from another thread's create. */
 #define DESTROY(name, object_type, forget)                                                   \
