@@ -25,7 +25,10 @@
  *   5. leaves, restoring the errno the real function set.
  *
  * `describe` is the last, variadic argument: one expression, or several
- * statements (declarations and commas included), run in that order.
+ * statements (declarations and commas included), run in that order. A
+ * `before` step (below) is one argument: statements and declarations
+ * joined by `;`, with no comma outside parentheses; what it declares is in
+ * scope for the description.
  *
  * The variants, each the same bracket with one thing changed:
  *   DNNTRACE_LIB_TRACED_CALL   a cuDNN/cuBLAS call: `api` is DNNTRACE_LIB_<name>,
