@@ -43,6 +43,15 @@
 	CACHED_INIT(name, params, args, made, layout, struct lt_layout_info,                  \
 		    lt_layout_defaults(type, rows, cols, ld), lt_cache_put_layout)
 
+/* An attribute set on a descriptor or layout: `remember` keeps it once it succeeded. */
+#define SET_ATTRIBUTE(name, object_type, attribute_type, remember)                           \
+	DNNTRACE_BOOKKEEPING_CALL(cublasStatus_t, name,                                       \
+				  (object_type object, attribute_type attr, const void *buf,  \
+				   size_t sizeInBytes),                                       \
+				  (object, attr, buf, sizeInBytes), NOT_FOUND, (void)0,       \
+				  if (result == CUBLAS_STATUS_SUCCESS)                        \
+					  remember(object, attr, buf, sizeInBytes))
+
 /* Forgotten first: once freed, the address may come back from another thread's create. */
 #define DESTROY(name, object_type, forget)                                                   \
 	DNNTRACE_BOOKKEEPING_CALL(cublasStatus_t, name, (object_type object), (object),       \
@@ -59,12 +68,8 @@ DESC_INIT(cublasLtMatmulDescInit_internal,
 	  (matmulDesc, size, computeType, scaleType), true, matmulDesc)
 DESTROY(cublasLtMatmulDescDestroy, cublasLtMatmulDesc_t, lt_cache_forget_desc)
 
-DNNTRACE_BOOKKEEPING_CALL(cublasStatus_t, cublasLtMatmulDescSetAttribute,
-	(cublasLtMatmulDesc_t matmulDesc, cublasLtMatmulDescAttributes_t attr, const void *buf,
-	 size_t sizeInBytes),
-	(matmulDesc, attr, buf, sizeInBytes), NOT_FOUND, (void)0,
-	if (result == CUBLAS_STATUS_SUCCESS)
-		lt_cache_set_desc_attr(matmulDesc, attr, buf, sizeInBytes))
+SET_ATTRIBUTE(cublasLtMatmulDescSetAttribute, cublasLtMatmulDesc_t,
+	      cublasLtMatmulDescAttributes_t, lt_cache_set_desc_attr)
 
 LAYOUT_INIT(cublasLtMatrixLayoutCreate,
 	    (cublasLtMatrixLayout_t *matLayout, cudaDataType type, uint64_t rows, uint64_t cols,
@@ -76,12 +81,8 @@ LAYOUT_INIT(cublasLtMatrixLayoutInit_internal,
 	    (matLayout, size, type, rows, cols, ld), true, matLayout)
 DESTROY(cublasLtMatrixLayoutDestroy, cublasLtMatrixLayout_t, lt_cache_forget_layout)
 
-DNNTRACE_BOOKKEEPING_CALL(cublasStatus_t, cublasLtMatrixLayoutSetAttribute,
-	(cublasLtMatrixLayout_t matLayout, cublasLtMatrixLayoutAttribute_t attr, const void *buf,
-	 size_t sizeInBytes),
-	(matLayout, attr, buf, sizeInBytes), NOT_FOUND, (void)0,
-	if (result == CUBLAS_STATUS_SUCCESS)
-		lt_cache_set_layout_attr(matLayout, attr, buf, sizeInBytes))
+SET_ATTRIBUTE(cublasLtMatrixLayoutSetAttribute, cublasLtMatrixLayout_t,
+	      cublasLtMatrixLayoutAttribute_t, lt_cache_set_layout_attr)
 
 /* --- cache misses: ask the real library (descriptors made before we could see them) --- */
 
