@@ -24,10 +24,31 @@
  *      DNNTRACE_API_ id) and every parameter in scope;
  *   5. leaves, restoring the errno the real function set.
  *
- * DNNTRACE_RECORDED_CALL is the same bracket without a call id, for calls
- * that submit no GPU work (allocations). DNNTRACE_FREE_CALL adds a step
- * `before` the real function (a free must forget its tensor before another
- * thread can be handed the address).
+ * `describe` is the last, variadic argument: one expression, or several
+ * statements (declarations and commas included), run in that order. A
+ * `before` step (below) is one argument: statements and declarations
+ * joined by `;`, with no comma outside parentheses; what it declares is in
+ * scope for the description.
+ *
+ * The variants, each the same bracket with one thing changed:
+ *   DNNTRACE_LIB_TRACED_CALL   a cuDNN/cuBLAS call: `api` is DNNTRACE_LIB_<name>,
+ *                              and `before` runs between tracer_enter and the
+ *                              call id (what must be asked before forwarding:
+ *                              a handle's pointer mode, a descriptor's shape);
+ *   DNNTRACE_RECORDED_CALL     no call id, for calls that submit no GPU work
+ *                              (allocations); errno restored all the same;
+ *   DNNTRACE_FREE_CALL         a recorded call with a step `before` the real
+ *                              function (a free must forget its tensor before
+ *                              another thread can be handed the address);
+ *   DNNTRACE_LIB_RECORDED_CALL a recorded call with a DNNTRACE_LIB_ id;
+ *   DNNTRACE_BOOKKEEPING_CALL  no tracer_enter at all: descriptor and handle
+ *                              bookkeeping that must happen whether or not a
+ *                              session listens (one may start later); `before`
+ *                              and `after` run around the real function, which
+ *                              sees the caller's errno and whose errno the
+ *                              caller gets back.
+ * A wrapper that must only forward for some argument (cudaFree(NULL)) says
+ * so in `enabled`: tracer_enter(false) forwards and costs nothing.
  *
  * Must never allocate, lock or make a system call of its own, and never
  * touch the arguments or the result.
@@ -42,45 +63,86 @@
 #include "interceptors/core/tracer.h"
 #include "tracepoints/dnntrace_enums.h"
 
-#define DNNTRACE_TRACED_CALL(ret, name, params, args, missing, enabled, describe) \
+/*
+ * Steps 1 and 2, and what both recording brackets do first: the real
+ * function or `missing`; only forwarding unless this call is recorded;
+ * then `api` in scope and the wrapper's `before` step.
+ */
+#define DNNTRACE_RECORDING_PROLOGUE_(name, args, missing, api_type, api_id, enabled, before) \
+	__typeof__(&name) real_ = REAL(name);                                     \
+	if (!real_)                                                               \
+		return missing;                                                   \
+	if (!tracer_enter(enabled))                                               \
+		return real_ args;                                                \
+	const api_type api = api_id;                                              \
+	(void)api;                                                                \
+	before
+
+/* The traced bracket every *_TRACED_CALL expands to. */
+#define DNNTRACE_TRACED_BRACKET_(ret, name, params, args, missing, api_type, api_id, enabled, \
+				 before, ...)                                               \
 	DNNTRACE_EXPORT ret name params                                           \
 	{                                                                         \
-		__typeof__(&name) real_ = REAL(name);                             \
-		if (!real_)                                                       \
-			return missing;                                           \
-		if (!tracer_enter(enabled))                                       \
-			return real_ args;                                        \
-		const enum dnntrace_api_id api = DNNTRACE_API_##name;             \
+		DNNTRACE_RECORDING_PROLOGUE_(name, args, missing, api_type, api_id, \
+					     enabled, before);                    \
 		struct traced_call call;                                          \
 		traced_call_begin(&call);                                         \
 		ret result = real_ args;                                          \
 		traced_call_end(&call);                                           \
-		describe;                                                         \
-		(void)api;                                                        \
+		__VA_ARGS__;                                                      \
 		traced_call_leave(&call);                                         \
 		return result;                                                    \
 	}
 
-#define DNNTRACE_FREE_CALL(ret, name, params, args, missing, enabled, before, describe) \
+/* The recorded bracket (no call id) every *_RECORDED_CALL and FREE_CALL expands to. */
+#define DNNTRACE_RECORDED_BRACKET_(ret, name, params, args, missing, api_type, api_id, enabled, \
+				   before, ...)                                               \
 	DNNTRACE_EXPORT ret name params                                           \
 	{                                                                         \
-		__typeof__(&name) real_ = REAL(name);                             \
-		if (!real_)                                                       \
-			return missing;                                           \
-		if (!tracer_enter(enabled))                                       \
-			return real_ args;                                        \
-		const enum dnntrace_api_id api = DNNTRACE_API_##name;             \
-		before;                                                           \
+		DNNTRACE_RECORDING_PROLOGUE_(name, args, missing, api_type, api_id, \
+					     enabled, before);                    \
 		ret result = real_ args;                                          \
 		int saved_errno_ = errno;                                         \
-		describe;                                                         \
-		(void)api;                                                        \
+		__VA_ARGS__;                                                      \
 		tracer_leave();                                                   \
 		errno = saved_errno_;                                             \
 		return result;                                                    \
 	}
 
-#define DNNTRACE_RECORDED_CALL(ret, name, params, args, missing, enabled, describe) \
-	DNNTRACE_FREE_CALL(ret, name, params, args, missing, enabled, (void)0, describe)
+#define DNNTRACE_TRACED_CALL(ret, name, params, args, missing, enabled, ...)                  \
+	DNNTRACE_TRACED_BRACKET_(ret, name, params, args, missing, enum dnntrace_api_id,      \
+				 DNNTRACE_API_##name, enabled, (void)0, __VA_ARGS__)
+
+#define DNNTRACE_LIB_TRACED_CALL(ret, name, params, args, missing, enabled, before, ...)      \
+	DNNTRACE_TRACED_BRACKET_(ret, name, params, args, missing, enum dnntrace_lib_api_id,  \
+				 DNNTRACE_LIB_##name, enabled, before, __VA_ARGS__)
+
+#define DNNTRACE_FREE_CALL(ret, name, params, args, missing, enabled, before, ...)            \
+	DNNTRACE_RECORDED_BRACKET_(ret, name, params, args, missing, enum dnntrace_api_id,    \
+				   DNNTRACE_API_##name, enabled, before, __VA_ARGS__)
+
+#define DNNTRACE_RECORDED_CALL(ret, name, params, args, missing, enabled, ...)                \
+	DNNTRACE_FREE_CALL(ret, name, params, args, missing, enabled, (void)0, __VA_ARGS__)
+
+#define DNNTRACE_LIB_RECORDED_CALL(ret, name, params, args, missing, enabled, ...)            \
+	DNNTRACE_RECORDED_BRACKET_(ret, name, params, args, missing,                          \
+				   enum dnntrace_lib_api_id, DNNTRACE_LIB_##name, enabled,    \
+				   (void)0, __VA_ARGS__)
+
+#define DNNTRACE_BOOKKEEPING_CALL(ret, name, params, args, missing, before, ...)              \
+	DNNTRACE_EXPORT ret name params                                           \
+	{                                                                         \
+		__typeof__(&name) real_ = REAL(name);                             \
+		if (!real_)                                                       \
+			return missing;                                           \
+		int saved_errno_ = errno;                                         \
+		before;                                                           \
+		errno = saved_errno_;                                             \
+		ret result = real_ args;                                          \
+		saved_errno_ = errno;                                             \
+		__VA_ARGS__;                                                      \
+		errno = saved_errno_;                                             \
+		return result;                                                    \
+	}
 
 #endif

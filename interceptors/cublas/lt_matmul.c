@@ -9,145 +9,80 @@
  * beta == 0: not read) and "D" WRITE; beta a device pointer (pointer mode
  * DEVICE or DEVICE_VECTOR): C's role UNKNOWN. Then the epilogue's bias
  * (read; written for the BGRAD epilogues), aux (written forward, read by
- * DRELU/DGELU) and the workspace. Must never dereference a device pointer.
+ * DRELU/DGELU) and the workspace. The brackets are core/wrapper.h's: the
+ * bookkeeping one for the descriptor functions, the traced one for the
+ * matmul. Must never dereference a device pointer.
  */
-#include <errno.h>
-
 #include <cublasLt.h>
 
 #include "interceptors/cublas/lt_cache.h"
 #include "interceptors/cublas/cublas_types.h"
 #include "interceptors/core/lib_call.h"
-#include "interceptors/core/real_functions.h"
-#include "interceptors/core/traced_call.h"
+#include "interceptors/core/wrapper.h"
 #include "tracepoints/dnntrace_lib.h"
 
 /* --- descriptor bookkeeping (always, recording or not) --------------------- */
 
-DNNTRACE_EXPORT cublasStatus_t cublasLtMatmulDescCreate(cublasLtMatmulDesc_t *matmulDesc,
-							cublasComputeType_t computeType,
-							cudaDataType_t scaleType)
-{
-	__typeof__(&cublasLtMatmulDescCreate) real = REAL(cublasLtMatmulDescCreate);
-	if (!real)
-		return CUBLAS_STATUS_NOT_INITIALIZED;
-	cublasStatus_t result = real(matmulDesc, computeType, scaleType);
-	int saved_errno = errno;
-	if (result == CUBLAS_STATUS_SUCCESS && matmulDesc) {
-		struct lt_desc_info info = lt_desc_defaults(computeType, scaleType);
-		lt_cache_put_desc(*matmulDesc, &info);
-	}
-	errno = saved_errno;
-	return result;
-}
+#define NOT_FOUND CUBLAS_STATUS_NOT_INITIALIZED
 
-/* Behind the header's inline cublasLtMatmulDescInit (caller-owned memory). */
-DNNTRACE_EXPORT cublasStatus_t cublasLtMatmulDescInit_internal(cublasLtMatmulDesc_t matmulDesc,
-							       size_t size,
-							       cublasComputeType_t computeType,
-							       cudaDataType_t scaleType)
-{
-	__typeof__(&cublasLtMatmulDescInit_internal) real = REAL(cublasLtMatmulDescInit_internal);
-	if (!real)
-		return CUBLAS_STATUS_NOT_INITIALIZED;
-	cublasStatus_t result = real(matmulDesc, size, computeType, scaleType);
-	int saved_errno = errno;
-	if (result == CUBLAS_STATUS_SUCCESS) {
-		struct lt_desc_info info = lt_desc_defaults(computeType, scaleType);
-		lt_cache_put_desc(matmulDesc, &info);
-	}
-	errno = saved_errno;
-	return result;
-}
+/*
+ * A matmul descriptor or matrix layout made or initialized with its
+ * defaults: `object` is it, known only when `made` (a create's out-pointer
+ * is not NULL); `defaults` its info_type value, put in the cache by `put`.
+ */
+#define CACHED_INIT(name, params, args, made, object, info_type, defaults, put)              \
+	DNNTRACE_BOOKKEEPING_CALL(cublasStatus_t, name, params, args, NOT_FOUND, (void)0,     \
+				  if (result == CUBLAS_STATUS_SUCCESS && (made)) {            \
+					  info_type info = defaults;                          \
+					  put(object, &info);                                 \
+				  })
+#define DESC_INIT(name, params, args, made, desc)                                            \
+	CACHED_INIT(name, params, args, made, desc, struct lt_desc_info,                      \
+		    lt_desc_defaults(computeType, scaleType), lt_cache_put_desc)
+#define LAYOUT_INIT(name, params, args, made, layout)                                        \
+	CACHED_INIT(name, params, args, made, layout, struct lt_layout_info,                  \
+		    lt_layout_defaults(type, rows, cols, ld), lt_cache_put_layout)
+
+/* An attribute set on a descriptor or layout: `remember` keeps it once it succeeded. */
+#define SET_ATTRIBUTE(name, object_type, attribute_type, remember)                           \
+	DNNTRACE_BOOKKEEPING_CALL(cublasStatus_t, name,                                       \
+				  (object_type object, attribute_type attr, const void *buf,  \
+				   size_t sizeInBytes),                                       \
+				  (object, attr, buf, sizeInBytes), NOT_FOUND, (void)0,       \
+				  if (result == CUBLAS_STATUS_SUCCESS)                        \
+					  remember(object, attr, buf, sizeInBytes))
 
 /* Forgotten first: once freed, the address may come back from another thread's create. */
-DNNTRACE_EXPORT cublasStatus_t cublasLtMatmulDescDestroy(cublasLtMatmulDesc_t matmulDesc)
-{
-	__typeof__(&cublasLtMatmulDescDestroy) real = REAL(cublasLtMatmulDescDestroy);
-	if (!real)
-		return CUBLAS_STATUS_NOT_INITIALIZED;
-	int saved_errno = errno;
-	lt_cache_forget_desc(matmulDesc);
-	errno = saved_errno;
-	return real(matmulDesc);
-}
+#define DESTROY(name, object_type, forget)                                                   \
+	DNNTRACE_BOOKKEEPING_CALL(cublasStatus_t, name, (object_type object), (object),       \
+				  NOT_FOUND, forget(object), (void)0)
 
-DNNTRACE_EXPORT cublasStatus_t cublasLtMatmulDescSetAttribute(cublasLtMatmulDesc_t matmulDesc,
-							      cublasLtMatmulDescAttributes_t attr,
-							      const void *buf, size_t sizeInBytes)
-{
-	__typeof__(&cublasLtMatmulDescSetAttribute) real = REAL(cublasLtMatmulDescSetAttribute);
-	if (!real)
-		return CUBLAS_STATUS_NOT_INITIALIZED;
-	cublasStatus_t result = real(matmulDesc, attr, buf, sizeInBytes);
-	int saved_errno = errno;
-	if (result == CUBLAS_STATUS_SUCCESS)
-		lt_cache_set_desc_attr(matmulDesc, attr, buf, sizeInBytes);
-	errno = saved_errno;
-	return result;
-}
+DESC_INIT(cublasLtMatmulDescCreate,
+	  (cublasLtMatmulDesc_t *matmulDesc, cublasComputeType_t computeType,
+	   cudaDataType_t scaleType),
+	  (matmulDesc, computeType, scaleType), matmulDesc, *matmulDesc)
+/* Behind the header's inline cublasLtMatmulDescInit (caller-owned memory). */
+DESC_INIT(cublasLtMatmulDescInit_internal,
+	  (cublasLtMatmulDesc_t matmulDesc, size_t size, cublasComputeType_t computeType,
+	   cudaDataType_t scaleType),
+	  (matmulDesc, size, computeType, scaleType), true, matmulDesc)
+DESTROY(cublasLtMatmulDescDestroy, cublasLtMatmulDesc_t, lt_cache_forget_desc)
 
-DNNTRACE_EXPORT cublasStatus_t cublasLtMatrixLayoutCreate(cublasLtMatrixLayout_t *matLayout,
-							  cudaDataType type, uint64_t rows,
-							  uint64_t cols, int64_t ld)
-{
-	__typeof__(&cublasLtMatrixLayoutCreate) real = REAL(cublasLtMatrixLayoutCreate);
-	if (!real)
-		return CUBLAS_STATUS_NOT_INITIALIZED;
-	cublasStatus_t result = real(matLayout, type, rows, cols, ld);
-	int saved_errno = errno;
-	if (result == CUBLAS_STATUS_SUCCESS && matLayout) {
-		struct lt_layout_info info = lt_layout_defaults(type, rows, cols, ld);
-		lt_cache_put_layout(*matLayout, &info);
-	}
-	errno = saved_errno;
-	return result;
-}
+SET_ATTRIBUTE(cublasLtMatmulDescSetAttribute, cublasLtMatmulDesc_t,
+	      cublasLtMatmulDescAttributes_t, lt_cache_set_desc_attr)
 
-DNNTRACE_EXPORT cublasStatus_t cublasLtMatrixLayoutInit_internal(cublasLtMatrixLayout_t matLayout,
-								 size_t size, cudaDataType type,
-								 uint64_t rows, uint64_t cols,
-								 int64_t ld)
-{
-	__typeof__(&cublasLtMatrixLayoutInit_internal) real =
-		REAL(cublasLtMatrixLayoutInit_internal);
-	if (!real)
-		return CUBLAS_STATUS_NOT_INITIALIZED;
-	cublasStatus_t result = real(matLayout, size, type, rows, cols, ld);
-	int saved_errno = errno;
-	if (result == CUBLAS_STATUS_SUCCESS) {
-		struct lt_layout_info info = lt_layout_defaults(type, rows, cols, ld);
-		lt_cache_put_layout(matLayout, &info);
-	}
-	errno = saved_errno;
-	return result;
-}
+LAYOUT_INIT(cublasLtMatrixLayoutCreate,
+	    (cublasLtMatrixLayout_t *matLayout, cudaDataType type, uint64_t rows, uint64_t cols,
+	     int64_t ld),
+	    (matLayout, type, rows, cols, ld), matLayout, *matLayout)
+LAYOUT_INIT(cublasLtMatrixLayoutInit_internal,
+	    (cublasLtMatrixLayout_t matLayout, size_t size, cudaDataType type, uint64_t rows,
+	     uint64_t cols, int64_t ld),
+	    (matLayout, size, type, rows, cols, ld), true, matLayout)
+DESTROY(cublasLtMatrixLayoutDestroy, cublasLtMatrixLayout_t, lt_cache_forget_layout)
 
-DNNTRACE_EXPORT cublasStatus_t cublasLtMatrixLayoutDestroy(cublasLtMatrixLayout_t matLayout)
-{
-	__typeof__(&cublasLtMatrixLayoutDestroy) real = REAL(cublasLtMatrixLayoutDestroy);
-	if (!real)
-		return CUBLAS_STATUS_NOT_INITIALIZED;
-	int saved_errno = errno;
-	lt_cache_forget_layout(matLayout);
-	errno = saved_errno;
-	return real(matLayout);
-}
-
-DNNTRACE_EXPORT cublasStatus_t cublasLtMatrixLayoutSetAttribute(
-	cublasLtMatrixLayout_t matLayout, cublasLtMatrixLayoutAttribute_t attr, const void *buf,
-	size_t sizeInBytes)
-{
-	__typeof__(&cublasLtMatrixLayoutSetAttribute) real = REAL(cublasLtMatrixLayoutSetAttribute);
-	if (!real)
-		return CUBLAS_STATUS_NOT_INITIALIZED;
-	cublasStatus_t result = real(matLayout, attr, buf, sizeInBytes);
-	int saved_errno = errno;
-	if (result == CUBLAS_STATUS_SUCCESS)
-		lt_cache_set_layout_attr(matLayout, attr, buf, sizeInBytes);
-	errno = saved_errno;
-	return result;
-}
+SET_ATTRIBUTE(cublasLtMatrixLayoutSetAttribute, cublasLtMatrixLayout_t,
+	      cublasLtMatrixLayoutAttribute_t, lt_cache_set_layout_attr)
 
 /* --- cache misses: ask the real library (descriptors made before we could see them) --- */
 
@@ -344,54 +279,42 @@ static void add_params(struct lib_call *c, const struct matmul_info *info, size_
 	lib_call_param(c, (long long)workspace_size);
 }
 
-DNNTRACE_EXPORT cublasStatus_t cublasLtMatmul(
-	cublasLtHandle_t lightHandle, cublasLtMatmulDesc_t computeDesc, const void *alpha,
-	const void *A, cublasLtMatrixLayout_t Adesc, const void *B, cublasLtMatrixLayout_t Bdesc,
-	const void *beta, const void *C, cublasLtMatrixLayout_t Cdesc, void *D,
-	cublasLtMatrixLayout_t Ddesc, const cublasLtMatmulAlgo_t *algo, void *workspace,
-	size_t workspaceSizeInBytes, cudaStream_t stream)
-{
-	__typeof__(&cublasLtMatmul) real = REAL(cublasLtMatmul);
-	if (!real)
-		return CUBLAS_STATUS_NOT_INITIALIZED;
-	if (!tracer_enter(lttng_ust_tracepoint_enabled(dnntrace_lib, call)))
-		return real(lightHandle, computeDesc, alpha, A, Adesc, B, Bdesc, beta, C, Cdesc, D,
-			    Ddesc, algo, workspace, workspaceSizeInBytes, stream);
-
-	const void *const layouts[LT_LAYOUTS] = { Adesc, Bdesc, Cdesc, Ddesc };
+/*
+ * The descriptor and layouts are looked up (or asked of the library) before
+ * forwarding, so the description reads what the call ran with.
+ */
+DNNTRACE_LIB_TRACED_CALL(cublasStatus_t, cublasLtMatmul,
+	(cublasLtHandle_t lightHandle, cublasLtMatmulDesc_t computeDesc, const void *alpha,
+	 const void *A, cublasLtMatrixLayout_t Adesc, const void *B, cublasLtMatrixLayout_t Bdesc,
+	 const void *beta, const void *C, cublasLtMatrixLayout_t Cdesc, void *D,
+	 cublasLtMatrixLayout_t Ddesc, const cublasLtMatmulAlgo_t *algo, void *workspace,
+	 size_t workspaceSizeInBytes, cudaStream_t stream),
+	(lightHandle, computeDesc, alpha, A, Adesc, B, Bdesc, beta, C, Cdesc, D, Ddesc, algo,
+	 workspace, workspaceSizeInBytes, stream),
+	NOT_FOUND, lttng_ust_tracepoint_enabled(dnntrace_lib, call),
 	struct matmul_info info;
-	matmul_info_of(computeDesc, layouts, &info);
-	enum cublas_beta beta_state = matmul_beta(&info, beta);
-
-	struct traced_call call;
-	traced_call_begin(&call);
-	cublasStatus_t result = real(lightHandle, computeDesc, alpha, A, Adesc, B, Bdesc, beta, C,
-				     Cdesc, D, Ddesc, algo, workspace, workspaceSizeInBytes,
-				     stream);
-	traced_call_end(&call);
-
-	struct lib_call c;
-	lib_call_begin(&c, DNNTRACE_LIB_cublasLtMatmul, lightHandle, stream, NULL, LT_PARAMS);
-	add_matrix(&c, &info, LT_A, "A", A, DNNTRACE_ROLE_READ);
-	add_matrix(&c, &info, LT_B, "B", B, DNNTRACE_ROLE_READ);
+	matmul_info_of(computeDesc, (const void *const[LT_LAYOUTS]){ Adesc, Bdesc, Cdesc, Ddesc },
+		       &info);
+	enum cublas_beta beta_state = matmul_beta(&info, beta),
+	struct lib_call event;
+	lib_call_begin(&event, api, lightHandle, stream, NULL, LT_PARAMS);
+	add_matrix(&event, &info, LT_A, "A", A, DNNTRACE_ROLE_READ);
+	add_matrix(&event, &info, LT_B, "B", B, DNNTRACE_ROLE_READ);
 	if (C == D) {
-		add_matrix(&c, &info, LT_D, "D", D, cublas_c_role(beta_state));
+		add_matrix(&event, &info, LT_D, "D", D, cublas_c_role(beta_state));
 	} else {
 		if (beta_state != BETA_ZERO)
-			add_matrix(&c, &info, LT_C, "C", C,
+			add_matrix(&event, &info, LT_C, "C", C,
 				   beta_state == BETA_NONZERO ? DNNTRACE_ROLE_READ
 							      : DNNTRACE_ROLE_UNKNOWN);
-		add_matrix(&c, &info, LT_D, "D", D, DNNTRACE_ROLE_WRITE);
+		add_matrix(&event, &info, LT_D, "D", D, DNNTRACE_ROLE_WRITE);
 	}
 	if (info.desc_known)
-		add_epilogue_args(&c, &info);
+		add_epilogue_args(&event, &info);
 	if (workspace && workspaceSizeInBytes) {
 		long long size = (long long)workspaceSizeInBytes;
-		lib_call_arg_named(&c, "workspace", workspace, DNNTRACE_ROLE_WORKSPACE,
+		lib_call_arg_named(&event, "workspace", workspace, DNNTRACE_ROLE_WORKSPACE,
 				   DNNTRACE_DTYPE_U8, 1, &size);
 	}
-	add_params(&c, &info, workspaceSizeInBytes);
-	lib_call_emit(&c, call.call_id, call.start_ns, result);
-	traced_call_leave(&call);
-	return result;
-}
+	add_params(&event, &info, workspaceSizeInBytes);
+	lib_call_emit(&event, call.call_id, call.start_ns, result))

@@ -10,102 +10,67 @@
  * The variant pack is read from the shadow (what the program set), or
  * through the real cudnnBackendGetAttribute after the call when it was
  * built before the tracer saw it. Each wrapper returns the real
- * status with errno as the real function left it; must never change an
- * argument or hold the shadow's lock while cuDNN runs.
+ * status with errno as the real function left it. The brackets are
+ * core/wrapper.h's (bookkeeping) and cudnn_call.h's (the traced execute).
+ * Must never change an argument or hold the shadow's lock while cuDNN runs.
  */
-#include <errno.h>
-
 #include <cudnn.h>
 
 #include "interceptors/cudnn/backend_shadow.h"
 #include "interceptors/cudnn/cudnn_call.h"
-#include "interceptors/core/real_functions.h"
-#include "interceptors/core/traced_call.h"
 
-DNNTRACE_EXPORT cudnnStatus_t cudnnBackendCreateDescriptor(
-	cudnnBackendDescriptorType_t descriptorType, cudnnBackendDescriptor_t *descriptor)
-{
-	__typeof__(&cudnnBackendCreateDescriptor) real = REAL(cudnnBackendCreateDescriptor);
-	if (!real)
-		return CUDNN_MISSING_STATUS;
-	cudnnStatus_t status = real(descriptorType, descriptor);
-	int saved_errno = errno;
-	if (status == CUDNN_STATUS_SUCCESS && descriptor)
-		backend_shadow_created(*descriptor, descriptorType);
-	errno = saved_errno;
-	return status;
-}
+/* Each descriptor call forwards always and feeds the shadow (core/wrapper.h's bookkeeping bracket). */
+DNNTRACE_BOOKKEEPING_CALL(cudnnStatus_t, cudnnBackendCreateDescriptor,
+	(cudnnBackendDescriptorType_t descriptorType, cudnnBackendDescriptor_t *descriptor),
+	(descriptorType, descriptor), CUDNN_MISSING_STATUS, (void)0,
+	if (result == CUDNN_STATUS_SUCCESS && descriptor)
+		backend_shadow_created(*descriptor, descriptorType))
 
-DNNTRACE_EXPORT cudnnStatus_t cudnnBackendDestroyDescriptor(cudnnBackendDescriptor_t descriptor)
-{
-	__typeof__(&cudnnBackendDestroyDescriptor) real = REAL(cudnnBackendDestroyDescriptor);
-	if (!real)
-		return CUDNN_MISSING_STATUS;
-	int saved_errno = errno;
-	backend_shadow_destroyed(descriptor); /* first: the address may be reused at once */
-	errno = saved_errno;
-	return real(descriptor);
-}
+/* Forgotten first: the address may be reused at once. */
+DNNTRACE_BOOKKEEPING_CALL(cudnnStatus_t, cudnnBackendDestroyDescriptor,
+	(cudnnBackendDescriptor_t descriptor), (descriptor), CUDNN_MISSING_STATUS,
+	backend_shadow_destroyed(descriptor), (void)0)
 
-DNNTRACE_EXPORT cudnnStatus_t cudnnBackendSetAttribute(cudnnBackendDescriptor_t descriptor,
-						       cudnnBackendAttributeName_t attributeName,
-						       cudnnBackendAttributeType_t attributeType,
-						       int64_t elementCount,
-						       const void *arrayOfElements)
-{
-	__typeof__(&cudnnBackendSetAttribute) real = REAL(cudnnBackendSetAttribute);
-	if (!real)
-		return CUDNN_MISSING_STATUS;
-	cudnnStatus_t status = real(descriptor, attributeName, attributeType, elementCount,
-				    arrayOfElements);
-	int saved_errno = errno;
-	if (status == CUDNN_STATUS_SUCCESS)
+DNNTRACE_BOOKKEEPING_CALL(cudnnStatus_t, cudnnBackendSetAttribute,
+	(cudnnBackendDescriptor_t descriptor, cudnnBackendAttributeName_t attributeName,
+	 cudnnBackendAttributeType_t attributeType, int64_t elementCount,
+	 const void *arrayOfElements),
+	(descriptor, attributeName, attributeType, elementCount, arrayOfElements),
+	CUDNN_MISSING_STATUS, (void)0,
+	if (result == CUDNN_STATUS_SUCCESS)
 		backend_shadow_set(descriptor, attributeName, attributeType, elementCount,
-				   arrayOfElements);
-	errno = saved_errno;
-	return status;
-}
+				   arrayOfElements))
 
-DNNTRACE_EXPORT cudnnStatus_t cudnnBackendGetAttribute(cudnnBackendDescriptor_t const descriptor,
-						       cudnnBackendAttributeName_t attributeName,
-						       cudnnBackendAttributeType_t attributeType,
-						       int64_t requestedElementCount,
-						       int64_t *elementCount,
-						       void *arrayOfElements)
-{
-	__typeof__(&cudnnBackendGetAttribute) real = REAL(cudnnBackendGetAttribute);
-	if (!real)
-		return CUDNN_MISSING_STATUS;
-	cudnnStatus_t status = real(descriptor, attributeName, attributeType,
-				    requestedElementCount, elementCount, arrayOfElements);
-	int saved_errno = errno;
-	if (status == CUDNN_STATUS_SUCCESS && elementCount) {
-		int64_t filled = *elementCount < requestedElementCount ? *elementCount
-								       : requestedElementCount;
-		backend_shadow_got(descriptor, attributeName, attributeType, filled,
-				   arrayOfElements);
-	}
-	errno = saved_errno;
-	return status;
-}
+/* What cuDNN filled: min(requested, present) elements. */
+DNNTRACE_BOOKKEEPING_CALL(cudnnStatus_t, cudnnBackendGetAttribute,
+	(cudnnBackendDescriptor_t const descriptor, cudnnBackendAttributeName_t attributeName,
+	 cudnnBackendAttributeType_t attributeType, int64_t requestedElementCount,
+	 int64_t *elementCount, void *arrayOfElements),
+	(descriptor, attributeName, attributeType, requestedElementCount, elementCount,
+	 arrayOfElements),
+	CUDNN_MISSING_STATUS, (void)0,
+	if (result == CUDNN_STATUS_SUCCESS && elementCount)
+		backend_shadow_got(descriptor, attributeName, attributeType,
+				   *elementCount < requestedElementCount ? *elementCount
+									 : requestedElementCount,
+				   arrayOfElements))
 
 /* A finalized plan's workspace size is asked once, here, not at every execute. */
-DNNTRACE_EXPORT cudnnStatus_t cudnnBackendFinalize(cudnnBackendDescriptor_t descriptor)
+static void remember_plan_workspace(cudnnBackendDescriptor_t descriptor)
 {
-	__typeof__(&cudnnBackendFinalize) real = REAL(cudnnBackendFinalize);
 	__typeof__(&cudnnBackendGetAttribute) get = REAL(cudnnBackendGetAttribute);
-	if (!real)
-		return CUDNN_MISSING_STATUS;
-	cudnnStatus_t status = real(descriptor);
-	int saved_errno = errno;
 	int64_t bytes = -1, count = 0;
-	if (status == CUDNN_STATUS_SUCCESS && get && backend_shadow_is_plan(descriptor) &&
+
+	if (get && backend_shadow_is_plan(descriptor) &&
 	    get(descriptor, CUDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE, CUDNN_TYPE_INT64, 1, &count,
 		&bytes) == CUDNN_STATUS_SUCCESS && count == 1)
 		backend_shadow_plan_workspace(descriptor, bytes);
-	errno = saved_errno;
-	return status;
 }
+
+DNNTRACE_BOOKKEEPING_CALL(cudnnStatus_t, cudnnBackendFinalize,
+	(cudnnBackendDescriptor_t descriptor), (descriptor), CUDNN_MISSING_STATUS, (void)0,
+	if (result == CUDNN_STATUS_SUCCESS)
+		remember_plan_workspace(descriptor))
 
 /*
  * The variant pack's entries (at most PACK_MAX: the workspace comes after
@@ -143,29 +108,14 @@ static unsigned read_variant_pack(cudnnBackendDescriptor_t pack, int64_t *uids, 
 	return n > 0 ? (unsigned)n : 0;
 }
 
-DNNTRACE_EXPORT cudnnStatus_t cudnnBackendExecute(cudnnHandle_t handle,
-						  cudnnBackendDescriptor_t executionPlan,
-						  cudnnBackendDescriptor_t variantPack)
-{
-	__typeof__(&cudnnBackendExecute) real = REAL(cudnnBackendExecute);
-	struct traced_call traced;
-	struct lib_call c;
+/* The pack is read once the call returned: what the program set, or what cuDNN says. */
+CUDNN_TRACED_CALL(cudnnBackendExecute,
+	(cudnnHandle_t handle, cudnnBackendDescriptor_t executionPlan,
+	 cudnnBackendDescriptor_t variantPack),
+	(handle, executionPlan, variantPack),
+	NULL, "ops,workspace_bytes",
 	int64_t uids[PACK_MAX];
 	void *ptrs[PACK_MAX];
 	void *workspace;
-
-	if (!real)
-		return CUDNN_MISSING_STATUS;
-	if (!cudnn_call_recording())
-		return real(handle, executionPlan, variantPack);
-	traced_call_begin(&traced);
-	cudnnStatus_t status = real(handle, executionPlan, variantPack);
-	traced_call_end(&traced);
 	unsigned count = read_variant_pack(variantPack, uids, ptrs, &workspace);
-	lib_call_begin(&c, DNNTRACE_LIB_cudnnBackendExecute, handle, cudnn_handle_stream(handle),
-		       NULL, "ops,workspace_bytes");
-	backend_shadow_describe(executionPlan, uids, ptrs, count, workspace, &c);
-	lib_call_emit(&c, traced.call_id, traced.start_ns, (int)status);
-	traced_call_leave(&traced);
-	return status;
-}
+	backend_shadow_describe(executionPlan, uids, ptrs, count, workspace, &event))

@@ -7,9 +7,9 @@
 #include "interceptors/core/tracer.h"
 #include "tracepoints/dnntrace_lib.h"
 
-bool cudnn_call_recording(void)
+bool cudnn_call_enabled(void)
 {
-	return tracer_enter(lttng_ust_tracepoint_enabled(dnntrace_lib, call));
+	return lttng_ust_tracepoint_enabled(dnntrace_lib, call);
 }
 
 double cudnn_host_scale(const void *factor, const struct cudnn_shape *of)

@@ -16,6 +16,7 @@
 
 #include "interceptors/cudnn/desc_cache.h"
 #include "interceptors/core/lib_call.h"
+#include "interceptors/core/wrapper.h"
 
 /*
  * What a wrapper returns when the real function cannot be found (the
@@ -24,8 +25,25 @@
  */
 #define CUDNN_MISSING_STATUS CUDNN_STATUS_SUBLIBRARY_LOADING_FAILED
 
-/* True when this call is recorded (then the wrapper ends with traced_call_leave). */
-bool cudnn_call_recording(void);
+/* Whether a session listens to dnntrace_lib:call. */
+bool cudnn_call_enabled(void);
+
+/*
+ * One traced cuDNN call on core/wrapper.h's skeleton: the real function's
+ * prototype and argument list (which must name the handle `handle`), the
+ * event's static arg and param names (NULL: built at run time), then the
+ * description: statements that add every data pointer and param to
+ * `event`, a dnntrace_lib:call already begun on the handle's stream, which
+ * is emitted with the call id and the real status after them.
+ */
+#define CUDNN_TRACED_CALL(name, params, args, arg_names, param_names, ...)                   \
+	DNNTRACE_LIB_TRACED_CALL(cudnnStatus_t, name, params, args, CUDNN_MISSING_STATUS,    \
+				 cudnn_call_enabled(), (void)0,                               \
+				 struct lib_call event;                                       \
+				 lib_call_begin(&event, api, handle, cudnn_handle_stream(handle), \
+						arg_names, param_names);                      \
+				 __VA_ARGS__;                                                 \
+				 lib_call_emit(&event, call.call_id, call.start_ns, (int)result))
 
 /*
  * A scaling factor of a legacy call (alpha, beta): a HOST pointer, to a

@@ -1,0 +1,50 @@
+/*
+ * The one recording path of every allocation and free wrapper, runtime and
+ * driver alike: the live-tensor map kept in step, dnntrace_api:alloc and
+ * :free emitted, device memory sampled after a new tensor. Which kinds are
+ * tensors is tracepoints/tensor_rule.h's rule, nowhere else.
+ *
+ * result is the real function's status as an int: cudaSuccess and
+ * CUDA_SUCCESS are both 0 (checked in allocation_record.c). Must never be
+ * called outside a recording wrapper (tracer_enter returned true), never
+ * read through a pointer it is given, and never allocate but a map node.
+ */
+#ifndef DNNTRACE_ALLOCATION_RECORD_H
+#define DNNTRACE_ALLOCATION_RECORD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "interceptors/core/tensor_map.h"
+#include "tracepoints/dnntrace_enums.h"
+
+/* Whether an allocation wrapper records (dnntrace_api:alloc listened to). */
+bool allocation_alloc_enabled(void);
+
+/* Whether a free wrapper records: the map must stay right whenever
+ * allocations are recorded, even when frees are not listened to. */
+bool allocation_free_enabled(void);
+
+/*
+ * After an allocation returned: ptr is what it handed back (NULL when it
+ * failed or returned nothing). A successful allocation of a tensor kind at
+ * a non-NULL ptr becomes a new tensor of `bytes` in the map; every call,
+ * failed ones included, is one alloc event.
+ */
+void allocation_record_alloc(enum dnntrace_api_id api, enum dnntrace_mem_kind kind,
+			     int device, const void *stream, const void *ptr,
+			     uint64_t requested_bytes, uint64_t bytes, int result);
+
+/* Before the real free: once it returns, another thread may get the address. */
+bool allocation_forget(const void *ptr, struct tensor_map_entry *entry);
+
+/*
+ * After the real free: known and entry are allocation_forget's (known
+ * false, entry NULL for memory that is never a tensor). A failed free
+ * leaves the allocation alive: it goes back into the map.
+ */
+void allocation_record_free(enum dnntrace_api_id api, enum dnntrace_mem_kind kind,
+			    const void *stream, const void *ptr, bool known,
+			    const struct tensor_map_entry *entry, int result);
+
+#endif
