@@ -200,6 +200,18 @@ static void find_context_integer(const bt_field_class *context,
 	}
 }
 
+/* provider:event, each [A-Za-z_][A-Za-z0-9_]*: what LTTng-UST can define. */
+static bool is_tracepoint_name(const char *name)
+{
+	static const char first[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_";
+	static const char rest[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_0123456789";
+	const char *colon = strchr(name, ':');
+
+	if (!colon || !strchr(first, name[0]) || !colon[1] || !strchr(first, colon[1]))
+		return false;
+	return strspn(name, rest) == (size_t)(colon - name) && strspn(colon + 1, rest) == strlen(colon + 1);
+}
+
 static void resolve_class(struct class_info *info, const bt_event_class *ec)
 {
 	memset(info, 0, sizeof(*info));
@@ -214,12 +226,13 @@ static void resolve_class(struct class_info *info, const bt_event_class *ec)
 	while (spec < n_specs && strcmp(event_specs[spec].event, name) != 0)
 		spec++;
 	if (spec == n_specs) {
-		/* LTTng names are provider:event in [A-Za-z0-9_]; a dnntrace
-		 * name with anything else is a damaged metadata text (a new
-		 * event of ours is simply not read) */
-		if (strncmp(name, "dnntrace", 8) == 0 && strspn(name,
-				"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-				"0123456789_:") != strlen(name)) {
+		/* LTTng-UST names are provider:event, both C identifiers
+		 * (they name C symbols); any other name is a damaged metadata
+		 * text, whosever event it was (a flipped bit can take a name
+		 * out of our provider: "dnntrac._api:launch"). A valid name we
+		 * do not know (another provider, a newer event of ours) is
+		 * simply not read. */
+		if (!is_tracepoint_name(name)) {
 			info->corrupt = true;
 			dt_damage_note(DT_DAMAGE_EVENT_CLASS, 0, "event class "
 					"\"%.80s\": not a tracepoint name", name);

@@ -38,6 +38,16 @@ if [ "${#streams_without[@]}" -gt 0 ]; then
 		fail "a stream file without events changed the analysis: $(diff "$work/intact.out" "$work/removed.out")"
 fi
 
+# a flipped bit that takes an event class out of its provider
+# ("dnntrace_api:launch" -> "dnntrac._api:launch"): not a tracepoint name,
+# so the metadata is damaged; its events are counted, never silently lost
+cp -r "$work/good" "$work/renamed"
+renamed_metadata=$(find "$work/renamed" -name metadata | head -n 1)
+grep -q 'name = "dnntrace_api:launch";' "$renamed_metadata" || fail "no launch event class in the metadata"
+sed -i 's/name = "dnntrace_api:launch";/name = "dnntrac._api:launch";/' "$renamed_metadata"
+expect_incomplete "event class renamed by a bit flip" "$work/renamed" \
+	"events* of corrupt event classes ignored"
+
 # a duplicated stream file is read once
 cp -r "$work/good" "$work/dup"
 cp "$work/dup/${streams_with_events[0]}" "$work/dup/${streams_with_events[0]}_copy"
