@@ -22,24 +22,38 @@ done
 err=$("$DNNTRACE" record --relay 127.0.0.1 -o ../escape -- true 2>&1 >/dev/null)
 [ $? = 1 ] && echo "$err" | grep -q 'relative name' || fail "-o ../escape with --relay accepted: $err"
 
-# Three ports free now (bound together, so distinct), for control, data, live.
-read -r ctrl data live < <(python3 -c '
+# Three ports free now (bound together, so distinct), for control, data,
+# live. Free now is not free later: another test on the machine may bind one
+# before the relayd does, which then exits with "Address already in use";
+# then new ports, and again (up to 10 times).
+relay_out="$e2e_tmp/relayd"
+mkdir -p "$e2e_tmp/relayd-home"
+relayd=
+trap '[ -n "$relayd" ] && kill "$relayd" 2>/dev/null; wait 2>/dev/null; rm -rf "$e2e_tmp"' EXIT
+start_relayd() {   # sets ctrl data live relayd; fails unless it listens
+	read -r ctrl data live < <(python3 -c '
 import socket
 s = [socket.socket() for _ in range(3)]
 for x in s: x.bind(("127.0.0.1", 0))
 print(*(x.getsockname()[1] for x in s))')
-relay_out="$e2e_tmp/relayd"
-LTTNG_HOME="$e2e_tmp/relayd-home" lttng-relayd -o "$relay_out" \
-	-C "tcp://127.0.0.1:$ctrl" -D "tcp://127.0.0.1:$data" -L "tcp://127.0.0.1:$live" \
-	>"$e2e_tmp/relayd.log" 2>&1 &
-relayd=$!
-mkdir -p "$e2e_tmp/relayd-home"
-trap 'kill "$relayd" 2>/dev/null; wait "$relayd" 2>/dev/null; rm -rf "$e2e_tmp"' EXIT
-for _ in $(seq 100); do
-	(exec 3<>"/dev/tcp/127.0.0.1/$data") 2>/dev/null && break
-	kill -0 "$relayd" 2>/dev/null || fail "lttng-relayd did not start: $(tail -n 2 "$e2e_tmp/relayd.log")"
-	sleep 0.1
+	LTTNG_HOME="$e2e_tmp/relayd-home" lttng-relayd -o "$relay_out" \
+		-C "tcp://127.0.0.1:$ctrl" -D "tcp://127.0.0.1:$data" -L "tcp://127.0.0.1:$live" \
+		>"$e2e_tmp/relayd.log" 2>&1 &
+	relayd=$!
+	for _ in $(seq 100); do
+		(exec 3<>"/dev/tcp/127.0.0.1/$data") 2>/dev/null && return 0
+		kill -0 "$relayd" 2>/dev/null || { wait "$relayd" 2>/dev/null; relayd=; return 1; }
+		sleep 0.1
+	done
+	return 1
+}
+for attempt in $(seq 10); do
+	start_relayd && break
+	grep -q 'Address already in use' "$e2e_tmp/relayd.log" ||
+		fail "lttng-relayd did not start: $(tail -n 2 "$e2e_tmp/relayd.log")"
+	echo "attempt $attempt: a port was taken before lttng-relayd bound it, new ports" >&2
 done
+[ -n "$relayd" ] || fail "lttng-relayd did not start in 10 attempts: $(tail -n 2 "$e2e_tmp/relayd.log")"
 
 "$PRIVATE_LTTNG" env "${tracer_env[@]}" "$DNNTRACE" record --simgpu --relay "127.0.0.1:$ctrl:$data" \
 	-o ddp/run1 -- "$launch" 3 "$e2e_tmp/truth" "$workload" >"$e2e_tmp/traced.out" 2>"$e2e_tmp/record.err"
