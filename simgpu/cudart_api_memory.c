@@ -439,13 +439,6 @@ cudaError_t cudart_memcpy_1d(void *dst, const void *src, size_t count,
 
 #define COPY_CALL(cbid, impl) RUNTIME_CALL(RT_CBID(cbid), 1, impl)
 
-static int valid_device_ordinal(int device)
-{
-	int count = 0;
-	return cudart_drv.device_get_count(&count) == CUDA_SUCCESS && device >= 0 &&
-	       device < count;
-}
-
 /*
  * Every simulated device shares one address space (core_alloc.c), so a
  * peer copy is a device-to-device copy once both ordinals are valid; its
@@ -456,8 +449,11 @@ static cudaError_t memcpy_peer_impl(void *dst, int dst_device, const void *src,
 				    int src_device, size_t count, cudaStream_t stream)
 {
 	ENTER();
-	if (!valid_device_ordinal(dst_device) || !valid_device_ordinal(src_device))
-		return sim_return(cudaErrorInvalidDevice);
+	cudaError_t err = cudart_check_device(dst_device);
+	if (err == cudaSuccess)
+		err = cudart_check_device(src_device);
+	if (err != cudaSuccess)
+		return sim_return(err);
 	return memcpy_impl(dst, count, src, count, count, 1, cudaMemcpyDeviceToDevice,
 			   stream, 0, 1, 0);
 }
@@ -484,10 +480,12 @@ static cudaError_t prefetch_impl(const void *dev_ptr, size_t count,
 	if (flags != 0 || count == 0)
 		return sim_return(cudaErrorInvalidValue);
 	switch (location.type) {
-	case cudaMemLocationTypeDevice:
-		if (!valid_device_ordinal(location.id))
-			return sim_return(cudaErrorInvalidDevice);
+	case cudaMemLocationTypeDevice: {
+		cudaError_t err = cudart_check_device(location.id);
+		if (err != cudaSuccess)
+			return sim_return(err);
 		break;
+	}
 	case cudaMemLocationTypeHost:
 	case cudaMemLocationTypeHostNuma:
 	case cudaMemLocationTypeHostNumaCurrent:
