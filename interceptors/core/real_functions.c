@@ -129,8 +129,11 @@ static void *search_loaded_objects(const char *symbol)
 	return NULL;
 }
 
-/* Runs before the real function: must leave errno as the caller set it. */
-void *real_function_resolve(enum real_function_id id)
+/*
+ * Looks the real id up and caches it; NULL if no loaded object has it.
+ * Runs before the real function: leaves errno as the caller set it.
+ */
+static void *find_and_cache(enum real_function_id id)
 {
 	const char *name = function_names[id];
 	int saved_errno = errno;
@@ -142,10 +145,20 @@ void *real_function_resolve(enum real_function_id id)
 		fn = search_loaded_objects(name);
 	if (fn)
 		atomic_store_explicit(&real_function_table[id], fn, memory_order_release);
-	else if (function_required(id) && !atomic_exchange(&missing_warned[id], true))
-		fprintf(stderr, "dnntrace: cannot find the real %s in any loaded library; "
-			"the call returns an error\n", name);
 	errno = saved_errno;
+	return fn;
+}
+
+void *real_function_resolve(enum real_function_id id)
+{
+	void *fn = find_and_cache(id);
+
+	if (!fn && function_required(id) && !atomic_exchange(&missing_warned[id], true)) {
+		int saved_errno = errno;
+		fprintf(stderr, "dnntrace: cannot find the real %s in any loaded library; "
+			"the call returns an error\n", function_names[id]);
+		errno = saved_errno;
+	}
 	return fn;
 }
 
@@ -185,16 +198,6 @@ void real_function_offer(enum real_function_id id, void *fn)
 
 bool real_function_available(enum real_function_id id)
 {
-	if (atomic_load_explicit(&real_function_table[id], memory_order_acquire))
-		return true;
-	int saved_errno = errno;
-	void *fn = dnntrace_real_dlsym(RTLD_NEXT, function_names[id]);
-	if (fn && lives_in_this_library(fn))
-		fn = NULL;
-	if (!fn)
-		fn = search_loaded_objects(function_names[id]);
-	if (fn)
-		atomic_store_explicit(&real_function_table[id], fn, memory_order_release);
-	errno = saved_errno;
-	return fn != NULL;
+	return atomic_load_explicit(&real_function_table[id], memory_order_acquire) ||
+	       find_and_cache(id) != NULL;
 }
