@@ -298,23 +298,52 @@ static void add_unique(int64_t id, int64_t *ids, unsigned *count, bool *overflow
 	ids[(*count)++] = id;
 }
 
-static void resolve_batch(struct tensor_map *tensors, const uintptr_t *words, size_t n,
-			  int64_t *ids, unsigned *count, bool *overflow)
+/*
+ * Words that may point into a tensor, resolved to tensor ids 64 at a time
+ * (one map lookup pass per batch), kept unique; on the caller's stack.
+ */
+struct word_batch {
+	struct tensor_map *tensors;
+	int64_t *ids;
+	unsigned count;
+	bool overflow;
+	size_t n_words;
+	uintptr_t words[WORDS_PER_BATCH];
+};
+
+static void resolve_batch(struct word_batch *batch)
 {
 	int64_t found[WORDS_PER_BATCH];
 
-	tensor_map_find_ids(tensors, words, n, found);
-	for (size_t i = 0; i < n; i++)
-		add_unique(found[i], ids, count, overflow);
+	tensor_map_find_ids(batch->tensors, batch->words, batch->n_words, found);
+	for (size_t i = 0; i < batch->n_words; i++)
+		add_unique(found[i], batch->ids, &batch->count, &batch->overflow);
+	batch->n_words = 0;
+}
+
+static inline void batch_add(struct word_batch *batch, uintptr_t word)
+{
+	if (!tensor_map_may_contain(batch->tensors, word))
+		return;
+	batch->words[batch->n_words++] = word;
+	if (batch->n_words == WORDS_PER_BATCH)
+		resolve_batch(batch);
+}
+
+/* The ids found, after the last partial batch; counts an overflowing launch. */
+static unsigned batch_finish(struct word_batch *batch)
+{
+	if (batch->n_words)
+		resolve_batch(batch);
+	if (batch->overflow)
+		atomic_fetch_add_explicit(&overflowed_launches, 1, memory_order_relaxed);
+	return batch->count;
 }
 
 unsigned kernel_scan_tensors(const struct kernel_info *info, void **args,
 			     struct tensor_map *tensors, int64_t *ids)
 {
-	uintptr_t words[WORDS_PER_BATCH];
-	size_t n_words = 0;
-	unsigned count = 0;
-	bool overflow = false;
+	struct word_batch batch = { .tensors = tensors, .ids = ids };
 
 	if (!args)
 		return 0;
@@ -326,29 +355,16 @@ unsigned kernel_scan_tensors(const struct kernel_info *info, void **args,
 		for (uint64_t at = (param->offset + 7u) & ~7ull; at + 8 <= end; at += 8) {
 			uintptr_t word;
 			memcpy(&word, bytes + (at - param->offset), sizeof(word));
-			if (!tensor_map_may_contain(tensors, word))
-				continue;
-			words[n_words++] = word;
-			if (n_words == WORDS_PER_BATCH) {
-				resolve_batch(tensors, words, n_words, ids, &count, &overflow);
-				n_words = 0;
-			}
+			batch_add(&batch, word);
 		}
 	}
-	if (n_words)
-		resolve_batch(tensors, words, n_words, ids, &count, &overflow);
-	if (overflow)
-		atomic_fetch_add_explicit(&overflowed_launches, 1, memory_order_relaxed);
-	return count;
+	return batch_finish(&batch);
 }
 
 unsigned kernel_scan_buffer(const void *buffer, size_t size, struct tensor_map *tensors,
 			    int64_t *ids)
 {
-	uintptr_t words[WORDS_PER_BATCH];
-	size_t n_words = 0;
-	unsigned count = 0;
-	bool overflow = false;
+	struct word_batch batch = { .tensors = tensors, .ids = ids };
 	const unsigned char *bytes = buffer;
 
 	if (!buffer)
@@ -356,19 +372,9 @@ unsigned kernel_scan_buffer(const void *buffer, size_t size, struct tensor_map *
 	for (size_t at = 0; at + 8 <= size; at += 8) {
 		uintptr_t word;
 		memcpy(&word, bytes + at, sizeof(word));
-		if (!tensor_map_may_contain(tensors, word))
-			continue;
-		words[n_words++] = word;
-		if (n_words == WORDS_PER_BATCH) {
-			resolve_batch(tensors, words, n_words, ids, &count, &overflow);
-			n_words = 0;
-		}
+		batch_add(&batch, word);
 	}
-	if (n_words)
-		resolve_batch(tensors, words, n_words, ids, &count, &overflow);
-	if (overflow)
-		atomic_fetch_add_explicit(&overflowed_launches, 1, memory_order_relaxed);
-	return count;
+	return batch_finish(&batch);
 }
 
 void kernel_info_report_overflow(void)
