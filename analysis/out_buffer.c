@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -155,6 +156,31 @@ void dt_out_write_long(struct dt_out *o, const char *s, size_t n)
 		if (n > 0)
 			dt_out_flush(o);
 	}
+}
+
+void dt_out_printf(struct dt_out *o, const char *format, ...)
+{
+	va_list args;
+	va_start(args, format);
+	size_t room = DT_OUT_BUFFER - o->len;
+	int n = vsnprintf(o->buf + o->len, room, format, args);
+	va_end(args);
+	if (n >= 0 && (size_t)n < room) {
+		o->len += (size_t)n;
+		return;
+	}
+	/* it did not fit in what was left: format it apart */
+	va_start(args, format);
+	char *text = NULL;
+	n = vasprintf(&text, format, args);
+	va_end(args);
+	if (n < 0) {
+		if (!o->error)
+			o->error = ENOMEM;
+		return;
+	}
+	dt_out_write_long(o, text, (size_t)n);
+	free(text);
 }
 
 static void stop_writer(struct dt_out *o)

@@ -48,6 +48,9 @@ int dt_out_close(struct dt_out *o);
 void dt_out_flush(struct dt_out *o);
 /* Bytes of any length, through the buffer. */
 void dt_out_write_long(struct dt_out *o, const char *s, size_t n);
+/* printf, for the few lines with floating-point numbers. */
+void dt_out_printf(struct dt_out *o, const char *format, ...)
+	__attribute__((format(printf, 2, 3)));
 
 /* Where n more bytes (n <= DT_OUT_BUFFER) may be written now: format at
  * the pointer, then dt_out_end with where formatting stopped. */

@@ -5,8 +5,6 @@
  */
 #include "analysis/util.h"
 
-#include <errno.h>
-#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -238,30 +236,6 @@ void dt_strpool_free(struct dt_strpool *pool)
 	memset(pool, 0, sizeof(*pool));
 }
 
-#define OUTPUT_BUFFER (1 << 20)
-
-FILE *dt_open_output(const char *dir, const char *file_name)
-{
-	char path[PATH_MAX];
-	int n = snprintf(path, sizeof(path), "%s/%s", dir, file_name);
-	if (n < 0 || (size_t)n >= sizeof(path)) {
-		errno = ENAMETOOLONG;
-		return NULL;
-	}
-	FILE *f = fopen(path, "w");
-	if (f)
-		setvbuf(f, NULL, _IOFBF, OUTPUT_BUFFER);
-	return f;
-}
-
-int dt_close_output(FILE *f)
-{
-	int failed = ferror(f);
-	if (fclose(f) != 0 || failed)
-		return -1;
-	return 0;
-}
-
 static const char digit_pairs[] =
 	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
 	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
@@ -315,28 +289,6 @@ char *dt_fmt_us3(char *p, uint64_t ns)
 	*p++ = (char)('0' + frac / 100);
 	memcpy(p, &digit_pairs[2 * (frac % 100)], 2);
 	return p + 2;
-}
-
-void dt_put_u64(FILE *f, uint64_t v)
-{
-	char buf[24];
-	fwrite_unlocked(buf, 1, (size_t)(dt_fmt_u64(buf, v) - buf), f);
-}
-
-void dt_put_i64(FILE *f, int64_t v)
-{
-	if (v < 0) {
-		putc_unlocked('-', f);
-		dt_put_u64(f, (uint64_t)0 - (uint64_t)v);
-	} else {
-		dt_put_u64(f, (uint64_t)v);
-	}
-}
-
-void dt_put_str(FILE *f, const char *s)
-{
-	for (; *s; s++)
-		putc_unlocked(*s, f);
 }
 
 /*

@@ -54,14 +54,6 @@ char *dt_fmt_i64(char *p, int64_t v);
 /* ns as µs with exactly three decimals ("1234.567"): exact, no double. */
 char *dt_fmt_us3(char *p, uint64_t ns);
 
-/* Output helpers: big stdio buffers and integer printing without printf,
- * which dominated the analyzer's profile on million-kernel traces. */
-#include <stdio.h>
-FILE *dt_open_output(const char *dir, const char *file_name);
-int dt_close_output(FILE *f);
-void dt_put_u64(FILE *f, uint64_t v);
-void dt_put_i64(FILE *f, int64_t v);
-void dt_put_str(FILE *f, const char *s);
 /* ns / 1000 formatted exactly as printf("%g") would (G10's iostream
  * default), without printf on the common path. buf needs 32 bytes. */
 const char *dt_format_us_g(uint64_t ns, char *buf);
