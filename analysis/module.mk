@@ -15,7 +15,7 @@ ANALYSIS_CORE_SRCS := analysis/util.c analysis/out_buffer.c analysis/model.c ana
 	analysis/damage.c analysis/metadata_check.c
 ANALYSIS_CORE_OBJS := $(ANALYSIS_CORE_SRCS:%.c=$(BUILD)/obj/%.o)
 ANALYSIS_CORE_LIB := $(BUILD)/obj/analysis/libdtanalysis.a
-ANALYSIS_BIN_OBJS := $(BUILD)/obj/analysis/trace_reader.o $(BUILD)/obj/analysis/main.o \
+ANALYSIS_BIN_OBJS := $(BUILD)/obj/analysis/trace_reader.o $(BUILD)/obj/analysis/event_pipe.o $(BUILD)/obj/analysis/main.o \
 	$(BUILD)/obj/analysis/run.o \
 	$(BUILD)/obj/analysis/supervisor.o $(BUILD)/obj/analysis/trace_check.o \
 	$(BUILD)/obj/analysis/stream_scan.o

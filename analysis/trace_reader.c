@@ -5,11 +5,18 @@
  * Timestamps: the event's default clock snapshot VALUE (LTTng's monotonic
  * clock counts CLOCK_MONOTONIC ns), the same domain as the GPU start/end
  * fields, never ns_from_origin (which adds the clock class offset).
+ * Two threads share the pass: the one running the babeltrace2 graph only
+ * copies each event's fields into a record (capture_event); the records
+ * go, in order, through an event pipe (event_pipe.h) to the analysis
+ * thread, which feeds the model and the pass hooks (handle_record), so
+ * decoding and analysis overlap on two cores and the result is the same
+ * as in one thread.
  * Must never print: failures come back as one line for run.c.
  */
 #include "analysis/trace_reader.h"
 
 #include "analysis/damage.h"
+#include "analysis/event_pipe.h"
 #include "analysis/overheads.h"
 #include "analysis/timeline_json.h"
 #include "analysis/supervisor.h"
@@ -115,18 +122,41 @@ struct class_info {
 	int64_t vtid_index;          /* likewise; read only by events that need it */
 	bool vtid_signed;
 	bool gpu_set;                /* dnntrace_gpu:memset (H_GPU_COPY) */
+	uint8_t n_fields;            /* slots the handler reads */
 };
+
+/*
+ * One event as the decoding thread hands it to the analysis thread: its
+ * class, context, time and every slot its handler reads. Strings (NUL
+ * ended) and arrays (as int64_t, whatever their signedness) follow it,
+ * copied: babeltrace2 reuses its fields once the message is put back.
+ * A record without a class is a discarded-events message.
+ */
+struct record {
+	const struct class_info *info;   /* immutable once resolved */
+	size_t size;                     /* bytes, data included, 8-aligned */
+	int64_t vpid, vtid;              /* 0 when the context lacks them */
+	uint64_t ts;
+	uint64_t value[MAX_FIELDS];      /* integers; for strings and arrays,
+	                                  * their data's offset in the record */
+	uint32_t length[MAX_FIELDS];     /* string bytes, array elements */
+};
+
+#define ALIGN8(n) (((n) + 7) & ~(size_t)7)
 
 struct reader {
 	struct dt_model *model;
 	const struct dt_pass_hooks *hooks;   /* NULL: none */
 	bt_message_iterator *iterator;
-	struct class_info *classes;
+	struct dt_event_pipe *pipe;
+	/* the decoding thread's: */
+	struct class_info **classes;         /* each allocated apart: records
+	                                      * point to them while the array
+	                                      * grows */
 	size_t n_classes, cap_classes;
 	size_t last_class;
-	int64_t *tensor_buffer;
-	size_t tensor_buffer_cap;
-	/* one library call's arrays (dnntrace_lib:call), reused */
+	/* the analysis thread's: one library call's arrays
+	 * (dnntrace_lib:call), reused */
 	int64_t *lib_tensors, *lib_dims;
 	uint64_t *lib_ptrs;
 	uint8_t *lib_roles, *lib_dtypes, *lib_ranks;
@@ -261,6 +291,8 @@ static void resolve_class(struct class_info *info, const bt_event_class *ec)
 				"no usable field %s", name, field);
 		return;
 	}
+	while (info->n_fields < MAX_FIELDS && event_specs[spec].fields[info->n_fields])
+		info->n_fields++;
 	info->gpu_set = strcmp(name, "dnntrace_gpu:memset") == 0;
 	const bt_stream_class *sc = bt_event_class_borrow_stream_class_const(ec);
 	const bt_clock_class *clock =
@@ -280,65 +312,28 @@ static const struct class_info *class_of(struct reader *r,
 		const bt_event_class *ec)
 {
 	if (r->last_class < r->n_classes &&
-	    r->classes[r->last_class].event_class == ec)
-		return &r->classes[r->last_class];
+	    r->classes[r->last_class]->event_class == ec)
+		return r->classes[r->last_class];
 	for (size_t i = 0; i < r->n_classes; i++) {
-		if (r->classes[i].event_class == ec) {
+		if (r->classes[i]->event_class == ec) {
 			r->last_class = i;
-			return &r->classes[i];
+			return r->classes[i];
 		}
 	}
-	struct class_info *info = DT_PUSH_SLOT(r->classes, r->n_classes,
-			r->cap_classes);
+	struct class_info *info = dt_xmalloc(sizeof(*info));
 	resolve_class(info, ec);
+	*DT_PUSH_SLOT(r->classes, r->n_classes, r->cap_classes) = info;
 	r->last_class = r->n_classes - 1;
 	return info;
 }
 
-/* ---- per event ---------------------------------------------------------- */
+/* ---- per event, on the decoding thread: the record ----------------------- */
 
 static inline const bt_field *member(const bt_field *payload,
 		const struct class_info *info, int slot)
 {
 	return bt_field_structure_borrow_member_field_by_index_const(payload,
 			info->index[slot]);
-}
-
-static inline int64_t get_signed(const bt_field *payload,
-		const struct class_info *info, int slot)
-{
-	if (info->kind[slot] == F_ABSENT)
-		return 0;
-	const bt_field *f = member(payload, info, slot);
-	return info->kind[slot] == F_SIGNED ? bt_field_integer_signed_get_value(f)
-		: (int64_t)bt_field_integer_unsigned_get_value(f);
-}
-
-static inline uint64_t get_unsigned(const bt_field *payload,
-		const struct class_info *info, int slot)
-{
-	if (info->kind[slot] == F_ABSENT)
-		return 0;
-	const bt_field *f = member(payload, info, slot);
-	return info->kind[slot] == F_UNSIGNED ?
-		bt_field_integer_unsigned_get_value(f) :
-		(uint64_t)bt_field_integer_signed_get_value(f);
-}
-
-/*
- * Babeltrace 2.0.x reuses string fields between events and, for an empty
- * string, sets the length to 0 without clearing the text: get_value then
- * returns the previous event's string (babeltrace review 4528; seen here
- * with NVTX's empty default domain). The length is right, so trust it.
- */
-static inline const char *get_string(const bt_field *payload,
-		const struct class_info *info, int slot)
-{
-	if (info->kind[slot] == F_ABSENT)
-		return "";
-	const bt_field *f = member(payload, info, slot);
-	return bt_field_string_get_length(f) == 0 ? "" :
-		bt_field_string_get_value(f);
 }
 
 static uint64_t event_time(const bt_message *msg, const struct class_info *info)
@@ -377,12 +372,149 @@ static inline int64_t context_integer(const bt_event *event, int64_t index,
 		(int64_t)bt_field_integer_unsigned_get_value(f);
 }
 
+/*
+ * Babeltrace 2.0.x reuses string fields between events and, for an empty
+ * string, sets the length to 0 without clearing the text: get_value then
+ * returns the previous event's string (babeltrace review 4528; seen here
+ * with NVTX's empty default domain). The length is right, so trust it.
+ */
+static inline uint64_t string_length(const bt_field *f)
+{
+	return bt_field_string_get_length(f);
+}
+
+/* Copies one of ours into a record in the pipe (or counts a damaged
+ * class): two passes over the slots, sizes first. */
+static void capture_event(struct reader *r, const bt_message *msg)
+{
+	const bt_event *event = bt_message_event_borrow_event_const(msg);
+	const struct class_info *info = class_of(r, bt_event_borrow_class_const(event));
+	if (info->handler == H_IGNORE) {
+		if (info->corrupt)
+			dt_damage.count[DT_DAMAGE_EVENT_CLASS]++;
+		return;
+	}
+	const bt_field *payload = bt_event_borrow_payload_field_const(event);
+	const bt_field *fields[MAX_FIELDS];
+	uint64_t lengths[MAX_FIELDS];
+	size_t size = sizeof(struct record);
+	for (int i = 0; i < info->n_fields; i++) {
+		fields[i] = NULL;
+		lengths[i] = 0;
+		if (info->kind[i] == F_ABSENT)
+			continue;
+		fields[i] = member(payload, info, i);
+		if (info->kind[i] == F_STRING) {
+			lengths[i] = string_length(fields[i]);
+			size += ALIGN8(lengths[i] + 1);
+		} else if (info->kind[i] == F_SIGNED_ARRAY ||
+				info->kind[i] == F_UNSIGNED_ARRAY) {
+			lengths[i] = bt_field_array_get_length(fields[i]);
+			if (lengths[i] > UINT32_MAX)
+				lengths[i] = UINT32_MAX;
+			size += lengths[i] * sizeof(int64_t);
+		}
+	}
+	struct record *rec = (struct record *)dt_event_pipe_reserve(r->pipe, size);
+	rec->info = info;
+	rec->size = size;
+	/* no vpid context: one process */
+	rec->vpid = context_integer(event, info->vpid_index, info->vpid_signed);
+	rec->vtid = context_integer(event, info->vtid_index, info->vtid_signed);
+	rec->ts = event_time(msg, info);
+	size_t at = sizeof(struct record);
+	for (int i = 0; i < info->n_fields; i++) {
+		const bt_field *f = fields[i];
+		rec->value[i] = 0;
+		rec->length[i] = 0;
+		switch (info->kind[i]) {
+		case F_SIGNED:
+			rec->value[i] = (uint64_t)bt_field_integer_signed_get_value(f);
+			break;
+		case F_UNSIGNED:
+			rec->value[i] = bt_field_integer_unsigned_get_value(f);
+			break;
+		case F_STRING: {
+			char *text = (char *)rec + at;
+			if (lengths[i])
+				memcpy(text, bt_field_string_get_value(f), lengths[i]);
+			text[lengths[i]] = '\0';
+			rec->value[i] = at;
+			rec->length[i] = (uint32_t)lengths[i];
+			at += ALIGN8(lengths[i] + 1);
+			break;
+		}
+		case F_SIGNED_ARRAY:
+		case F_UNSIGNED_ARRAY: {
+			int64_t *values = (int64_t *)((char *)rec + at);
+			for (uint64_t e = 0; e < lengths[i]; e++)
+				values[e] = array_element(f, info->kind[i], e);
+			rec->value[i] = at;
+			rec->length[i] = (uint32_t)lengths[i];
+			at += lengths[i] * sizeof(int64_t);
+			break;
+		}
+		case F_ABSENT:
+			break;
+		}
+	}
+	dt_event_pipe_commit(r->pipe, size);
+}
+
+/* A discarded-events or discarded-packets message, in its place. */
+static void capture_discarded(struct reader *r, bool count_known,
+		uint64_t count)
+{
+	struct record *rec = (struct record *)dt_event_pipe_reserve(r->pipe,
+			sizeof(*rec));
+	memset(rec, 0, sizeof(*rec));
+	rec->size = sizeof(*rec);
+	rec->value[0] = count_known;
+	rec->value[1] = count;
+	dt_event_pipe_commit(r->pipe, sizeof(*rec));
+}
+
+/* ---- per event, on the analysis thread: the record's fields -------------- */
+
+static inline int64_t get_signed(const struct record *payload,
+		const struct class_info *info, int slot)
+{
+	return info->kind[slot] == F_ABSENT ? 0 : (int64_t)payload->value[slot];
+}
+
+static inline uint64_t get_unsigned(const struct record *payload,
+		const struct class_info *info, int slot)
+{
+	return info->kind[slot] == F_ABSENT ? 0 : payload->value[slot];
+}
+
+static inline const char *get_string(const struct record *payload,
+		const struct class_info *info, int slot)
+{
+	if (info->kind[slot] == F_ABSENT)
+		return "";
+	return (const char *)payload + payload->value[slot];
+}
+
+/* An array slot's elements (as int64_t) and their count. */
+static inline const int64_t *array_values(const struct record *payload,
+		int slot)
+{
+	return (const int64_t *)((const char *)payload + payload->value[slot]);
+}
+
+static inline uint64_t array_length(const struct record *payload,
+		const struct class_info *info, int slot)
+{
+	return info->kind[slot] == F_ABSENT ? 0 : payload->length[slot];
+}
+
 enum { LAUNCH_NAME = 2, LAUNCH_FUNCTION_ID = 7 };   /* slots */
 
 /* The launch's kernel name: format 1's name field, or format 2's function
  * id resolved through the function events read so far; NULL when that
  * function's event is yet to come (*function_id says which). */
-static const char *launch_name(const struct reader *r, const bt_field *payload,
+static const char *launch_name(const struct reader *r, const struct record *payload,
 		const struct class_info *info, int64_t vpid, uint64_t *function_id)
 {
 	*function_id = 0;
@@ -394,28 +526,18 @@ static const char *launch_name(const struct reader *r, const bt_field *payload,
 	return dt_model_function_name(r->model, vpid, *function_id);
 }
 
-static void handle_launch(struct reader *r, const bt_field *payload,
+static void handle_launch(struct reader *r, const struct record *payload,
 		const struct class_info *info, int64_t vpid, int64_t vtid,
 		uint64_t ts)
 {
-	const bt_field *array = member(payload, info, 4);
-	uint64_t n = bt_field_array_get_length(array);
-	if (n > UINT32_MAX)
-		n = UINT32_MAX;
-	if (n > r->tensor_buffer_cap) {
-		r->tensor_buffer_cap = n;
-		r->tensor_buffer = dt_xrealloc(r->tensor_buffer,
-				n * sizeof(int64_t));
-	}
-	for (uint64_t i = 0; i < n; i++)
-		r->tensor_buffer[i] = array_element(array, info->kind[4], i);
 	uint64_t function_id;
 	const char *name = launch_name(r, payload, info, vpid, &function_id);
 	dt_model_on_launch(r->model, vpid, vtid, ts,
 			get_unsigned(payload, info, 0),
 			(int)get_signed(payload, info, 1), name ? name : "",
-			get_unsigned(payload, info, 3), r->tensor_buffer,
-			(uint32_t)n, (int)get_signed(payload, info, 5));
+			get_unsigned(payload, info, 3), array_values(payload, 4),
+			(uint32_t)array_length(payload, info, 4),
+			(int)get_signed(payload, info, 5));
 	if (!name)
 		dt_model_name_launch_later(r->model, vpid, function_id);
 }
@@ -428,7 +550,7 @@ static void grow_buffer(void **buffer, size_t n, size_t size)
 /* dnntrace_lib:call: its arrays copied into reused buffers. The per-
  * argument arrays have one length each in CTF; a corrupt event with
  * unequal lengths is read as far as all of them go. */
-static void handle_lib_call(struct reader *r, const bt_field *payload,
+static void handle_lib_call(struct reader *r, const struct record *payload,
 		const struct class_info *info, int64_t vpid, int64_t vtid,
 		uint64_t ts)
 {
@@ -436,15 +558,11 @@ static void handle_lib_call(struct reader *r, const bt_field *payload,
 		RESULT };
 	uint64_t n_args = UINT32_MAX;
 	for (int slot = TENSORS; slot <= RANKS; slot++) {
-		uint64_t length = bt_field_array_get_length(member(payload, info,
-					slot));
+		uint64_t length = array_length(payload, info, slot);
 		if (length < n_args)
 			n_args = length;
 	}
-	const bt_field *dims = member(payload, info, DIMS);
-	uint64_t n_dims = bt_field_array_get_length(dims);
-	if (n_dims > UINT32_MAX)
-		n_dims = UINT32_MAX;
+	uint64_t n_dims = array_length(payload, info, DIMS);
 	if (n_args > r->lib_args_cap) {
 		r->lib_args_cap = n_args;
 		grow_buffer((void **)&r->lib_tensors, n_args, sizeof(int64_t));
@@ -457,20 +575,21 @@ static void handle_lib_call(struct reader *r, const bt_field *payload,
 		r->lib_dims_cap = n_dims;
 		grow_buffer((void **)&r->lib_dims, n_dims, sizeof(int64_t));
 	}
-	const bt_field *tensors = member(payload, info, TENSORS);
-	const bt_field *ptrs = member(payload, info, PTRS);
-	const bt_field *roles = member(payload, info, ROLES);
-	const bt_field *dtypes = member(payload, info, DTYPES);
-	const bt_field *ranks = member(payload, info, RANKS);
+	const int64_t *tensors = array_values(payload, TENSORS);
+	const int64_t *ptrs = array_values(payload, PTRS);
+	const int64_t *roles = array_values(payload, ROLES);
+	const int64_t *dtypes = array_values(payload, DTYPES);
+	const int64_t *ranks = array_values(payload, RANKS);
 	for (uint64_t i = 0; i < n_args; i++) {
-		r->lib_tensors[i] = array_element(tensors, info->kind[TENSORS], i);
-		r->lib_ptrs[i] = (uint64_t)array_element(ptrs, info->kind[PTRS], i);
-		r->lib_roles[i] = (uint8_t)array_element(roles, info->kind[ROLES], i);
-		r->lib_dtypes[i] = (uint8_t)array_element(dtypes, info->kind[DTYPES], i);
-		r->lib_ranks[i] = (uint8_t)array_element(ranks, info->kind[RANKS], i);
+		r->lib_tensors[i] = tensors[i];
+		r->lib_ptrs[i] = (uint64_t)ptrs[i];
+		r->lib_roles[i] = (uint8_t)roles[i];
+		r->lib_dtypes[i] = (uint8_t)dtypes[i];
+		r->lib_ranks[i] = (uint8_t)ranks[i];
 	}
-	for (uint64_t i = 0; i < n_dims; i++)
-		r->lib_dims[i] = array_element(dims, info->kind[DIMS], i);
+	if (n_dims)
+		memcpy(r->lib_dims, array_values(payload, DIMS),
+				n_dims * sizeof(int64_t));
 	struct dt_lib_call_event call = {
 		.vtid = vtid,
 		.call_id = get_unsigned(payload, info, CALL_ID),
@@ -490,18 +609,17 @@ static void handle_lib_call(struct reader *r, const bt_field *payload,
 }
 
 /*
- * The pass hooks (pass_hooks.h) get the event once the model has it. The
- * scalar fields are read again here rather than in the switch above, so
- * the model's path stays as it was; arrays come from the reader's buffers
- * the model's handlers just filled.
+ * The pass hooks (pass_hooks.h) get the event once the model has it, from
+ * the same record; a launch's and a library call's tensors are the
+ * record's own array.
  */
-static void run_hooks(struct reader *r, const bt_event *event,
-		const struct class_info *info, const bt_field *payload,
+static void run_hooks(struct reader *r, const struct record *rec,
+		const struct class_info *info, const struct record *payload,
 		int64_t vpid, uint64_t ts)
 {
 	struct dt_hook_event e = {.vpid = vpid, .ts = ts, .tensor = -1,
 		.src_tensor = -1};
-	e.vtid = context_integer(event, info->vtid_index, info->vtid_signed);
+	e.vtid = rec->vtid;
 	switch (info->handler) {
 	case H_ALLOC:
 		e.kind = DT_HOOK_ALLOC;
@@ -549,9 +667,8 @@ static void run_hooks(struct reader *r, const bt_event *event,
 		if (!e.name)
 			e.name = "";
 		e.stream = get_unsigned(payload, info, 3);
-		e.tensors = r->tensor_buffer;
-		e.n_tensors = (uint32_t)bt_field_array_get_length(
-				member(payload, info, 4));
+		e.tensors = array_values(payload, 4);
+		e.n_tensors = (uint32_t)array_length(payload, info, 4);
 		e.result = (int)get_signed(payload, info, 5);
 		e.start_ns = get_unsigned(payload, info, 6);
 		break;
@@ -568,11 +685,8 @@ static void run_hooks(struct reader *r, const bt_event *event,
 		e.call_id = get_unsigned(payload, info, 0);
 		e.api = (int)get_signed(payload, info, 1);
 		e.stream = get_unsigned(payload, info, 2);
-		e.tensors = r->lib_tensors;
-		e.n_tensors = (uint32_t)bt_field_array_get_length(
-				member(payload, info, 3));
-		if (e.n_tensors > r->lib_args_cap)
-			e.n_tensors = (uint32_t)r->lib_args_cap;
+		e.tensors = array_values(payload, 3);
+		e.n_tensors = (uint32_t)array_length(payload, info, 3);
 		e.result = (int)get_signed(payload, info, 9);
 		e.start_ns = get_unsigned(payload, info, 10);
 		break;
@@ -623,19 +737,12 @@ static void run_hooks(struct reader *r, const bt_event *event,
 		dt_overheads_on_event(r->hooks->overheads, r->model, &e);
 }
 
-static void handle_event(struct reader *r, const bt_message *msg)
+static void handle_event(struct reader *r, const struct record *rec)
 {
-	const bt_event *event = bt_message_event_borrow_event_const(msg);
-	const struct class_info *info = class_of(r, bt_event_borrow_class_const(event));
-	if (info->handler == H_IGNORE) {
-		if (info->corrupt)
-			dt_damage.count[DT_DAMAGE_EVENT_CLASS]++;
-		return;
-	}
-	/* no vpid context: one process */
-	int64_t vpid = context_integer(event, info->vpid_index, info->vpid_signed);
-	const bt_field *payload = bt_event_borrow_payload_field_const(event);
-	uint64_t ts = event_time(msg, info);
+	const struct class_info *info = rec->info;
+	int64_t vpid = rec->vpid;
+	const struct record *payload = rec;
+	uint64_t ts = rec->ts;
 	struct dt_model *m = r->model;
 	switch (info->handler) {
 	case H_ALLOC:
@@ -673,12 +780,10 @@ static void handle_event(struct reader *r, const bt_message *msg)
 				get_unsigned(payload, info, 4));
 		break;
 	case H_LAUNCH:
-		handle_launch(r, payload, info, vpid, context_integer(event,
-				info->vtid_index, info->vtid_signed), ts);
+		handle_launch(r, payload, info, vpid, rec->vtid, ts);
 		break;
 	case H_GRAPH_LAUNCH:
-		dt_model_on_graph_launch(m, vpid, context_integer(event,
-				info->vtid_index, info->vtid_signed), ts,
+		dt_model_on_graph_launch(m, vpid, rec->vtid, ts,
 				get_unsigned(payload, info, 0),
 				(int)get_signed(payload, info, 1),
 				get_unsigned(payload, info, 2),
@@ -723,23 +828,19 @@ static void handle_event(struct reader *r, const bt_message *msg)
 		dt_model_on_records_dropped(m, vpid, get_unsigned(payload, info, 0));
 		break;
 	case H_LIB_CALL:
-		handle_lib_call(r, payload, info, vpid, context_integer(event,
-				info->vtid_index, info->vtid_signed), ts);
+		handle_lib_call(r, payload, info, vpid, rec->vtid, ts);
 		break;
 	case H_NVTX_PUSH:
-		dt_model_on_nvtx_push(m, vpid, context_integer(event,
-				info->vtid_index, info->vtid_signed), ts,
+		dt_model_on_nvtx_push(m, vpid, rec->vtid, ts,
 				get_string(payload, info, 0),
 				get_string(payload, info, 1));
 		break;
 	case H_NVTX_POP:
-		dt_model_on_nvtx_pop(m, vpid, context_integer(event,
-				info->vtid_index, info->vtid_signed), ts,
+		dt_model_on_nvtx_pop(m, vpid, rec->vtid, ts,
 				get_string(payload, info, 0));
 		break;
 	case H_NVTX_START:
-		dt_model_on_nvtx_start(m, vpid, context_integer(event,
-				info->vtid_index, info->vtid_signed), ts,
+		dt_model_on_nvtx_start(m, vpid, rec->vtid, ts,
 				get_unsigned(payload, info, 0),
 				get_string(payload, info, 1),
 				get_string(payload, info, 2));
@@ -763,26 +864,42 @@ static void handle_event(struct reader *r, const bt_message *msg)
 		break;
 	}
 	if (r->hooks)
-		run_hooks(r, event, info, payload, vpid, ts);
+		run_hooks(r, rec, info, payload, vpid, ts);
 }
 
+/* The analysis thread: one chunk of records from the pipe, in order. */
+static void consume_records(void *ctx, const char *data, size_t len)
+{
+	struct reader *r = ctx;
+	for (size_t at = 0; at < len;) {
+		const struct record *rec = (const struct record *)(data + at);
+		if (rec->info)
+			handle_event(r, rec);
+		else
+			dt_model_on_discarded(r->model, rec->value[0] != 0,
+					rec->value[1]);
+		at += rec->size;
+	}
+}
+
+/* The decoding thread: one message into the pipe. */
 static void handle_message(struct reader *r, const bt_message *msg)
 {
 	uint64_t count = 0;
 	switch (bt_message_get_type(msg)) {
 	case BT_MESSAGE_TYPE_EVENT:
-		handle_event(r, msg);
+		capture_event(r, msg);
 		break;
 	case BT_MESSAGE_TYPE_DISCARDED_EVENTS:
 		if (bt_message_discarded_events_get_count(msg, &count) ==
 				BT_PROPERTY_AVAILABILITY_AVAILABLE)
-			dt_model_on_discarded(r->model, true, count);
+			capture_discarded(r, true, count);
 		else
-			dt_model_on_discarded(r->model, false, 0);
+			capture_discarded(r, false, 0);
 		break;
 	case BT_MESSAGE_TYPE_DISCARDED_PACKETS:
 		/* whole packets: the number of events in them is unknown */
-		dt_model_on_discarded(r->model, false, 0);
+		capture_discarded(r, false, 0);
 		break;
 	default:
 		break;
@@ -1039,11 +1156,15 @@ int dt_read_trace_hooked(const char *trace_dir, struct dt_model *m,
 		return -1;
 	}
 	struct reader r = {.model = m, .hooks = hooks};
+	r.pipe = dt_event_pipe_new(consume_records, &r, true);
 	dt_progress_enter(DT_PHASE_DECODING);
 	int rc = run_graph(trace_dir, params, &r, error, error_size);
+	/* the analysis thread has every record once this returns */
+	dt_event_pipe_finish(r.pipe);
 	bt_value_put_ref(params);
+	for (size_t i = 0; i < r.n_classes; i++)
+		free(r.classes[i]);
 	free(r.classes);
-	free(r.tensor_buffer);
 	free(r.lib_tensors);
 	free(r.lib_ptrs);
 	free(r.lib_roles);
