@@ -156,12 +156,20 @@ bool dt_group_analyze_range(struct dt_group *g, uint64_t start_ns,
 /* Analyzes kernels [first, first+count) of the full order (count 0: none). */
 void dt_group_analyze(struct dt_group *g, size_t first, size_t count);
 
-/* Analyzes every group for what req asks (window.c): --kernels A:B in each
- * group it fits, --range NAME:N in each group that launched kernels inside
- * that range, else every kernel; a group the window does not fit is
- * analyzed whole with window_misfit set. 0, or 1 (a usage error: the
- * window fits no group) with a one-line reason in *error (malloc'd, the
- * caller frees it; NULL on 0). */
+/* The window every group gets for what req asks (window.c): --kernels
+ * A:B in each group it fits, --range NAME:N in each group that launched
+ * kernels inside that range, else every kernel; a group the window does
+ * not fit gets all its kernels with window_misfit set. Sets win_first,
+ * win_count (and the range's times), analyzes nothing: energy needs the
+ * window before the model's calls are dropped, the analysis after. 0, or
+ * 1 (a usage error: the window fits no group) with a one-line reason in
+ * *error (malloc'd, the caller frees it; NULL on 0). */
+int dt_groups_choose_windows(const struct dt_request *req,
+		const struct dt_model *m, struct dt_group *groups, size_t n_groups,
+		char **error);
+/* Analyzes each group's chosen window (dt_group_analyze's work). */
+void dt_groups_analyze_windows(struct dt_group *groups, size_t n_groups);
+/* Both: chooses the windows, analyzes them; returns what choosing did. */
 int dt_groups_analyze_request(const struct dt_request *req,
 		const struct dt_model *m, struct dt_group *groups, size_t n_groups,
 		char **error);

@@ -262,6 +262,12 @@ struct dt_model {
 
 void dt_model_init(struct dt_model *m);
 void dt_model_free(struct dt_model *m);
+/* Frees what only building the groups and attributing energy read (each
+ * process's tensors, launches, library calls, GPU records and their maps:
+ * groups hold copies of what they need), so the analysis of a
+ * million-kernel trace does not hold it twice. Names, NVTX ranges,
+ * samples and device counts stay. */
+void dt_model_drop_calls(struct dt_model *m);
 
 /* stream: the alloc's cudaStream_t (0 for the synchronous allocs). */
 void dt_model_on_alloc(struct dt_model *m, int64_t vpid, uint64_t ts, int api,
