@@ -43,46 +43,38 @@ static void process_free(struct dt_process *p)
 	free(p->unnamed_launches);
 }
 
-void dt_model_drop_calls(struct dt_model *m)
+/* free(*array) and its count and capacity, through the macro below */
+#define DROP_ARRAY(p, name) do { free((p)->name); (p)->name = NULL; \
+	(p)->n_##name = (p)->cap_##name = 0; } while (0)
+
+void dt_model_drop_built(struct dt_model *m)
 {
 	for (size_t i = 0; i < m->n_processes; i++) {
 		struct dt_process *p = &m->processes[i];
-		free(p->tensors);
-		p->tensors = NULL;
-		p->n_tensors = p->cap_tensors = 0;
+		DROP_ARRAY(p, tensors);
 		dt_u64map_free(&p->tensor_index);
-		free(p->launches);
-		p->launches = NULL;
-		p->n_launches = p->cap_launches = 0;
-		dt_u64map_free(&p->launch_index);
-		free(p->launch_tensors);
-		p->launch_tensors = NULL;
-		p->n_launch_tensors = p->cap_launch_tensors = 0;
-		free(p->lib_calls);
-		p->lib_calls = NULL;
-		p->n_lib_calls = p->cap_lib_calls = 0;
-		dt_u64map_free(&p->lib_call_index);
-		free(p->lib_args);
-		p->lib_args = NULL;
-		p->n_lib_args = p->cap_lib_args = 0;
-		free(p->lib_dims);
-		p->lib_dims = NULL;
-		p->n_lib_dims = p->cap_lib_dims = 0;
-		free(p->kernels);
-		p->kernels = NULL;
-		p->n_kernels = p->cap_kernels = 0;
-		dt_u64map_free(&p->call_of_correlation);
-		free(p->stream_calls);
-		p->stream_calls = NULL;
-		p->n_stream_calls = p->cap_stream_calls = 0;
-		free(p->gpu_copies);
-		p->gpu_copies = NULL;
-		p->n_gpu_copies = p->cap_gpu_copies = 0;
+		DROP_ARRAY(p, launch_tensors);
+		DROP_ARRAY(p, lib_args);
+		DROP_ARRAY(p, lib_dims);
+		DROP_ARRAY(p, stream_calls);
+		DROP_ARRAY(p, gpu_copies);
 		dt_u64map_free(&p->copy_call_ns);
 		dt_u64map_free(&p->function_names);
-		free(p->unnamed_launches);
-		p->unnamed_launches = NULL;
-		p->n_unnamed_launches = p->cap_unnamed_launches = 0;
+		DROP_ARRAY(p, unnamed_launches);
+	}
+}
+
+void dt_model_drop_calls(struct dt_model *m)
+{
+	dt_model_drop_built(m);
+	for (size_t i = 0; i < m->n_processes; i++) {
+		struct dt_process *p = &m->processes[i];
+		DROP_ARRAY(p, launches);
+		dt_u64map_free(&p->launch_index);
+		DROP_ARRAY(p, lib_calls);
+		dt_u64map_free(&p->lib_call_index);
+		DROP_ARRAY(p, kernels);
+		dt_u64map_free(&p->call_of_correlation);
 	}
 }
 

@@ -262,11 +262,14 @@ struct dt_model {
 
 void dt_model_init(struct dt_model *m);
 void dt_model_free(struct dt_model *m);
-/* Frees what only building the groups and attributing energy read (each
- * process's tensors, launches, library calls, GPU records and their maps:
- * groups hold copies of what they need), so the analysis of a
- * million-kernel trace does not hold it twice. Names, NVTX ranges,
- * samples and device counts stay. */
+/* Frees what only building the groups read (each process's tensors,
+ * launch tensors, library arguments, copies and stream-ordered calls:
+ * groups hold copies of what they need), so a million-kernel trace is
+ * not held twice. */
+void dt_model_drop_built(struct dt_model *m);
+/* That, and what attributing energy also read (launches, library calls,
+ * GPU kernels, correlations). Names, NVTX ranges, samples and device
+ * counts stay. */
 void dt_model_drop_calls(struct dt_model *m);
 
 /* stream: the alloc's cudaStream_t (0 for the synchronous allocs). */

@@ -66,13 +66,14 @@ int dt_run_request(void *request)
 	dt_trace_check_free(&check);
 
 	/* Energy reads the model's GPU kernels and calls, the analysis only
-	 * the groups: in between the model lets go of them, so a
-	 * million-kernel trace is not held twice at the analysis's peak. */
+	 * the groups: the model lets go of what each step no longer needs,
+	 * so a million-kernel trace is not held twice at any peak. */
 	struct dt_group *groups;
 	size_t n_groups = dt_groups_build(&model, req->granularity, &groups);
 	char *failure;
 	int rc = dt_groups_choose_windows(req, &model, groups, n_groups,
 			&failure);
+	dt_model_drop_built(&model);
 	struct dt_energy *energy = dt_xcalloc(n_groups + 1, sizeof(*energy));
 	for (size_t i = 0; i < n_groups && rc == 0; i++)
 		dt_energy_of_group(&model, &groups[i], &energy[i]);
