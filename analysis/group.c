@@ -46,7 +46,8 @@ uint32_t dt_group_add_dims(struct dt_group *g, const int64_t *dims, uint8_t rank
 
 void dt_group_free(struct dt_group *g)
 {
-	free(g->tensors);
+	if (!g->tensors_borrowed)
+		free(g->tensors);
 	free(g->kernels);
 	free(g->touches);
 	free(g->dims);

@@ -90,8 +90,12 @@ struct dt_group {
 	bool events_lost_unknown;
 	struct dt_device_stats stats;
 
-	struct dt_tensor *tensors;   /* copies, sorted by id */
+	struct dt_tensor *tensors;   /* copies, sorted by id, or (borrowed)
+	                              * the model's own array when it holds
+	                              * exactly those: never grown then, and
+	                              * the model outlives the group */
 	size_t n_tensors, cap_tensors;
+	bool tensors_borrowed;
 	struct dt_kernel *kernels;   /* full order */
 	size_t n_kernels, cap_kernels;
 	struct dt_touch *touches;
@@ -125,8 +129,9 @@ struct dt_group {
 
 /* Every (process, device) with tensors, kernels or allocation attempts, in
  * process order then device order, one index per kernel or per op.
- * Fills *groups; returns the count. */
-size_t dt_groups_build(const struct dt_model *m, enum dt_granularity granularity,
+ * Fills *groups; returns the count. A group may read the model's tensors
+ * in place (the model then marks them lent, and must outlive it). */
+size_t dt_groups_build(struct dt_model *m, enum dt_granularity granularity,
 		struct dt_group **groups);
 
 /* Hand-made groups (tests): tensors must be added in increasing id order. */

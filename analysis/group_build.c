@@ -417,6 +417,21 @@ static size_t merge_into_ops(const struct dt_process_view *v, int32_t device,
 	return n_ops;
 }
 
+/* Whether the group of device may read the model's tensors in place: they
+ * are exactly what it would copy (all allocated, all on device, sorted by
+ * id), and no stream-ordered point changes them. */
+static bool tensors_as_they_are(const struct dt_process_view *v, int32_t device)
+{
+	const struct dt_process *p = v->p;
+	if (v->stream_points || p->n_tensors == 0)
+		return false;
+	for (size_t i = 0; i < p->n_tensors; i++)
+		if (!p->tensors[i].allocated || p->tensors[i].device != device ||
+		    (i > 0 && p->tensors[i - 1].id >= p->tensors[i].id))
+			return false;
+	return true;
+}
+
 static void build_group(const struct dt_model *m, const struct dt_process_view *v,
 		int32_t device, bool fallback, enum dt_granularity granularity,
 		struct dt_group *g)
@@ -432,7 +447,14 @@ static void build_group(const struct dt_model *m, const struct dt_process_view *
 		if (p->devices[i].device == device)
 			g->stats = p->devices[i];
 
-	for (size_t i = 0; i < p->n_tensors; i++) {
+	if (tensors_as_they_are(v, device)) {
+		/* the model's own array (it keeps it until it is freed): a
+		 * million-tensor trace need not hold it twice */
+		g->tensors = (struct dt_tensor *)p->tensors;
+		g->n_tensors = g->cap_tensors = p->n_tensors;
+		g->tensors_borrowed = true;
+	}
+	for (size_t i = 0; i < p->n_tensors && !g->tensors_borrowed; i++) {
 		if (!p->tensors[i].allocated || p->tensors[i].device != device)
 			continue;
 		struct dt_tensor t = p->tensors[i];
@@ -508,7 +530,7 @@ static bool has_device(const int32_t *devices, size_t n, int32_t d)
 	return false;
 }
 
-size_t dt_groups_build(const struct dt_model *m, enum dt_granularity granularity,
+size_t dt_groups_build(struct dt_model *m, enum dt_granularity granularity,
 		struct dt_group **groups)
 {
 	struct dt_group *out = NULL;
@@ -564,9 +586,12 @@ size_t dt_groups_build(const struct dt_model *m, enum dt_granularity granularity
 					p->devices[0].device : 0);
 		dt_sort(devices, n_devices, sizeof(*devices), compare_devices);
 		size_t first_group = n;
-		for (size_t d = 0; d < n_devices; d++)
-			build_group(m, &view, devices[d], fallback, granularity,
-					DT_PUSH_SLOT(out, n, cap));
+		for (size_t d = 0; d < n_devices; d++) {
+			struct dt_group *g = DT_PUSH_SLOT(out, n, cap);
+			build_group(m, &view, devices[d], fallback, granularity, g);
+			if (g->tensors_borrowed)
+				m->processes[pi].tensors_lent = true;
+		}
 		for (size_t i = 0; i < p->n_devices; i++)
 			if (n_devices > 0 && !has_device(devices, n_devices,
 					p->devices[i].device))

@@ -51,7 +51,8 @@ void dt_model_drop_built(struct dt_model *m)
 {
 	for (size_t i = 0; i < m->n_processes; i++) {
 		struct dt_process *p = &m->processes[i];
-		DROP_ARRAY(p, tensors);
+		if (!p->tensors_lent)
+			DROP_ARRAY(p, tensors);
 		dt_u64map_free(&p->tensor_index);
 		DROP_ARRAY(p, launch_tensors);
 		DROP_ARRAY(p, lib_args);
