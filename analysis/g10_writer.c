@@ -22,70 +22,28 @@
 #define TENSOR_RULE "_____________________________________________________________________________"
 #define HALF_RULE "_ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ "
 
-/* Appends to a growable text buffer (the tensor lines' arena). */
-static void text_append(struct dt_g10_lines *lines, const char *s, size_t n)
+/* G10's tensor line, "tensorN, Name: NAME, Is global?: G: Size in byte:
+ * B, " and its newline unless a shape goes on after it. Formatted where
+ * it is written (kernels.config repeats it for every use): a cache of
+ * every line cost as much memory as the tensors themselves. */
+static void print_tensor_line(struct dt_out *f, const struct dt_group *g,
+		size_t t, bool newline)
 {
-	while (lines->length + n > lines->cap) {
-		lines->cap = lines->cap ? lines->cap * 2 : 1 << 16;
-		lines->text = dt_xrealloc(lines->text, lines->cap);
-	}
-	memcpy(lines->text + lines->length, s, n);
-	lines->length += n;
-}
-
-static void text_append_str(struct dt_g10_lines *lines, const char *s)
-{
-	text_append(lines, s, strlen(s));
-}
-
-static void text_append_i64(struct dt_g10_lines *lines, int64_t v)
-{
-	char buf[24];
-	char *p = buf + sizeof(buf);
-	uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
-	do {
-		*--p = (char)('0' + u % 10);
-		u /= 10;
-	} while (u);
-	if (v < 0)
-		*--p = '-';
-	text_append(lines, p, (size_t)(buf + sizeof(buf) - p));
-}
-
-void dt_g10_lines_format(const struct dt_group *g, struct dt_g10_lines *lines)
-{
-	memset(lines, 0, sizeof(*lines));
-	lines->start = dt_xcalloc(g->n_tensors + 1, sizeof(size_t));
-	for (size_t t = 0; t < g->n_tensors; t++) {
-		lines->start[t] = lines->length;
-		if (!g->results[t].in_g10)
-			continue;
-		const struct dt_tensor *tensor = &g->tensors[t];
-		char buf[32];
-		text_append_str(lines, "tensor");
-		text_append_i64(lines, tensor->id);
-		text_append_str(lines, ", Name: ");
-		text_append_str(lines, dt_tensor_display_name(tensor, buf,
-					sizeof(buf)));
-		text_append_str(lines, g->results[t].global ?
-				", Is global?: 1: Size in byte: " :
-				", Is global?: 0: Size in byte: ");
-		text_append_i64(lines, (int64_t)tensor->bytes);
-		text_append_str(lines, ", \n");
-	}
-	lines->start[g->n_tensors] = lines->length;
-}
-
-void dt_g10_lines_free(struct dt_g10_lines *lines)
-{
-	free(lines->text);
-	free(lines->start);
-	memset(lines, 0, sizeof(*lines));
-}
-
-static void print_tensor_line(struct dt_out *f, const struct dt_g10_lines *lines, size_t t)
-{
-	dt_out_mem(f, lines->text + lines->start[t], lines->start[t + 1] - lines->start[t]);
+	const struct dt_tensor *tensor = &g->tensors[t];
+	char buf[32];
+	DT_OUT_LIT(f, "tensor");
+	dt_out_i64(f, tensor->id);
+	DT_OUT_LIT(f, ", Name: ");
+	dt_out_str(f, dt_tensor_display_name(tensor, buf, sizeof(buf)));
+	if (g->results[t].global)
+		DT_OUT_LIT(f, ", Is global?: 1: Size in byte: ");
+	else
+		DT_OUT_LIT(f, ", Is global?: 0: Size in byte: ");
+	dt_out_i64(f, (int64_t)tensor->bytes);
+	if (newline)
+		DT_OUT_LIT(f, ", \n");
+	else
+		DT_OUT_LIT(f, ", ");
 }
 
 /* Element types as G10 prints them (PyTorch's short dtype names). */
@@ -106,15 +64,11 @@ static const char *dtype_name(uint8_t dtype)
  * `Dimensions: f32[64, 3, 224, 224]` where the shape is known (here: the
  * argument's shape as the library call passed it). */
 static void print_kernel_tensor(struct dt_out *f, const struct dt_group *g,
-		const struct dt_g10_lines *lines, const struct dt_touch *touch)
+		const struct dt_touch *touch)
 {
-	if (touch->rank == 0) {
-		print_tensor_line(f, lines, touch->tensor);
+	print_tensor_line(f, g, touch->tensor, touch->rank == 0);
+	if (touch->rank == 0)
 		return;
-	}
-	size_t from = lines->start[touch->tensor];
-	size_t length = lines->start[touch->tensor + 1] - from;
-	dt_out_mem(f, lines->text + from, length - 1);   /* no '\n' */
 	DT_OUT_LIT(f, "Dimensions: ");
 	dt_out_str(f, dtype_name(touch->dtype));
 	dt_out_c(f, '[');
@@ -170,8 +124,7 @@ static void print_kernel_name(struct dt_out *f, const struct dt_group *g,
 	dt_out_c(f, ')');
 }
 
-static int write_kernels(const struct dt_group *g, const char *dir,
-		const struct dt_g10_lines *lines)
+static int write_kernels(const struct dt_group *g, const char *dir)
 {
 	struct dt_out out, *f = &out;
 	if (dt_out_open_in(f, dir, "kernels.config") != 0)
@@ -186,30 +139,28 @@ static int write_kernels(const struct dt_group *g, const char *dir,
 		DT_OUT_LIT(f, "\nInput Tensors:\n");
 		for (uint32_t i = 0; i < kernel->n_touches; i++)
 			if (touches[i].roles & DT_ROLE_READ)
-				print_kernel_tensor(f, g, lines, &touches[i]);
+				print_kernel_tensor(f, g, &touches[i]);
 		DT_OUT_LIT(f, "Output Tensors:\n");
 		for (uint32_t i = 0; i < kernel->n_touches; i++)
 			if (touches[i].roles & DT_ROLE_WRITE)
-				print_kernel_tensor(f, g, lines, &touches[i]);
+				print_kernel_tensor(f, g, &touches[i]);
 		DT_OUT_LIT(f, KERNEL_RULE "\n");
 	}
 	return dt_out_close(f);
 }
 
-static int write_tensors(const struct dt_group *g, const char *dir,
-		const struct dt_g10_lines *lines)
+static int write_tensors(const struct dt_group *g, const char *dir)
 {
 	struct dt_out out, *f = &out;
 	if (dt_out_open_in(f, dir, "tensors.config") != 0)
 		return -1;
 	for (size_t t = 0; t < g->n_tensors; t++)
 		if (g->results[t].in_g10)
-			print_tensor_line(f, lines, t);
+			print_tensor_line(f, g, t, true);
 	return dt_out_close(f);
 }
 
-static int write_liveness(const struct dt_group *g, const char *dir,
-		const struct dt_g10_lines *lines)
+static int write_liveness(const struct dt_group *g, const char *dir)
 {
 	struct dt_out out, *f = &out;
 	if (dt_out_open_in(f, dir, "liveness_analysis.config") != 0)
@@ -219,7 +170,7 @@ static int write_liveness(const struct dt_group *g, const char *dir,
 		if (!r->in_g10)
 			continue;
 		DT_OUT_LIT(f, TENSOR_RULE "\n");
-		print_tensor_line(f, lines, t);
+		print_tensor_line(f, g, t, true);
 		if (r->global)
 			DT_OUT_LIT(f, "This tensor is Global!\n");
 		else
@@ -231,7 +182,7 @@ static int write_liveness(const struct dt_group *g, const char *dir,
 			DT_OUT_LIT(f, ".\n");
 		}
 		DT_OUT_LIT(f, HALF_RULE "\n");
-		print_tensor_line(f, lines, t);
+		print_tensor_line(f, g, t, true);
 		DT_OUT_LIT(f, "Inactive Periods:\n");
 		for (size_t i = 0; i < r->n_periods; i++) {
 			const struct dt_period *p = &g->periods[r->periods_at + i];
@@ -349,25 +300,16 @@ static int write_memory_log(const struct dt_group *g, const char *dir,
 	return dt_out_close(f);
 }
 
-int dt_write_g10_files(const struct dt_group *g,
-		const struct dt_g10_lines *lines, const char *dir,
+int dt_write_g10_files(const struct dt_group *g, const char *dir,
 		const char *name, int which)
 {
-	struct dt_g10_lines own;
-	if (!lines) {
-		dt_g10_lines_format(g, &own);
-		lines = &own;
-	}
-	int rc = 0;
-	if ((which & DT_G10_KERNELS) && write_kernels(g, dir, lines))
-		rc = -1;
-	else if ((which & DT_G10_TENSORS) && (write_tensors(g, dir, lines) ||
-			write_liveness(g, dir, lines)))
-		rc = -1;
-	else if ((which & DT_G10_LOGS) && (write_period_log(g, dir, name) ||
+	if ((which & DT_G10_KERNELS) && write_kernels(g, dir))
+		return -1;
+	if ((which & DT_G10_TENSORS) && (write_tensors(g, dir) ||
+			write_liveness(g, dir)))
+		return -1;
+	if ((which & DT_G10_LOGS) && (write_period_log(g, dir, name) ||
 			write_memory_log(g, dir, name)))
-		rc = -1;
-	if (lines == &own)
-		dt_g10_lines_free(&own);
-	return rc;
+		return -1;
+	return 0;
 }

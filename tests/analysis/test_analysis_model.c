@@ -155,7 +155,7 @@ static void test_full_window(struct dt_group *g)
 
 	char dir[] = "/tmp/dnntrace-test-XXXXXX";
 	CHECK(mkdtemp(dir));
-	CHECK_EQ_INT(dt_write_g10_files(g, NULL, dir, "unit",
+	CHECK_EQ_INT(dt_write_g10_files(g, dir, "unit",
 			DT_G10_ALL), 0);
 	CHECK_EQ_INT(dt_write_csv_files(g, dir), 0);
 	CHECK_EQ_STR(read_text(dir, "unit_NNMemConsumptionLog.py"),
