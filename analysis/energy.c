@@ -405,19 +405,32 @@ void dt_energy_compute(const struct dt_process *p, int32_t device,
 	 * kernel runs in [start, end) */
 	struct sweep_event *ev = dt_xcalloc(2 * n_k + n + 1, sizeof(*ev));
 	uint64_t *edges = dt_xcalloc(2 * n_k + 1, sizeof(*edges));
-	size_t n_ev = 0;
+	/* Samples (in time order) go in among the kernels' events where they
+	 * sort: when the kernels come in order, as they mostly do, the
+	 * events are sorted already and the sort is one check. */
+	size_t n_ev = 0, next_sample = 0;
 	for (size_t i = 0; i < n_k; i++) {
 		edges[2 * i] = k[i].start;
 		edges[2 * i + 1] = k[i].end;
+		while (next_sample < n && s[next_sample].ns < k[i].start) {
+			ev[n_ev++] = (struct sweep_event){.t = s[next_sample].ns,
+				.type = 2, .index = (uint32_t)next_sample};
+			next_sample++;
+		}
 		ev[n_ev++] = (struct sweep_event){.t = k[i].start, .type = 1,
 			.index = (uint32_t)i};
+		while (next_sample < n && s[next_sample].ns < k[i].end) {
+			ev[n_ev++] = (struct sweep_event){.t = s[next_sample].ns,
+				.type = 2, .index = (uint32_t)next_sample};
+			next_sample++;
+		}
 		ev[n_ev++] = (struct sweep_event){.t = k[i].end, .type = 0,
 			.index = (uint32_t)i};
 	}
 	dt_sort(edges, 2 * n_k, sizeof(*edges), compare_u64);
-	for (size_t i = 0; i < n && n_k > 0; i++)
-		ev[n_ev++] = (struct sweep_event){.t = s[i].ns, .type = 2,
-			.index = (uint32_t)i};
+	for (; next_sample < n && n_k > 0; next_sample++)
+		ev[n_ev++] = (struct sweep_event){.t = s[next_sample].ns,
+			.type = 2, .index = (uint32_t)next_sample};
 	dt_sort(ev, n_ev, sizeof(*ev), compare_events);
 	/* rows' values, then pairs' values from e->n_rows on */
 	struct values *vals = dt_xcalloc(e->n_rows + n_pairs + 1, sizeof(*vals));

@@ -29,21 +29,32 @@
 static void print_tensor_line(struct dt_out *f, const struct dt_group *g,
 		size_t t, bool newline)
 {
+	static const char global_0[] = ", Is global?: 0: Size in byte: ";
+	static const char global_1[] = ", Is global?: 1: Size in byte: ";
 	const struct dt_tensor *tensor = &g->tensors[t];
-	char buf[32];
-	DT_OUT_LIT(f, "tensor");
-	dt_out_i64(f, tensor->id);
-	DT_OUT_LIT(f, ", Name: ");
-	dt_out_str(f, dt_tensor_display_name(tensor, buf, sizeof(buf)));
-	if (g->results[t].global)
-		DT_OUT_LIT(f, ", Is global?: 1: Size in byte: ");
-	else
-		DT_OUT_LIT(f, ", Is global?: 0: Size in byte: ");
-	dt_out_i64(f, (int64_t)tensor->bytes);
-	if (newline)
-		DT_OUT_LIT(f, ", \n");
-	else
-		DT_OUT_LIT(f, ", ");
+	/* the numbers, the fixed text and an untagged name ("t" and the
+	 * id's digits, copied) fit in this room; a tag goes apart */
+	char *p = dt_out_room(f, 128);
+	memcpy(p, "tensor", 6);
+	char *digits = p + 6;
+	p = dt_fmt_i64(digits, tensor->id);
+	size_t n_digits = (size_t)(p - digits);
+	memcpy(p, ", Name: ", 8);
+	p += 8;
+	if (tensor->name) {
+		dt_out_end(f, p);
+		dt_out_str(f, tensor->name);
+		p = dt_out_room(f, 64);
+	} else {
+		*p++ = 't';
+		memmove(p, digits, n_digits);
+		p += n_digits;
+	}
+	memcpy(p, g->results[t].global ? global_1 : global_0,
+			sizeof(global_0) - 1);
+	p = dt_fmt_i64(p + sizeof(global_0) - 1, (int64_t)tensor->bytes);
+	memcpy(p, ", \n", 3);
+	dt_out_end(f, p + (newline ? 3 : 2));
 }
 
 /* Element types as G10 prints them (PyTorch's short dtype names). */
