@@ -59,20 +59,22 @@ struct dt_kernel {
 	const char *name;            /* op of several kernels: names joined by "; " */
 	const char *op;              /* innermost NVTX range at its call, or NULL */
 	uint64_t call_ns;            /* host time of its call, DT_NO_TIME: none */
-	uint8_t source;              /* enum dt_source */
-	int api;                     /* per source; -1: no link */
-	size_t touches_at;           /* into dt_group.touches */
+	/* 32 bits, and the small fields last: 80 bytes a kernel, not 88 */
+	uint32_t touches_at;         /* into dt_group.touches */
 	uint32_t n_touches;
+	int api;                     /* per source; -1: no link */
+	uint8_t source;              /* enum dt_source */
 };
 
 /* Per-tensor results of dt_group_analyze (index = tensor index). */
 struct dt_tensor_result {
-	bool global;
-	bool in_g10;                 /* lives in or is touched in the window */
 	int64_t birth, death;        /* locals only (G10 values) */
 	int64_t first_use, last_use; /* window kernel indices, -1: none */
 	size_t periods_at, n_periods;/* into dt_group.periods */
 	double idle_byte_seconds;
+	/* the small fields together: 64 bytes a tensor, not 72 */
+	bool global;
+	bool in_g10;                 /* lives in or is touched in the window */
 	uint8_t category;            /* enum dt_category (category.h) */
 	uint8_t category_source;     /* enum dt_category_source */
 };
