@@ -312,6 +312,17 @@ static bool read_straddles(const struct dt_power_sample *x,
 	return a < n_edges && edges[a] <= hi;
 }
 
+/* The sweep's events of the samples (in time order) before time t, from
+ * *next on. */
+static void add_samples_before(struct sweep_event *ev, size_t *n_ev,
+		const struct dt_power_sample *s, size_t n, size_t *next,
+		uint64_t t)
+{
+	for (; *next < n && s[*next].ns < t; ++*next)
+		ev[(*n_ev)++] = (struct sweep_event){.t = s[*next].ns,
+			.type = 2, .index = (uint32_t)*next};
+}
+
 static int compare_u64(const void *a, const void *b)
 {
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -412,18 +423,10 @@ void dt_energy_compute(const struct dt_process *p, int32_t device,
 	for (size_t i = 0; i < n_k; i++) {
 		edges[2 * i] = k[i].start;
 		edges[2 * i + 1] = k[i].end;
-		while (next_sample < n && s[next_sample].ns < k[i].start) {
-			ev[n_ev++] = (struct sweep_event){.t = s[next_sample].ns,
-				.type = 2, .index = (uint32_t)next_sample};
-			next_sample++;
-		}
+		add_samples_before(ev, &n_ev, s, n, &next_sample, k[i].start);
 		ev[n_ev++] = (struct sweep_event){.t = k[i].start, .type = 1,
 			.index = (uint32_t)i};
-		while (next_sample < n && s[next_sample].ns < k[i].end) {
-			ev[n_ev++] = (struct sweep_event){.t = s[next_sample].ns,
-				.type = 2, .index = (uint32_t)next_sample};
-			next_sample++;
-		}
+		add_samples_before(ev, &n_ev, s, n, &next_sample, k[i].end);
 		ev[n_ev++] = (struct sweep_event){.t = k[i].end, .type = 0,
 			.index = (uint32_t)i};
 	}

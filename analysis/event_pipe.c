@@ -94,6 +94,18 @@ struct dt_event_pipe *dt_event_pipe_new(dt_pipe_consume_fn *consume,
 	return p;
 }
 
+/* Appends a full chunk to the consumer's queue; the lock is held. */
+static void push_full(struct dt_event_pipe *p, struct chunk *c)
+{
+	c->next = NULL;
+	if (p->full_tail)
+		p->full_tail->next = c;
+	else
+		p->full_head = c;
+	p->full_tail = c;
+	pthread_cond_broadcast(&p->cond);
+}
+
 /* The current chunk to the consumer; a fresh or spare one (at least
  * min_cap bytes) in its place. */
 static void hand_over(struct dt_event_pipe *p, size_t min_cap)
@@ -114,13 +126,7 @@ static void hand_over(struct dt_event_pipe *p, size_t min_cap)
 	}
 	pthread_mutex_lock(&p->lock);
 	if (c->len) {
-		c->next = NULL;
-		if (p->full_tail)
-			p->full_tail->next = c;
-		else
-			p->full_head = c;
-		p->full_tail = c;
-		pthread_cond_broadcast(&p->cond);
+		push_full(p, c);
 	} else {
 		chunk_free(c);
 		p->n_chunks--;
@@ -161,12 +167,7 @@ void dt_event_pipe_finish(struct dt_event_pipe *p)
 	if (p->threaded) {
 		pthread_mutex_lock(&p->lock);
 		if (c->len) {
-			c->next = NULL;
-			if (p->full_tail)
-				p->full_tail->next = c;
-			else
-				p->full_head = c;
-			p->full_tail = c;
+			push_full(p, c);
 			c = NULL;            /* the consumer has it now */
 		}
 		p->done = true;
