@@ -415,14 +415,19 @@ void dt_energy_compute(const struct dt_process *p, int32_t device,
 	/* the sweep: ends before starts before samples at one time, so a
 	 * kernel runs in [start, end) */
 	struct sweep_event *ev = dt_xcalloc(2 * n_k + n + 1, sizeof(*ev));
-	uint64_t *edges = dt_xcalloc(2 * n_k + 1, sizeof(*edges));
+	/* every kernel start and end, sorted: the power method's straddle
+	 * test alone reads them */
+	bool power = e->method == DT_ENERGY_POWER;
+	uint64_t *edges = power ? dt_xcalloc(2 * n_k + 1, sizeof(*edges)) : NULL;
 	/* Samples (in time order) go in among the kernels' events where they
 	 * sort: when the kernels come in order, as they mostly do, the
 	 * events are sorted already and the sort is one check. */
 	size_t n_ev = 0, next_sample = 0;
 	for (size_t i = 0; i < n_k; i++) {
-		edges[2 * i] = k[i].start;
-		edges[2 * i + 1] = k[i].end;
+		if (power) {
+			edges[2 * i] = k[i].start;
+			edges[2 * i + 1] = k[i].end;
+		}
 		add_samples_before(ev, &n_ev, s, n, &next_sample, k[i].start);
 		ev[n_ev++] = (struct sweep_event){.t = k[i].start, .type = 1,
 			.index = (uint32_t)i};
@@ -430,7 +435,8 @@ void dt_energy_compute(const struct dt_process *p, int32_t device,
 		ev[n_ev++] = (struct sweep_event){.t = k[i].end, .type = 0,
 			.index = (uint32_t)i};
 	}
-	dt_sort(edges, 2 * n_k, sizeof(*edges), compare_u64);
+	if (power)
+		dt_sort(edges, 2 * n_k, sizeof(*edges), compare_u64);
 	for (; next_sample < n && n_k > 0; next_sample++)
 		ev[n_ev++] = (struct sweep_event){.t = s[next_sample].ns,
 			.type = 2, .index = (uint32_t)next_sample};
