@@ -127,19 +127,21 @@ struct class_info {
 
 /*
  * One event as the decoding thread hands it to the analysis thread: its
- * class, context, time and every slot its handler reads. Strings (NUL
- * ended) and arrays (as int64_t, whatever their signedness) follow it,
- * copied: babeltrace2 reuses its fields once the message is put back.
- * A record without a class is a discarded-events message.
+ * class, context, time and every slot its handler reads (info->n_fields
+ * values). Strings (NUL ended) and arrays (their element count, then the
+ * elements as int64_t, whatever their signedness) follow, copied:
+ * babeltrace2 reuses its fields once the message is put back. A record
+ * without a class is a discarded-events message (two values: whether
+ * the count is known, the count). Only the slots the class has are
+ * stored: a record is about 100 bytes, written and read once.
  */
 struct record {
 	const struct class_info *info;   /* immutable once resolved */
 	size_t size;                     /* bytes, data included, 8-aligned */
 	int64_t vpid, vtid;              /* 0 when the context lacks them */
 	uint64_t ts;
-	uint64_t value[MAX_FIELDS];      /* integers; for strings and arrays,
+	uint64_t value[];                /* integers; for strings and arrays,
 	                                  * their data's offset in the record */
-	uint32_t length[MAX_FIELDS];     /* string bytes, array elements */
 };
 
 #define ALIGN8(n) (((n) + 7) & ~(size_t)7)
@@ -397,7 +399,7 @@ static void capture_event(struct reader *r, const bt_message *msg)
 	const bt_field *payload = bt_event_borrow_payload_field_const(event);
 	const bt_field *fields[MAX_FIELDS];
 	uint64_t lengths[MAX_FIELDS];
-	size_t size = sizeof(struct record);
+	size_t size = sizeof(struct record) + info->n_fields * sizeof(uint64_t);
 	for (int i = 0; i < info->n_fields; i++) {
 		fields[i] = NULL;
 		lengths[i] = 0;
@@ -412,7 +414,7 @@ static void capture_event(struct reader *r, const bt_message *msg)
 			lengths[i] = bt_field_array_get_length(fields[i]);
 			if (lengths[i] > UINT32_MAX)
 				lengths[i] = UINT32_MAX;
-			size += lengths[i] * sizeof(int64_t);
+			size += (1 + lengths[i]) * sizeof(int64_t);
 		}
 	}
 	struct record *rec = (struct record *)dt_event_pipe_reserve(r->pipe, size);
@@ -422,11 +424,10 @@ static void capture_event(struct reader *r, const bt_message *msg)
 	rec->vpid = context_integer(event, info->vpid_index, info->vpid_signed);
 	rec->vtid = context_integer(event, info->vtid_index, info->vtid_signed);
 	rec->ts = event_time(msg, info);
-	size_t at = sizeof(struct record);
+	size_t at = sizeof(struct record) + info->n_fields * sizeof(uint64_t);
 	for (int i = 0; i < info->n_fields; i++) {
 		const bt_field *f = fields[i];
 		rec->value[i] = 0;
-		rec->length[i] = 0;
 		switch (info->kind[i]) {
 		case F_SIGNED:
 			rec->value[i] = (uint64_t)bt_field_integer_signed_get_value(f);
@@ -440,18 +441,17 @@ static void capture_event(struct reader *r, const bt_message *msg)
 				memcpy(text, bt_field_string_get_value(f), lengths[i]);
 			text[lengths[i]] = '\0';
 			rec->value[i] = at;
-			rec->length[i] = (uint32_t)lengths[i];
 			at += ALIGN8(lengths[i] + 1);
 			break;
 		}
 		case F_SIGNED_ARRAY:
 		case F_UNSIGNED_ARRAY: {
 			int64_t *values = (int64_t *)((char *)rec + at);
+			values[0] = (int64_t)lengths[i];
 			for (uint64_t e = 0; e < lengths[i]; e++)
-				values[e] = array_element(f, info->kind[i], e);
+				values[1 + e] = array_element(f, info->kind[i], e);
 			rec->value[i] = at;
-			rec->length[i] = (uint32_t)lengths[i];
-			at += lengths[i] * sizeof(int64_t);
+			at += (1 + lengths[i]) * sizeof(int64_t);
 			break;
 		}
 		case F_ABSENT:
@@ -465,13 +465,14 @@ static void capture_event(struct reader *r, const bt_message *msg)
 static void capture_discarded(struct reader *r, bool count_known,
 		uint64_t count)
 {
+	size_t size = sizeof(struct record) + 2 * sizeof(uint64_t);
 	struct record *rec = (struct record *)dt_event_pipe_reserve(r->pipe,
-			sizeof(*rec));
-	memset(rec, 0, sizeof(*rec));
-	rec->size = sizeof(*rec);
+			size);
+	memset(rec, 0, size);
+	rec->size = size;
 	rec->value[0] = count_known;
 	rec->value[1] = count;
-	dt_event_pipe_commit(r->pipe, sizeof(*rec));
+	dt_event_pipe_commit(r->pipe, size);
 }
 
 /* ---- per event, on the analysis thread: the record's fields -------------- */
@@ -500,13 +501,14 @@ static inline const char *get_string(const struct record *payload,
 static inline const int64_t *array_values(const struct record *payload,
 		int slot)
 {
-	return (const int64_t *)((const char *)payload + payload->value[slot]);
+	return (const int64_t *)((const char *)payload + payload->value[slot]) + 1;
 }
 
 static inline uint64_t array_length(const struct record *payload,
 		const struct class_info *info, int slot)
 {
-	return info->kind[slot] == F_ABSENT ? 0 : payload->length[slot];
+	return info->kind[slot] == F_ABSENT ? 0 :
+		*(const uint64_t *)((const char *)payload + payload->value[slot]);
 }
 
 enum { LAUNCH_NAME = 2, LAUNCH_FUNCTION_ID = 7 };   /* slots */
