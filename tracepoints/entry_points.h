@@ -217,12 +217,14 @@
 /*
  * DNNTRACE_HELPER_ENTRIES(X): not wrapped; the tracer calls them when they
  * exist (parameter layouts, kernel names, the current device and stream,
- * memory in use) and does without them when not. X(name).
+ * memory in use, whether the driver is initialised) and does without them
+ * when not. X(name).
  */
 #define DNNTRACE_HELPER_ENTRIES(X) \
 	X(cudaGetDevice) X(cudaFuncGetParamInfo) X(cudaFuncGetName) \
 	X(cudaGetLastError) X(cudaPeekAtLastError) X(cudaRuntimeGetVersion) \
 	X(cuFuncGetParamInfo) X(cuFuncGetName) X(cuCtxGetDevice) X(cuMemGetInfo_v2) \
+	X(cuDeviceGetCount) \
 	X(cudnnGetStream) X(cudnnGetTensorNdDescriptor) X(cudnnGetFilterNdDescriptor) \
 	X(cublasGetStream_v2) X(cublasGetPointerMode_v2) \
 	X(cublasLtMatmulDescGetAttribute) X(cublasLtMatrixLayoutGetAttribute)

@@ -13,13 +13,16 @@
  * becomes one dnntrace_gpu event whose start/end fields carry the GPU times
  * on CLOCK_MONOTONIC (the LTTng clock).
  *
- * Assumed, not tested on a real GPU: the record layouts of CUPTI 13.0
- * (CUpti_ActivityKernel10, Memcpy6, Memset4) and 12.x (Kernel9, Memcpy5,
- * Memset4); the wheels' directory layout (nvidia/<component>/lib); that a subscribed-but-idle
- * cuptiSubscribe is how a second CUPTI client shows up (it fails with
- * CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED); that CUPTI delivers the
- * records of contexts cudart destroyed in its own exit handler at our
- * forced flush (the order NVIDIA's CUPTI samples rely on too).
+ * Seen on a real H100 (CUPTI 13.0.1, driver 580.159, PyTorch 2.11 cu130
+ * and nvcc 13 programs): the CUPTI 13.0 record layouts (Kernel10, Memcpy6,
+ * Memset4) read right; CUDA 13 wheels keep libcupti.so.13 beside
+ * libcudart.so.13 (nvidia/cu13/lib); every kernel record is delivered by
+ * the exit-time flush; per-function API records only work when chosen
+ * before cuInit (enable_linked_api_records). Assumed, not tested on a real
+ * GPU: the CUPTI 12.x layouts (Kernel9, Memcpy5, Memset4); CUDA 12 wheels'
+ * nvidia/cuda_cupti/lib; that a subscribed-but-idle cuptiSubscribe is how a
+ * second CUPTI client shows up (it fails with
+ * CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED).
  *
  * Must never call a wrapped CUDA function, nor allocate on the hot path
  * (buffers are allocated in CUPTI's buffer-request callback).
@@ -439,8 +442,9 @@ static const struct linked_cbid linked_runtime_cbids[] = {
  * launches, graph launches, copies and sets directly (interceptors/driver/):
  * these driver entry points need API records too, or their GPU work would
  * carry no external correlation. Exactly the driver entry points we wrap
- * that submit GPU work (cupti_driver_cbid.h). Assumed, not tested on a real
- * GPU: that real cuDNN/cuBLAS launch with these entry points.
+ * that submit GPU work (cupti_driver_cbid.h). Seen on an H100: cuBLAS 13
+ * launches with cuLaunchKernelEx, and cuBLAS/cuBLASLt/cuDNN kernels link to
+ * their calls.
  */
 #define DT_LINKED_RUNTIME_ROW(cbid, function)
 #define DT_LINKED_DRIVER_ROW(cbid, function) { cbid, function },
@@ -452,10 +456,14 @@ static const struct linked_cbid linked_driver_cbids[] = {
 
 /*
  * API records for the linked entry points only; when this CUPTI cannot do
- * that (no cuptiActivityEnableRuntimeApi, or it fails), the whole RUNTIME
- * kind: every cudart call then costs an API record, but links still work.
- * Assumed, not tested on a real GPU: per-cbid API records come with their
- * external correlation records as the RUNTIME kind's do.
+ * that (no cuptiActivityEnableRuntimeApi, or it fails, or the program had
+ * initialised CUDA before tracing started), the whole RUNTIME and DRIVER
+ * kinds: every CUDA call then costs an API record, but links still work.
+ * Measured on an H100 (CUPTI 13.0.1, driver 580.159): per-function API
+ * records chosen before cuInit come with their external correlation
+ * records; chosen after it (cudaFree(0) first), the calls succeed and no
+ * API or external correlation record ever comes, so no GPU record could be
+ * linked. The whole kinds, enabled after cuInit, work.
  */
 /*
  * Enables API records for one linked entry point. A CUPTI that refuses the
@@ -470,13 +478,28 @@ static bool enable_linked(__typeof__(&cuptiActivityEnableRuntimeApi) enable,
 	       !real_function_available(linked->function);
 }
 
+/*
+ * Whether the program has initialised the CUDA driver (cuInit; the runtime
+ * calls it at its first call). cuDeviceGetCount answers
+ * CUDA_ERROR_NOT_INITIALIZED before cuInit and changes nothing; a driver
+ * not even loaded yet cannot have been initialised.
+ */
+static bool cuda_driver_initialized(void)
+{
+	int count = 0;
+
+	return real_function_available(REAL_cuDeviceGetCount) &&
+	       REAL(cuDeviceGetCount)(&count) != CUDA_ERROR_NOT_INITIALIZED;
+}
+
 static CUptiResult enable_linked_api_records(bool *per_call)
 {
 	enum { N_CBIDS = sizeof(linked_runtime_cbids) / sizeof(linked_runtime_cbids[0]) };
 
 	enum { N_DRIVER_CBIDS = sizeof(linked_driver_cbids) / sizeof(linked_driver_cbids[0]) };
 
-	*per_call = cupti.enable_runtime_api != NULL && cupti.enable_driver_api != NULL;
+	*per_call = cupti.enable_runtime_api != NULL && cupti.enable_driver_api != NULL &&
+		    !cuda_driver_initialized();
 	for (size_t i = 0; *per_call && i < N_CBIDS; i++)
 		*per_call = enable_linked(cupti.enable_runtime_api, &linked_runtime_cbids[i]);
 	for (size_t i = 0; *per_call && i < N_DRIVER_CBIDS; i++)
@@ -548,7 +571,7 @@ static int start_activity(char *message, size_t size)
 		measure_clock_offset();
 	snprintf(message, size, "cupti %u%s%s (%s: %s)", version,
 		 own_clock ? "" : " (clock offset measured)",
-		 per_call_api_records ? "" : " (API records for every runtime call)",
+		 per_call_api_records ? "" : " (API records for every CUDA call)",
 		 cupti_soname, layout->records);
 	return 0;
 }

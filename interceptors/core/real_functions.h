@@ -56,7 +56,8 @@ static inline void *real_function(enum real_function_id id)
 
 /*
  * The path of the object the real `id` lives in (the libcudart the process
- * actually loaded), or NULL. Copies at most size bytes into path.
+ * actually loaded), or NULL. Copies at most size bytes into path. Never
+ * warns, unlike REAL().
  */
 const char *real_function_library(enum real_function_id id, char *path, size_t size);
 
