@@ -8,38 +8,27 @@
  * launching, submits no GPU work: it is not wrapped.
  *
  * The kernel's layout is learnt BEFORE forwarding (kernel_info.c keeps the
- * thread's last CUDA error as the launch left it). Must never write to the
- * caller's argument buffers.
+ * thread's last CUDA error as the launch left it): the `before` step of
+ * core/wrapper.h's DNNTRACE_LAUNCH_CALL, whose bracket every wrapper here
+ * is. Must never write to the caller's argument buffers.
  */
 #include <cuda_runtime_api.h>
 
 #include "interceptors/runtime/cuda_nvcc13.h"
 #include "interceptors/runtime/cuda_ptds.h"
 #include "interceptors/core/kernel_info.h"
-#include "interceptors/core/real_functions.h"
-#include "interceptors/core/traced_call.h"
+#include "interceptors/core/wrapper.h"
 #include "tracepoints/dnntrace_api.h"
 
 DNNTRACE_SAME_PROTOTYPE(cudaLaunchKernel_ptsz, cudaLaunchKernel);
 DNNTRACE_SAME_PROTOTYPE(cudaLaunchKernelExC_ptsz, cudaLaunchKernelExC);
 DNNTRACE_SAME_PROTOTYPE(__cudaLaunchKernel_ptsz, __cudaLaunchKernel);
 
+#define NOT_FOUND cudaErrorSharedObjectSymbolNotFound
+
 static bool launch_enabled(void)
 {
 	return lttng_ust_tracepoint_enabled(dnntrace_api, launch);
-}
-
-static void record_launch(const struct traced_call *call, enum dnntrace_api_id api,
-			  const void *func, const struct kernel_info *info,
-			  const struct dnntrace_launch_geometry *geometry, void **args,
-			  cudaStream_t stream, cudaError_t result)
-{
-	int64_t tensors[KERNEL_MAX_TENSORS];
-	unsigned n_tensors = kernel_scan_tensors(info, args, &tracer_tensors, tensors);
-
-	kernel_info_announce(info);
-	lttng_ust_tracepoint(dnntrace_api, launch, call->call_id, api, func, info->function_id,
-			     geometry, stream, tensors, n_tensors, (int)result, call->start_ns);
 }
 
 static struct dnntrace_launch_geometry geometry_of(dim3 grid, dim3 block, size_t shared_mem)
@@ -51,25 +40,47 @@ static struct dnntrace_launch_geometry geometry_of(dim3 grid, dim3 block, size_t
 	};
 }
 
-static cudaError_t launch(enum dnntrace_api_id api, __typeof__(&cudaLaunchKernel) real,
-			  const void *func, dim3 grid, dim3 block, void **args,
-			  size_t shared_mem, cudaStream_t stream)
+static void record_launch(const struct traced_call *call, enum dnntrace_api_id api,
+			  const void *func, const struct kernel_info *info,
+			  struct dnntrace_launch_geometry geometry, void **args,
+			  cudaStream_t stream, cudaError_t result)
 {
-	struct traced_call call;
+	int64_t tensors[KERNEL_MAX_TENSORS];
+	unsigned n_tensors = kernel_scan_tensors(info, args, &tracer_tensors, tensors);
 
-	if (!real)
-		return cudaErrorSharedObjectSymbolNotFound;
-	if (!tracer_enter(launch_enabled()))
-		return real(func, grid, block, args, shared_mem, stream);
-	const struct kernel_info *info = kernel_info_get(func);
-	traced_call_begin(&call);
-	cudaError_t result = real(func, grid, block, args, shared_mem, stream);
-	traced_call_end(&call);
-	struct dnntrace_launch_geometry geometry = geometry_of(grid, block, shared_mem);
-	record_launch(&call, api, func, info, &geometry, args, stream, result);
-	traced_call_leave(&call);
-	return result;
+	kernel_info_announce(info);
+	lttng_ust_tracepoint(dnntrace_api, launch, call->call_id, api, func, info->function_id,
+			     &geometry, stream, tensors, n_tensors, (int)result, call->start_ns);
 }
+
+/* cudaLaunchKernel and its _ptsz twin: the kernel by its host function. */
+#define LAUNCH(name)                                                                      \
+	DNNTRACE_LAUNCH_CALL(cudaError_t, name,                                            \
+		(const void *func, dim3 gridDim, dim3 blockDim, void **args, size_t sharedMem, \
+		 cudaStream_t stream),                                                      \
+		(func, gridDim, blockDim, args, sharedMem, stream), NOT_FOUND,              \
+		launch_enabled(), const struct kernel_info *info = kernel_info_get(func),   \
+		record_launch(&call, api, func, info,                                       \
+			      geometry_of(gridDim, blockDim, sharedMem), args, stream,      \
+			      result))
+
+LAUNCH(cudaLaunchKernel)
+LAUNCH(cudaLaunchKernel_ptsz)
+
+/* The configuration is optional (NULL: the real call fails; nothing to describe). */
+#define LAUNCH_EX(name)                                                                   \
+	DNNTRACE_LAUNCH_CALL(cudaError_t, name,                                            \
+		(const cudaLaunchConfig_t *config, const void *func, void **args),         \
+		(config, func, args), NOT_FOUND, launch_enabled(),                          \
+		const struct kernel_info *info = kernel_info_get(func),                     \
+		record_launch(&call, api, func, info,                                       \
+			      config ? geometry_of(config->gridDim, config->blockDim,       \
+						   config->dynamicSmemBytes)                \
+				     : (struct dnntrace_launch_geometry){ .shared_mem = 0 }, \
+			      args, config ? config->stream : NULL, result))
+
+LAUNCH_EX(cudaLaunchKernelExC)
+LAUNCH_EX(cudaLaunchKernelExC_ptsz)
 
 /*
  * nvcc 13's launch through a kernel handle. The handle, cast to void *, is
@@ -79,97 +90,16 @@ static cudaError_t launch(enum dnntrace_api_id api, __typeof__(&cudaLaunchKernel
  * simgpu: the real runtime answers them for the handles __cudaGetKernel
  * returns.
  */
-static cudaError_t launch_kernel_handle(enum dnntrace_api_id api,
-					__typeof__(&__cudaLaunchKernel) real, cudaKernel_t kernel,
-					dim3 grid, dim3 block, void **args, size_t shared_mem,
-					cudaStream_t stream)
-{
-	struct traced_call call;
+#define LAUNCH_KERNEL_HANDLE(name)                                                        \
+	DNNTRACE_LAUNCH_CALL(cudaError_t, name,                                            \
+		(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void **args,             \
+		 size_t sharedMem, cudaStream_t stream),                                    \
+		(kernel, gridDim, blockDim, args, sharedMem, stream), NOT_FOUND,            \
+		launch_enabled(),                                                           \
+		const struct kernel_info *info = kernel_info_get((const void *)kernel),     \
+		record_launch(&call, api, (const void *)kernel, info,                       \
+			      geometry_of(gridDim, blockDim, sharedMem), args, stream,      \
+			      result))
 
-	if (!real)
-		return cudaErrorSharedObjectSymbolNotFound;
-	if (!tracer_enter(launch_enabled()))
-		return real(kernel, grid, block, args, shared_mem, stream);
-	const void *func = (const void *)kernel;
-	const struct kernel_info *info = kernel_info_get(func);
-	traced_call_begin(&call);
-	cudaError_t result = real(kernel, grid, block, args, shared_mem, stream);
-	traced_call_end(&call);
-	struct dnntrace_launch_geometry geometry = geometry_of(grid, block, shared_mem);
-	record_launch(&call, api, func, info, &geometry, args, stream, result);
-	traced_call_leave(&call);
-	return result;
-}
-
-static cudaError_t launch_ex(enum dnntrace_api_id api, __typeof__(&cudaLaunchKernelExC) real,
-			     const cudaLaunchConfig_t *config, const void *func, void **args)
-{
-	struct traced_call call;
-
-	if (!real)
-		return cudaErrorSharedObjectSymbolNotFound;
-	if (!tracer_enter(launch_enabled()))
-		return real(config, func, args);
-	const struct kernel_info *info = kernel_info_get(func);
-	traced_call_begin(&call);
-	cudaError_t result = real(config, func, args);
-	traced_call_end(&call);
-	struct dnntrace_launch_geometry geometry = { .shared_mem = 0 };
-	cudaStream_t stream = NULL;
-	if (config) {
-		geometry = (struct dnntrace_launch_geometry){
-			.grid = { config->gridDim.x, config->gridDim.y, config->gridDim.z },
-			.block = { config->blockDim.x, config->blockDim.y, config->blockDim.z },
-			.shared_mem = config->dynamicSmemBytes,
-		};
-		stream = config->stream;
-	}
-	record_launch(&call, api, func, info, &geometry, args, stream, result);
-	traced_call_leave(&call);
-	return result;
-}
-
-DNNTRACE_EXPORT cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim,
-					     void **args, size_t sharedMem, cudaStream_t stream)
-{
-	return launch(DNNTRACE_API_cudaLaunchKernel, REAL(cudaLaunchKernel), func, gridDim,
-		      blockDim, args, sharedMem, stream);
-}
-
-DNNTRACE_EXPORT cudaError_t cudaLaunchKernel_ptsz(const void *func, dim3 gridDim,
-						  dim3 blockDim, void **args, size_t sharedMem,
-						  cudaStream_t stream)
-{
-	return launch(DNNTRACE_API_cudaLaunchKernel_ptsz, REAL(cudaLaunchKernel_ptsz), func,
-		      gridDim, blockDim, args, sharedMem, stream);
-}
-
-DNNTRACE_EXPORT cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config,
-						const void *func, void **args)
-{
-	return launch_ex(DNNTRACE_API_cudaLaunchKernelExC, REAL(cudaLaunchKernelExC), config,
-			 func, args);
-}
-
-DNNTRACE_EXPORT cudaError_t cudaLaunchKernelExC_ptsz(const cudaLaunchConfig_t *config,
-						     const void *func, void **args)
-{
-	return launch_ex(DNNTRACE_API_cudaLaunchKernelExC_ptsz, REAL(cudaLaunchKernelExC_ptsz),
-			 config, func, args);
-}
-
-DNNTRACE_EXPORT cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim,
-					       void **args, size_t sharedMem, cudaStream_t stream)
-{
-	return launch_kernel_handle(DNNTRACE_API___cudaLaunchKernel, REAL(__cudaLaunchKernel),
-				    kernel, gridDim, blockDim, args, sharedMem, stream);
-}
-
-DNNTRACE_EXPORT cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 gridDim,
-						    dim3 blockDim, void **args, size_t sharedMem,
-						    cudaStream_t stream)
-{
-	return launch_kernel_handle(DNNTRACE_API___cudaLaunchKernel_ptsz,
-				    REAL(__cudaLaunchKernel_ptsz), kernel, gridDim, blockDim,
-				    args, sharedMem, stream);
-}
+LAUNCH_KERNEL_HANDLE(__cudaLaunchKernel)
+LAUNCH_KERNEL_HANDLE(__cudaLaunchKernel_ptsz)
