@@ -32,6 +32,7 @@ enum dt_handler {
 	H_TAG,
 	H_STATUS,
 	H_GPU_KERNEL,
+	H_GPU_KERNEL_NAME,     /* format 3 on: a GPU kernel's name, once */
 	H_EXTERNAL_CORRELATION,
 	H_RECORDS_DROPPED,
 	H_LIB_CALL,
@@ -47,15 +48,23 @@ enum dt_handler {
 /*
  * Fields of older formats the reader still reads, in the lists' form (only
  * name and kind matter here): format 1's launches carried their kernel's
- * name.
+ * name; formats 1 and 2 had the stream in every alloc and free (format 3
+ * only in alloc_async and free_async, where it comes at the very slot this
+ * extra takes), the kind of memory in every alloc (format 3 takes it from
+ * the api) and the kernel's name in every GPU kernel record.
  */
 #define DT_EXTRAS_NONE(F)
 #define DT_EXTRAS_api_launch(F) F(OPT, STRING, char, name, -)
+#define DT_EXTRAS_api_alloc(F) F(OPT, HEX, uint64_t, stream, -) F(OPT, MEM_KIND, int, kind, -)
+#define DT_EXTRAS_api_free(F) F(OPT, HEX, uint64_t, stream, -)
+#define DT_EXTRAS_gpu_kernel(F) F(OPT, STRING, char, name, -)
 
 /* Every event the reader reads: E(provider, event, handler, extras). */
 #define DT_READER_EVENTS(E) \
-	E(api,  alloc,                H_ALLOC,                DT_EXTRAS_NONE) \
-	E(api,  free,                 H_FREE,                 DT_EXTRAS_NONE) \
+	E(api,  alloc,                H_ALLOC,                DT_EXTRAS_api_alloc) \
+	E(api,  alloc_async,          H_ALLOC,                DT_EXTRAS_NONE) \
+	E(api,  free,                 H_FREE,                 DT_EXTRAS_api_free) \
+	E(api,  free_async,           H_FREE,                 DT_EXTRAS_NONE) \
 	E(api,  memcpy,               H_MEMCPY,               DT_EXTRAS_NONE) \
 	E(api,  memset,               H_MEMSET,               DT_EXTRAS_NONE) \
 	E(api,  graph_launch,         H_GRAPH_LAUNCH,         DT_EXTRAS_NONE) \
@@ -64,7 +73,8 @@ enum dt_handler {
 	E(api,  tag,                  H_TAG,                  DT_EXTRAS_NONE) \
 	E(api,  status,               H_STATUS,               DT_EXTRAS_NONE) \
 	E(api,  mem_info,             H_MEM_INFO,             DT_EXTRAS_NONE) \
-	E(gpu,  kernel,               H_GPU_KERNEL,           DT_EXTRAS_NONE) \
+	E(gpu,  kernel,               H_GPU_KERNEL,           DT_EXTRAS_gpu_kernel) \
+	E(gpu,  kernel_name,          H_GPU_KERNEL_NAME,      DT_EXTRAS_NONE) \
 	E(gpu,  external_correlation, H_EXTERNAL_CORRELATION, DT_EXTRAS_NONE) \
 	E(gpu,  records_dropped,      H_RECORDS_DROPPED,      DT_EXTRAS_NONE) \
 	E(gpu,  memcpy,               H_GPU_COPY,             DT_EXTRAS_NONE) \

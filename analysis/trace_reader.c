@@ -14,6 +14,7 @@
 #include "analysis/overheads.h"
 #include "analysis/timeline_json.h"
 #include "analysis/supervisor.h"
+#include "tracepoints/memory_kinds.h"
 
 #include <babeltrace2/babeltrace.h>
 #include <errno.h>
@@ -55,6 +56,7 @@ struct reader {
 	uint64_t *lib_ptrs;
 	uint8_t *lib_roles, *lib_dtypes, *lib_ranks;
 	size_t lib_args_cap, lib_dims_cap;
+	uint32_t lib_n_args;          /* the last call's, unused arguments left out */
 };
 
 /* ---- resolving an event class once ------------------------------------ */
@@ -153,6 +155,8 @@ static bool is_tracepoint_name(const char *name)
 static void resolve_class(struct class_info *info, const bt_event_class *ec)
 {
 	memset(info, 0, sizeof(*info));
+	for (int i = 0; i < DT_MAX_FIELDS; i++)
+		info->kind[i] = F_ABSENT;  /* a slot past this event's fields reads 0 */
 	info->event_class = ec;
 	info->handler = H_IGNORE;
 	info->vpid_index = -1;
@@ -298,6 +302,46 @@ DT_GPU_COPY_SLOT(start);
 DT_GPU_COPY_SLOT(end);
 DT_GPU_COPY_SLOT(bytes);
 
+/* alloc_async and free_async are alloc and free, then the stream: one
+ * handler each reads both (formats 1 and 2 had the stream in alloc and free
+ * at that slot too). */
+#define DT_ASYNC_SLOT(event, field)                                                 \
+	_Static_assert(DT_SLOT(event, field) == DT_SLOT(event##_async, field),      \
+		       #event " and " #event "_async disagree on " #field)
+DT_ASYNC_SLOT(api_alloc, api);
+DT_ASYNC_SLOT(api_alloc, device);
+DT_ASYNC_SLOT(api_alloc, ptr);
+DT_ASYNC_SLOT(api_alloc, bytes);
+DT_ASYNC_SLOT(api_alloc, tensor_id);
+DT_ASYNC_SLOT(api_alloc, result);
+DT_ASYNC_SLOT(api_alloc, stream);
+DT_ASYNC_SLOT(api_free, api);
+DT_ASYNC_SLOT(api_free, tensor_id);
+DT_ASYNC_SLOT(api_free, result);
+DT_ASYNC_SLOT(api_free, stream);
+
+/* An alloc's kind of memory: the event's (formats 1 and 2), else its
+ * entry point's (format 3: memory_kinds.h, the catalogue's). */
+static int alloc_kind(const bt_field *payload, const struct class_info *info)
+{
+	if (info->kind[DT_SLOT(api_alloc, kind)] != F_ABSENT)
+		return (int)SIGNED(api_alloc, kind);
+	return dnntrace_api_mem_kind((int)SIGNED(api_alloc, api));
+}
+
+/* A GPU kernel's name: format 1 and 2's name field, or format 3's name id
+ * resolved through the kernel_name events read so far; NULL when that
+ * event is yet to come (*name_id says which). */
+static const char *gpu_kernel_name(const struct reader *r, const bt_field *payload,
+		const struct class_info *info, int64_t vpid, uint32_t *name_id)
+{
+	*name_id = 0;
+	if (info->kind[DT_SLOT(gpu_kernel, name)] != F_ABSENT)
+		return STRING(gpu_kernel, name);
+	*name_id = (uint32_t)UNSIGNED(gpu_kernel, name_id);
+	return dt_model_kernel_name(r->model, vpid, *name_id);
+}
+
 static uint64_t event_time(const bt_message *msg, const struct class_info *info)
 {
 	if (!info->has_clock)
@@ -422,27 +466,41 @@ static void handle_lib_call(struct reader *r, const bt_field *payload,
 	const bt_field *roles = member(payload, info, ROLES);
 	const bt_field *dtypes = member(payload, info, DTYPES);
 	const bt_field *ranks = member(payload, info, RANKS);
+	/* Format 3 lists every argument the catalogue names for the entry
+	 * point; one the call left unused is no argument of the analysis: it
+	 * is dropped here with its dimensions, so the model and the hooks see
+	 * what formats 1 and 2 listed. */
+	uint64_t kept = 0, at = 0, kept_dims = 0;
 	for (uint64_t i = 0; i < n_args; i++) {
-		r->lib_tensors[i] = array_element(tensors, info->kind[TENSORS], i);
-		r->lib_ptrs[i] = (uint64_t)array_element(ptrs, info->kind[PTRS], i);
-		r->lib_roles[i] = (uint8_t)array_element(roles, info->kind[ROLES], i);
-		r->lib_dtypes[i] = (uint8_t)array_element(dtypes, info->kind[DTYPES], i);
-		r->lib_ranks[i] = (uint8_t)array_element(ranks, info->kind[RANKS], i);
+		uint8_t role = (uint8_t)array_element(roles, info->kind[ROLES], i);
+		uint8_t rank = (uint8_t)array_element(ranks, info->kind[RANKS], i);
+		if (role == DNNTRACE_ROLE_UNUSED) {
+			at += rank;
+			continue;
+		}
+		r->lib_tensors[kept] = array_element(tensors, info->kind[TENSORS], i);
+		r->lib_ptrs[kept] = (uint64_t)array_element(ptrs, info->kind[PTRS], i);
+		r->lib_roles[kept] = role;
+		r->lib_dtypes[kept] = (uint8_t)array_element(dtypes, info->kind[DTYPES], i);
+		r->lib_ranks[kept] = rank;
+		kept++;
+		for (uint64_t d = at; d < at + rank && d < n_dims; d++)
+			r->lib_dims[kept_dims++] = array_element(dims, info->kind[DIMS], d);
+		at += rank;
 	}
-	for (uint64_t i = 0; i < n_dims; i++)
-		r->lib_dims[i] = array_element(dims, info->kind[DIMS], i);
+	r->lib_n_args = (uint32_t)kept;
 	struct dt_lib_call_event call = {
 		.vtid = vtid,
 		.call_id = get_unsigned(payload, info, DT_SLOT(lib_call, call_id)),
 		.api = (int)get_signed(payload, info, DT_SLOT(lib_call, api)),
 		.stream = get_unsigned(payload, info, DT_SLOT(lib_call, stream)),
-		.n_args = (uint32_t)n_args,
+		.n_args = (uint32_t)kept,
 		.tensors = r->lib_tensors,
 		.ptrs = r->lib_ptrs,
 		.roles = r->lib_roles,
 		.dtypes = r->lib_dtypes,
 		.ranks = r->lib_ranks,
-		.n_dims = (uint32_t)n_dims,
+		.n_dims = (uint32_t)kept_dims,
 		.dims = r->lib_dims,
 		.result = (int)get_signed(payload, info, DT_SLOT(lib_call, result)),
 	};
@@ -466,7 +524,7 @@ static void run_hooks(struct reader *r, const bt_event *event,
 	case H_ALLOC:
 		e.kind = DT_HOOK_ALLOC;
 		e.api = (int)SIGNED(api_alloc, api);
-		e.mem_kind = (int)SIGNED(api_alloc, kind);
+		e.mem_kind = alloc_kind(payload, info);
 		e.device = (int32_t)SIGNED(api_alloc, device);
 		e.bytes = UNSIGNED(api_alloc, bytes);
 		e.tensor = SIGNED(api_alloc, tensor_id);
@@ -533,10 +591,7 @@ static void run_hooks(struct reader *r, const bt_event *event,
 		e.api = (int)SIGNED(lib_call, api);
 		e.stream = UNSIGNED(lib_call, stream);
 		e.tensors = r->lib_tensors;
-		e.n_tensors = (uint32_t)bt_field_array_get_length(
-				member(payload, info, DT_SLOT(lib_call, tensors)));
-		if (e.n_tensors > r->lib_args_cap)
-			e.n_tensors = (uint32_t)r->lib_args_cap;
+		e.n_tensors = r->lib_n_args;
 		e.result = (int)SIGNED(lib_call, result);
 		e.start_ns = UNSIGNED(lib_call, start_ns);
 		break;
@@ -547,7 +602,12 @@ static void run_hooks(struct reader *r, const bt_event *event,
 		e.gpu_stream = (uint32_t)UNSIGNED(gpu_kernel, stream);
 		e.gpu_start = UNSIGNED(gpu_kernel, start);
 		e.gpu_end = UNSIGNED(gpu_kernel, end);
-		e.name = STRING(gpu_kernel, name);
+		/* a streaming pass cannot wait for a late name event (only a
+		 * lossy channel makes one): "" then */
+		uint32_t name_id;
+		e.name = gpu_kernel_name(r, payload, info, vpid, &name_id);
+		if (!e.name)
+			e.name = "";
 		break;
 	case H_GPU_COPY:
 		e.kind = info->gpu_set ? DT_HOOK_GPU_MEMSET : DT_HOOK_GPU_MEMCPY;
@@ -608,7 +668,7 @@ static void handle_event(struct reader *r, const bt_message *msg)
 	switch (info->handler) {
 	case H_ALLOC:
 		dt_model_on_alloc(m, vpid, ts, (int)SIGNED(api_alloc, api),
-				(int)SIGNED(api_alloc, kind),
+				alloc_kind(payload, info),
 				(int32_t)SIGNED(api_alloc, device),
 				UNSIGNED(api_alloc, stream), UNSIGNED(api_alloc, ptr),
 				UNSIGNED(api_alloc, bytes), SIGNED(api_alloc, tensor_id),
@@ -666,13 +726,22 @@ static void handle_event(struct reader *r, const bt_message *msg)
 		dt_model_on_function(m, vpid, UNSIGNED(api_function, function_id),
 				STRING(api_function, name));
 		break;
-	case H_GPU_KERNEL:
+	case H_GPU_KERNEL: {
+		uint32_t name_id;
+		const char *name = gpu_kernel_name(r, payload, info, vpid, &name_id);
 		dt_model_on_gpu_kernel(m, vpid,
 				(uint32_t)UNSIGNED(gpu_kernel, correlation_id),
 				(uint32_t)UNSIGNED(gpu_kernel, device),
 				(uint32_t)UNSIGNED(gpu_kernel, stream),
 				UNSIGNED(gpu_kernel, start), UNSIGNED(gpu_kernel, end),
-				STRING(gpu_kernel, name));
+				name ? name : "");
+		if (!name)
+			dt_model_name_kernel_later(m, vpid, name_id);
+		break;
+	}
+	case H_GPU_KERNEL_NAME:
+		dt_model_on_kernel_name(m, vpid, (uint32_t)UNSIGNED(gpu_kernel_name, name_id),
+				STRING(gpu_kernel_name, name));
 		break;
 	case H_EXTERNAL_CORRELATION:
 		dt_model_on_external_correlation(m, vpid,

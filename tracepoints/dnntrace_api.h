@@ -52,8 +52,34 @@ LTTNG_UST_TRACEPOINT_ENUM(dnntrace_api, mem_kind,
 /*
  * A successful or failed allocation. tensor_id is the process-wide number of
  * this device allocation (0, 1, 2, ... in the order the library saw them), or
- * -1 for a failed call or pinned host memory (not a device tensor).
+ * -1 for a failed call or memory that is no tensor (pinned host memory).
+ * Format 3: the kind of memory is the api's (memory_kinds.h), and a
+ * stream-ordered allocation is alloc_async, with its stream.
  */
+#if DNNTRACE_TRACE_FORMAT >= 3
+LTTNG_UST_TRACEPOINT_EVENT(dnntrace_api, alloc,
+	LTTNG_UST_TP_ARGS(int, api, int, device, const void *, ptr, uint64_t, bytes,
+		int64_t, tensor_id, int, result),
+	LTTNG_UST_TP_FIELDS(DNNTRACE_FIELDS_api_alloc(DT_TP_FIELD))
+)
+
+LTTNG_UST_TRACEPOINT_EVENT(dnntrace_api, alloc_async,
+	LTTNG_UST_TP_ARGS(int, api, int, device, const void *, ptr, uint64_t, bytes,
+		int64_t, tensor_id, int, result, const void *, stream),
+	LTTNG_UST_TP_FIELDS(DNNTRACE_FIELDS_api_alloc_async(DT_TP_FIELD))
+)
+
+/* A free; tensor_id -1: an unknown pointer or memory that is no tensor. */
+LTTNG_UST_TRACEPOINT_EVENT(dnntrace_api, free,
+	LTTNG_UST_TP_ARGS(int, api, int64_t, tensor_id, int, result),
+	LTTNG_UST_TP_FIELDS(DNNTRACE_FIELDS_api_free(DT_TP_FIELD))
+)
+
+LTTNG_UST_TRACEPOINT_EVENT(dnntrace_api, free_async,
+	LTTNG_UST_TP_ARGS(int, api, int64_t, tensor_id, int, result, const void *, stream),
+	LTTNG_UST_TP_FIELDS(DNNTRACE_FIELDS_api_free_async(DT_TP_FIELD))
+)
+#else
 LTTNG_UST_TRACEPOINT_EVENT(dnntrace_api, alloc,
 	LTTNG_UST_TP_ARGS(int, api, int, kind, int, device, const void *, stream,
 		const void *, ptr, uint64_t, requested_bytes, uint64_t, bytes,
@@ -61,12 +87,12 @@ LTTNG_UST_TRACEPOINT_EVENT(dnntrace_api, alloc,
 	LTTNG_UST_TP_FIELDS(DNNTRACE_FIELDS_api_alloc(DT_TP_FIELD))
 )
 
-/* A free (device, stream-ordered or pinned host). tensor_id -1: unknown ptr. */
 LTTNG_UST_TRACEPOINT_EVENT(dnntrace_api, free,
 	LTTNG_UST_TP_ARGS(int, api, int, kind, const void *, stream,
 		const void *, ptr, int64_t, tensor_id, int, result),
 	LTTNG_UST_TP_FIELDS(DNNTRACE_FIELDS_api_free(DT_TP_FIELD))
 )
+#endif
 
 /*
  * A copy. call_id links it to the GPU memcpy record (external correlation).
@@ -94,13 +120,20 @@ LTTNG_UST_TRACEPOINT_EVENT(dnntrace_api, memset,
  * A kernel launch. call_id is pushed as CUPTI external correlation id
  * (CUSTOM0) around the forwarded call, so dnntrace_gpu:external_correlation
  * links the GPU kernel record back here. function_id names the kernel: the
- * dnntrace_api:function event with that id (0: the name is unknown).
+ * dnntrace_api:function event with that id (0: the name is unknown); its
+ * grid and block are in that GPU record (format 3; formats 1 and 2 carried
+ * them here, and the handle).
  * tensors: ids of the live tensors whose base or interior addresses appear,
  * 8-byte aligned, in the parameter bytes (each id once, in parameter order).
  * Roles are unknown for plain launches: the analyzer counts each as read and
  * write.
  */
-#ifndef DNNTRACE_LAUNCH_KERNEL_ARG
+#ifndef DNNTRACE_LAUNCH_ARGS
+#if DNNTRACE_TRACE_FORMAT >= 3
+#define DNNTRACE_LAUNCH_ARGS uint64_t, call_id, int, api, uint64_t, function_id, \
+	const void *, stream, const int64_t *, tensors, unsigned int, n_tensors, int, result, \
+	uint64_t, start_ns
+#else
 /* How a launch names its kernel: by function id (format 2), or by the name
  * string itself (format 1; event_fields.h has the field). */
 #if DNNTRACE_TRACE_FORMAT >= 2
@@ -108,12 +141,14 @@ LTTNG_UST_TRACEPOINT_EVENT(dnntrace_api, memset,
 #else
 #define DNNTRACE_LAUNCH_KERNEL_ARG const char *, name
 #endif
+#define DNNTRACE_LAUNCH_ARGS uint64_t, call_id, int, api, const void *, func, \
+	DNNTRACE_LAUNCH_KERNEL_ARG, const struct dnntrace_launch_geometry *, geom, \
+	const void *, stream, const int64_t *, tensors, unsigned int, n_tensors, int, result, \
+	uint64_t, start_ns
+#endif
 #endif
 LTTNG_UST_TRACEPOINT_EVENT(dnntrace_api, launch,
-	LTTNG_UST_TP_ARGS(uint64_t, call_id, int, api, const void *, func,
-		DNNTRACE_LAUNCH_KERNEL_ARG, const struct dnntrace_launch_geometry *, geom,
-		const void *, stream, const int64_t *, tensors,
-		unsigned int, n_tensors, int, result, uint64_t, start_ns),
+	LTTNG_UST_TP_ARGS(DNNTRACE_LAUNCH_ARGS),
 	LTTNG_UST_TP_FIELDS(DNNTRACE_FIELDS_api_launch(DT_TP_FIELD))
 )
 

@@ -20,15 +20,35 @@
 #include <lttng/tracepoint.h>
 #include <stdint.h>
 
+#include "tracepoints/dnntrace_enums.h"
 #include "tracepoints/event_fields.h"
 
-/* A kernel that ran (CUpti_ActivityKernel*). */
+/*
+ * A kernel that ran (CUpti_ActivityKernel*). Format 3: its name by name_id,
+ * the dnntrace_gpu:kernel_name event written once per distinct name per
+ * process (before the first record naming it, on the same thread), and its
+ * grid, block and dynamic shared memory, passed in one struct (a tracepoint
+ * takes 10 arguments at most). Formats 1 and 2 copied the name into every
+ * record and had no geometry.
+ */
+#if DNNTRACE_TRACE_FORMAT >= 3
+LTTNG_UST_TRACEPOINT_EVENT(dnntrace_gpu, kernel,
+	LTTNG_UST_TP_ARGS(const struct dnntrace_gpu_kernel *, k),
+	LTTNG_UST_TP_FIELDS(DNNTRACE_FIELDS_gpu_kernel(DT_TP_FIELD))
+)
+
+LTTNG_UST_TRACEPOINT_EVENT(dnntrace_gpu, kernel_name,
+	LTTNG_UST_TP_ARGS(uint32_t, name_id, const char *, name),
+	LTTNG_UST_TP_FIELDS(DNNTRACE_FIELDS_gpu_kernel_name(DT_TP_FIELD))
+)
+#else
 LTTNG_UST_TRACEPOINT_EVENT(dnntrace_gpu, kernel,
 	LTTNG_UST_TP_ARGS(uint32_t, correlation_id, uint32_t, device,
 		uint32_t, context, uint32_t, stream, uint64_t, start,
 		uint64_t, end, const char *, name),
 	LTTNG_UST_TP_FIELDS(DNNTRACE_FIELDS_gpu_kernel(DT_TP_FIELD))
 )
+#endif
 
 /* A copy that ran (CUpti_ActivityMemcpy*); copy_kind: CUpti_ActivityMemcpyKind. */
 LTTNG_UST_TRACEPOINT_EVENT(dnntrace_gpu, memcpy,

@@ -23,7 +23,7 @@
 #include "tracepoints/dnntrace_enums.h"
 
 #ifndef DT_LIB_LABEL
-#define DT_LIB_LABEL(id, name) lttng_ust_field_enum_value(#name, id)
+#define DT_LIB_LABEL(id, name, args, params) lttng_ust_field_enum_value(#name, id)
 #endif
 LTTNG_UST_TRACEPOINT_ENUM(dnntrace_lib, api,
 	LTTNG_UST_TP_ENUM_VALUES(

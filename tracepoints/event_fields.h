@@ -25,19 +25,49 @@
  *
  * The trace format (tracepoints/README.md, "Format versions") is
  * DNNTRACE_TRACE_FORMAT: the lists of the previous formats are kept for the
- * analyzer's tests, which build an emitter of old traces
+ * analyzer's tests, which build emitters of old traces
  * (-DDNNTRACE_TRACE_FORMAT=1 or 2) that the analyzer must keep reading.
+ * Format 3 (the tracer's): alloc/free carry what the analysis reads (kind
+ * from the catalogue, the stream only in the stream-ordered events);
+ * launches name their kernel by function id and nothing else of it;
+ * library calls carry no name strings; GPU kernel records name their
+ * kernel by a name id and carry its geometry.
  */
 #ifndef DNNTRACE_EVENT_FIELDS_H
 #define DNNTRACE_EVENT_FIELDS_H
 
 /* The trace format the tracepoint definitions write (status.format). */
 #ifndef DNNTRACE_TRACE_FORMAT
-#define DNNTRACE_TRACE_FORMAT 2
+#define DNNTRACE_TRACE_FORMAT 3
 #endif
 
 /* --- provider dnntrace_api ------------------------------------------------ */
 
+#if DNNTRACE_TRACE_FORMAT >= 3
+/* The memory's kind comes from the api (memory_kinds.h); a stream-ordered
+ * entry point's events are alloc_async / free_async, the same fields and
+ * then the stream. */
+#define DNNTRACE_FIELDS_api_alloc(F) \
+	F(REQ, API, int,      api,       api) \
+	F(REQ, INT, int32_t,  device,    device) \
+	F(REQ, HEX, uint64_t, ptr,       (uintptr_t)ptr) \
+	F(REQ, INT, uint64_t, bytes,     bytes) \
+	F(REQ, INT, int64_t,  tensor_id, tensor_id) \
+	F(REQ, INT, int32_t,  result,    result)
+
+#define DNNTRACE_FIELDS_api_alloc_async(F) \
+	DNNTRACE_FIELDS_api_alloc(F) \
+	F(REQ, HEX, uint64_t, stream, (uintptr_t)stream)
+
+#define DNNTRACE_FIELDS_api_free(F) \
+	F(REQ, API, int,     api,       api) \
+	F(REQ, INT, int64_t, tensor_id, tensor_id) \
+	F(REQ, INT, int32_t, result,    result)
+
+#define DNNTRACE_FIELDS_api_free_async(F) \
+	DNNTRACE_FIELDS_api_free(F) \
+	F(REQ, HEX, uint64_t, stream, (uintptr_t)stream)
+#else
 #define DNNTRACE_FIELDS_api_alloc(F) \
 	F(REQ, API,      int,      api,             api) \
 	F(REQ, MEM_KIND, int,      kind,            kind) \
@@ -56,6 +86,7 @@
 	F(REQ, HEX,      uint64_t, ptr,       (uintptr_t)ptr) \
 	F(REQ, INT,      int64_t,  tensor_id, tensor_id) \
 	F(REQ, INT,      int32_t,  result,    result)
+#endif
 
 #define DNNTRACE_FIELDS_api_memcpy(F) \
 	F(REQ, INT, uint64_t, call_id,    call_id) \
@@ -81,6 +112,18 @@
 	F(REQ, INT, int32_t,  result,    result) \
 	F(OPT, INT, uint64_t, start_ns,  start_ns)
 
+#if DNNTRACE_TRACE_FORMAT >= 3
+/* The kernel by its function id (its handle and name are in the function
+ * event); its grid, block and shared memory are in the GPU kernel record. */
+#define DNNTRACE_FIELDS_api_launch(F) \
+	F(REQ, INT, uint64_t, call_id,     call_id) \
+	F(REQ, API, int,      api,         api) \
+	F(OPT, INT, uint64_t, function_id, function_id) \
+	F(REQ, HEX, uint64_t, stream,      (uintptr_t)stream) \
+	F(REQ, SEQ, int64_t,  tensors,     tensors, n_tensors) \
+	F(REQ, INT, int32_t,  result,      result) \
+	F(OPT, INT, uint64_t, start_ns,    start_ns)
+#else
 /* How a launch names its kernel: by function id (format 2), or by the name
  * string itself (format 1). */
 #if DNNTRACE_TRACE_FORMAT >= 2
@@ -105,6 +148,7 @@
 	F(REQ, SEQ,     int64_t,  tensors,    tensors, n_tensors) \
 	F(REQ, INT,     int32_t,  result,     result) \
 	F(OPT, INT,     uint64_t, start_ns,   start_ns)
+#endif
 
 /* Format 2 on. */
 #define DNNTRACE_FIELDS_api_function(F) \
@@ -145,6 +189,26 @@
 
 /* --- provider dnntrace_gpu ------------------------------------------------ */
 
+#if DNNTRACE_TRACE_FORMAT >= 3
+/* The kernel's name by the id of its kernel_name event; grid and block
+ * are (x, y, z). */
+#define DNNTRACE_FIELDS_gpu_kernel(F) \
+	F(REQ, INT,   uint32_t, correlation_id, k->correlation_id) \
+	F(REQ, INT,   uint32_t, device,         k->device) \
+	F(REQ, INT,   uint32_t, context,        k->context) \
+	F(REQ, INT,   uint32_t, stream,         k->stream) \
+	F(REQ, INT,   uint64_t, start,          k->start) \
+	F(REQ, INT,   uint64_t, end,            k->end) \
+	F(OPT, INT,   uint32_t, name_id,        k->name_id) \
+	F(OPT, ARRAY, uint32_t, grid,           k->grid, 3) \
+	F(OPT, ARRAY, uint32_t, block,          k->block, 3) \
+	F(OPT, INT,   uint32_t, shared_mem,     k->shared_mem)
+
+/* A kernel name, once per distinct name per process. */
+#define DNNTRACE_FIELDS_gpu_kernel_name(F) \
+	F(REQ, INT,    uint32_t, name_id, name_id) \
+	F(REQ, STRING, char,     name,    name)
+#else
 #define DNNTRACE_FIELDS_gpu_kernel(F) \
 	F(REQ, INT,    uint32_t, correlation_id, correlation_id) \
 	F(REQ, INT,    uint32_t, device,         device) \
@@ -153,6 +217,7 @@
 	F(REQ, INT,    uint64_t, start,          start) \
 	F(REQ, INT,    uint64_t, end,            end) \
 	F(REQ, STRING, char,     name,           name)
+#endif
 
 #define DNNTRACE_FIELDS_gpu_memcpy(F) \
 	F(REQ, INT, uint32_t, correlation_id, correlation_id) \
@@ -192,6 +257,23 @@
 
 /* --- provider dnntrace_lib ------------------------------------------------ */
 
+#if DNNTRACE_TRACE_FORMAT >= 3
+/* The names of the arguments and params are the catalogue's (entry_points.h,
+ * DNNTRACE_LIB_ENTRIES), one list per entry point. */
+#define DNNTRACE_FIELDS_lib_call(F) \
+	F(REQ, INT,     uint64_t, call_id,  c->call_id) \
+	F(REQ, LIB_API, int,      api,      c->api) \
+	F(REQ, HEX,     uint64_t, stream,   (uintptr_t)c->stream) \
+	F(REQ, SEQ,     int64_t,  tensors,  c->tensors, c->n_args) \
+	F(REQ, SEQ_HEX, uint64_t, ptrs,     c->ptrs, c->n_args) \
+	F(REQ, SEQ,     uint8_t,  roles,    c->roles, c->n_args) \
+	F(REQ, SEQ,     uint8_t,  dtypes,   c->dtypes, c->n_args) \
+	F(REQ, SEQ,     uint8_t,  ranks,    c->ranks, c->n_args) \
+	F(REQ, SEQ,     int64_t,  dims,     c->dims, c->n_dims) \
+	F(REQ, SEQ,     int64_t,  params,   c->params, c->n_params) \
+	F(REQ, INT,     int32_t,  result,   c->result) \
+	F(OPT, INT,     uint64_t, start_ns, c->start_ns)
+#else
 #define DNNTRACE_FIELDS_lib_call(F) \
 	F(REQ, INT,     uint64_t, call_id,     c->call_id) \
 	F(REQ, LIB_API, int,      api,         c->api) \
@@ -208,6 +290,7 @@
 	F(REQ, STRING,  char,     param_names, c->param_names) \
 	F(REQ, INT,     int32_t,  result,      c->result) \
 	F(OPT, INT,     uint64_t, start_ns,    c->start_ns)
+#endif
 
 #define DNNTRACE_FIELDS_lib_set_stream(F) \
 	F(REQ, LIB_API, int,      api,    api) \

@@ -9,30 +9,25 @@
 #include "interceptors/core/tracer.h"
 #include "tracepoints/dnntrace_lib.h"
 
-void lib_call_begin(struct lib_call *c, enum dnntrace_lib_api_id api, const void *handle,
-		    const void *stream, const char *arg_names, const char *param_names)
+void lib_call_begin(struct lib_call *c, enum dnntrace_lib_api_id api, const void *stream)
 {
 	c->event = (struct dnntrace_lib_call){
 		.api = api,
-		.handle = handle,
 		.stream = stream,
 		.tensors = c->tensors,
 		.ptrs = c->ptrs,
 		.roles = c->roles,
 		.dtypes = c->dtypes,
 		.ranks = c->ranks,
-		.arg_names = arg_names ? arg_names : c->names,
 		.dims = c->dims,
 		.params = c->params,
-		.param_names = param_names ? param_names : "",
 	};
-	c->names[0] = '\0';
-	c->names_len = 0;
 	c->truncated = false;
 }
 
-void lib_call_arg(struct lib_call *c, const void *ptr, enum dnntrace_role role,
-		  enum dnntrace_dtype dtype, unsigned rank, const long long *dims)
+/* Appends one argument with this tensor id, unless it does not fit. */
+static void add(struct lib_call *c, const void *ptr, long long tensor, enum dnntrace_role role,
+		enum dnntrace_dtype dtype, unsigned rank, const long long *dims)
 {
 	struct dnntrace_lib_call *e = &c->event;
 	if (e->n_args >= LIB_CALL_MAX_ARGS || e->n_dims + rank > LIB_CALL_MAX_DIMS) {
@@ -40,7 +35,7 @@ void lib_call_arg(struct lib_call *c, const void *ptr, enum dnntrace_role role,
 		return;
 	}
 	unsigned i = e->n_args++;
-	c->tensors[i] = ptr ? tracer_tensor_of(ptr) : -1;
+	c->tensors[i] = tensor;
 	c->ptrs[i] = (unsigned long long)(uintptr_t)ptr;
 	c->roles[i] = (unsigned char)role;
 	c->dtypes[i] = (unsigned char)dtype;
@@ -51,23 +46,15 @@ void lib_call_arg(struct lib_call *c, const void *ptr, enum dnntrace_role role,
 	}
 }
 
-void lib_call_arg_named(struct lib_call *c, const char *name, const void *ptr,
-			enum dnntrace_role role, enum dnntrace_dtype dtype, unsigned rank,
-			const long long *dims)
+void lib_call_arg(struct lib_call *c, const void *ptr, enum dnntrace_role role,
+		  enum dnntrace_dtype dtype, unsigned rank, const long long *dims)
 {
-	size_t len = strlen(name);
-	unsigned before = c->event.n_args;
-	if (c->names_len + len + 2 > LIB_CALL_MAX_NAMES) {
-		c->truncated = true;
-		return;
-	}
-	lib_call_arg(c, ptr, role, dtype, rank, dims);
-	if (c->event.n_args == before)
-		return;
-	if (c->names_len)
-		c->names[c->names_len++] = ',';
-	memcpy(c->names + c->names_len, name, len + 1);
-	c->names_len += (unsigned)len;
+	add(c, ptr, ptr ? tracer_tensor_of(ptr) : -1, role, dtype, rank, dims);
+}
+
+void lib_call_unused(struct lib_call *c, const void *ptr)
+{
+	add(c, ptr, -1, DNNTRACE_ROLE_UNUSED, DNNTRACE_DTYPE_UNKNOWN, 0, NULL);
 }
 
 void lib_call_param(struct lib_call *c, long long value)

@@ -65,19 +65,13 @@ static const void *extra_buffer(void **extra, size_t *size)
 	return buffer;
 }
 
-static struct dnntrace_launch_geometry geometry_of(unsigned gx, unsigned gy, unsigned gz,
-						   unsigned bx, unsigned by, unsigned bz,
-						   unsigned shared_mem)
-{
-	return (struct dnntrace_launch_geometry){
-		.grid = { gx, gy, gz }, .block = { bx, by, bz }, .shared_mem = shared_mem,
-	};
-}
-
-/* The parameters come as kernelParams, or packed in extra's buffer. */
-static void record_launch(const struct traced_call *call, enum dnntrace_api_id api, CUfunction f,
-			  const struct kernel_info *info, struct dnntrace_launch_geometry geometry,
-			  CUstream stream, void **params, void **extra, CUresult result)
+/*
+ * The parameters come as kernelParams, or packed in extra's buffer. The
+ * grid and block are not the event's: the GPU kernel record has them.
+ */
+static void record_launch(const struct traced_call *call, enum dnntrace_api_id api,
+			  const struct kernel_info *info, CUstream stream, void **params,
+			  void **extra, CUresult result)
 {
 	int64_t tensors[KERNEL_MAX_TENSORS];
 	unsigned n_tensors = 0;
@@ -89,9 +83,8 @@ static void record_launch(const struct traced_call *call, enum dnntrace_api_id a
 	else if ((buffer = extra_buffer(extra, &buffer_size)))
 		n_tensors = kernel_scan_buffer(buffer, buffer_size, &tracer_tensors, tensors);
 	kernel_info_announce(info);
-	lttng_ust_tracepoint(dnntrace_api, launch, call->call_id, api, (const void *)f,
-			     info->function_id, &geometry, stream, tensors, n_tensors, (int)result,
-			     call->start_ns);
+	lttng_ust_tracepoint(dnntrace_api, launch, call->call_id, api, info->function_id, stream,
+			     tensors, n_tensors, (int)result, call->start_ns);
 }
 
 #define LAUNCH_KERNEL(name)                                                                \
@@ -104,10 +97,7 @@ static void record_launch(const struct traced_call *call, enum dnntrace_api_id a
 		 sharedMemBytes, hStream, kernelParams, extra),                              \
 		NOT_FOUND, launch_enabled(),                                                 \
 		const struct kernel_info *info = kernel_info_get_driver(f),                  \
-		record_launch(&call, api, f, info,                                           \
-			      geometry_of(gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY,\
-					  blockDimZ, sharedMemBytes),                        \
-			      hStream, kernelParams, extra, result))
+		record_launch(&call, api, info, hStream, kernelParams, extra, result))
 
 LAUNCH_KERNEL(cuLaunchKernel)
 LAUNCH_KERNEL(cuLaunchKernel_ptsz)
@@ -119,13 +109,8 @@ LAUNCH_KERNEL(cuLaunchKernel_ptsz)
 		 void **extra),                                                              \
 		(config, f, kernelParams, extra), NOT_FOUND, launch_enabled(),               \
 		const struct kernel_info *info = kernel_info_get_driver(f),                  \
-		record_launch(&call, api, f, info,                                           \
-			      config ? geometry_of(config->gridDimX, config->gridDimY,       \
-						   config->gridDimZ, config->blockDimX,      \
-						   config->blockDimY, config->blockDimZ,     \
-						   config->sharedMemBytes)                   \
-				     : (struct dnntrace_launch_geometry){ .shared_mem = 0 },  \
-			      config ? config->hStream : NULL, kernelParams, extra, result))
+		record_launch(&call, api, info, config ? config->hStream : NULL, kernelParams, \
+			      extra, result))
 
 LAUNCH_KERNEL_EX(cuLaunchKernelEx)
 LAUNCH_KERNEL_EX(cuLaunchKernelEx_ptsz)
@@ -140,10 +125,7 @@ LAUNCH_KERNEL_EX(cuLaunchKernelEx_ptsz)
 		 sharedMemBytes, hStream, kernelParams),                                     \
 		NOT_FOUND, launch_enabled(),                                                 \
 		const struct kernel_info *info = kernel_info_get_driver(f),                  \
-		record_launch(&call, api, f, info,                                           \
-			      geometry_of(gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY,\
-					  blockDimZ, sharedMemBytes),                        \
-			      hStream, kernelParams, NULL, result))
+		record_launch(&call, api, info, hStream, kernelParams, NULL, result))
 
 LAUNCH_COOPERATIVE(cuLaunchCooperativeKernel)
 LAUNCH_COOPERATIVE(cuLaunchCooperativeKernel_ptsz)

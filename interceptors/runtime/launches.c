@@ -3,8 +3,9 @@
  * twins), and of __cudaLaunchKernel[_ptsz], what nvcc 13 compiles <<<>>>
  * into (cuda_nvcc13.h). Each forwards with the same arguments and returns
  * the real result; when recording it emits dnntrace_api:launch with the
- * kernel's function id (its name comes once, in dnntrace_api:function),
- * geometry, and the live tensors its parameter bytes point into. __cudaGetKernel, which nvcc 13's code calls once per kernel before
+ * kernel's function id (its handle and name come once, in
+ * dnntrace_api:function) and the live tensors its parameter bytes point
+ * into; its grid and block are in the GPU kernel record. __cudaGetKernel, which nvcc 13's code calls once per kernel before
  * launching, submits no GPU work: it is not wrapped.
  *
  * The kernel's layout is learnt BEFORE forwarding (kernel_info.c keeps the
@@ -31,26 +32,17 @@ static bool launch_enabled(void)
 	return lttng_ust_tracepoint_enabled(dnntrace_api, launch);
 }
 
-static struct dnntrace_launch_geometry geometry_of(dim3 grid, dim3 block, size_t shared_mem)
-{
-	return (struct dnntrace_launch_geometry){
-		.grid = { grid.x, grid.y, grid.z },
-		.block = { block.x, block.y, block.z },
-		.shared_mem = shared_mem,
-	};
-}
-
+/* The grid and block are not the event's: the GPU kernel record has them. */
 static void record_launch(const struct traced_call *call, enum dnntrace_api_id api,
-			  const void *func, const struct kernel_info *info,
-			  struct dnntrace_launch_geometry geometry, void **args,
-			  cudaStream_t stream, cudaError_t result)
+			  const struct kernel_info *info, void **args, cudaStream_t stream,
+			  cudaError_t result)
 {
 	int64_t tensors[KERNEL_MAX_TENSORS];
 	unsigned n_tensors = kernel_scan_tensors(info, args, &tracer_tensors, tensors);
 
 	kernel_info_announce(info);
-	lttng_ust_tracepoint(dnntrace_api, launch, call->call_id, api, func, info->function_id,
-			     &geometry, stream, tensors, n_tensors, (int)result, call->start_ns);
+	lttng_ust_tracepoint(dnntrace_api, launch, call->call_id, api, info->function_id, stream,
+			     tensors, n_tensors, (int)result, call->start_ns);
 }
 
 /* cudaLaunchKernel and its _ptsz twin: the kernel by its host function. */
@@ -60,9 +52,7 @@ static void record_launch(const struct traced_call *call, enum dnntrace_api_id a
 		 cudaStream_t stream),                                                      \
 		(func, gridDim, blockDim, args, sharedMem, stream), NOT_FOUND,              \
 		launch_enabled(), const struct kernel_info *info = kernel_info_get(func),   \
-		record_launch(&call, api, func, info,                                       \
-			      geometry_of(gridDim, blockDim, sharedMem), args, stream,      \
-			      result))
+		record_launch(&call, api, info, args, stream, result))
 
 LAUNCH(cudaLaunchKernel)
 LAUNCH(cudaLaunchKernel_ptsz)
@@ -73,11 +63,8 @@ LAUNCH(cudaLaunchKernel_ptsz)
 		(const cudaLaunchConfig_t *config, const void *func, void **args),         \
 		(config, func, args), NOT_FOUND, launch_enabled(),                          \
 		const struct kernel_info *info = kernel_info_get(func),                     \
-		record_launch(&call, api, func, info,                                       \
-			      config ? geometry_of(config->gridDim, config->blockDim,       \
-						   config->dynamicSmemBytes)                \
-				     : (struct dnntrace_launch_geometry){ .shared_mem = 0 }, \
-			      args, config ? config->stream : NULL, result))
+		record_launch(&call, api, info, args, config ? config->stream : NULL,       \
+			      result))
 
 LAUNCH_EX(cudaLaunchKernelExC)
 LAUNCH_EX(cudaLaunchKernelExC_ptsz)
@@ -97,9 +84,7 @@ LAUNCH_EX(cudaLaunchKernelExC_ptsz)
 		(kernel, gridDim, blockDim, args, sharedMem, stream), NOT_FOUND,            \
 		launch_enabled(),                                                           \
 		const struct kernel_info *info = kernel_info_get((const void *)kernel),     \
-		record_launch(&call, api, (const void *)kernel, info,                       \
-			      geometry_of(gridDim, blockDim, sharedMem), args, stream,      \
-			      result))
+		record_launch(&call, api, info, args, stream, result))
 
 LAUNCH_KERNEL_HANDLE(__cudaLaunchKernel)
 LAUNCH_KERNEL_HANDLE(__cudaLaunchKernel_ptsz)
