@@ -25,8 +25,9 @@ void lib_call_begin(struct lib_call *c, enum dnntrace_lib_api_id api, const void
 	c->truncated = false;
 }
 
-/* Appends one argument with this tensor id, unless it does not fit. */
-static void add(struct lib_call *c, const void *ptr, long long tensor, enum dnntrace_role role,
+/* Appends one argument, unless it does not fit; its tensor is looked up at
+ * lib_call_emit, with all the others. */
+static void add(struct lib_call *c, const void *ptr, enum dnntrace_role role,
 		enum dnntrace_dtype dtype, unsigned rank, const long long *dims)
 {
 	struct dnntrace_lib_call *e = &c->event;
@@ -35,7 +36,6 @@ static void add(struct lib_call *c, const void *ptr, long long tensor, enum dnnt
 		return;
 	}
 	unsigned i = e->n_args++;
-	c->tensors[i] = tensor;
 	c->ptrs[i] = (unsigned long long)(uintptr_t)ptr;
 	c->roles[i] = (unsigned char)role;
 	c->dtypes[i] = (unsigned char)dtype;
@@ -49,12 +49,12 @@ static void add(struct lib_call *c, const void *ptr, long long tensor, enum dnnt
 void lib_call_arg(struct lib_call *c, const void *ptr, enum dnntrace_role role,
 		  enum dnntrace_dtype dtype, unsigned rank, const long long *dims)
 {
-	add(c, ptr, ptr ? tracer_tensor_of(ptr) : -1, role, dtype, rank, dims);
+	add(c, ptr, role, dtype, rank, dims);
 }
 
 void lib_call_unused(struct lib_call *c, const void *ptr)
 {
-	add(c, ptr, -1, DNNTRACE_ROLE_UNUSED, DNNTRACE_DTYPE_UNKNOWN, 0, NULL);
+	add(c, ptr, DNNTRACE_ROLE_UNUSED, DNNTRACE_DTYPE_UNKNOWN, 0, NULL);
 }
 
 void lib_call_param(struct lib_call *c, long long value)
@@ -66,9 +66,35 @@ void lib_call_param(struct lib_call *c, long long value)
 	c->params[c->event.n_params++] = value;
 }
 
+/*
+ * Every used argument's tensor (base or interior), from one consistent
+ * state of the live-tensor map, in one pass (-1: NULL, unused, or in no
+ * tensor).
+ */
+static void find_tensors(struct lib_call *c)
+{
+	uintptr_t addrs[LIB_CALL_MAX_ARGS];
+	int64_t ids[LIB_CALL_MAX_ARGS];
+	unsigned at[LIB_CALL_MAX_ARGS], n = 0;
+
+	for (unsigned i = 0; i < c->event.n_args; i++) {
+		c->tensors[i] = -1;
+		if (c->ptrs[i] && c->roles[i] != DNNTRACE_ROLE_UNUSED) {
+			addrs[n] = (uintptr_t)c->ptrs[i];
+			at[n++] = i;
+		}
+	}
+	if (n == 0)
+		return;
+	tensor_map_find_ids(&tracer_tensors, addrs, n, ids);
+	for (unsigned k = 0; k < n; k++)
+		c->tensors[at[k]] = ids[k];
+}
+
 void lib_call_emit(struct lib_call *c, unsigned long long call_id,
 		   unsigned long long start_ns, int result)
 {
+	find_tensors(c);
 	c->event.call_id = call_id;
 	c->event.start_ns = start_ns;
 	c->event.result = result;

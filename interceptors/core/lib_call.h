@@ -38,7 +38,8 @@ struct lib_call {
 void lib_call_begin(struct lib_call *c, enum dnntrace_lib_api_id api, const void *stream);
 
 /* Adds a data pointer: its tensor id is looked up in the live-tensor map
- * (base or interior pointer). dims may be NULL when rank is 0. */
+ * (base or interior pointer) when the call is emitted. dims may be NULL
+ * when rank is 0. */
 void lib_call_arg(struct lib_call *c, const void *ptr, enum dnntrace_role role,
 		  enum dnntrace_dtype dtype, unsigned rank, const long long *dims);
 
