@@ -189,16 +189,22 @@
 
 /* --- provider dnntrace_gpu ------------------------------------------------ */
 
+/* Where every kernel, copy and set record begins: the CUPTI ids of the
+ * work and its GPU times; src: what the tracepoint reaches them through
+ * (empty for its own arguments). */
+#define DNNTRACE_GPU_WORK_FIELDS_(F, src) \
+	F(REQ, INT, uint32_t, correlation_id, src correlation_id) \
+	F(REQ, INT, uint32_t, device,         src device) \
+	F(REQ, INT, uint32_t, context,        src context) \
+	F(REQ, INT, uint32_t, stream,         src stream) \
+	F(REQ, INT, uint64_t, start,          src start) \
+	F(REQ, INT, uint64_t, end,            src end)
+
 #if DNNTRACE_TRACE_FORMAT >= 3
 /* The kernel's name by the id of its kernel_name event; grid and block
  * are (x, y, z). */
 #define DNNTRACE_FIELDS_gpu_kernel(F) \
-	F(REQ, INT,   uint32_t, correlation_id, k->correlation_id) \
-	F(REQ, INT,   uint32_t, device,         k->device) \
-	F(REQ, INT,   uint32_t, context,        k->context) \
-	F(REQ, INT,   uint32_t, stream,         k->stream) \
-	F(REQ, INT,   uint64_t, start,          k->start) \
-	F(REQ, INT,   uint64_t, end,            k->end) \
+	DNNTRACE_GPU_WORK_FIELDS_(F, k->) \
 	F(OPT, INT,   uint32_t, name_id,        k->name_id) \
 	F(OPT, ARRAY, uint32_t, grid,           k->grid, 3) \
 	F(OPT, ARRAY, uint32_t, block,          k->block, 3) \
@@ -210,32 +216,17 @@
 	F(REQ, STRING, char,     name,    name)
 #else
 #define DNNTRACE_FIELDS_gpu_kernel(F) \
-	F(REQ, INT,    uint32_t, correlation_id, correlation_id) \
-	F(REQ, INT,    uint32_t, device,         device) \
-	F(REQ, INT,    uint32_t, context,        context) \
-	F(REQ, INT,    uint32_t, stream,         stream) \
-	F(REQ, INT,    uint64_t, start,          start) \
-	F(REQ, INT,    uint64_t, end,            end) \
+	DNNTRACE_GPU_WORK_FIELDS_(F, ) \
 	F(REQ, STRING, char,     name,           name)
 #endif
 
 #define DNNTRACE_FIELDS_gpu_memcpy(F) \
-	F(REQ, INT, uint32_t, correlation_id, correlation_id) \
-	F(REQ, INT, uint32_t, device,         device) \
-	F(REQ, INT, uint32_t, context,        context) \
-	F(REQ, INT, uint32_t, stream,         stream) \
-	F(REQ, INT, uint64_t, start,          start) \
-	F(REQ, INT, uint64_t, end,            end) \
+	DNNTRACE_GPU_WORK_FIELDS_(F, ) \
 	F(REQ, INT, uint32_t, copy_kind,      copy_kind) \
 	F(OPT, INT, uint64_t, bytes,          bytes)
 
 #define DNNTRACE_FIELDS_gpu_memset(F) \
-	F(REQ, INT, uint32_t, correlation_id, correlation_id) \
-	F(REQ, INT, uint32_t, device,         device) \
-	F(REQ, INT, uint32_t, context,        context) \
-	F(REQ, INT, uint32_t, stream,         stream) \
-	F(REQ, INT, uint64_t, start,          start) \
-	F(REQ, INT, uint64_t, end,            end) \
+	DNNTRACE_GPU_WORK_FIELDS_(F, ) \
 	F(REQ, INT, uint32_t, value,          value) \
 	F(OPT, INT, uint64_t, bytes,          bytes)
 

@@ -375,30 +375,29 @@ def parse_trace_text(path):
     return events
 
 
-def name_kernel_records(events):
-    """Trace format 3: a GPU kernel record carries a name_id, named by the
-    dnntrace_gpu:kernel_name event with that id in the same process."""
+def name_by_id(events, named_event, id_field, naming_event):
+    """Each named_event without a "name" gets the name of the naming_event
+    with its id_field in the same process (resolved at the end, as the
+    analyzer does; "" when none came)."""
     names = {}
     for e in events:
-        if e["event"] == "dnntrace_gpu:kernel_name":
-            names.setdefault((e.get("vpid"), e["name_id"]), e["name"])
+        if e["event"] == naming_event:
+            names.setdefault((e.get("vpid"), e[id_field]), e["name"])
     for e in events:
-        if e["event"] == "dnntrace_gpu:kernel" and "name" not in e:
-            e["name"] = names.get((e.get("vpid"), e.get("name_id")), "")
+        if e["event"] == named_event and "name" not in e:
+            e["name"] = names.get((e.get("vpid"), e.get(id_field)), "")
 
 
 def name_launches(events):
-    """Trace format 2: a launch carries its kernel's function_id, named by
-    the dnntrace_api:function event with that id in the same process; each
-    launch gets its "name" from it (resolved at the end, as the analyzer
-    does), as format 1 carried it."""
-    names = {}
-    for e in events:
-        if e["event"] == "dnntrace_api:function":
-            names.setdefault((e.get("vpid"), e["function_id"]), e["name"])
-    for e in events:
-        if e["event"] == "dnntrace_api:launch" and "name" not in e:
-            e["name"] = names.get((e.get("vpid"), e.get("function_id")), "")
+    """Trace format 2 on: a launch carries its kernel's function_id, named by
+    the dnntrace_api:function event with that id, as format 1 carried it."""
+    name_by_id(events, "dnntrace_api:launch", "function_id", "dnntrace_api:function")
+
+
+def name_kernel_records(events):
+    """Trace format 3: a GPU kernel record carries a name_id, named by the
+    dnntrace_gpu:kernel_name event with that id, as formats 1 and 2 carried it."""
+    name_by_id(events, "dnntrace_gpu:kernel", "name_id", "dnntrace_gpu:kernel_name")
 
 
 def compare_stress(truth_dir, trace_text, report_dir):
