@@ -12,15 +12,8 @@
 # could not be taken.
 set -euo pipefail
 
-top=$(cd "$(dirname "$0")/.." && pwd -P)
-build=$(cd "${1:-$top/build}" && pwd -P)
-
-if [ "${DNNTRACE_PRIVATE_LTTNG:-}" != inside ]; then
-	exec "$top/tests/lib/private_lttng.sh" "$0" "$build"
-fi
-
 # shellcheck source=lib.sh
-. "$top/bench/lib.sh"
+. "$(dirname "$0")/lib.sh"
 command -v valgrind >/dev/null || { echo "count_instructions: valgrind not installed" >&2; exit 1; }
 
 N1=${N1:-4000}

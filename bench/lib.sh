@@ -1,10 +1,18 @@
 # shellcheck shell=bash
-# lib.sh: what the benchmark scripts (run_bench.sh, count_instructions.sh)
-# share, sourced once they are inside their private session daemon with
-# `top` and `build` set: the tracer located, a scratch directory removed on
-# exit, the simulated GPU's libraries, LTTng's libc wrapper, and traced.
-# Must never start a global session daemon nor record with another channel
-# than `dnntrace record`'s.
+# lib.sh: what the benchmark scripts (run_bench.sh, count_instructions.sh,
+# each run as SCRIPT [BUILD_DIR]) share, sourced first: the script run
+# again inside a private session daemon (tests/lib/private_lttng.sh), `top`
+# and `build`, the tracer located, a scratch directory removed on exit, the
+# simulated GPU's libraries, LTTng's libc wrapper, and traced. Must never
+# start a global session daemon nor record with another channel than
+# `dnntrace record`'s.
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)
+build=$(cd "${1:-$top/build}" && pwd -P)
+
+if [ "${DNNTRACE_PRIVATE_LTTNG:-}" != inside ]; then
+	exec "$top/tests/lib/private_lttng.sh" "$0" "$build"
+fi
+
 DNNTRACE_BUILD=$build
 # shellcheck source=../scripts/lib/dnntrace-session.sh
 . "$top/scripts/lib/dnntrace-session.sh"

@@ -6,15 +6,8 @@
 # targets are reported, not asserted).
 set -euo pipefail
 
-top=$(cd "$(dirname "$0")/.." && pwd -P)
-build=$(cd "${1:-$top/build}" && pwd -P)
-
-if [ "${DNNTRACE_PRIVATE_LTTNG:-}" != inside ]; then
-	exec "$top/tests/lib/private_lttng.sh" "$0" "$build"
-fi
-
 # shellcheck source=lib.sh
-. "$top/bench/lib.sh"
+. "$(dirname "$0")/lib.sh"
 
 N_ALLOC=${N_ALLOC:-200000}
 N_LAUNCH=${N_LAUNCH:-200000}
