@@ -37,3 +37,10 @@ $(BENCH_BIN)/bench_driver: bench/bench_driver.c bench/bench_clock.h $(BUILD)/sim
 	$(CC) $(BENCH_CFLAGS) -o $@ $< $(SAN_LDFLAGS) -L$(CUDA_HOME)/lib64/stubs -lcuda
 
 bench: $(BENCH_BIN)/bench_driver
+
+# The tracer figures as instruction counts (valgrind), for a machine other
+# work shares: bench/count_instructions.sh.
+.PHONY: bench-instructions
+bench-instructions: all $(BENCH_BIN)/bench_alloc $(BENCH_BIN)/bench_launch $(BENCH_BIN)/bench_events \
+	$(BENCH_BIN)/bench_libs
+	bench/count_instructions.sh $(BUILD)

@@ -41,6 +41,7 @@
 #include <cupti.h>
 
 #include "interceptors/core/dlsym_wrapper.h"
+#include "interceptors/core/kernel_names.h"
 #include "interceptors/core/real_functions.h"
 #include "tracepoints/dnntrace_api.h"
 #include "tracepoints/dnntrace_gpu.h"
@@ -175,7 +176,7 @@ static void *open_cupti(void)
 struct record_layout {
 	const char *records; /* for the status message */
 	size_t kernel_start, kernel_end, kernel_device, kernel_context, kernel_stream,
-	       kernel_correlation, kernel_name;
+	       kernel_correlation, kernel_name, kernel_grid, kernel_block, kernel_shared_mem;
 	size_t copy_kind, copy_bytes, copy_start, copy_end, copy_device, copy_context,
 	       copy_stream, copy_correlation;
 	size_t set_value, set_bytes, set_start, set_end, set_device, set_context, set_stream,
@@ -186,7 +187,8 @@ struct record_layout {
 	.kernel_start = offsetof(T, start), .kernel_end = offsetof(T, end), \
 	.kernel_device = offsetof(T, deviceId), .kernel_context = offsetof(T, contextId), \
 	.kernel_stream = offsetof(T, streamId), .kernel_correlation = offsetof(T, correlationId), \
-	.kernel_name = offsetof(T, name)
+	.kernel_name = offsetof(T, name), .kernel_grid = offsetof(T, gridX), \
+	.kernel_block = offsetof(T, blockX), .kernel_shared_mem = offsetof(T, dynamicSharedMemory)
 #define COPY_FIELDS(T) \
 	.copy_kind = offsetof(T, copyKind), .copy_bytes = offsetof(T, bytes), \
 	.copy_start = offsetof(T, start), .copy_end = offsetof(T, end), \
@@ -229,6 +231,9 @@ _Static_assert(offsetof(CUpti_ActivityKernel9, start) == 16 &&
 	       offsetof(CUpti_ActivityKernel9, streamId) == 48 &&
 	       offsetof(CUpti_ActivityKernel9, correlationId) == 92 &&
 	       offsetof(CUpti_ActivityKernel9, name) == 104 &&
+	       offsetof(CUpti_ActivityKernel9, gridX) == 52 &&
+	       offsetof(CUpti_ActivityKernel9, blockX) == 64 &&
+	       offsetof(CUpti_ActivityKernel9, dynamicSharedMemory) == 80 &&
 	       sizeof(CUpti_ActivityKernel9) == 208, "CUDA 12.x kernel record layout");
 _Static_assert(offsetof(CUpti_ActivityMemcpy5, copyKind) == 4 &&
 	       offsetof(CUpti_ActivityMemcpy5, bytes) == 8 &&
@@ -249,6 +254,17 @@ _Static_assert(offsetof(CUpti_ActivityMemcpy6, copyKind) == 4 &&
 	       offsetof(CUpti_ActivityMemcpy6, streamId) == 40 &&
 	       offsetof(CUpti_ActivityMemcpy6, correlationId) == 44,
 	       "Memcpy6 keeps Memcpy5's offsets for the fields we read");
+
+/* Both generations: the grid's and the block's x, y, z are three int32 in a row. */
+#define DIM3_IN_A_ROW(T)                                                                   \
+	_Static_assert(offsetof(T, gridY) == offsetof(T, gridX) + 4 &&                     \
+		       offsetof(T, gridZ) == offsetof(T, gridX) + 8 &&                     \
+		       offsetof(T, blockY) == offsetof(T, blockX) + 4 &&                   \
+		       offsetof(T, blockZ) == offsetof(T, blockX) + 8 &&                   \
+		       sizeof(((T *)0)->gridX) == 4 && sizeof(((T *)0)->blockX) == 4 &&    \
+		       sizeof(((T *)0)->dynamicSharedMemory) == 4, #T " grid and block")
+DIM3_IN_A_ROW(CUpti_ActivityKernel9);
+DIM3_IN_A_ROW(CUpti_ActivityKernel10);
 
 /* CUDA 13's CUPTI numbers its API version 130001; CUDA 12.x's went 18, 19, ... */
 enum { CUPTI13_FIRST_VERSION = 130000, CUPTI12_FIRST_VERSION = 18 };
@@ -325,12 +341,22 @@ static void emit_record(const CUpti_Activity *record)
 	case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL: {
 		const char *name;
 		memcpy(&name, (const char *)record + l->kernel_name, sizeof(name));
-		lttng_ust_tracepoint(dnntrace_gpu, kernel, field_u32(record, l->kernel_correlation),
-				     field_u32(record, l->kernel_device),
-				     field_u32(record, l->kernel_context),
-				     field_u32(record, l->kernel_stream),
-				     gpu_time(field_u64(record, l->kernel_start)),
-				     gpu_time(field_u64(record, l->kernel_end)), name ? name : "");
+		struct dnntrace_gpu_kernel kernel = {
+			.correlation_id = field_u32(record, l->kernel_correlation),
+			.device = field_u32(record, l->kernel_device),
+			.context = field_u32(record, l->kernel_context),
+			.stream = field_u32(record, l->kernel_stream),
+			.start = gpu_time(field_u64(record, l->kernel_start)),
+			.end = gpu_time(field_u64(record, l->kernel_end)),
+			.name_id = kernel_name_id(name),
+			.shared_mem = field_u32(record, l->kernel_shared_mem),
+		};
+		/* gridX..Z and blockX..Z: three int32 in a row each. */
+		for (int i = 0; i < 3; i++) {
+			kernel.grid[i] = field_u32(record, l->kernel_grid + 4 * (size_t)i);
+			kernel.block[i] = field_u32(record, l->kernel_block + 4 * (size_t)i);
+		}
+		lttng_ust_tracepoint(dnntrace_gpu, kernel, &kernel);
 		break;
 	}
 	case CUPTI_ACTIVITY_KIND_MEMCPY: {

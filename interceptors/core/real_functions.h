@@ -20,7 +20,7 @@
  * call. A wrapped one warns once when it cannot be found.
  */
 #define DT_REAL_ID_API(id, name, proc, cbid) REAL_##name,
-#define DT_REAL_ID_LIB(id, name) REAL_##name,
+#define DT_REAL_ID_LIB(id, name, args, params) REAL_##name,
 #define DT_REAL_ID_WRAPPED(name, proc) REAL_##name,
 #define DT_REAL_ID_HELPER(name) REAL_##name,
 enum real_function_id {

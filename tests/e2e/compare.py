@@ -21,6 +21,13 @@ import os
 import re
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import catalogue  # noqa: E402  (the product's catalogue, read)
+
+# Trace format 3 writes a stream-ordered allocation or free as *_async.
+ALLOCS = ("dnntrace_api:alloc", "dnntrace_api:alloc_async")
+FREES = ("dnntrace_api:free", "dnntrace_api:free_async")
+
 problems = []
 
 
@@ -360,37 +367,54 @@ def parse_trace_text(path):
             fields["event"] = m[1]
             events.append(fields)
     name_launches(events)
+    name_kernel_records(events)
+    kinds = catalogue.memory_kinds()
+    for e in events:   # format 3's alloc events carry the api, not the kind
+        if e["event"] in ALLOCS and "kind" not in e:
+            e["kind"] = kinds.get(e.get("api"))
     return events
 
 
-def name_launches(events):
-    """Trace format 2: a launch carries its kernel's function_id, named by
-    the dnntrace_api:function event with that id in the same process; each
-    launch gets its "name" from it (resolved at the end, as the analyzer
-    does), as format 1 carried it."""
+def name_by_id(events, named_event, id_field, naming_event):
+    """Each named_event without a "name" gets the name of the naming_event
+    with its id_field in the same process (resolved at the end, as the
+    analyzer does; "" when none came)."""
     names = {}
     for e in events:
-        if e["event"] == "dnntrace_api:function":
-            names.setdefault((e.get("vpid"), e["function_id"]), e["name"])
+        if e["event"] == naming_event:
+            names.setdefault((e.get("vpid"), e[id_field]), e["name"])
     for e in events:
-        if e["event"] == "dnntrace_api:launch" and "name" not in e:
-            e["name"] = names.get((e.get("vpid"), e.get("function_id")), "")
+        if e["event"] == named_event and "name" not in e:
+            e["name"] = names.get((e.get("vpid"), e.get(id_field)), "")
+
+
+def name_launches(events):
+    """Trace format 2 on: a launch carries its kernel's function_id, named by
+    the dnntrace_api:function event with that id, as format 1 carried it."""
+    name_by_id(events, "dnntrace_api:launch", "function_id", "dnntrace_api:function")
+
+
+def name_kernel_records(events):
+    """Trace format 3: a GPU kernel record carries a name_id, named by the
+    dnntrace_gpu:kernel_name event with that id, as formats 1 and 2 carried it."""
+    name_by_id(events, "dnntrace_gpu:kernel", "name_id", "dnntrace_gpu:kernel_name")
 
 
 def compare_stress(truth_dir, trace_text, report_dir):
     actions = read_csv(os.path.join(truth_dir, "threads.csv"))
     events = [e for e in parse_trace_text(trace_text)
-              if e["event"] in ("dnntrace_api:alloc", "dnntrace_api:launch", "dnntrace_api:free")]
-    ptr_of_id = {e["tensor_id"]: e["ptr"] for e in events if e["event"] == "dnntrace_api:alloc" and e["tensor_id"] >= 0}
+              if e["event"] in ALLOCS + FREES + ("dnntrace_api:launch",)]
+    ptr_of_id = {e["tensor_id"]: e["ptr"] for e in events if e["event"] in ALLOCS and e["tensor_id"] >= 0}
     traced = {}
     for e in events:
         tid = e.get("vtid")
-        if e["event"] == "dnntrace_api:alloc":
+        if e["event"] in ALLOCS:
             traced.setdefault(tid, []).append(("alloc", (e["ptr"],), e["bytes"]))
         elif e["event"] == "dnntrace_api:launch":
             traced.setdefault(tid, []).append(("launch", tuple(ptr_of_id.get(t, -1) for t in e["tensors"]), 0))
         else:
-            traced.setdefault(tid, []).append(("free", (e["ptr"],), 0))
+            # a free names the tensor it ended (format 3: no pointer): its address
+            traced.setdefault(tid, []).append(("free", (ptr_of_id.get(e["tensor_id"], -1),), 0))
     expected = {}
     for a in sorted(actions, key=lambda a: (int(a["tid"]), int(a["seq"]))):
         expected.setdefault(int(a["tid"]), []).append(
@@ -402,11 +426,11 @@ def compare_stress(truth_dir, trace_text, report_dir):
         if have != want:
             first = next((i for i, (x, y) in enumerate(zip(have, want)) if x != y), min(len(have), len(want)))
             problem("stress", f"thread {tid}: action {first} traced {have[first:first + 1]} expected {want[first:first + 1]} ({len(have)} vs {len(want)} actions)")
-    ids = [e["tensor_id"] for e in events if e["event"] == "dnntrace_api:alloc"]
+    ids = [e["tensor_id"] for e in events if e["event"] in ALLOCS]
     if sorted(ids) != list(range(len(ids))):
         problem("stress", "tensor ids are not 0..N-1, each once")
     tensors = {int(t["id"]): int(t["bytes"]) for t in read_csv(os.path.join(report_dir, "tensors.csv"))}
-    traced_bytes = {e["tensor_id"]: e["bytes"] for e in events if e["event"] == "dnntrace_api:alloc"}
+    traced_bytes = {e["tensor_id"]: e["bytes"] for e in events if e["event"] in ALLOCS}
     if tensors != traced_bytes:
         problem("stress", f"analyzer tensors.csv: {len(tensors)} tensors, trace {len(traced_bytes)} (or sizes differ)")
     kernels = read_csv(os.path.join(report_dir, "kernels.csv"))
@@ -420,8 +444,9 @@ def compare_failed(truth_dir, trace_text, report_dir):
     compare_truth(truth_dir, report_dir)
     failed = read_csv(os.path.join(truth_dir, "failed.csv"))[0]
     requested = int(failed["requested_bytes"])
-    allocs = [e for e in parse_trace_text(trace_text) if e["event"] == "dnntrace_api:alloc"]
-    refused = [e for e in allocs if e.get("requested_bytes") == requested]
+    allocs = [e for e in parse_trace_text(trace_text) if e["event"] in ALLOCS]
+    # format 3: a failed allocation's bytes are what was asked for
+    refused = [e for e in allocs if e.get("bytes") == requested and e.get("result") != 0]
     if len(refused) != 1:
         problem("failed", f"{len(refused)} alloc events of {requested} bytes, expected 1")
     else:
