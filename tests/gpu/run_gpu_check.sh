@@ -24,7 +24,8 @@
 #                                 BUILD_DIR/nvcc, made by `make` for sm_90)
 #                                 instead of compiling them; nvcc not needed
 #   DNNTRACE_GPU_CHECK_DEADLINE   seconds after which no further step starts
-#                                 (those steps are skipped; default none)
+#                                 (those steps are skipped) and no step runs
+#                                 more than 90 s past (default none)
 #   CUDA_HOME                     the toolkit (default: nvcc's, else
 #                                 /usr/local/cuda)
 set -u
@@ -99,6 +100,17 @@ row() {
 	echo "== $1: $8 (untraced $2, traced $3, output $4, truth $5; $6)"
 }
 time_left() { [ "$deadline" = 0 ] || [ $(($(date +%s) - start_s)) -lt "$deadline" ]; }
+# limit SECONDS: a step's time limit, with a deadline cut to end 90 s past it
+# (at least 20 s).
+limit() {
+	local seconds=$1 left
+	if [ "$deadline" != 0 ]; then
+		left=$((deadline + 90 - ($(date +%s) - start_s)))
+		[ "$left" -lt "$seconds" ] && seconds=$left
+		[ "$seconds" -lt 20 ] && seconds=20
+	fi
+	echo "$seconds"
+}
 elapsed() { echo $(($(date +%s) - $1)); }
 # show FILE: its first lines, indented, after a failure
 show() { [ -s "$1" ] && head -n "${2:-5}" "$1" | cut -c1-200 | sed 's/^/    /'; }
@@ -113,7 +125,7 @@ analysis_problem() {
 analyze() {
 	local name=$1
 	shift
-	timeout -k 10 120 "$dnntrace" analyze "$work/traces/${name%.ops}" -o "$work/reports/$name" "$@" \
+	timeout -k 10 "$(limit 120)" "$dnntrace" analyze "$work/traces/${name%.ops}" -o "$work/reports/$name" "$@" \
 		>"$work/reports/$name.summary" 2>"$work/reports/$name.err"
 }
 
@@ -175,10 +187,10 @@ check_program() {
 	if [ "$p" != nv_vadd ]; then
 		args_u=("$work/truth/$p.untraced") args_t=("$work/truth/$p.traced")
 	fi
-	env LD_LIBRARY_PATH="$nv_ld" timeout -k 10 60 "$work/nvcc/$p" "${args_u[@]}" \
+	env LD_LIBRARY_PATH="$nv_ld" timeout -k 10 "$(limit 60)" "$work/nvcc/$p" "${args_u[@]}" \
 		>"$work/runs/$p.untraced.out" 2>"$work/runs/$p.untraced.err" </dev/null
 	rc_u=$?
-	env LD_LIBRARY_PATH="$nv_ld" timeout -k 30 180 "$dnntrace" record "${record_opts[@]}" \
+	env LD_LIBRARY_PATH="$nv_ld" timeout -k 30 "$(limit 180)" "$dnntrace" record "${record_opts[@]}" \
 		-o "$work/traces/$p" -- "$work/nvcc/$p" "${args_t[@]}" \
 		>"$work/runs/$p.out" 2>"$work/runs/$p.err" </dev/null
 	rc_t=$?
@@ -236,7 +248,7 @@ elif ! time_left; then
 	row torch - - - - "not started: deadline" 0 SKIP
 else
 	t0=$(date +%s)
-	timeout -k 10 300 "$py" "$train" >"$work/runs/torch_untraced.out" 2>"$work/runs/torch_untraced.err" </dev/null
+	timeout -k 10 "$(limit 300)" "$py" "$train" >"$work/runs/torch_untraced.out" 2>"$work/runs/torch_untraced.err" </dev/null
 	rc_base=$?
 	model_lines "$work/runs/torch_untraced.out" >"$work/runs/torch_untraced.lines"
 	result=FAIL
@@ -251,7 +263,7 @@ else
 			continue
 		fi
 		t0=$(date +%s)
-		timeout -k 30 300 "$dnntrace" record --torch-names --allocator="$mode" -o "$work/traces/$name" \
+		timeout -k 30 "$(limit 300)" "$dnntrace" record --torch-names --allocator="$mode" -o "$work/traces/$name" \
 			-- "$py" "$train" >"$work/runs/$name.out" 2>"$work/runs/$name.err" </dev/null
 		rc_t=$?
 		model_lines "$work/runs/$name.out" >"$work/runs/$name.lines"
