@@ -44,3 +44,9 @@ bench: $(BENCH_BIN)/bench_driver
 bench-instructions: all $(BENCH_BIN)/bench_alloc $(BENCH_BIN)/bench_launch $(BENCH_BIN)/bench_events \
 	$(BENCH_BIN)/bench_libs
 	bench/count_instructions.sh $(BUILD)
+
+# The tracer's cost per call on this machine's real GPU (bench/real_gpu.sh):
+# needs a GPU and nvcc; builds its own program with nvcc.
+.PHONY: bench-gpu
+bench-gpu: all
+	bench/real_gpu.sh $(BUILD)
