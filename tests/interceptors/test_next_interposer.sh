@@ -12,15 +12,17 @@ source "$DNNTRACE_ROOT/tests/interceptors/lib.sh"
 interposer="$HELPERS/libnext_interposer.so"
 require_built "$TRACER" "$HELPERS/cuda_calls" "$interposer"
 
-LD_PRELOAD="$interposer" LD_LIBRARY_PATH="$SIMGPU_LIB" "$HELPERS/cuda_calls" kernels return \
-	>"$tmp/plain" 2>"$tmp/plain.err" || fail "untraced run failed: $(tail -n 2 "$tmp/plain.err")"
+# Under the sanitizers the ASan runtime comes first in every LD_PRELOAD.
+first=${asan_runtime:+$asan_runtime }
+env "LD_PRELOAD=$first$interposer" "LD_LIBRARY_PATH=$SIMGPU_LIB" "${asan_env[@]}" \
+	"$HELPERS/cuda_calls" kernels return >"$tmp/plain" 2>"$tmp/plain.err" ||
+	fail "untraced run failed: $(tail -n 2 "$tmp/plain.err")"
 grep -q 'next_interposer: 3 cudaMalloc calls passed through' "$tmp/plain.err" ||
 	fail "untraced: the interposer saw $(cat "$tmp/plain.err")"
 
 for order in after before; do
-	if [ "$order" = after ]; then preload="$tracer_preload $interposer"
-	else preload="${tracer_preload% *}"; [ "$preload" = "$tracer_preload" ] && preload=
-	     preload="${preload:+$preload }$interposer $TRACER"; fi
+	if [ "$order" = after ]; then preload="$first$TRACER $interposer"
+	else preload="$first$interposer $TRACER"; fi
 	record_session "$tmp/$order.trace" "$tmp/$order.out" "$tmp/$order.err" \
 		timeout -k 5 60 env "LD_PRELOAD=$preload" "LD_LIBRARY_PATH=$SIMGPU_LIB" "${asan_env[@]}" \
 		"$HELPERS/cuda_calls" kernels return || fail "interposer $order the tracer: run failed (status $?): $(tail -n 2 "$tmp/$order.err")"
