@@ -24,7 +24,7 @@ static const char *const launch_api_names[DNNTRACE_API_COUNT] = {
 };
 
 static const char *const lib_api_names[DNNTRACE_LIB_COUNT] = {
-#define DT_LIB_NAME(id, name) [id] = #name,
+#define DT_LIB_NAME(id, name, args, params) [id] = #name,
 	DNNTRACE_LIB_ENTRIES(DT_LIB_NAME)
 #undef DT_LIB_NAME
 };

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "tracepoints/dnntrace_enums.h"
+#include "tracepoints/memory_kinds.h"
 
 void dt_model_init(struct dt_model *m)
 {
@@ -41,6 +42,8 @@ static void process_free(struct dt_process *p)
 	free(p->power_samples);
 	dt_u64map_free(&p->function_names);
 	free(p->unnamed_launches);
+	dt_u64map_free(&p->kernel_names);
+	free(p->unnamed_kernels);
 }
 
 /* free(*array) and its count and capacity, through the macro below */
@@ -62,6 +65,8 @@ void dt_model_drop_built(struct dt_model *m)
 		dt_u64map_free(&p->copy_call_ns);
 		dt_u64map_free(&p->function_names);
 		DROP_ARRAY(p, unnamed_launches);
+		dt_u64map_free(&p->kernel_names);
+		DROP_ARRAY(p, unnamed_kernels);
 	}
 }
 
@@ -155,26 +160,6 @@ static struct dt_tensor *tensor_for_id(struct dt_process *p, int64_t id)
 	return t;
 }
 
-static bool is_stream_ordered_alloc(int api)
-{
-	return api == DNNTRACE_API_cudaMallocAsync ||
-		api == DNNTRACE_API_cudaMallocAsync_ptsz ||
-		api == DNNTRACE_API_cudaMallocFromPoolAsync ||
-		api == DNNTRACE_API_cudaMallocFromPoolAsync_ptsz ||
-		api == DNNTRACE_API_cuMemAllocAsync ||
-		api == DNNTRACE_API_cuMemAllocAsync_ptsz ||
-		api == DNNTRACE_API_cuMemAllocFromPoolAsync ||
-		api == DNNTRACE_API_cuMemAllocFromPoolAsync_ptsz;
-}
-
-static bool is_stream_ordered_free(int api)
-{
-	return api == DNNTRACE_API_cudaFreeAsync ||
-		api == DNNTRACE_API_cudaFreeAsync_ptsz ||
-		api == DNNTRACE_API_cuMemFreeAsync ||
-		api == DNNTRACE_API_cuMemFreeAsync_ptsz;
-}
-
 void dt_model_on_alloc(struct dt_model *m, int64_t vpid, uint64_t ts, int api,
 		int kind, int32_t device, uint64_t stream, uint64_t ptr,
 		uint64_t bytes, int64_t tensor_id, int result)
@@ -212,7 +197,7 @@ void dt_model_on_alloc(struct dt_model *m, int64_t vpid, uint64_t ts, int api,
 	t->ptr = ptr;
 	t->alloc_ns = ts;
 	t->allocated = true;
-	if (is_stream_ordered_alloc(api))
+	if (dnntrace_api_is_stream_ordered(api))
 		*DT_PUSH_SLOT(p->stream_calls, p->n_stream_calls,
 				p->cap_stream_calls) = (struct dt_stream_call){
 			(size_t)(t - p->tensors), stream, false};
@@ -230,7 +215,7 @@ void dt_model_on_free(struct dt_model *m, int64_t vpid, uint64_t ts, int api,
 	/* Decided by the entry point, not the event's kind (the allocation's):
 	 * an async free of cudaMalloc memory is stream-ordered too, and
 	 * cudaFree of pool memory is not. */
-	if (is_stream_ordered_free(api))
+	if (dnntrace_api_is_stream_ordered(api))
 		*DT_PUSH_SLOT(p->stream_calls, p->n_stream_calls,
 				p->cap_stream_calls) = (struct dt_stream_call){
 			(size_t)(t - p->tensors), stream, true};
@@ -408,30 +393,45 @@ void dt_model_on_trace_format(struct dt_model *m, int64_t vpid, int format)
 	dt_model_process(m, vpid)->trace_format = format;
 }
 
+/* A name event (function or GPU kernel name): id -> interned name; a
+ * second event for an id is the tracer's harmless duplicate (two threads
+ * racing on a new kernel): the first one stands. Id 0 is never named. */
+static void note_name(struct dt_model *m, struct dt_u64map *names, uint64_t id,
+		const char *name)
+{
+	uint64_t known;
+	if (id == 0 || dt_u64map_get(names, id, &known))
+		return;
+	const char *interned = dt_strpool_intern(&m->names, name ? name : "");
+	dt_u64map_put(names, id, (uint64_t)(uintptr_t)interned);
+}
+
+/* The interned name of id; "" for 0 (the tracer could not learn it); NULL
+ * while no event named it. */
+static const char *name_of(const struct dt_u64map *names, uint64_t id)
+{
+	uint64_t name;
+	if (id == 0)
+		return "";
+	if (!dt_u64map_get(names, id, &name))
+		return NULL;
+	return (const char *)(uintptr_t)name;
+}
+
 void dt_model_on_function(struct dt_model *m, int64_t vpid,
 		uint64_t function_id, const char *name)
 {
 	m->dnntrace_events++;
-	struct dt_process *p = dt_model_process(m, vpid);
-	uint64_t known;
-	/* a second event for an id is the tracer's harmless duplicate (two
-	 * threads racing on a new kernel): the first one stands */
-	if (function_id == 0 || dt_u64map_get(&p->function_names, function_id, &known))
-		return;
-	const char *interned = dt_strpool_intern(&m->names, name ? name : "");
-	dt_u64map_put(&p->function_names, function_id, (uint64_t)(uintptr_t)interned);
+	note_name(m, &dt_model_process(m, vpid)->function_names, function_id, name);
 }
 
 const char *dt_model_function_name(const struct dt_model *m, int64_t vpid,
 		uint64_t function_id)
 {
 	const struct dt_process *p = dt_model_find_process(m, vpid);
-	uint64_t name;
 	if (function_id == 0)
-		return "";   /* the tracer could not learn the name */
-	if (!p || !dt_u64map_get(&p->function_names, function_id, &name))
-		return NULL;
-	return (const char *)(uintptr_t)name;
+		return "";
+	return p ? name_of(&p->function_names, function_id) : NULL;
 }
 
 void dt_model_name_launch_later(struct dt_model *m, int64_t vpid,
@@ -441,23 +441,56 @@ void dt_model_name_launch_later(struct dt_model *m, int64_t vpid,
 	if (p->n_launches == 0)
 		return;
 	*DT_PUSH_SLOT(p->unnamed_launches, p->n_unnamed_launches,
-			p->cap_unnamed_launches) = (struct dt_unnamed_launch){
-		.launch = p->n_launches - 1, .function_id = function_id};
+			p->cap_unnamed_launches) = (struct dt_unnamed){
+		.index = p->n_launches - 1, .id = function_id};
 }
 
-/* A function event that never came (a lossy channel dropped it) leaves
- * the launch's name "", as an unknown name always was. */
+void dt_model_on_kernel_name(struct dt_model *m, int64_t vpid, uint32_t name_id,
+		const char *name)
+{
+	m->dnntrace_events++;
+	note_name(m, &dt_model_process(m, vpid)->kernel_names, name_id, name);
+}
+
+const char *dt_model_kernel_name(const struct dt_model *m, int64_t vpid,
+		uint32_t name_id)
+{
+	const struct dt_process *p = dt_model_find_process(m, vpid);
+	if (name_id == 0)
+		return "";
+	return p ? name_of(&p->kernel_names, name_id) : NULL;
+}
+
+void dt_model_name_kernel_later(struct dt_model *m, int64_t vpid, uint32_t name_id)
+{
+	struct dt_process *p = dt_model_process(m, vpid);
+	if (p->n_kernels == 0)
+		return;
+	*DT_PUSH_SLOT(p->unnamed_kernels, p->n_unnamed_kernels,
+			p->cap_unnamed_kernels) = (struct dt_unnamed){
+		.index = p->n_kernels - 1, .id = name_id};
+}
+
+/* A name event that never came (a lossy channel dropped it) leaves the
+ * launch's or kernel's name "", as an unknown name always was. */
 void dt_model_resolve_function_names(struct dt_model *m)
 {
 	for (size_t i = 0; i < m->n_processes; i++) {
 		struct dt_process *p = &m->processes[i];
 		for (size_t u = 0; u < p->n_unnamed_launches; u++) {
-			const char *name = dt_model_function_name(m, p->vpid,
-					p->unnamed_launches[u].function_id);
+			const char *name = name_of(&p->function_names,
+					p->unnamed_launches[u].id);
 			if (name)
-				p->launches[p->unnamed_launches[u].launch].name = name;
+				p->launches[p->unnamed_launches[u].index].name = name;
 		}
 		p->n_unnamed_launches = 0;
+		for (size_t u = 0; u < p->n_unnamed_kernels; u++) {
+			const char *name = name_of(&p->kernel_names,
+					p->unnamed_kernels[u].id);
+			if (name)
+				p->kernels[p->unnamed_kernels[u].index].name = name;
+		}
+		p->n_unnamed_kernels = 0;
 	}
 }
 

@@ -194,10 +194,11 @@ struct dt_device_stats {
 	uint64_t vmm_physical_bytes;
 };
 
-/* A launch whose function event had not come yet (format 2). */
-struct dt_unnamed_launch {
-	size_t launch;             /* index in dt_process.launches */
-	uint64_t function_id;
+/* A launch whose function event (format 2 on), or a GPU kernel whose
+ * kernel_name event (format 3), had not come yet. */
+struct dt_unnamed {
+	size_t index;              /* in dt_process.launches, or .kernels */
+	uint64_t id;               /* function id, or name id */
 };
 
 struct dt_process {
@@ -248,8 +249,11 @@ struct dt_process {
 	size_t n_power_samples, cap_power_samples;
 	int trace_format;                   /* status.format; 1: no such field */
 	struct dt_u64map function_names;    /* function id -> interned name */
-	struct dt_unnamed_launch *unnamed_launches; /* named at the end */
+	struct dt_unnamed *unnamed_launches; /* named at the end */
 	size_t n_unnamed_launches, cap_unnamed_launches;
+	struct dt_u64map kernel_names;      /* GPU kernel name id -> interned name */
+	struct dt_unnamed *unnamed_kernels; /* named at the end */
+	size_t n_unnamed_kernels, cap_unnamed_kernels;
 };
 
 struct dt_model {
@@ -325,6 +329,20 @@ const char *dt_model_function_name(const struct dt_model *m, int64_t vpid,
 /* The process's last launch is named by function_id, still unknown. */
 void dt_model_name_launch_later(struct dt_model *m, int64_t vpid,
 		uint64_t function_id);
+/*
+ * Format 3 names a GPU kernel record's kernel by name id the same way:
+ * dnntrace_gpu:kernel_name gives the name, once per process, and a record
+ * read before it (only a lossy channel lets one come first) is named by
+ * dt_model_resolve_function_names at the end.
+ */
+void dt_model_on_kernel_name(struct dt_model *m, int64_t vpid, uint32_t name_id,
+		const char *name);
+/* The interned name of name_id ("" for 0), or NULL while no event gave it. */
+const char *dt_model_kernel_name(const struct dt_model *m, int64_t vpid,
+		uint32_t name_id);
+/* The process's last GPU kernel is named by name_id, still unknown. */
+void dt_model_name_kernel_later(struct dt_model *m, int64_t vpid, uint32_t name_id);
+/* Names the launches and GPU kernels read before their name's event. */
 void dt_model_resolve_function_names(struct dt_model *m);
 void dt_model_on_gpu_kernel(struct dt_model *m, int64_t vpid,
 		uint32_t correlation_id, uint32_t device, uint32_t stream,

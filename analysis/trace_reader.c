@@ -8,7 +8,7 @@
  * Two threads share the pass: the one running the babeltrace2 graph only
  * copies each event's fields into a record (capture_event); the records
  * go, in order, through an event pipe (event_pipe.h) to the analysis
- * thread, which feeds the model and the pass hooks (handle_record), so
+ * thread, which feeds the model and the pass hooks (handle_event), so
  * decoding and analysis overlap on two cores and the result is the same
  * as in one thread.
  * Must never print: failures come back as one line for run.c.
@@ -17,9 +17,11 @@
 
 #include "analysis/damage.h"
 #include "analysis/event_pipe.h"
+#include "analysis/event_specs.h"
 #include "analysis/overheads.h"
 #include "analysis/timeline_json.h"
 #include "analysis/supervisor.h"
+#include "tracepoints/memory_kinds.h"
 
 #include <babeltrace2/babeltrace.h>
 #include <errno.h>
@@ -29,91 +31,14 @@
 #include <string.h>
 #include <sys/stat.h>
 
-enum handler {
-	H_IGNORE,
-	H_GPU_COPY,            /* dnntrace_gpu:memcpy / memset */
-	H_ALLOC,
-	H_FREE,
-	H_MEMCPY,
-	H_MEMSET,
-	H_LAUNCH,
-	H_FUNCTION,            /* format 2: a kernel's name, once */
-	H_GRAPH_LAUNCH,
-	H_TAG,
-	H_STATUS,
-	H_GPU_KERNEL,
-	H_EXTERNAL_CORRELATION,
-	H_RECORDS_DROPPED,
-	H_LIB_CALL,
-	H_LIB_SET_STREAM,
-	H_NVTX_PUSH,
-	H_NVTX_POP,
-	H_NVTX_START,
-	H_NVTX_END,
-	H_MEM_INFO,
-	H_POWER,
-};
-
-#define MAX_FIELDS 12 /* dnntrace_gpu:power reads 7 */
-
-/* The payload members each handler reads, in slot order. A name starting
- * with '?' is optional (added to the format later, removed by a later
- * format, or read only for the pass hooks): absent, it reads as 0 (a
- * string as ""). A launch has "name" in format 1, "function_id" in
- * format 2 (tracepoints/README.md, "Format versions"). */
-static const struct {
-	const char *event;
-	enum handler handler;
-	const char *fields[MAX_FIELDS];
-} event_specs[] = {
-	{"dnntrace_api:alloc", H_ALLOC,
-		{"api", "kind", "device", "bytes", "tensor_id", "result", "ptr",
-		 "stream"}},
-	{"dnntrace_api:free", H_FREE, {"tensor_id", "result", "api", "stream"}},
-	{"dnntrace_api:memcpy", H_MEMCPY, {"dst_tensor", "result", "call_id",
-		"?api", "?bytes", "?src_tensor", "?stream", "?start_ns"}},
-	{"dnntrace_api:memset", H_MEMSET, {"tensor_id", "result", "call_id",
-		"?api", "?bytes", "?stream", "?start_ns"}},
-	{"dnntrace_api:graph_launch", H_GRAPH_LAUNCH,
-		{"call_id", "api", "stream", "result", "?start_ns"}},
-	{"dnntrace_api:launch", H_LAUNCH,
-		{"call_id", "api", "?name", "stream", "tensors", "result",
-		 "?start_ns", "?function_id"}},
-	{"dnntrace_api:function", H_FUNCTION, {"function_id", "name"}},
-	{"dnntrace_api:tag", H_TAG, {"tensor_id", "name"}},
-	{"dnntrace_api:status", H_STATUS, {"cupti_ok", "message", "?format"}},
-	{"dnntrace_api:mem_info", H_MEM_INFO,
-		{"device", "free_bytes", "total_bytes"}},
-	{"dnntrace_gpu:kernel", H_GPU_KERNEL,
-		{"correlation_id", "device", "stream", "start", "end", "name"}},
-	{"dnntrace_gpu:external_correlation", H_EXTERNAL_CORRELATION,
-		{"correlation_id", "call_id"}},
-	{"dnntrace_gpu:records_dropped", H_RECORDS_DROPPED, {"count"}},
-	{"dnntrace_lib:call", H_LIB_CALL,
-		{"call_id", "api", "stream", "tensors", "ptrs", "roles", "dtypes",
-		 "ranks", "dims", "result", "?start_ns"}},
-	{"dnntrace_lib:set_stream", H_LIB_SET_STREAM, {"result"}},
-	{"dnntrace_nvtx:push", H_NVTX_PUSH, {"domain", "name"}},
-	{"dnntrace_nvtx:pop", H_NVTX_POP, {"domain"}},
-	{"dnntrace_nvtx:start", H_NVTX_START, {"id", "domain", "name"}},
-	{"dnntrace_nvtx:end", H_NVTX_END, {"id"}},
-	{"dnntrace_gpu:memcpy", H_GPU_COPY,
-		{"correlation_id", "device", "stream", "start", "end", "?bytes"}},
-	{"dnntrace_gpu:memset", H_GPU_COPY,
-		{"correlation_id", "device", "stream", "start", "end", "?bytes"}},
-	{"dnntrace_gpu:power", H_POWER,
-		{"device", "sample_ns", "read_ns", "power_mw", "power_ok",
-		 "energy_mj", "energy_ok"}},
-};
-
 enum field_kind { F_SIGNED, F_UNSIGNED, F_STRING, F_SIGNED_ARRAY,
 	F_UNSIGNED_ARRAY, F_ABSENT };
 
 struct class_info {
 	const bt_event_class *event_class;
-	enum handler handler;
-	uint64_t index[MAX_FIELDS];
-	enum field_kind kind[MAX_FIELDS];
+	enum dt_handler handler;
+	uint64_t index[DT_MAX_FIELDS];
+	enum field_kind kind[DT_MAX_FIELDS];
 	bool corrupt;                /* ours by its name, not by its fields */
 	bool has_clock;
 	uint64_t clock_frequency;
@@ -124,7 +49,6 @@ struct class_info {
 	bool gpu_set;                /* dnntrace_gpu:memset (H_GPU_COPY) */
 	uint8_t n_fields;            /* slots the handler reads */
 };
-
 /*
  * One event as the decoding thread hands it to the analysis thread: its
  * class, context, time and every slot its handler reads (info->n_fields
@@ -163,6 +87,7 @@ struct reader {
 	uint64_t *lib_ptrs;
 	uint8_t *lib_roles, *lib_dtypes, *lib_ranks;
 	size_t lib_args_cap, lib_dims_cap;
+	uint32_t lib_n_args;          /* the last call's, unused arguments left out */
 };
 
 /* ---- resolving an event class once ------------------------------------ */
@@ -218,6 +143,20 @@ static bool classify_field(const bt_field_class *fc, enum field_kind *kind)
 	return true;
 }
 
+/* The kind of CTF field a classified field is (event_specs.h). */
+static enum dt_field_class field_class_of(enum field_kind kind)
+{
+	switch (kind) {
+	case F_STRING:
+		return DT_CLASS_STRING;
+	case F_SIGNED_ARRAY:
+	case F_UNSIGNED_ARRAY:
+		return DT_CLASS_ARRAY;
+	default:
+		return DT_CLASS_INTEGER;
+	}
+}
+
 /* An integer member of the common context (vpid, vtid): its index, or -1. */
 static void find_context_integer(const bt_field_class *context,
 		const char *name, int64_t *index, bool *is_signed)
@@ -247,6 +186,8 @@ static bool is_tracepoint_name(const char *name)
 static void resolve_class(struct class_info *info, const bt_event_class *ec)
 {
 	memset(info, 0, sizeof(*info));
+	for (int i = 0; i < DT_MAX_FIELDS; i++)
+		info->kind[i] = F_ABSENT;  /* a slot past this event's fields reads 0 */
 	info->event_class = ec;
 	info->handler = H_IGNORE;
 	info->vpid_index = -1;
@@ -254,10 +195,11 @@ static void resolve_class(struct class_info *info, const bt_event_class *ec)
 	const char *name = bt_event_class_get_name(ec);
 	if (!name)
 		return;
-	size_t spec = 0, n_specs = sizeof(event_specs) / sizeof(event_specs[0]);
-	while (spec < n_specs && strcmp(event_specs[spec].event, name) != 0)
-		spec++;
-	if (spec == n_specs) {
+	const struct dt_event_spec *spec = NULL;
+	for (size_t i = 0; i < dt_event_spec_count && !spec; i++)
+		if (strcmp(dt_event_specs[i].event, name) == 0)
+			spec = &dt_event_specs[i];
+	if (!spec) {
 		/* LTTng-UST names are provider:event, both C identifiers
 		 * (they name C symbols); any other name is a damaged metadata
 		 * text, whosever event it was (a flipped bit can take a name
@@ -274,26 +216,26 @@ static void resolve_class(struct class_info *info, const bt_event_class *ec)
 
 	const bt_field_class *payload =
 		bt_event_class_borrow_payload_field_class_const(ec);
-	for (int i = 0; i < MAX_FIELDS && event_specs[spec].fields[i]; i++) {
+	for (int i = 0; i < DT_MAX_FIELDS && spec->fields[i].name; i++) {
+		const struct dt_field_spec *field = &spec->fields[i];
 		const bt_field_class *fc;
-		const char *field = event_specs[spec].fields[i];
-		bool optional = field[0] == '?';
-		if (find_member(payload, field + optional, &info->index[i], &fc) &&
-		    classify_field(fc, &info->kind[i]))
-			continue;
-		if (optional) {
+		bool found = find_member(payload, field->name, &info->index[i], &fc);
+		if (!found && field->optional) {
 			info->kind[i] = F_ABSENT;
 			continue;
 		}
-		/* our event without a field we read: a damaged metadata text
-		 * (or a reader older than the tracer): its events are ignored,
-		 * and counted */
+		if (found && classify_field(fc, &info->kind[i]) &&
+		    field_class_of(info->kind[i]) == field->field_class)
+			continue;
+		/* our event without a field we read, or with one of another
+		 * kind: a damaged metadata text (or a reader older than the
+		 * tracer): its events are ignored, and counted */
 		info->corrupt = true;
 		dt_damage_note(DT_DAMAGE_EVENT_CLASS, 0, "event class %s: "
-				"no usable field %s", name, field);
+				"no usable field %s", name, field->name);
 		return;
 	}
-	while (info->n_fields < MAX_FIELDS && event_specs[spec].fields[info->n_fields])
+	while (info->n_fields < DT_MAX_FIELDS && spec->fields[info->n_fields].name)
 		info->n_fields++;
 	info->gpu_set = strcmp(name, "dnntrace_gpu:memset") == 0;
 	const bt_stream_class *sc = bt_event_class_borrow_stream_class_const(ec);
@@ -307,7 +249,7 @@ static void resolve_class(struct class_info *info, const bt_event_class *ec)
 			&info->vpid_signed);
 	find_context_integer(context, "vtid", &info->vtid_index,
 			&info->vtid_signed);
-	info->handler = event_specs[spec].handler;
+	info->handler = spec->handler;
 }
 
 static const struct class_info *class_of(struct reader *r,
@@ -397,8 +339,8 @@ static void capture_event(struct reader *r, const bt_message *msg)
 		return;
 	}
 	const bt_field *payload = bt_event_borrow_payload_field_const(event);
-	const bt_field *fields[MAX_FIELDS];
-	uint64_t lengths[MAX_FIELDS];
+	const bt_field *fields[DT_MAX_FIELDS];
+	uint64_t lengths[DT_MAX_FIELDS];
 	size_t size = sizeof(struct record) + info->n_fields * sizeof(uint64_t);
 	for (int i = 0; i < info->n_fields; i++) {
 		fields[i] = NULL;
@@ -497,10 +439,14 @@ static inline const char *get_string(const struct record *payload,
 	return (const char *)payload + payload->value[slot];
 }
 
-/* An array slot's elements (as int64_t) and their count. */
+/* An array slot's elements (as int64_t) and their count; an absent slot
+ * (one past the event's own, or an optional one) has none. */
 static inline const int64_t *array_values(const struct record *payload,
-		int slot)
+		const struct class_info *info, int slot)
 {
+	static const int64_t none[1];
+	if (info->kind[slot] == F_ABSENT)
+		return none;
 	return (const int64_t *)((const char *)payload + payload->value[slot]) + 1;
 }
 
@@ -511,7 +457,63 @@ static inline uint64_t array_length(const struct record *payload,
 		*(const uint64_t *)((const char *)payload + payload->value[slot]);
 }
 
-enum { LAUNCH_NAME = 2, LAUNCH_FUNCTION_ID = 7 };   /* slots */
+/* A payload field by its slot name (event_specs.h), in handlers where
+ * `payload` and `info` are the event's. */
+#define SIGNED(event, field) get_signed(payload, info, DT_SLOT(event, field))
+#define UNSIGNED(event, field) get_unsigned(payload, info, DT_SLOT(event, field))
+#define STRING(event, field) get_string(payload, info, DT_SLOT(event, field))
+
+/* dnntrace_gpu:memcpy and :memset share H_GPU_COPY: what it reads has one
+ * slot in both. */
+#define DT_GPU_COPY_SLOT(field)                                                     \
+	_Static_assert(DT_SLOT(gpu_memcpy, field) == DT_SLOT(gpu_memset, field),    \
+		       "gpu memcpy and memset disagree on " #field)
+DT_GPU_COPY_SLOT(correlation_id);
+DT_GPU_COPY_SLOT(device);
+DT_GPU_COPY_SLOT(stream);
+DT_GPU_COPY_SLOT(start);
+DT_GPU_COPY_SLOT(end);
+DT_GPU_COPY_SLOT(bytes);
+
+/* alloc_async and free_async are alloc and free, then the stream: one
+ * handler each reads both (formats 1 and 2 had the stream in alloc and free
+ * at that slot too). */
+#define DT_ASYNC_SLOT(event, field)                                                 \
+	_Static_assert(DT_SLOT(event, field) == DT_SLOT(event##_async, field),      \
+		       #event " and " #event "_async disagree on " #field)
+DT_ASYNC_SLOT(api_alloc, api);
+DT_ASYNC_SLOT(api_alloc, device);
+DT_ASYNC_SLOT(api_alloc, ptr);
+DT_ASYNC_SLOT(api_alloc, bytes);
+DT_ASYNC_SLOT(api_alloc, tensor_id);
+DT_ASYNC_SLOT(api_alloc, result);
+DT_ASYNC_SLOT(api_alloc, stream);
+DT_ASYNC_SLOT(api_free, api);
+DT_ASYNC_SLOT(api_free, tensor_id);
+DT_ASYNC_SLOT(api_free, result);
+DT_ASYNC_SLOT(api_free, stream);
+
+/* An alloc's kind of memory: the event's (formats 1 and 2), else its
+ * entry point's (format 3: memory_kinds.h, the catalogue's). */
+static int alloc_kind(const struct record *payload, const struct class_info *info)
+{
+	if (info->kind[DT_SLOT(api_alloc, kind)] != F_ABSENT)
+		return (int)SIGNED(api_alloc, kind);
+	return dnntrace_api_mem_kind((int)SIGNED(api_alloc, api));
+}
+
+/* A GPU kernel's name: format 1 and 2's name field, or format 3's name id
+ * resolved through the kernel_name events read so far; NULL when that
+ * event is yet to come (*name_id says which). */
+static const char *gpu_kernel_name(const struct reader *r, const struct record *payload,
+		const struct class_info *info, int64_t vpid, uint32_t *name_id)
+{
+	*name_id = 0;
+	if (info->kind[DT_SLOT(gpu_kernel, name)] != F_ABSENT)
+		return STRING(gpu_kernel, name);
+	*name_id = (uint32_t)UNSIGNED(gpu_kernel, name_id);
+	return dt_model_kernel_name(r->model, vpid, *name_id);
+}
 
 /* The launch's kernel name: format 1's name field, or format 2's function
  * id resolved through the function events read so far; NULL when that
@@ -520,11 +522,11 @@ static const char *launch_name(const struct reader *r, const struct record *payl
 		const struct class_info *info, int64_t vpid, uint64_t *function_id)
 {
 	*function_id = 0;
-	if (info->kind[LAUNCH_NAME] != F_ABSENT)
-		return get_string(payload, info, LAUNCH_NAME);
-	if (info->kind[LAUNCH_FUNCTION_ID] == F_ABSENT)
+	if (info->kind[DT_SLOT(api_launch, name)] != F_ABSENT)
+		return get_string(payload, info, DT_SLOT(api_launch, name));
+	if (info->kind[DT_SLOT(api_launch, function_id)] == F_ABSENT)
 		return "";
-	*function_id = get_unsigned(payload, info, LAUNCH_FUNCTION_ID);
+	*function_id = get_unsigned(payload, info, DT_SLOT(api_launch, function_id));
 	return dt_model_function_name(r->model, vpid, *function_id);
 }
 
@@ -532,14 +534,17 @@ static void handle_launch(struct reader *r, const struct record *payload,
 		const struct class_info *info, int64_t vpid, int64_t vtid,
 		uint64_t ts)
 {
+	enum { TENSORS = DT_SLOT(api_launch, tensors) };
 	uint64_t function_id;
 	const char *name = launch_name(r, payload, info, vpid, &function_id);
 	dt_model_on_launch(r->model, vpid, vtid, ts,
-			get_unsigned(payload, info, 0),
-			(int)get_signed(payload, info, 1), name ? name : "",
-			get_unsigned(payload, info, 3), array_values(payload, 4),
-			(uint32_t)array_length(payload, info, 4),
-			(int)get_signed(payload, info, 5));
+			get_unsigned(payload, info, DT_SLOT(api_launch, call_id)),
+			(int)get_signed(payload, info, DT_SLOT(api_launch, api)),
+			name ? name : "",
+			get_unsigned(payload, info, DT_SLOT(api_launch, stream)),
+			array_values(payload, info, TENSORS),
+			(uint32_t)array_length(payload, info, TENSORS),
+			(int)get_signed(payload, info, DT_SLOT(api_launch, result)));
 	if (!name)
 		dt_model_name_launch_later(r->model, vpid, function_id);
 }
@@ -556,14 +561,17 @@ static void handle_lib_call(struct reader *r, const struct record *payload,
 		const struct class_info *info, int64_t vpid, int64_t vtid,
 		uint64_t ts)
 {
-	enum { CALL_ID, API, STREAM, TENSORS, PTRS, ROLES, DTYPES, RANKS, DIMS,
-		RESULT };
+	enum { TENSORS = DT_SLOT(lib_call, tensors), PTRS = DT_SLOT(lib_call, ptrs),
+		ROLES = DT_SLOT(lib_call, roles), DTYPES = DT_SLOT(lib_call, dtypes),
+		RANKS = DT_SLOT(lib_call, ranks), DIMS = DT_SLOT(lib_call, dims) };
+	static const int per_argument[] = { TENSORS, PTRS, ROLES, DTYPES, RANKS };
 	uint64_t n_args = UINT32_MAX;
-	for (int slot = TENSORS; slot <= RANKS; slot++) {
-		uint64_t length = array_length(payload, info, slot);
+	for (size_t i = 0; i < sizeof(per_argument) / sizeof(per_argument[0]); i++) {
+		uint64_t length = array_length(payload, info, per_argument[i]);
 		if (length < n_args)
 			n_args = length;
 	}
+	const int64_t *dims = array_values(payload, info, DIMS);
 	uint64_t n_dims = array_length(payload, info, DIMS);
 	if (n_args > r->lib_args_cap) {
 		r->lib_args_cap = n_args;
@@ -577,43 +585,56 @@ static void handle_lib_call(struct reader *r, const struct record *payload,
 		r->lib_dims_cap = n_dims;
 		grow_buffer((void **)&r->lib_dims, n_dims, sizeof(int64_t));
 	}
-	const int64_t *tensors = array_values(payload, TENSORS);
-	const int64_t *ptrs = array_values(payload, PTRS);
-	const int64_t *roles = array_values(payload, ROLES);
-	const int64_t *dtypes = array_values(payload, DTYPES);
-	const int64_t *ranks = array_values(payload, RANKS);
+	const int64_t *tensors = array_values(payload, info, TENSORS);
+	const int64_t *ptrs = array_values(payload, info, PTRS);
+	const int64_t *roles = array_values(payload, info, ROLES);
+	const int64_t *dtypes = array_values(payload, info, DTYPES);
+	const int64_t *ranks = array_values(payload, info, RANKS);
+	/* Format 3 lists every argument the catalogue names for the entry
+	 * point; one the call left unused is no argument of the analysis: it
+	 * is dropped here with its dimensions, so the model and the hooks see
+	 * what formats 1 and 2 listed. */
+	uint64_t kept = 0, at = 0, kept_dims = 0;
 	for (uint64_t i = 0; i < n_args; i++) {
-		r->lib_tensors[i] = tensors[i];
-		r->lib_ptrs[i] = (uint64_t)ptrs[i];
-		r->lib_roles[i] = (uint8_t)roles[i];
-		r->lib_dtypes[i] = (uint8_t)dtypes[i];
-		r->lib_ranks[i] = (uint8_t)ranks[i];
+		uint8_t role = (uint8_t)roles[i];
+		uint8_t rank = (uint8_t)ranks[i];
+		if (role == DNNTRACE_ROLE_UNUSED) {
+			at += rank;
+			continue;
+		}
+		r->lib_tensors[kept] = tensors[i];
+		r->lib_ptrs[kept] = (uint64_t)ptrs[i];
+		r->lib_roles[kept] = role;
+		r->lib_dtypes[kept] = (uint8_t)dtypes[i];
+		r->lib_ranks[kept] = rank;
+		kept++;
+		for (uint64_t d = at; d < at + rank && d < n_dims; d++)
+			r->lib_dims[kept_dims++] = dims[d];
+		at += rank;
 	}
-	if (n_dims)
-		memcpy(r->lib_dims, array_values(payload, DIMS),
-				n_dims * sizeof(int64_t));
+	r->lib_n_args = (uint32_t)kept;
 	struct dt_lib_call_event call = {
 		.vtid = vtid,
-		.call_id = get_unsigned(payload, info, CALL_ID),
-		.api = (int)get_signed(payload, info, API),
-		.stream = get_unsigned(payload, info, STREAM),
-		.n_args = (uint32_t)n_args,
+		.call_id = get_unsigned(payload, info, DT_SLOT(lib_call, call_id)),
+		.api = (int)get_signed(payload, info, DT_SLOT(lib_call, api)),
+		.stream = get_unsigned(payload, info, DT_SLOT(lib_call, stream)),
+		.n_args = (uint32_t)kept,
 		.tensors = r->lib_tensors,
 		.ptrs = r->lib_ptrs,
 		.roles = r->lib_roles,
 		.dtypes = r->lib_dtypes,
 		.ranks = r->lib_ranks,
-		.n_dims = (uint32_t)n_dims,
+		.n_dims = (uint32_t)kept_dims,
 		.dims = r->lib_dims,
-		.result = (int)get_signed(payload, info, RESULT),
+		.result = (int)get_signed(payload, info, DT_SLOT(lib_call, result)),
 	};
 	dt_model_on_lib_call(r->model, vpid, ts, &call);
 }
 
 /*
  * The pass hooks (pass_hooks.h) get the event once the model has it, from
- * the same record; a launch's and a library call's tensors are the
- * record's own array.
+ * the same record; a launch's tensors are the record's own array, a
+ * library call's those its handler kept.
  */
 static void run_hooks(struct reader *r, const struct record *rec,
 		const struct class_info *info, const struct record *payload,
@@ -625,110 +646,124 @@ static void run_hooks(struct reader *r, const struct record *rec,
 	switch (info->handler) {
 	case H_ALLOC:
 		e.kind = DT_HOOK_ALLOC;
-		e.api = (int)get_signed(payload, info, 0);
-		e.mem_kind = (int)get_signed(payload, info, 1);
-		e.device = (int32_t)get_signed(payload, info, 2);
-		e.bytes = get_unsigned(payload, info, 3);
-		e.tensor = get_signed(payload, info, 4);
-		e.result = (int)get_signed(payload, info, 5);
-		e.stream = get_unsigned(payload, info, 7);
+		e.api = (int)SIGNED(api_alloc, api);
+		e.mem_kind = alloc_kind(payload, info);
+		e.device = (int32_t)SIGNED(api_alloc, device);
+		e.bytes = UNSIGNED(api_alloc, bytes);
+		e.tensor = SIGNED(api_alloc, tensor_id);
+		e.result = (int)SIGNED(api_alloc, result);
+		e.stream = UNSIGNED(api_alloc, stream);
 		break;
 	case H_FREE:
 		e.kind = DT_HOOK_FREE;
-		e.tensor = get_signed(payload, info, 0);
-		e.result = (int)get_signed(payload, info, 1);
-		e.api = (int)get_signed(payload, info, 2);
-		e.stream = get_unsigned(payload, info, 3);
+		e.tensor = SIGNED(api_free, tensor_id);
+		e.result = (int)SIGNED(api_free, result);
+		e.api = (int)SIGNED(api_free, api);
+		e.stream = UNSIGNED(api_free, stream);
 		break;
 	case H_MEMCPY:
+		e.kind = DT_HOOK_MEMCPY;
+		e.tensor = SIGNED(api_memcpy, dst_tensor);
+		e.result = (int)SIGNED(api_memcpy, result);
+		e.call_id = UNSIGNED(api_memcpy, call_id);
+		e.api = (int)SIGNED(api_memcpy, api);
+		e.bytes = UNSIGNED(api_memcpy, bytes);
+		e.src_tensor = info->kind[DT_SLOT(api_memcpy, src_tensor)] == F_ABSENT ? -1 :
+			SIGNED(api_memcpy, src_tensor);
+		e.stream = UNSIGNED(api_memcpy, stream);
+		e.start_ns = UNSIGNED(api_memcpy, start_ns);
+		break;
 	case H_MEMSET:
-		e.kind = info->handler == H_MEMCPY ? DT_HOOK_MEMCPY : DT_HOOK_MEMSET;
-		e.tensor = get_signed(payload, info, 0);
-		e.result = (int)get_signed(payload, info, 1);
-		e.call_id = get_unsigned(payload, info, 2);
-		e.api = (int)get_signed(payload, info, 3);
-		e.bytes = get_unsigned(payload, info, 4);
-		if (info->handler == H_MEMCPY) {
-			e.src_tensor = info->kind[5] == F_ABSENT ? -1 :
-				get_signed(payload, info, 5);
-			e.stream = get_unsigned(payload, info, 6);
-			e.start_ns = get_unsigned(payload, info, 7);
-		} else {
-			e.stream = get_unsigned(payload, info, 5);
-			e.start_ns = get_unsigned(payload, info, 6);
-		}
+		e.kind = DT_HOOK_MEMSET;
+		e.tensor = SIGNED(api_memset, tensor_id);
+		e.result = (int)SIGNED(api_memset, result);
+		e.call_id = UNSIGNED(api_memset, call_id);
+		e.api = (int)SIGNED(api_memset, api);
+		e.bytes = UNSIGNED(api_memset, bytes);
+		e.stream = UNSIGNED(api_memset, stream);
+		e.start_ns = UNSIGNED(api_memset, start_ns);
 		break;
 	case H_LAUNCH:
 		e.kind = DT_HOOK_LAUNCH;
-		e.call_id = get_unsigned(payload, info, 0);
-		e.api = (int)get_signed(payload, info, 1);
+		e.call_id = UNSIGNED(api_launch, call_id);
+		e.api = (int)SIGNED(api_launch, api);
 		/* a streaming pass cannot wait for a late function event (only
 		 * two threads racing on a new kernel make one): "" then */
 		uint64_t function_id;
 		e.name = launch_name(r, payload, info, vpid, &function_id);
 		if (!e.name)
 			e.name = "";
-		e.stream = get_unsigned(payload, info, 3);
-		e.tensors = array_values(payload, 4);
-		e.n_tensors = (uint32_t)array_length(payload, info, 4);
-		e.result = (int)get_signed(payload, info, 5);
-		e.start_ns = get_unsigned(payload, info, 6);
+		e.stream = UNSIGNED(api_launch, stream);
+		e.tensors = array_values(payload, info, DT_SLOT(api_launch, tensors));
+		e.n_tensors = (uint32_t)array_length(payload, info,
+				DT_SLOT(api_launch, tensors));
+		e.result = (int)SIGNED(api_launch, result);
+		e.start_ns = UNSIGNED(api_launch, start_ns);
 		break;
 	case H_GRAPH_LAUNCH:
 		e.kind = DT_HOOK_GRAPH_LAUNCH;
-		e.call_id = get_unsigned(payload, info, 0);
-		e.api = (int)get_signed(payload, info, 1);
-		e.stream = get_unsigned(payload, info, 2);
-		e.result = (int)get_signed(payload, info, 3);
-		e.start_ns = get_unsigned(payload, info, 4);
+		e.call_id = UNSIGNED(api_graph_launch, call_id);
+		e.api = (int)SIGNED(api_graph_launch, api);
+		e.stream = UNSIGNED(api_graph_launch, stream);
+		e.result = (int)SIGNED(api_graph_launch, result);
+		e.start_ns = UNSIGNED(api_graph_launch, start_ns);
 		break;
 	case H_LIB_CALL:
 		e.kind = DT_HOOK_LIB_CALL;
-		e.call_id = get_unsigned(payload, info, 0);
-		e.api = (int)get_signed(payload, info, 1);
-		e.stream = get_unsigned(payload, info, 2);
-		e.tensors = array_values(payload, 3);
-		e.n_tensors = (uint32_t)array_length(payload, info, 3);
-		e.result = (int)get_signed(payload, info, 9);
-		e.start_ns = get_unsigned(payload, info, 10);
+		e.call_id = UNSIGNED(lib_call, call_id);
+		e.api = (int)SIGNED(lib_call, api);
+		e.stream = UNSIGNED(lib_call, stream);
+		e.tensors = r->lib_tensors;
+		e.n_tensors = r->lib_n_args;
+		e.result = (int)SIGNED(lib_call, result);
+		e.start_ns = UNSIGNED(lib_call, start_ns);
 		break;
 	case H_GPU_KERNEL:
+		e.kind = DT_HOOK_GPU_KERNEL;
+		e.correlation_id = (uint32_t)UNSIGNED(gpu_kernel, correlation_id);
+		e.gpu_device = (uint32_t)UNSIGNED(gpu_kernel, device);
+		e.gpu_stream = (uint32_t)UNSIGNED(gpu_kernel, stream);
+		e.gpu_start = UNSIGNED(gpu_kernel, start);
+		e.gpu_end = UNSIGNED(gpu_kernel, end);
+		/* a streaming pass cannot wait for a late name event (only a
+		 * lossy channel makes one): "" then */
+		uint32_t name_id;
+		e.name = gpu_kernel_name(r, payload, info, vpid, &name_id);
+		if (!e.name)
+			e.name = "";
+		break;
 	case H_GPU_COPY:
-		e.kind = info->handler == H_GPU_KERNEL ? DT_HOOK_GPU_KERNEL :
-			info->gpu_set ? DT_HOOK_GPU_MEMSET : DT_HOOK_GPU_MEMCPY;
-		e.correlation_id = (uint32_t)get_unsigned(payload, info, 0);
-		e.gpu_device = (uint32_t)get_unsigned(payload, info, 1);
-		e.gpu_stream = (uint32_t)get_unsigned(payload, info, 2);
-		e.gpu_start = get_unsigned(payload, info, 3);
-		e.gpu_end = get_unsigned(payload, info, 4);
-		if (info->handler == H_GPU_KERNEL)
-			e.name = get_string(payload, info, 5);
-		else
-			e.bytes = get_unsigned(payload, info, 5);
+		e.kind = info->gpu_set ? DT_HOOK_GPU_MEMSET : DT_HOOK_GPU_MEMCPY;
+		e.correlation_id = (uint32_t)UNSIGNED(gpu_memcpy, correlation_id);
+		e.gpu_device = (uint32_t)UNSIGNED(gpu_memcpy, device);
+		e.gpu_stream = (uint32_t)UNSIGNED(gpu_memcpy, stream);
+		e.gpu_start = UNSIGNED(gpu_memcpy, start);
+		e.gpu_end = UNSIGNED(gpu_memcpy, end);
+		e.bytes = UNSIGNED(gpu_memcpy, bytes);
 		break;
 	case H_EXTERNAL_CORRELATION:
 		e.kind = DT_HOOK_EXTERNAL_CORRELATION;
-		e.correlation_id = (uint32_t)get_unsigned(payload, info, 0);
-		e.call_id = get_unsigned(payload, info, 1);
+		e.correlation_id = (uint32_t)UNSIGNED(gpu_external_correlation, correlation_id);
+		e.call_id = UNSIGNED(gpu_external_correlation, call_id);
 		break;
 	case H_NVTX_PUSH:
 		e.kind = DT_HOOK_NVTX_PUSH;
-		e.domain = get_string(payload, info, 0);
-		e.name = get_string(payload, info, 1);
+		e.domain = STRING(nvtx_push, domain);
+		e.name = STRING(nvtx_push, name);
 		break;
 	case H_NVTX_POP:
 		e.kind = DT_HOOK_NVTX_POP;
-		e.domain = get_string(payload, info, 0);
+		e.domain = STRING(nvtx_pop, domain);
 		break;
 	case H_NVTX_START:
 		e.kind = DT_HOOK_NVTX_START;
-		e.id = get_unsigned(payload, info, 0);
-		e.domain = get_string(payload, info, 1);
-		e.name = get_string(payload, info, 2);
+		e.id = UNSIGNED(nvtx_start, id);
+		e.domain = STRING(nvtx_start, domain);
+		e.name = STRING(nvtx_start, name);
 		break;
 	case H_NVTX_END:
 		e.kind = DT_HOOK_NVTX_END;
-		e.id = get_unsigned(payload, info, 0);
+		e.id = UNSIGNED(nvtx_end, id);
 		break;
 	default:
 		return;
@@ -748,119 +783,118 @@ static void handle_event(struct reader *r, const struct record *rec)
 	struct dt_model *m = r->model;
 	switch (info->handler) {
 	case H_ALLOC:
-		dt_model_on_alloc(m, vpid, ts, (int)get_signed(payload, info, 0),
-				(int)get_signed(payload, info, 1),
-				(int32_t)get_signed(payload, info, 2),
-				get_unsigned(payload, info, 7),
-				get_unsigned(payload, info, 6),
-				get_unsigned(payload, info, 3),
-				get_signed(payload, info, 4),
-				(int)get_signed(payload, info, 5));
+		dt_model_on_alloc(m, vpid, ts, (int)SIGNED(api_alloc, api),
+				alloc_kind(payload, info),
+				(int32_t)SIGNED(api_alloc, device),
+				UNSIGNED(api_alloc, stream), UNSIGNED(api_alloc, ptr),
+				UNSIGNED(api_alloc, bytes), SIGNED(api_alloc, tensor_id),
+				(int)SIGNED(api_alloc, result));
 		break;
 	case H_FREE:
-		dt_model_on_free(m, vpid, ts, (int)get_signed(payload, info, 2),
-				get_unsigned(payload, info, 3),
-				get_signed(payload, info, 0),
-				(int)get_signed(payload, info, 1));
+		dt_model_on_free(m, vpid, ts, (int)SIGNED(api_free, api),
+				UNSIGNED(api_free, stream), SIGNED(api_free, tensor_id),
+				(int)SIGNED(api_free, result));
 		break;
 	case H_MEMCPY:
-		dt_model_on_memcpy(m, vpid, ts, get_unsigned(payload, info, 2),
-				(int)get_signed(payload, info, 3), get_signed(payload, info, 0),
-				(int)get_signed(payload, info, 1));
+		dt_model_on_memcpy(m, vpid, ts, UNSIGNED(api_memcpy, call_id),
+				(int)SIGNED(api_memcpy, api), SIGNED(api_memcpy, dst_tensor),
+				(int)SIGNED(api_memcpy, result));
 		break;
 	case H_MEMSET:
-		dt_model_on_memset(m, vpid, ts, get_unsigned(payload, info, 2),
-				get_signed(payload, info, 0),
-				(int)get_signed(payload, info, 1));
+		dt_model_on_memset(m, vpid, ts, UNSIGNED(api_memset, call_id),
+				SIGNED(api_memset, tensor_id),
+				(int)SIGNED(api_memset, result));
 		break;
 	case H_GPU_COPY:
 		dt_model_on_gpu_copy(m, vpid,
-				(uint32_t)get_unsigned(payload, info, 0),
-				(uint32_t)get_unsigned(payload, info, 1),
-				(uint32_t)get_unsigned(payload, info, 2),
-				get_unsigned(payload, info, 3),
-				get_unsigned(payload, info, 4));
+				(uint32_t)UNSIGNED(gpu_memcpy, correlation_id),
+				(uint32_t)UNSIGNED(gpu_memcpy, device),
+				(uint32_t)UNSIGNED(gpu_memcpy, stream),
+				UNSIGNED(gpu_memcpy, start), UNSIGNED(gpu_memcpy, end));
 		break;
 	case H_LAUNCH:
 		handle_launch(r, payload, info, vpid, rec->vtid, ts);
 		break;
 	case H_GRAPH_LAUNCH:
 		dt_model_on_graph_launch(m, vpid, rec->vtid, ts,
-				get_unsigned(payload, info, 0),
-				(int)get_signed(payload, info, 1),
-				get_unsigned(payload, info, 2),
-				(int)get_signed(payload, info, 3));
+				UNSIGNED(api_graph_launch, call_id),
+				(int)SIGNED(api_graph_launch, api),
+				UNSIGNED(api_graph_launch, stream),
+				(int)SIGNED(api_graph_launch, result));
 		break;
 	case H_TAG:
-		dt_model_on_tag(m, vpid, get_signed(payload, info, 0),
-				get_string(payload, info, 1));
+		dt_model_on_tag(m, vpid, SIGNED(api_tag, tensor_id), STRING(api_tag, name));
 		break;
 	case H_MEM_INFO:
-		dt_model_on_mem_info(m, vpid, ts,
-				(int32_t)get_signed(payload, info, 0),
-				get_unsigned(payload, info, 1),
-				get_unsigned(payload, info, 2));
+		dt_model_on_mem_info(m, vpid, ts, (int32_t)SIGNED(api_mem_info, device),
+				UNSIGNED(api_mem_info, free_bytes),
+				UNSIGNED(api_mem_info, total_bytes));
 		break;
 	case H_STATUS:
-		dt_model_on_status(m, vpid, (int)get_signed(payload, info, 0),
-				get_string(payload, info, 1));
-		if (info->kind[2] != F_ABSENT)
-			dt_model_on_trace_format(m, vpid,
-					(int)get_signed(payload, info, 2));
+		dt_model_on_status(m, vpid, (int)SIGNED(api_status, cupti_ok),
+				STRING(api_status, message));
+		if (info->kind[DT_SLOT(api_status, format)] != F_ABSENT)
+			dt_model_on_trace_format(m, vpid, (int)SIGNED(api_status, format));
 		break;
 	case H_FUNCTION:
-		dt_model_on_function(m, vpid, get_unsigned(payload, info, 0),
-				get_string(payload, info, 1));
+		dt_model_on_function(m, vpid, UNSIGNED(api_function, function_id),
+				STRING(api_function, name));
 		break;
-	case H_GPU_KERNEL:
+	case H_GPU_KERNEL: {
+		uint32_t name_id;
+		const char *name = gpu_kernel_name(r, payload, info, vpid, &name_id);
 		dt_model_on_gpu_kernel(m, vpid,
-				(uint32_t)get_unsigned(payload, info, 0),
-				(uint32_t)get_unsigned(payload, info, 1),
-				(uint32_t)get_unsigned(payload, info, 2),
-				get_unsigned(payload, info, 3),
-				get_unsigned(payload, info, 4),
-				get_string(payload, info, 5));
+				(uint32_t)UNSIGNED(gpu_kernel, correlation_id),
+				(uint32_t)UNSIGNED(gpu_kernel, device),
+				(uint32_t)UNSIGNED(gpu_kernel, stream),
+				UNSIGNED(gpu_kernel, start), UNSIGNED(gpu_kernel, end),
+				name ? name : "");
+		if (!name)
+			dt_model_name_kernel_later(m, vpid, name_id);
+		break;
+	}
+	case H_GPU_KERNEL_NAME:
+		dt_model_on_kernel_name(m, vpid, (uint32_t)UNSIGNED(gpu_kernel_name, name_id),
+				STRING(gpu_kernel_name, name));
 		break;
 	case H_EXTERNAL_CORRELATION:
 		dt_model_on_external_correlation(m, vpid,
-				(uint32_t)get_unsigned(payload, info, 0),
-				get_unsigned(payload, info, 1));
+				(uint32_t)UNSIGNED(gpu_external_correlation, correlation_id),
+				UNSIGNED(gpu_external_correlation, call_id));
 		break;
 	case H_RECORDS_DROPPED:
-		dt_model_on_records_dropped(m, vpid, get_unsigned(payload, info, 0));
+		dt_model_on_records_dropped(m, vpid, UNSIGNED(gpu_records_dropped, count));
 		break;
 	case H_LIB_CALL:
 		handle_lib_call(r, payload, info, vpid, rec->vtid, ts);
 		break;
 	case H_NVTX_PUSH:
 		dt_model_on_nvtx_push(m, vpid, rec->vtid, ts,
-				get_string(payload, info, 0),
-				get_string(payload, info, 1));
+				STRING(nvtx_push, domain), STRING(nvtx_push, name));
 		break;
 	case H_NVTX_POP:
 		dt_model_on_nvtx_pop(m, vpid, rec->vtid, ts,
-				get_string(payload, info, 0));
+				STRING(nvtx_pop, domain));
 		break;
 	case H_NVTX_START:
 		dt_model_on_nvtx_start(m, vpid, rec->vtid, ts,
-				get_unsigned(payload, info, 0),
-				get_string(payload, info, 1),
-				get_string(payload, info, 2));
+				UNSIGNED(nvtx_start, id), STRING(nvtx_start, domain),
+				STRING(nvtx_start, name));
 		break;
 	case H_NVTX_END:
-		dt_model_on_nvtx_end(m, vpid, ts, get_unsigned(payload, info, 0));
+		dt_model_on_nvtx_end(m, vpid, ts, UNSIGNED(nvtx_end, id));
 		break;
 	case H_LIB_SET_STREAM:
 		dt_model_on_lib_set_stream(m, vpid);
 		break;
 	case H_POWER:
-		dt_model_on_power(m, vpid, (uint32_t)get_unsigned(payload, info, 0),
-				get_unsigned(payload, info, 1),
-				(uint32_t)get_unsigned(payload, info, 2),
-				(uint32_t)get_unsigned(payload, info, 3),
-				get_unsigned(payload, info, 4) != 0,
-				get_unsigned(payload, info, 5),
-				get_unsigned(payload, info, 6) != 0);
+		dt_model_on_power(m, vpid, (uint32_t)UNSIGNED(gpu_power, device),
+				UNSIGNED(gpu_power, sample_ns),
+				(uint32_t)UNSIGNED(gpu_power, read_ns),
+				(uint32_t)UNSIGNED(gpu_power, power_mw),
+				UNSIGNED(gpu_power, power_ok) != 0,
+				UNSIGNED(gpu_power, energy_mj),
+				UNSIGNED(gpu_power, energy_ok) != 0);
 		break;
 	case H_IGNORE:
 		break;

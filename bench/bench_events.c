@@ -4,7 +4,8 @@
  *   bench_events pair N     dnntrace_api:alloc + dnntrace_api:free (one
  *                           cudaMalloc+cudaFree pair's events)
  *   bench_events launch N   one dnntrace_api:launch with 4 tensor ids (its
- *                           kernel's name is in a function event, once)
+ *                           kernel's name and handle are in a function
+ *                           event, once; its geometry in the GPU record)
  * Links the providers itself and must never run with libdnntrace.so
  * preloaded (the providers would be registered twice).
  */
@@ -20,23 +21,18 @@ static void pair_events(long n)
 {
 	for (long i = 0; i < n; i++) {
 		void *ptr = (void *)(uintptr_t)(0x200000000000ull + ((uint64_t)i << 16));
-		lttng_ust_tracepoint(dnntrace_api, alloc, DNNTRACE_API_cudaMalloc,
-				     DNNTRACE_MEM_DEVICE, 0, NULL, ptr, 65536, 65536, i, 0);
-		lttng_ust_tracepoint(dnntrace_api, free, DNNTRACE_API_cudaFree,
-				     DNNTRACE_MEM_DEVICE, NULL, ptr, i, 0);
+		lttng_ust_tracepoint(dnntrace_api, alloc, DNNTRACE_API_cudaMalloc, 0, ptr, 65536, i,
+				     0);
+		lttng_ust_tracepoint(dnntrace_api, free, DNNTRACE_API_cudaFree, i, 0);
 	}
 }
 
 static void launch_events(long n)
 {
-	static const struct dnntrace_launch_geometry geometry = {
-		.grid = { 128, 1, 1 }, .block = { 256, 1, 1 }, .shared_mem = 0,
-	};
 	int64_t tensors[4] = { 0, 1, 2, 3 };
 	for (long i = 0; i < n; i++)
 		lttng_ust_tracepoint(dnntrace_api, launch, (uint64_t)i + 1,
-				     DNNTRACE_API_cudaLaunchKernel, (void *)0x1000,
-				     (uint64_t)1, &geometry, NULL, tensors, 4, 0,
+				     DNNTRACE_API_cudaLaunchKernel, (uint64_t)1, NULL, tensors, 4, 0,
 				     (uint64_t)0);
 }
 

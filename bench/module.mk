@@ -37,3 +37,16 @@ $(BENCH_BIN)/bench_driver: bench/bench_driver.c bench/bench_clock.h $(BUILD)/sim
 	$(CC) $(BENCH_CFLAGS) -o $@ $< $(SAN_LDFLAGS) -L$(CUDA_HOME)/lib64/stubs -lcuda
 
 bench: $(BENCH_BIN)/bench_driver
+
+# The tracer figures as instruction counts (valgrind), for a machine other
+# work shares: bench/count_instructions.sh.
+.PHONY: bench-instructions
+bench-instructions: all $(BENCH_BIN)/bench_alloc $(BENCH_BIN)/bench_launch $(BENCH_BIN)/bench_events \
+	$(BENCH_BIN)/bench_libs
+	bench/count_instructions.sh $(BUILD)
+
+# The tracer's cost per call on this machine's real GPU (bench/real_gpu.sh):
+# needs a GPU and nvcc; builds its own program with nvcc.
+.PHONY: bench-gpu
+bench-gpu: all
+	bench/real_gpu.sh $(BUILD)

@@ -6,47 +6,14 @@
 # targets are reported, not asserted).
 set -euo pipefail
 
-top=$(cd "$(dirname "$0")/.." && pwd -P)
-build=$(cd "${1:-$top/build}" && pwd -P)
-
-if [ "${DNNTRACE_PRIVATE_LTTNG:-}" != inside ]; then
-	exec "$top/tests/lib/private_lttng.sh" "$0" "$build"
-fi
-
-DNNTRACE_BUILD=$build
-# shellcheck source=../scripts/lib/dnntrace-session.sh
-. "$top/scripts/lib/dnntrace-session.sh"
-dnntrace_locate
-
-work=$(mktemp -d "${TMPDIR:-/tmp}/dnntrace-bench.XXXXXX")
-trap 'rm -rf "$work"' EXIT
-
-export SIMGPU_TIME_SCALE=0 # host overhead only: never wait for simulated GPU time
-sim="$build/simgpu/lib"
-# awk reads all of ldconfig's output: an early exit would kill it with SIGPIPE (pipefail).
-libc_wrapper=$(ldconfig -p | awk '/liblttng-ust-libc-wrapper.so.1 / && !found {found = $NF} END {print found}')
-[ -n "$libc_wrapper" ] || { echo "run_bench: liblttng-ust-libc-wrapper.so.1 not found" >&2; exit 1; }
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
 
 N_ALLOC=${N_ALLOC:-200000}
 N_LAUNCH=${N_LAUNCH:-200000}
 N_TP=${N_TP:-2000000}
 N_MIXED=${N_MIXED:-420000}
 N_LIB=${N_LIB:-100000}
-
-# traced EVENTS CMD...: runs CMD while a session records EVENTS into a
-# throw-away trace, with exactly the channel `dnntrace record` uses.
-session_count=0
-traced() {
-	local events=$1; shift
-	session_count=$((session_count + 1))
-	local name="bench-$$-$session_count"
-	dnntrace_create_session "$name" "$work/trace-$session_count" 0 "$events" >&2
-	LTTNG_UST_ALLOW_BLOCKING=1 "$@"
-	local rc=$?
-	dnntrace_destroy_session "$name"
-	rm -rf "$work/trace-$session_count"
-	return $rc
-}
 
 echo "measuring (each figure: best of 5 rounds)..." >&2
 alloc=$build/bench/bench_alloc
@@ -68,11 +35,14 @@ launch_rec=$(traced 'dnntrace_*' env LD_LIBRARY_PATH="$sim" LD_PRELOAD="$DNNTRAC
 launch_long_bare=$(LD_LIBRARY_PATH=$sim "$launch" launch_long "$N_LAUNCH")
 launch_long_rec=$(traced 'dnntrace_*' env LD_LIBRARY_PATH="$sim" LD_PRELOAD="$DNNTRACE_LIB" "$launch" launch_long "$N_LAUNCH")
 launch_rec_nocupti=$(traced 'dnntrace_*' env SIMGPU_CUPTI_BUSY=1 LD_LIBRARY_PATH="$sim" LD_PRELOAD="$DNNTRACE_LIB" "$launch" launch "$N_LAUNCH" 2>/dev/null)
+launch_long_rec_nocupti=$(traced 'dnntrace_*' env SIMGPU_CUPTI_BUSY=1 LD_LIBRARY_PATH="$sim" LD_PRELOAD="$DNNTRACE_LIB" "$launch" launch_long "$N_LAUNCH" 2>/dev/null)
 tp_off=$(LD_LIBRARY_PATH=$sim "$launch" tracepoint "$N_TP")
 tp_on=$(traced 'bench_ref:*' env LD_LIBRARY_PATH="$sim" "$launch" tracepoint "$N_TP")
 
 # (e), (f): one library call, bare and recorded (the call event with roles
 # and shapes, its kernel's CUPTI records), and recorded without CUPTI records.
+# Wall-clock ns: on a machine other work shares, bench/count_instructions.sh
+# gives the same tracer ratios as instruction counts.
 libs=$build/bench/bench_libs
 conv_bare=$(LD_LIBRARY_PATH=$sim "$libs" conv "$N_LIB")
 conv_rec=$(traced 'dnntrace_*' env LD_LIBRARY_PATH="$sim" LD_PRELOAD="$DNNTRACE_LIB" "$libs" conv "$N_LIB")
@@ -99,7 +69,7 @@ read -r an_s an_kib < <("$top/bench/measure.py" 3 "$DNNTRACE_ANALYZER" "$work/mi
 awk -v cb="$cuda_bare" -v ci="$cuda_idle" -v cr="$cuda_rec" \
     -v lb="$libc_bare" -v li="$libc_idle" -v lr="$libc_rec" \
     -v kb="$launch_bare" -v kr="$launch_rec" -v t0="$tp_off" -v t1="$tp_on" \
-    -v lnb="$launch_long_bare" -v lnr="$launch_long_rec" \
+    -v lnb="$launch_long_bare" -v lnr="$launch_long_rec" -v lnn="$launch_long_rec_nocupti" \
     -v kn="$launch_rec_nocupti" -v p0="$pair_ev_off" -v p1="$pair_ev_on" \
     -v e0="$launch_ev_off" -v e1="$launch_ev_on" \
     -v vb="$conv_bare" -v vr="$conv_rec" -v vn="$conv_rec_nocupti" \
@@ -112,17 +82,20 @@ BEGIN {
 	add_launch = kr - kb; tp = t1 - t0
 	printf "simgpu, SIMGPU_TIME_SCALE=0; ns are per call or pair, best of 5 rounds\n\n"
 	row("", "figure", "measured", "target")
-	row("(a)", sprintf("cudaMalloc+cudaFree added while recording: %.0f ns; libc-wrapper malloc+free added: %.0f ns", add_cuda, add_libc), sprintf("ratio %.2f", add_cuda / add_libc), "<= 1.0")
+	# (c), (c2), (e), (f): issue 10 targets the ratio without CUPTI records
+	# (SIMGPU_CUPTI_BUSY=1); the ratio with the simulated CUPTI record
+	# writing is printed beside it.
+	row("(a)", sprintf("cudaMalloc+cudaFree added while recording: %.0f ns; libc-wrapper malloc+free added: %.0f ns", add_cuda, add_libc), sprintf("ratio %.2f", add_cuda / add_libc), "<= 1.1")
 	row("(b)", sprintf("preloaded, no session: %.1f ns per call (pair %.1f -> %.1f ns)", add_idle, cb, ci), sprintf("%.1f ns/call", add_idle), "<= 15 ns")
-	row("(c)", sprintf("cudaLaunchKernel (4 tensors, 300-B params) added: %.0f ns; one bare tracepoint: %.0f ns", add_launch, tp), sprintf("ratio %.2f", add_launch / tp), "<= 2.0")
-	row("(c2)", sprintf("the same launch, 400-byte templated kernel name, added: %.0f ns; one bare tracepoint: %.0f ns", lnr - lnb, tp), sprintf("ratio %.2f", (lnr - lnb) / tp), "<= 2.0")
-	row("(d)", sprintf("dnntrace-analyze %.2f s vs babeltrace2 -o dummy %.2f s on %d events", as, bs, ev), sprintf("ratio %.2f, RSS %.0f MiB", as / bs, ak / 1024), "<= 1.5")
-	row("(e)", sprintf("cudnnConvolutionForward (x, w, y, workspace; shapes) added: %.0f ns; one bare tracepoint: %.0f ns", vr - vb, tp), sprintf("ratio %.2f", (vr - vb) / tp), "<= 2.0")
-	row("(f)", sprintf("cublasLtMatmul (A, B, C=D, bias, workspace; shapes) added: %.0f ns; one bare tracepoint: %.0f ns", mr - mb, tp), sprintf("ratio %.2f", (mr - mb) / tp), "<= 2.0")
+	row("(c)", sprintf("cudaLaunchKernel (4 tensors, 300-B params) added: %.0f ns (%.0f without CUPTI records); one bare tracepoint: %.0f ns", add_launch, kn - kb, tp), sprintf("ratio %.2f (with CUPTI %.2f)", (kn - kb) / tp, add_launch / tp), "<= 1.5 without CUPTI records")
+	row("(c2)", sprintf("the same launch, 400-byte templated kernel name, added: %.0f ns (%.0f without CUPTI records); one bare tracepoint: %.0f ns", lnr - lnb, lnn - lnb, tp), sprintf("ratio %.2f (with CUPTI %.2f)", (lnn - lnb) / tp, (lnr - lnb) / tp), "<= 1.5 without CUPTI records")
+	row("(d)", sprintf("dnntrace-analyze %.2f s vs babeltrace2 -o dummy %.2f s on %d events", as, bs, ev), sprintf("ratio %.2f, RSS %.0f MiB", as / bs, ak / 1024), "<= 1.3, <= 150 MiB")
+	row("(e)", sprintf("cudnnConvolutionForward (x, w, y, workspace; shapes) added: %.0f ns (%.0f without CUPTI records); one bare tracepoint: %.0f ns", vr - vb, vn - vb, tp), sprintf("ratio %.2f (with CUPTI %.2f)", (vn - vb) / tp, (vr - vb) / tp), "<= 2.5 without CUPTI records")
+	row("(f)", sprintf("cublasLtMatmul (A, B, C=D, bias, workspace; shapes) added: %.0f ns (%.0f without CUPTI records); one bare tracepoint: %.0f ns", mr - mb, mn - mb, tp), sprintf("ratio %.2f (with CUPTI %.2f)", (mn - mb) / tp, (mr - mb) / tp), "<= 2.5 without CUPTI records")
 	row("(g)", sprintf("cuMemAlloc+cuMemFree via cuGetProcAddress added while recording: %.0f ns; (a) cudaMalloc+cudaFree added: %.0f ns", dr - db, add_cuda), sprintf("ratio %.2f", (dr - db) / add_cuda), "within 10% (<= 1.10)")
 	printf "\nwhere the time goes:\n"
-	printf "  (a) the alloc+free events the format requires, emitted alone: %.0f ns (floor ratio %.2f); the rest is the live-tensor map and ids\n", p1 - p0, (p1 - p0) / add_libc
-	printf "  (c) without CUPTI records (SIMGPU_CUPTI_BUSY=1): %.0f ns added (ratio %.2f); the launch event alone: %.0f ns (floor ratio %.2f)\n", kn - kb, (kn - kb) / tp, e1 - e0, (e1 - e0) / tp
-	printf "  (e), (f) without CUPTI records (SIMGPU_CUPTI_BUSY=1): %.0f and %.0f ns added (ratios %.2f, %.2f); bare calls: %.0f and %.0f ns\n", vn - vb, mn - mb, (vn - vb) / tp, (mn - mb) / tp, vb, mb
+	printf "  (a) the alloc+free events the format requires, emitted alone: %.0f ns (floor ratio %.2f); the rest is the live-tensor map, ids, the device query, memory samples and the simulated CUPTI'"'"'s per-call work\n", p1 - p0, (p1 - p0) / add_libc
+	printf "  (c) the launch event alone: %.0f ns (floor ratio %.2f); the rest is the parameter scan, call id, entry time and kernel lookup\n", e1 - e0, (e1 - e0) / tp
+	printf "  (e), (f) bare calls: %.0f and %.0f ns\n", vb, mb
 	printf "reference: libc wrapper, no session: %.1f ns per malloc+free pair added; babeltrace2 peak RSS %.0f MiB\n", li - lb, bk / 1024
 }'

@@ -91,6 +91,12 @@ $(INTERCEPTORS_TEST_DIR)/dlsym_host: tests/interceptors/dlsym_host.c \
 	$(CC) $(CFLAGS) -o $@ $< $(SAN_LDFLAGS) -L$(INTERCEPTORS_TEST_DIR) -Wl,--no-as-needed -l:libdlsym_probe_a.so \
 		-l:libdlsym_probe_b.so -ldl
 
+# Another interposer of cudaMalloc, preloaded beside the tracer.
+INTERCEPTORS_HELPERS += $(INTERCEPTORS_TEST_DIR)/libnext_interposer.so
+$(INTERCEPTORS_TEST_DIR)/libnext_interposer.so: tests/interceptors/next_interposer.c | check-cuda
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(CUDA_CFLAGS) -shared -Wl,-soname,libnext_interposer.so -o $@ $< $(SAN_LDFLAGS) -ldl
+
 # --- fork and exec under the tracer --------------------------------------------
 
 INTERCEPTORS_HELPERS += $(INTERCEPTORS_TEST_DIR)/fork_exec

@@ -6,6 +6,7 @@
  * inside. It must never call the sink while holding sim_lock.
  */
 #include "simgpu/sim_internal.h"
+#include "simgpu/driver/driver_internal.h"
 
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -144,6 +145,12 @@ uint32_t simgpu_internal_next_correlation_id(void);
 uint32_t simgpu_internal_next_correlation_id(void)
 {
 	return sim_next_correlation_id();
+}
+
+int simgpu_internal_driver_initialized(void);
+int simgpu_internal_driver_initialized(void)
+{
+	return sim_driver_initialized();
 }
 
 int simgpu_internal_attach_cupti(unsigned int version, simgpu_work_sink sink,

@@ -29,31 +29,31 @@ extern cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 gridDim,
 void simgpu_define_kernel(const void *func, const char *name, size_t nparams,
 			  const size_t *param_sizes)
 {
-	if (cudart_init() == cudaSuccess)
+	if (cudart_load() == cudaSuccess)
 		cudart_priv.define_kernel(func, name, nparams, param_sizes);
 }
 
 void simgpu_next_kernel_ns(unsigned long long ns)
 {
-	if (cudart_init() == cudaSuccess)
+	if (cudart_load() == cudaSuccess)
 		cudart_priv.next_kernel_ns(ns);
 }
 
 void simgpu_default_next_kernel_ns(unsigned long long ns)
 {
-	if (cudart_init() == cudaSuccess)
+	if (cudart_load() == cudaSuccess)
 		cudart_priv.default_next_kernel_ns(ns);
 }
 
 void simgpu_next_kernel_power_mw(unsigned int mw)
 {
-	if (cudart_init() == cudaSuccess)
+	if (cudart_load() == cudaSuccess)
 		cudart_priv.next_kernel_power_mw(mw);
 }
 
 void simgpu_fail_next_kernel(int cuda_error)
 {
-	if (cudart_init() == cudaSuccess)
+	if (cudart_load() == cudaSuccess)
 		cudart_priv.fail_next_kernel(cuda_error);
 }
 

@@ -51,7 +51,7 @@ struct fatbin_wrapper {
  */
 void **__cudaRegisterFatBinary(void *fatCubin)
 {
-	if (cudart_init() != cudaSuccess)
+	if (cudart_load() != cudaSuccess)
 		return NULL;
 	const struct fatbin_wrapper *w = fatCubin;
 	const void *image = NULL;

@@ -22,7 +22,9 @@ struct cudart_driver cudart_drv;
 struct cudart_driver cudart_drv_per_thread;
 struct simgpu_driver_private cudart_priv;
 
+static pthread_once_t load_once = PTHREAD_ONCE_INIT;
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
+static int loaded; /* the driver's entry points and private table are known */
 static cudaError_t init_result = cudaErrorInsufficientDriver;
 static CUcontext primary_context;
 /* Primary contexts of the other devices, retained at their first
@@ -89,6 +91,15 @@ static void load_driver(void)
 	    resolve(get_proc, &cudart_drv_per_thread,
 		    CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM))
 		return;
+	loaded = 1;
+}
+
+/* cuInit and the primary context: what the runtime's first call does. */
+static void init_driver(void)
+{
+	pthread_once(&load_once, load_driver);
+	if (!loaded)
+		return;
 	CUresult r = cudart_drv.init(0);
 	if (r == CUDA_SUCCESS)
 		r = cudart_drv.device_primary_ctx_retain(&primary_context, 0);
@@ -108,9 +119,15 @@ static void bind_primary_context(void)
 	context_bound = 1;
 }
 
+cudaError_t cudart_load(void)
+{
+	pthread_once(&load_once, load_driver);
+	return loaded ? cudaSuccess : cudaErrorInsufficientDriver;
+}
+
 cudaError_t cudart_init(void)
 {
-	pthread_once(&init_once, load_driver);
+	pthread_once(&init_once, init_driver);
 	return init_result;
 }
 

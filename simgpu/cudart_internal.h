@@ -131,7 +131,16 @@ extern struct cudart_driver cudart_drv;
 extern struct cudart_driver cudart_drv_per_thread;
 extern struct simgpu_driver_private cudart_priv;
 
-/* Loads and resolves the driver once; its verdict on every later call. */
+/*
+ * Loads and resolves the driver once, without initialising it: what
+ * registration (__cudaRegisterFatBinary, at program start) and the simgpu_*
+ * hooks need. The real runtime defers cuInit to the first API call too, so
+ * a tool that starts before it (CUPTI's per-function API records) sees an
+ * uninitialised driver.
+ */
+cudaError_t cudart_load(void);
+/* cudart_load, then cuInit and the primary context once: what every API
+ * call needs; its verdict on every later call. */
 cudaError_t cudart_init(void);
 /* The table for a call made through a _ptds/_ptsz entry point or not. */
 static inline const struct cudart_driver *cudart_driver_for(int per_thread)

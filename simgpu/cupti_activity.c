@@ -85,6 +85,7 @@ static pthread_cond_t delivery_cond = PTHREAD_COND_INITIALIZER;
 static int attached;
 static simgpu_work_complete_fn work_complete;
 static simgpu_next_correlation_id_fn next_correlation_id;
+static simgpu_driver_initialized_fn driver_initialized;
 static CUpti_BuffersCallbackRequestFunc buffer_requested;
 static CUpti_BuffersCallbackCompleteFunc buffer_completed;
 static CUpti_TimestampCallbackFunc timestamp_callback;
@@ -159,8 +160,10 @@ static CUptiResult attach(void)
 						       SIMGPU_WORK_COMPLETE_SYMBOL);
 	next_correlation_id = (simgpu_next_correlation_id_fn)dlsym(
 		driver, SIMGPU_NEXT_CORRELATION_ID_SYMBOL);
+	driver_initialized = (simgpu_driver_initialized_fn)dlsym(
+		driver, SIMGPU_DRIVER_INITIALIZED_SYMBOL);
 	/* A real driver has none: no simulated device to profile. */
-	if (!attach_fn || !work_complete || !next_correlation_id ||
+	if (!attach_fn || !work_complete || !next_correlation_id || !driver_initialized ||
 	    attach_fn(SIMGPU_CUPTI_HOOK_VERSION, sink, api_wanted) != 0) {
 		dlclose(driver);
 		return CUPTI_ERROR_NOT_INITIALIZED;
@@ -671,6 +674,14 @@ CUptiResult cuptiActivityDisable(CUpti_ActivityKind kind)
 /*
  * One API function on or off. The header lists no error for a bad cbid;
  * the sim answers CUPTI_ERROR_INVALID_PARAMETER (assumed).
+ *
+ * Once the driver is initialised (cuInit, which the runtime calls at its
+ * first call), a selection is accepted and changes nothing: measured on a
+ * real H100 (CUPTI 13.0.1, driver 580.159), per-function API records chosen
+ * after a cudaFree(0) never came, nor their external correlation records,
+ * while the same selection made before any CUDA call gave both (the RUNTIME
+ * and DRIVER kinds, enabled late, still worked). Whether the real cut-off
+ * is cuInit or the first context is not known; cuInit is the earlier one.
  */
 static CUptiResult set_api_enabled(_Atomic unsigned char *table, int size,
 				   CUpti_CallbackId cbid, uint8_t enable)
@@ -681,7 +692,7 @@ static CUptiResult set_api_enabled(_Atomic unsigned char *table, int size,
 		return CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED;
 	pthread_mutex_lock(&cupti_lock);
 	CUptiResult res = attach();
-	if (res == CUPTI_SUCCESS)
+	if (res == CUPTI_SUCCESS && !driver_initialized())
 		atomic_store_explicit(&table[cbid], enable ? 1 : 0,
 				      memory_order_relaxed);
 	pthread_mutex_unlock(&cupti_lock);

@@ -86,8 +86,11 @@ typedef int (*simgpu_attach_cupti_fn)(unsigned int version, simgpu_work_sink sin
 				      simgpu_api_filter filter);
 typedef int (*simgpu_work_complete_fn)(uint64_t end_ns);
 typedef uint32_t (*simgpu_next_correlation_id_fn)(void);
+/* Whether cuInit has succeeded in this process (1) or not (0). */
+typedef int (*simgpu_driver_initialized_fn)(void);
 #define SIMGPU_ATTACH_CUPTI_SYMBOL "simgpu_internal_attach_cupti"
 #define SIMGPU_WORK_COMPLETE_SYMBOL "simgpu_internal_work_complete"
 #define SIMGPU_NEXT_CORRELATION_ID_SYMBOL "simgpu_internal_next_correlation_id"
+#define SIMGPU_DRIVER_INITIALIZED_SYMBOL "simgpu_internal_driver_initialized"
 
 #endif

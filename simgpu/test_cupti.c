@@ -5,7 +5,8 @@
  * real CUPTI); completion when full (delivered by the CUPTI worker thread,
  * not the filling thread) and on flush (in the caller's thread, complete and
  * in order), forced vs default flush; API records per enabled runtime or
- * driver function (cuptiActivityEnableRuntimeApi/DriverApi); CUDA calls from bufferCompleted; exit
+ * driver function (cuptiActivityEnableRuntimeApi/DriverApi, chosen before cuInit;
+ * ignored after it, as on a real H100); CUDA calls from bufferCompleted; exit
  * with buffers in flight; dropped records; timestamp callback; busy
  * subscriber; result strings.
  */
@@ -282,23 +283,53 @@ static int has_external_for(uint32_t correlation_id)
 
 /*
  * cuptiActivityEnableRuntimeApi/DriverApi: API records, and so external
- * correlation records, only for the enabled functions; the RUNTIME kind,
- * enabled later, overrides per-function settings.
+ * correlation records, only for the enabled functions, when they are chosen
+ * before cuInit; chosen after it, they are accepted and change nothing (a
+ * real H100 did so, cupti_activity.c), while the RUNTIME kind, enabled
+ * later, still gives every call its record. Each runs in a child of its own
+ * (--api-selection runtime|driver): the selection must come before the
+ * process's first CUDA call.
  */
-static void check_api_selection(void)
+static int api_selection_child(const char *domain)
 {
 #define RT(name) CUPTI_RUNTIME_TRACE_CBID_##name
-	CHECK_CUPTI(cuptiActivityDisable(CUPTI_ACTIVITY_KIND_RUNTIME), CUPTI_SUCCESS);
+	simgpu_test_setup();
+	CHECK_CUPTI(cuptiActivityRegisterCallbacks(buffer_requested, buffer_completed),
+		    CUPTI_SUCCESS);
+	CHECK_CUPTI(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL), CUPTI_SUCCESS);
+	CHECK_CUPTI(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_MEMCPY), CUPTI_SUCCESS);
+	CHECK_CUPTI(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION), CUPTI_SUCCESS);
+	CHECK_CUPTI(cuptiActivityPushExternalCorrelationId(
+			    CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0, 90), CUPTI_SUCCESS);
+	static char host[64];
+	void *d;
+	const CUpti_ActivityKernel10 *k;
+
+	if (strcmp(domain, "driver") == 0) {
+		/* The driver function underneath cudaLaunchKernel (cuLaunchKernel). */
+		CHECK_CUPTI(cuptiActivityEnableDriverApi(CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, 1),
+			    CUPTI_SUCCESS);
+		CHECK_CUPTI(cuptiActivityEnableDriverApi(CUPTI_DRIVER_TRACE_CBID_SIZE, 1),
+			    CUPTI_ERROR_INVALID_PARAMETER);
+		simgpu_define_kernel(&kernel_b, "kernel_b", 0, NULL);
+		CHECK_CUDA(cudaMalloc(&d, 64));
+		CHECK_CUDA(cudaLaunchKernel(&kernel_b, D3(1, 1, 1), D3(1, 1, 1), NULL, 0, 0));
+		CHECK_CUDA(cudaFree(d));
+		CHECK_CUPTI(cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED), CUPTI_SUCCESS);
+		CHECK_EQ_U64(n_records, 3);
+		k = &find(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, 0)->kernel;
+		const CUpti_ActivityAPI *drv = &find(CUPTI_ACTIVITY_KIND_DRIVER, 0)->api;
+		CHECK(drv->cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel);
+		CHECK_EQ_U64(drv->correlationId, k->correlationId);
+		CHECK(has_external_for(k->correlationId));
+		return 0;
+	}
 	CHECK_CUPTI(cuptiActivityEnableRuntimeApi(RT(cudaLaunchKernel_v7000), 1), CUPTI_SUCCESS);
 	CHECK_CUPTI(cuptiActivityEnableRuntimeApi(RT(cudaMemcpy_v3020), 1), CUPTI_SUCCESS);
 	CHECK_CUPTI(cuptiActivityEnableRuntimeApi(0, 1), CUPTI_ERROR_INVALID_PARAMETER);
 	CHECK_CUPTI(cuptiActivityEnableRuntimeApi(CUPTI_RUNTIME_TRACE_CBID_SIZE, 1),
 		    CUPTI_ERROR_INVALID_PARAMETER);
-	static char host[64];
-	n_records = 0;
-	CHECK_CUPTI(cuptiActivityPushExternalCorrelationId(
-			    CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0, 90), CUPTI_SUCCESS);
-	void *d;
+	simgpu_define_kernel(&kernel_b, "kernel_b", 0, NULL);
 	CHECK_CUDA(cudaMalloc(&d, 64));
 	CHECK_CUDA(cudaLaunchKernel(&kernel_b, D3(1, 1, 1), D3(1, 1, 1), NULL, 0, 0));
 	CHECK_CUDA(cudaMemcpy(d, host, 64, cudaMemcpyHostToDevice));
@@ -310,7 +341,7 @@ static void check_api_selection(void)
 	CHECK_EQ_U64(count_api(CUPTI_ACTIVITY_KIND_RUNTIME, RT(cudaMemcpy_v3020)), 1);
 	CHECK_EQ_U64(count_kind(CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION), 2);
 	CHECK_EQ_U64(count_kind(CUPTI_ACTIVITY_KIND_MEMCPY), 2);
-	const CUpti_ActivityKernel10 *k = &find(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, 0)->kernel;
+	k = &find(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, 0)->kernel;
 	const CUpti_ActivityMemcpy6 *sync = &find(CUPTI_ACTIVITY_KIND_MEMCPY, 0)->memcpy;
 	const CUpti_ActivityMemcpy6 *async = &find(CUPTI_ACTIVITY_KIND_MEMCPY, 1)->memcpy;
 	CHECK(has_external_for(k->correlationId));
@@ -318,38 +349,28 @@ static void check_api_selection(void)
 	CHECK(!has_external_for(async->correlationId));
 	CHECK_EQ_U64(find(CUPTI_ACTIVITY_KIND_RUNTIME, 0)->api.correlationId, k->correlationId);
 
-	/* The kind enabled later overrides; a function disabled after it is off. */
-	CHECK_CUPTI(cuptiActivityEnableRuntimeApi(RT(cudaMalloc_v3020), 0), CUPTI_SUCCESS);
-	CHECK_CUPTI(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_RUNTIME), CUPTI_SUCCESS);
-	CHECK_CUPTI(cuptiActivityEnableRuntimeApi(RT(cudaFree_v3020), 0), CUPTI_SUCCESS);
-	n_records = 0;
-	CHECK_CUDA(cudaMalloc(&d, 64));
-	CHECK_CUDA(cudaFree(d));
-	CHECK_CUPTI(cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED), CUPTI_SUCCESS);
-	CHECK_EQ_U64(n_records, 2); /* cudaMalloc's API and external records */
-	CHECK_EQ_U64(count_api(CUPTI_ACTIVITY_KIND_RUNTIME, RT(cudaMalloc_v3020)), 1);
-	CHECK_EQ_U64(find(CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION, 0)->ext.externalId, 90);
-
-	/* Driver functions: the one underneath cudaLaunchKernel (cuLaunchKernel). */
-	CHECK_CUPTI(cuptiActivityDisable(CUPTI_ACTIVITY_KIND_RUNTIME), CUPTI_SUCCESS);
-	CHECK_CUPTI(cuptiActivityEnableDriverApi(CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, 1),
-		    CUPTI_SUCCESS);
-	CHECK_CUPTI(cuptiActivityEnableDriverApi(CUPTI_DRIVER_TRACE_CBID_SIZE, 1),
-		    CUPTI_ERROR_INVALID_PARAMETER);
+	/* After cuInit: a selection is accepted and changes nothing. */
+	CHECK_CUPTI(cuptiActivityEnableRuntimeApi(RT(cudaMalloc_v3020), 1), CUPTI_SUCCESS);
+	CHECK_CUPTI(cuptiActivityEnableRuntimeApi(RT(cudaLaunchKernel_v7000), 0), CUPTI_SUCCESS);
 	n_records = 0;
 	CHECK_CUDA(cudaMalloc(&d, 64));
 	CHECK_CUDA(cudaLaunchKernel(&kernel_b, D3(1, 1, 1), D3(1, 1, 1), NULL, 0, 0));
-	CHECK_CUDA(cudaFree(d));
 	CHECK_CUPTI(cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED), CUPTI_SUCCESS);
-	CHECK_EQ_U64(n_records, 3);
-	k = &find(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, 0)->kernel;
-	const CUpti_ActivityAPI *drv = &find(CUPTI_ACTIVITY_KIND_DRIVER, 0)->api;
-	CHECK(drv->cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel);
-	CHECK_EQ_U64(drv->correlationId, k->correlationId);
-	CHECK(has_external_for(k->correlationId));
-	CHECK_CUPTI(cuptiActivityDisable(CUPTI_ACTIVITY_KIND_DRIVER), CUPTI_SUCCESS);
-	CHECK_CUPTI(cuptiActivityPopExternalCorrelationId(
-			    CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0, NULL), CUPTI_SUCCESS);
+	CHECK_EQ_U64(count_api(CUPTI_ACTIVITY_KIND_RUNTIME, RT(cudaMalloc_v3020)), 0);
+	CHECK_EQ_U64(count_api(CUPTI_ACTIVITY_KIND_RUNTIME, RT(cudaLaunchKernel_v7000)), 1);
+
+	/* The RUNTIME kind, enabled after cuInit, records every call. */
+	CHECK_CUPTI(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_RUNTIME), CUPTI_SUCCESS);
+	CHECK_CUPTI(cuptiActivityEnableRuntimeApi(RT(cudaFree_v3020), 0), CUPTI_SUCCESS);
+	n_records = 0;
+	CHECK_CUDA(cudaFree(d));
+	CHECK_CUDA(cudaMalloc(&d, 64));
+	CHECK_CUPTI(cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED), CUPTI_SUCCESS);
+	CHECK_EQ_U64(n_records, 4); /* each call's API and external records */
+	CHECK_EQ_U64(count_api(CUPTI_ACTIVITY_KIND_RUNTIME, RT(cudaFree_v3020)), 1);
+	CHECK_EQ_U64(count_api(CUPTI_ACTIVITY_KIND_RUNTIME, RT(cudaMalloc_v3020)), 1);
+	CHECK_EQ_U64(find(CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION, 0)->ext.externalId, 90);
+	return 0;
 #undef RT
 }
 
@@ -367,8 +388,10 @@ static void check_timestamp_callback(void)
 	CHECK_CUPTI(cuptiActivityRegisterTimestampCallback(user_clock), CUPTI_SUCCESS);
 	CHECK_CUPTI(cuptiGetTimestamp(&t), CUPTI_SUCCESS);
 	CHECK(t < CUPTI_OFFSET);
+	/* An idle device (the earlier checks leave work queued): a fresh
+	 * non-blocking stream's kernel then starts at submission. */
+	CHECK_CUDA(cudaDeviceSynchronize());
 	n_records = 0;
-	/* A fresh non-blocking stream: the kernel starts at submission. */
 	cudaStream_t fresh;
 	CHECK_CUDA(cudaStreamCreateWithFlags(&fresh, cudaStreamNonBlocking));
 	uint64_t before = now_ns();
@@ -417,13 +440,14 @@ static int unfinished_child(void)
 	return 0;
 }
 
-/* Runs this test binary again with one argument; expects exit status 0. */
-static void check_child(const char *arg)
+/* Runs this test binary again with one or two arguments (arg2 may be
+ * NULL); expects exit status 0. */
+static void check_child(const char *arg, const char *arg2)
 {
 	pid_t child = fork();
 	CHECK(child >= 0);
 	if (child == 0) {
-		char *argv[] = { "test_simgpu_cupti", (char *)arg, NULL };
+		char *argv[] = { "test_simgpu_cupti", (char *)arg, (char *)arg2, NULL };
 		execv("/proc/self/exe", argv);
 		_exit(3);
 	}
@@ -485,14 +509,17 @@ int main(int argc, char **argv)
 		return unfinished_child();
 	if (argc > 1 && strcmp(argv[1], "--exit-while-delivering") == 0)
 		return exit_while_delivering_child();
+	if (argc > 2 && strcmp(argv[1], "--api-selection") == 0)
+		return api_selection_child(argv[2]);
 	simgpu_test_setup();
 	check_records_and_correlation();
 	check_full_buffers_and_drops();
-	check_api_selection();
+	check_child("--api-selection", "runtime");
+	check_child("--api-selection", "driver");
 	check_timestamp_callback();
 	check_flush_of_unfinished_work();
 	uint64_t t0 = now_ns();
-	check_child("--exit-while-delivering");
+	check_child("--exit-while-delivering", NULL);
 	CHECK(now_ns() - t0 < 2000000000ULL); /* not 20 x 200 ms of callbacks */
 	check_busy_and_strings();
 	return 0;

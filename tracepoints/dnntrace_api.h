@@ -4,10 +4,11 @@
  * kernel function launched (its name, once) and per tensor name given
  * through dnntrace_tag().
  *
- * This header IS the trace format: tracepoints/README.md documents every
- * field, and the analyzer reads exactly these names. Add fields or enum labels
- * at the end; never rename, retype or reorder existing ones, except in a new
- * format version (DNNTRACE_TRACE_FORMAT below) whose previous traces the
+ * This header and the field lists it expands (event_fields.h) ARE the
+ * trace format: tracepoints/README.md documents every field, and the
+ * analyzer reads exactly these names. Add fields or enum labels at the end;
+ * never rename, retype or reorder existing ones, except in a new format
+ * version (DNNTRACE_TRACE_FORMAT, event_fields.h) whose previous traces the
  * analyzer still reads.
  */
 #undef LTTNG_UST_TRACEPOINT_PROVIDER
@@ -23,18 +24,7 @@
 #include <stdint.h>
 
 #include "tracepoints/dnntrace_enums.h"
-
-/*
- * The trace format these definitions write, in dnntrace_api:status.format
- * (README.md, "Format versions"). 2: launches name their kernel by
- * function_id, each kernel's name comes once in dnntrace_api:function.
- * Format 1 (no format field) carried the name string in every launch: only
- * the analyzer's tests build it (-DDNNTRACE_TRACE_FORMAT=1), to write the
- * old traces the analyzer must keep reading.
- */
-#ifndef DNNTRACE_TRACE_FORMAT
-#define DNNTRACE_TRACE_FORMAT 2
-#endif
+#include "tracepoints/event_fields.h"
 
 /* Which API entry point the program called. Values are stable (see enums). */
 #ifndef DT_API_LABEL
@@ -62,38 +52,47 @@ LTTNG_UST_TRACEPOINT_ENUM(dnntrace_api, mem_kind,
 /*
  * A successful or failed allocation. tensor_id is the process-wide number of
  * this device allocation (0, 1, 2, ... in the order the library saw them), or
- * -1 for a failed call or pinned host memory (not a device tensor).
+ * -1 for a failed call or memory that is no tensor (pinned host memory).
+ * Format 3: the kind of memory is the api's (memory_kinds.h), and a
+ * stream-ordered allocation is alloc_async, with its stream.
  */
+#if DNNTRACE_TRACE_FORMAT >= 3
+LTTNG_UST_TRACEPOINT_EVENT(dnntrace_api, alloc,
+	LTTNG_UST_TP_ARGS(int, api, int, device, const void *, ptr, uint64_t, bytes,
+		int64_t, tensor_id, int, result),
+	LTTNG_UST_TP_FIELDS(DNNTRACE_FIELDS_api_alloc(DT_TP_FIELD))
+)
+
+LTTNG_UST_TRACEPOINT_EVENT(dnntrace_api, alloc_async,
+	LTTNG_UST_TP_ARGS(int, api, int, device, const void *, ptr, uint64_t, bytes,
+		int64_t, tensor_id, int, result, const void *, stream),
+	LTTNG_UST_TP_FIELDS(DNNTRACE_FIELDS_api_alloc_async(DT_TP_FIELD))
+)
+
+/* A free; tensor_id -1: an unknown pointer or memory that is no tensor. */
+LTTNG_UST_TRACEPOINT_EVENT(dnntrace_api, free,
+	LTTNG_UST_TP_ARGS(int, api, int64_t, tensor_id, int, result),
+	LTTNG_UST_TP_FIELDS(DNNTRACE_FIELDS_api_free(DT_TP_FIELD))
+)
+
+LTTNG_UST_TRACEPOINT_EVENT(dnntrace_api, free_async,
+	LTTNG_UST_TP_ARGS(int, api, int64_t, tensor_id, int, result, const void *, stream),
+	LTTNG_UST_TP_FIELDS(DNNTRACE_FIELDS_api_free_async(DT_TP_FIELD))
+)
+#else
 LTTNG_UST_TRACEPOINT_EVENT(dnntrace_api, alloc,
 	LTTNG_UST_TP_ARGS(int, api, int, kind, int, device, const void *, stream,
 		const void *, ptr, uint64_t, requested_bytes, uint64_t, bytes,
 		int64_t, tensor_id, int, result),
-	LTTNG_UST_TP_FIELDS(
-		lttng_ust_field_enum(dnntrace_api, api, int, api, api)
-		lttng_ust_field_enum(dnntrace_api, mem_kind, int, kind, kind)
-		lttng_ust_field_integer(int32_t, device, device)
-		lttng_ust_field_integer_hex(uint64_t, stream, (uintptr_t)stream)
-		lttng_ust_field_integer_hex(uint64_t, ptr, (uintptr_t)ptr)
-		lttng_ust_field_integer(uint64_t, requested_bytes, requested_bytes)
-		lttng_ust_field_integer(uint64_t, bytes, bytes)
-		lttng_ust_field_integer(int64_t, tensor_id, tensor_id)
-		lttng_ust_field_integer(int32_t, result, result)
-	)
+	LTTNG_UST_TP_FIELDS(DNNTRACE_FIELDS_api_alloc(DT_TP_FIELD))
 )
 
-/* A free (device, stream-ordered or pinned host). tensor_id -1: unknown ptr. */
 LTTNG_UST_TRACEPOINT_EVENT(dnntrace_api, free,
 	LTTNG_UST_TP_ARGS(int, api, int, kind, const void *, stream,
 		const void *, ptr, int64_t, tensor_id, int, result),
-	LTTNG_UST_TP_FIELDS(
-		lttng_ust_field_enum(dnntrace_api, api, int, api, api)
-		lttng_ust_field_enum(dnntrace_api, mem_kind, int, kind, kind)
-		lttng_ust_field_integer_hex(uint64_t, stream, (uintptr_t)stream)
-		lttng_ust_field_integer_hex(uint64_t, ptr, (uintptr_t)ptr)
-		lttng_ust_field_integer(int64_t, tensor_id, tensor_id)
-		lttng_ust_field_integer(int32_t, result, result)
-	)
+	LTTNG_UST_TP_FIELDS(DNNTRACE_FIELDS_api_free(DT_TP_FIELD))
 )
+#endif
 
 /*
  * A copy. call_id links it to the GPU memcpy record (external correlation).
@@ -106,19 +105,7 @@ LTTNG_UST_TRACEPOINT_EVENT(dnntrace_api, memcpy,
 		const void *, dst, const void *, src, uint64_t, bytes,
 		const void *, stream, const int64_t *, tensors,
 		int, result, uint64_t, start_ns),
-	LTTNG_UST_TP_FIELDS(
-		lttng_ust_field_integer(uint64_t, call_id, call_id)
-		lttng_ust_field_enum(dnntrace_api, api, int, api, api)
-		lttng_ust_field_integer(int32_t, direction, direction)
-		lttng_ust_field_integer_hex(uint64_t, dst, (uintptr_t)dst)
-		lttng_ust_field_integer_hex(uint64_t, src, (uintptr_t)src)
-		lttng_ust_field_integer(uint64_t, bytes, bytes)
-		lttng_ust_field_integer_hex(uint64_t, stream, (uintptr_t)stream)
-		lttng_ust_field_integer(int64_t, dst_tensor, tensors[0])
-		lttng_ust_field_integer(int64_t, src_tensor, tensors[1])
-		lttng_ust_field_integer(int32_t, result, result)
-		lttng_ust_field_integer(uint64_t, start_ns, start_ns)
-	)
+	LTTNG_UST_TP_FIELDS(DNNTRACE_FIELDS_api_memcpy(DT_TP_FIELD))
 )
 
 /* A memset. bytes: width * height for the 2D variants. */
@@ -126,67 +113,43 @@ LTTNG_UST_TRACEPOINT_EVENT(dnntrace_api, memset,
 	LTTNG_UST_TP_ARGS(uint64_t, call_id, int, api, const void *, ptr,
 		int, value, uint64_t, bytes, const void *, stream,
 		int64_t, tensor_id, int, result, uint64_t, start_ns),
-	LTTNG_UST_TP_FIELDS(
-		lttng_ust_field_integer(uint64_t, call_id, call_id)
-		lttng_ust_field_enum(dnntrace_api, api, int, api, api)
-		lttng_ust_field_integer_hex(uint64_t, ptr, (uintptr_t)ptr)
-		lttng_ust_field_integer(int32_t, value, value)
-		lttng_ust_field_integer(uint64_t, bytes, bytes)
-		lttng_ust_field_integer_hex(uint64_t, stream, (uintptr_t)stream)
-		lttng_ust_field_integer(int64_t, tensor_id, tensor_id)
-		lttng_ust_field_integer(int32_t, result, result)
-		lttng_ust_field_integer(uint64_t, start_ns, start_ns)
-	)
+	LTTNG_UST_TP_FIELDS(DNNTRACE_FIELDS_api_memset(DT_TP_FIELD))
 )
 
 /*
  * A kernel launch. call_id is pushed as CUPTI external correlation id
  * (CUSTOM0) around the forwarded call, so dnntrace_gpu:external_correlation
  * links the GPU kernel record back here. function_id names the kernel: the
- * dnntrace_api:function event with that id (0: the name is unknown).
+ * dnntrace_api:function event with that id (0: the name is unknown); its
+ * grid and block are in that GPU record (format 3; formats 1 and 2 carried
+ * them here, and the handle).
  * tensors: ids of the live tensors whose base or interior addresses appear,
  * 8-byte aligned, in the parameter bytes (each id once, in parameter order).
  * Roles are unknown for plain launches: the analyzer counts each as read and
  * write.
  */
-#ifndef DNNTRACE_LAUNCH_FIELDS_AFTER_KERNEL
-/* The fields after the kernel's id (format 2) or name (format 1). */
-#define DNNTRACE_LAUNCH_FIELDS_AFTER_KERNEL \
-		lttng_ust_field_integer(uint32_t, grid_x, geom->grid[0]) \
-		lttng_ust_field_integer(uint32_t, grid_y, geom->grid[1]) \
-		lttng_ust_field_integer(uint32_t, grid_z, geom->grid[2]) \
-		lttng_ust_field_integer(uint32_t, block_x, geom->block[0]) \
-		lttng_ust_field_integer(uint32_t, block_y, geom->block[1]) \
-		lttng_ust_field_integer(uint32_t, block_z, geom->block[2]) \
-		lttng_ust_field_integer(uint64_t, shared_mem, geom->shared_mem) \
-		lttng_ust_field_integer_hex(uint64_t, stream, (uintptr_t)stream) \
-		lttng_ust_field_sequence(int64_t, tensors, tensors, uint32_t, n_tensors) \
-		lttng_ust_field_integer(int32_t, result, result) \
-		lttng_ust_field_integer(uint64_t, start_ns, start_ns)
-#endif
-#ifndef DNNTRACE_LAUNCH_KERNEL_ARG
+#ifndef DNNTRACE_LAUNCH_ARGS
+#if DNNTRACE_TRACE_FORMAT >= 3
+#define DNNTRACE_LAUNCH_ARGS uint64_t, call_id, int, api, uint64_t, function_id, \
+	const void *, stream, const int64_t *, tensors, unsigned int, n_tensors, int, result, \
+	uint64_t, start_ns
+#else
 /* How a launch names its kernel: by function id (format 2), or by the name
- * string itself (format 1). */
+ * string itself (format 1; event_fields.h has the field). */
 #if DNNTRACE_TRACE_FORMAT >= 2
 #define DNNTRACE_LAUNCH_KERNEL_ARG uint64_t, function_id
-#define DNNTRACE_LAUNCH_KERNEL_FIELD lttng_ust_field_integer(uint64_t, function_id, function_id)
 #else
 #define DNNTRACE_LAUNCH_KERNEL_ARG const char *, name
-#define DNNTRACE_LAUNCH_KERNEL_FIELD lttng_ust_field_string(name, name)
+#endif
+#define DNNTRACE_LAUNCH_ARGS uint64_t, call_id, int, api, const void *, func, \
+	DNNTRACE_LAUNCH_KERNEL_ARG, const struct dnntrace_launch_geometry *, geom, \
+	const void *, stream, const int64_t *, tensors, unsigned int, n_tensors, int, result, \
+	uint64_t, start_ns
 #endif
 #endif
 LTTNG_UST_TRACEPOINT_EVENT(dnntrace_api, launch,
-	LTTNG_UST_TP_ARGS(uint64_t, call_id, int, api, const void *, func,
-		DNNTRACE_LAUNCH_KERNEL_ARG, const struct dnntrace_launch_geometry *, geom,
-		const void *, stream, const int64_t *, tensors,
-		unsigned int, n_tensors, int, result, uint64_t, start_ns),
-	LTTNG_UST_TP_FIELDS(
-		lttng_ust_field_integer(uint64_t, call_id, call_id)
-		lttng_ust_field_enum(dnntrace_api, api, int, api, api)
-		lttng_ust_field_integer_hex(uint64_t, func, (uintptr_t)func)
-		DNNTRACE_LAUNCH_KERNEL_FIELD
-		DNNTRACE_LAUNCH_FIELDS_AFTER_KERNEL
-	)
+	LTTNG_UST_TP_ARGS(DNNTRACE_LAUNCH_ARGS),
+	LTTNG_UST_TP_FIELDS(DNNTRACE_FIELDS_api_launch(DT_TP_FIELD))
 )
 
 #if DNNTRACE_TRACE_FORMAT >= 2
@@ -201,23 +164,14 @@ LTTNG_UST_TRACEPOINT_EVENT(dnntrace_api, launch,
 LTTNG_UST_TRACEPOINT_EVENT(dnntrace_api, function,
 	LTTNG_UST_TP_ARGS(uint64_t, function_id, const void *, func, const char *, name,
 		uint32_t, n_params),
-	LTTNG_UST_TP_FIELDS(
-		lttng_ust_field_integer(uint64_t, function_id, function_id)
-		lttng_ust_field_integer_hex(uint64_t, func, (uintptr_t)func)
-		lttng_ust_field_string(name, name)
-		lttng_ust_field_integer(uint32_t, n_params, n_params)
-	)
+	LTTNG_UST_TP_FIELDS(DNNTRACE_FIELDS_api_function(DT_TP_FIELD))
 )
 #endif
 
 /* dnntrace_tag(ptr, name): names the tensor containing ptr (-1: none). */
 LTTNG_UST_TRACEPOINT_EVENT(dnntrace_api, tag,
 	LTTNG_UST_TP_ARGS(const void *, ptr, int64_t, tensor_id, const char *, name),
-	LTTNG_UST_TP_FIELDS(
-		lttng_ust_field_integer_hex(uint64_t, ptr, (uintptr_t)ptr)
-		lttng_ust_field_integer(int64_t, tensor_id, tensor_id)
-		lttng_ust_field_string(name, name)
-	)
+	LTTNG_UST_TP_FIELDS(DNNTRACE_FIELDS_api_tag(DT_TP_FIELD))
 )
 
 /*
@@ -225,26 +179,17 @@ LTTNG_UST_TRACEPOINT_EVENT(dnntrace_api, tag,
  * started. cupti_ok 0 means kernel records are missing; message says why.
  * format: the trace format (DNNTRACE_TRACE_FORMAT; absent: 1).
  */
+#ifndef DNNTRACE_STATUS_ARGS
 #if DNNTRACE_TRACE_FORMAT >= 2
-LTTNG_UST_TRACEPOINT_EVENT(dnntrace_api, status,
-	LTTNG_UST_TP_ARGS(int, cupti_ok, int, code, const char *, message, int, format),
-	LTTNG_UST_TP_FIELDS(
-		lttng_ust_field_integer(int32_t, cupti_ok, cupti_ok)
-		lttng_ust_field_integer(int32_t, code, code)
-		lttng_ust_field_string(message, message)
-		lttng_ust_field_integer(int32_t, format, format)
-	)
-)
+#define DNNTRACE_STATUS_ARGS int, cupti_ok, int, code, const char *, message, int, format
 #else
-LTTNG_UST_TRACEPOINT_EVENT(dnntrace_api, status,
-	LTTNG_UST_TP_ARGS(int, cupti_ok, int, code, const char *, message),
-	LTTNG_UST_TP_FIELDS(
-		lttng_ust_field_integer(int32_t, cupti_ok, cupti_ok)
-		lttng_ust_field_integer(int32_t, code, code)
-		lttng_ust_field_string(message, message)
-	)
-)
+#define DNNTRACE_STATUS_ARGS int, cupti_ok, int, code, const char *, message
 #endif
+#endif
+LTTNG_UST_TRACEPOINT_EVENT(dnntrace_api, status,
+	LTTNG_UST_TP_ARGS(DNNTRACE_STATUS_ARGS),
+	LTTNG_UST_TP_FIELDS(DNNTRACE_FIELDS_api_status(DT_TP_FIELD))
+)
 
 /*
  * A CUDA graph launch (cuGraphLaunch, cudaGraphLaunch and their _ptsz
@@ -255,14 +200,7 @@ LTTNG_UST_TRACEPOINT_EVENT(dnntrace_api, status,
 LTTNG_UST_TRACEPOINT_EVENT(dnntrace_api, graph_launch,
 	LTTNG_UST_TP_ARGS(uint64_t, call_id, int, api, const void *, graph_exec,
 		const void *, stream, int, result, uint64_t, start_ns),
-	LTTNG_UST_TP_FIELDS(
-		lttng_ust_field_integer(uint64_t, call_id, call_id)
-		lttng_ust_field_enum(dnntrace_api, api, int, api, api)
-		lttng_ust_field_integer_hex(uint64_t, graph_exec, (uintptr_t)graph_exec)
-		lttng_ust_field_integer_hex(uint64_t, stream, (uintptr_t)stream)
-		lttng_ust_field_integer(int32_t, result, result)
-		lttng_ust_field_integer(uint64_t, start_ns, start_ns)
-	)
+	LTTNG_UST_TP_FIELDS(DNNTRACE_FIELDS_api_graph_launch(DT_TP_FIELD))
 )
 
 /*
@@ -274,11 +212,7 @@ LTTNG_UST_TRACEPOINT_EVENT(dnntrace_api, graph_launch,
  */
 LTTNG_UST_TRACEPOINT_EVENT(dnntrace_api, mem_info,
 	LTTNG_UST_TP_ARGS(int, device, uint64_t, free_bytes, uint64_t, total_bytes),
-	LTTNG_UST_TP_FIELDS(
-		lttng_ust_field_integer(int32_t, device, device)
-		lttng_ust_field_integer(uint64_t, free_bytes, free_bytes)
-		lttng_ust_field_integer(uint64_t, total_bytes, total_bytes)
-	)
+	LTTNG_UST_TP_FIELDS(DNNTRACE_FIELDS_api_mem_info(DT_TP_FIELD))
 )
 
 #endif /* DNNTRACE_API_TP_H */

@@ -20,37 +20,42 @@
 #include <lttng/tracepoint.h>
 #include <stdint.h>
 
-/* A kernel that ran (CUpti_ActivityKernel*). */
+#include "tracepoints/dnntrace_enums.h"
+#include "tracepoints/event_fields.h"
+
+/*
+ * A kernel that ran (CUpti_ActivityKernel*). Format 3: its name by name_id,
+ * the dnntrace_gpu:kernel_name event written once per distinct name per
+ * process (before the first record naming it, on the same thread), and its
+ * grid, block and dynamic shared memory, passed in one struct (a tracepoint
+ * takes 10 arguments at most). Formats 1 and 2 copied the name into every
+ * record and had no geometry.
+ */
+#if DNNTRACE_TRACE_FORMAT >= 3
+LTTNG_UST_TRACEPOINT_EVENT(dnntrace_gpu, kernel,
+	LTTNG_UST_TP_ARGS(const struct dnntrace_gpu_kernel *, k),
+	LTTNG_UST_TP_FIELDS(DNNTRACE_FIELDS_gpu_kernel(DT_TP_FIELD))
+)
+
+LTTNG_UST_TRACEPOINT_EVENT(dnntrace_gpu, kernel_name,
+	LTTNG_UST_TP_ARGS(uint32_t, name_id, const char *, name),
+	LTTNG_UST_TP_FIELDS(DNNTRACE_FIELDS_gpu_kernel_name(DT_TP_FIELD))
+)
+#else
 LTTNG_UST_TRACEPOINT_EVENT(dnntrace_gpu, kernel,
 	LTTNG_UST_TP_ARGS(uint32_t, correlation_id, uint32_t, device,
 		uint32_t, context, uint32_t, stream, uint64_t, start,
 		uint64_t, end, const char *, name),
-	LTTNG_UST_TP_FIELDS(
-		lttng_ust_field_integer(uint32_t, correlation_id, correlation_id)
-		lttng_ust_field_integer(uint32_t, device, device)
-		lttng_ust_field_integer(uint32_t, context, context)
-		lttng_ust_field_integer(uint32_t, stream, stream)
-		lttng_ust_field_integer(uint64_t, start, start)
-		lttng_ust_field_integer(uint64_t, end, end)
-		lttng_ust_field_string(name, name)
-	)
+	LTTNG_UST_TP_FIELDS(DNNTRACE_FIELDS_gpu_kernel(DT_TP_FIELD))
 )
+#endif
 
 /* A copy that ran (CUpti_ActivityMemcpy*); copy_kind: CUpti_ActivityMemcpyKind. */
 LTTNG_UST_TRACEPOINT_EVENT(dnntrace_gpu, memcpy,
 	LTTNG_UST_TP_ARGS(uint32_t, correlation_id, uint32_t, device,
 		uint32_t, context, uint32_t, stream, uint64_t, start,
 		uint64_t, end, uint32_t, copy_kind, uint64_t, bytes),
-	LTTNG_UST_TP_FIELDS(
-		lttng_ust_field_integer(uint32_t, correlation_id, correlation_id)
-		lttng_ust_field_integer(uint32_t, device, device)
-		lttng_ust_field_integer(uint32_t, context, context)
-		lttng_ust_field_integer(uint32_t, stream, stream)
-		lttng_ust_field_integer(uint64_t, start, start)
-		lttng_ust_field_integer(uint64_t, end, end)
-		lttng_ust_field_integer(uint32_t, copy_kind, copy_kind)
-		lttng_ust_field_integer(uint64_t, bytes, bytes)
-	)
+	LTTNG_UST_TP_FIELDS(DNNTRACE_FIELDS_gpu_memcpy(DT_TP_FIELD))
 )
 
 /* A memset that ran (CUpti_ActivityMemset*). */
@@ -58,16 +63,7 @@ LTTNG_UST_TRACEPOINT_EVENT(dnntrace_gpu, memset,
 	LTTNG_UST_TP_ARGS(uint32_t, correlation_id, uint32_t, device,
 		uint32_t, context, uint32_t, stream, uint64_t, start,
 		uint64_t, end, uint32_t, value, uint64_t, bytes),
-	LTTNG_UST_TP_FIELDS(
-		lttng_ust_field_integer(uint32_t, correlation_id, correlation_id)
-		lttng_ust_field_integer(uint32_t, device, device)
-		lttng_ust_field_integer(uint32_t, context, context)
-		lttng_ust_field_integer(uint32_t, stream, stream)
-		lttng_ust_field_integer(uint64_t, start, start)
-		lttng_ust_field_integer(uint64_t, end, end)
-		lttng_ust_field_integer(uint32_t, value, value)
-		lttng_ust_field_integer(uint64_t, bytes, bytes)
-	)
+	LTTNG_UST_TP_FIELDS(DNNTRACE_FIELDS_gpu_memset(DT_TP_FIELD))
 )
 
 /*
@@ -76,18 +72,13 @@ LTTNG_UST_TRACEPOINT_EVENT(dnntrace_gpu, memset,
  */
 LTTNG_UST_TRACEPOINT_EVENT(dnntrace_gpu, external_correlation,
 	LTTNG_UST_TP_ARGS(uint32_t, correlation_id, uint64_t, call_id),
-	LTTNG_UST_TP_FIELDS(
-		lttng_ust_field_integer(uint32_t, correlation_id, correlation_id)
-		lttng_ust_field_integer(uint64_t, call_id, call_id)
-	)
+	LTTNG_UST_TP_FIELDS(DNNTRACE_FIELDS_gpu_external_correlation(DT_TP_FIELD))
 )
 
 /* CUPTI dropped this many records (cuptiActivityGetNumDroppedRecords). */
 LTTNG_UST_TRACEPOINT_EVENT(dnntrace_gpu, records_dropped,
 	LTTNG_UST_TP_ARGS(uint64_t, count),
-	LTTNG_UST_TP_FIELDS(
-		lttng_ust_field_integer(uint64_t, count, count)
-	)
+	LTTNG_UST_TP_FIELDS(DNNTRACE_FIELDS_gpu_records_dropped(DT_TP_FIELD))
 )
 
 /*
@@ -102,15 +93,7 @@ LTTNG_UST_TRACEPOINT_EVENT(dnntrace_gpu, power,
 	LTTNG_UST_TP_ARGS(uint32_t, device, uint64_t, sample_ns,
 		uint32_t, read_ns, uint32_t, power_mw, uint8_t, power_ok,
 		uint64_t, energy_mj, uint8_t, energy_ok),
-	LTTNG_UST_TP_FIELDS(
-		lttng_ust_field_integer(uint32_t, device, device)
-		lttng_ust_field_integer(uint64_t, sample_ns, sample_ns)
-		lttng_ust_field_integer(uint32_t, read_ns, read_ns)
-		lttng_ust_field_integer(uint32_t, power_mw, power_mw)
-		lttng_ust_field_integer(uint8_t, power_ok, power_ok)
-		lttng_ust_field_integer(uint64_t, energy_mj, energy_mj)
-		lttng_ust_field_integer(uint8_t, energy_ok, energy_ok)
-	)
+	LTTNG_UST_TP_FIELDS(DNNTRACE_FIELDS_gpu_power(DT_TP_FIELD))
 )
 
 #endif /* DNNTRACE_GPU_TP_H */

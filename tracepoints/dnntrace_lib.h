@@ -19,10 +19,11 @@
 #include <lttng/tracepoint.h>
 #include <stdint.h>
 
+#include "tracepoints/event_fields.h"
 #include "tracepoints/dnntrace_enums.h"
 
 #ifndef DT_LIB_LABEL
-#define DT_LIB_LABEL(id, name) lttng_ust_field_enum_value(#name, id)
+#define DT_LIB_LABEL(id, name, args, params) lttng_ust_field_enum_value(#name, id)
 #endif
 LTTNG_UST_TRACEPOINT_ENUM(dnntrace_lib, api,
 	LTTNG_UST_TP_ENUM_VALUES(
@@ -38,34 +39,13 @@ LTTNG_UST_TRACEPOINT_ENUM(dnntrace_lib, api,
  */
 LTTNG_UST_TRACEPOINT_EVENT(dnntrace_lib, call,
 	LTTNG_UST_TP_ARGS(const struct dnntrace_lib_call *, c),
-	LTTNG_UST_TP_FIELDS(
-		lttng_ust_field_integer(uint64_t, call_id, c->call_id)
-		lttng_ust_field_enum(dnntrace_lib, api, int, api, c->api)
-		lttng_ust_field_integer_hex(uint64_t, handle, (uintptr_t)c->handle)
-		lttng_ust_field_integer_hex(uint64_t, stream, (uintptr_t)c->stream)
-		lttng_ust_field_sequence(int64_t, tensors, c->tensors, uint32_t, c->n_args)
-		lttng_ust_field_sequence_hex(uint64_t, ptrs, c->ptrs, uint32_t, c->n_args)
-		lttng_ust_field_sequence(uint8_t, roles, c->roles, uint32_t, c->n_args)
-		lttng_ust_field_sequence(uint8_t, dtypes, c->dtypes, uint32_t, c->n_args)
-		lttng_ust_field_sequence(uint8_t, ranks, c->ranks, uint32_t, c->n_args)
-		lttng_ust_field_string(arg_names, c->arg_names)
-		lttng_ust_field_sequence(int64_t, dims, c->dims, uint32_t, c->n_dims)
-		lttng_ust_field_sequence(int64_t, params, c->params, uint32_t, c->n_params)
-		lttng_ust_field_string(param_names, c->param_names)
-		lttng_ust_field_integer(int32_t, result, c->result)
-		lttng_ust_field_integer(uint64_t, start_ns, c->start_ns)
-	)
+	LTTNG_UST_TP_FIELDS(DNNTRACE_FIELDS_lib_call(DT_TP_FIELD))
 )
 
 /* cudnnSetStream / cublasSetStream_v2: later calls on handle run on stream. */
 LTTNG_UST_TRACEPOINT_EVENT(dnntrace_lib, set_stream,
 	LTTNG_UST_TP_ARGS(int, api, const void *, handle, const void *, stream, int, result),
-	LTTNG_UST_TP_FIELDS(
-		lttng_ust_field_enum(dnntrace_lib, api, int, api, api)
-		lttng_ust_field_integer_hex(uint64_t, handle, (uintptr_t)handle)
-		lttng_ust_field_integer_hex(uint64_t, stream, (uintptr_t)stream)
-		lttng_ust_field_integer(int32_t, result, result)
-	)
+	LTTNG_UST_TP_FIELDS(DNNTRACE_FIELDS_lib_set_stream(DT_TP_FIELD))
 )
 
 #endif /* DNNTRACE_LIB_TP_H */

@@ -18,39 +18,30 @@
 #include <lttng/tracepoint.h>
 #include <stdint.h>
 
+#include "tracepoints/event_fields.h"
+
 /* nvtxDomainRangePushEx / nvtxRangePushA / nvtxRangePushW (as UTF-8). */
 LTTNG_UST_TRACEPOINT_EVENT(dnntrace_nvtx, push,
 	LTTNG_UST_TP_ARGS(const char *, domain, const char *, name),
-	LTTNG_UST_TP_FIELDS(
-		lttng_ust_field_string(domain, domain)
-		lttng_ust_field_string(name, name)
-	)
+	LTTNG_UST_TP_FIELDS(DNNTRACE_FIELDS_nvtx_push(DT_TP_FIELD))
 )
 
 /* nvtxDomainRangePop / nvtxRangePop: closes the thread's innermost push. */
 LTTNG_UST_TRACEPOINT_EVENT(dnntrace_nvtx, pop,
 	LTTNG_UST_TP_ARGS(const char *, domain),
-	LTTNG_UST_TP_FIELDS(
-		lttng_ust_field_string(domain, domain)
-	)
+	LTTNG_UST_TP_FIELDS(DNNTRACE_FIELDS_nvtx_pop(DT_TP_FIELD))
 )
 
 /* nvtxDomainRangeStartEx / nvtxRangeStartA: id is the nvtxRangeId_t returned. */
 LTTNG_UST_TRACEPOINT_EVENT(dnntrace_nvtx, start,
 	LTTNG_UST_TP_ARGS(uint64_t, id, const char *, domain, const char *, name),
-	LTTNG_UST_TP_FIELDS(
-		lttng_ust_field_integer(uint64_t, id, id)
-		lttng_ust_field_string(domain, domain)
-		lttng_ust_field_string(name, name)
-	)
+	LTTNG_UST_TP_FIELDS(DNNTRACE_FIELDS_nvtx_start(DT_TP_FIELD))
 )
 
 /* nvtxDomainRangeEnd / nvtxRangeEnd. */
 LTTNG_UST_TRACEPOINT_EVENT(dnntrace_nvtx, end,
 	LTTNG_UST_TP_ARGS(uint64_t, id),
-	LTTNG_UST_TP_FIELDS(
-		lttng_ust_field_integer(uint64_t, id, id)
-	)
+	LTTNG_UST_TP_FIELDS(DNNTRACE_FIELDS_nvtx_end(DT_TP_FIELD))
 )
 
 #endif /* DNNTRACE_NVTX_TP_H */

@@ -5,6 +5,8 @@
  *
  *   the trace's api ids          tracepoints/dnntrace_enums.h (DNNTRACE_API_x, DNNTRACE_LIB_x)
  *   the trace's enum labels      tracepoints/dnntrace_api.h, dnntrace_lib.h
+ *   each allocation's memory     tracepoints/memory_kinds.h (tracer and analyzer)
+ *   a library call's arg names   tracepoints/README.md (the events carry none)
  *   the table of real functions  interceptors/core/real_functions.h (REAL(x))
  *   cuGetProcAddress versions    interceptors/driver/entry_point_queries.c
  *   CUPTI callback ids to link   interceptors/core/cupti_session.c
@@ -140,41 +142,158 @@
 	X(90,  cuGraphLaunch_ptsz,             DT_PROC_PT(cuGraphLaunch, 10000), DT_DRIVER_CBID(cuGraphLaunch_ptsz))
 
 /*
- * DNNTRACE_LIB_ENTRIES(X): traced by dnntrace_lib:call (cuDNN from 0,
- * cuBLAS and cuBLASLt from 100). X(id, name), id the stable `api` value.
+ * DNNTRACE_MEMORY_ENTRIES(X): the kind of memory each allocation and free
+ * entry point of DNNTRACE_API_ENTRIES handles, X(name, kind), kind a
+ * dnntrace_mem_kind (DNNTRACE_MEM_<kind>). An alloc event carries its entry
+ * point and not the kind (format 3 on): tracer and analyzer both take the
+ * kind from here (tracepoints/memory_kinds.h). STREAM_ORDERED entry points
+ * take effect when their stream reaches them: their events are
+ * dnntrace_api:alloc_async and free_async, with the stream.
  */
+#define DNNTRACE_MEMORY_ENTRIES(X) \
+	X(cudaMalloc,                   DEVICE) \
+	X(cudaMallocPitch,              DEVICE) \
+	X(cudaMalloc3D,                 DEVICE) \
+	X(cudaFree,                     DEVICE) \
+	X(cudaMallocManaged,            MANAGED) \
+	X(cudaMallocAsync,              STREAM_ORDERED) \
+	X(cudaMallocAsync_ptsz,         STREAM_ORDERED) \
+	X(cudaMallocFromPoolAsync,      STREAM_ORDERED) \
+	X(cudaMallocFromPoolAsync_ptsz, STREAM_ORDERED) \
+	X(cudaFreeAsync,                STREAM_ORDERED) \
+	X(cudaFreeAsync_ptsz,           STREAM_ORDERED) \
+	X(cudaMallocHost,               PINNED_HOST) \
+	X(cudaHostAlloc,                PINNED_HOST) \
+	X(cudaFreeHost,                 PINNED_HOST) \
+	X(cuMemAlloc_v2,                DEVICE) \
+	X(cuMemAllocPitch_v2,           DEVICE) \
+	X(cuMemFree_v2,                 DEVICE) \
+	X(cuMemAllocManaged,            MANAGED) \
+	X(cuMemAllocAsync,              STREAM_ORDERED) \
+	X(cuMemAllocAsync_ptsz,         STREAM_ORDERED) \
+	X(cuMemAllocFromPoolAsync,      STREAM_ORDERED) \
+	X(cuMemAllocFromPoolAsync_ptsz, STREAM_ORDERED) \
+	X(cuMemFreeAsync,               STREAM_ORDERED) \
+	X(cuMemFreeAsync_ptsz,          STREAM_ORDERED) \
+	X(cuMemHostAlloc,               PINNED_HOST) \
+	X(cuMemAllocHost_v2,            PINNED_HOST) \
+	X(cuMemFreeHost,                PINNED_HOST) \
+	X(cuMemMap,                     VMM_MAPPED) \
+	X(cuMemUnmap,                   VMM_MAPPED) \
+	X(cuMemCreate,                  VMM_PHYSICAL) \
+	X(cuMemRelease,                 VMM_PHYSICAL) \
+	X(cuMemAddressReserve,          VMM_RESERVED) \
+	X(cuMemAddressFree,             VMM_RESERVED)
+
+/*
+ * DNNTRACE_LIB_ENTRIES(X): traced by dnntrace_lib:call (cuDNN from 0,
+ * cuBLAS and cuBLASLt from 100). X(id, name, args, params):
+ *   id      the stable `api` value
+ *   args    the names of the call event's arguments (its tensors, ptrs,
+ *           roles, dtypes, ranks), in that order: every call of the entry
+ *           point lists each of them, an argument the call's other
+ *           arguments leave unused with role unused (format 3 on; the
+ *           names were a string in every event before). "pack..." stands
+ *           for one argument per entry of a variant pack
+ *   params  the names of the event's params, in order; "(uid,attribute)..."
+ *           stands for one such pair per variant-pack argument
+ */
+#define DT_GEMM_PARAMS "m,n,k,transa,transb,lda,ldb,ldc"
+#define DT_GEMM_EX_PARAMS "a_type,b_type,c_type,compute_type,algo"
 #define DNNTRACE_LIB_ENTRIES(X) \
-	X(0,   cudnnConvolutionForward) \
-	X(1,   cudnnConvolutionBackwardData) \
-	X(2,   cudnnConvolutionBackwardFilter) \
-	X(3,   cudnnConvolutionBackwardBias) \
-	X(4,   cudnnConvolutionBiasActivationForward) \
-	X(5,   cudnnBatchNormalizationForwardTraining) \
-	X(6,   cudnnBatchNormalizationForwardTrainingEx) \
-	X(7,   cudnnBatchNormalizationForwardInference) \
-	X(8,   cudnnBatchNormalizationBackward) \
-	X(9,   cudnnBatchNormalizationBackwardEx) \
-	X(10,  cudnnActivationForward) \
-	X(11,  cudnnActivationBackward) \
-	X(12,  cudnnPoolingForward) \
-	X(13,  cudnnPoolingBackward) \
-	X(14,  cudnnSoftmaxForward) \
-	X(15,  cudnnSoftmaxBackward) \
-	X(16,  cudnnAddTensor) \
-	X(17,  cudnnOpTensor) \
-	X(18,  cudnnDropoutForward) \
-	X(19,  cudnnDropoutBackward) \
-	X(20,  cudnnBackendExecute) \
-	X(21,  cudnnSetStream) \
-	X(100, cublasSgemm_v2) \
-	X(101, cublasDgemm_v2) \
-	X(102, cublasHgemm) \
-	X(103, cublasGemmEx) \
-	X(104, cublasSgemmStridedBatched) \
-	X(105, cublasGemmStridedBatchedEx) \
-	X(106, cublasGemmBatchedEx) \
-	X(107, cublasSetStream_v2) \
-	X(108, cublasLtMatmul)
+	X(0,   cudnnConvolutionForward, \
+	  "x,w,y,workspace", \
+	  "algo,workspace_bytes") \
+	X(1,   cudnnConvolutionBackwardData, \
+	  "w,dy,dx,workspace", \
+	  "algo,workspace_bytes") \
+	X(2,   cudnnConvolutionBackwardFilter, \
+	  "x,dy,dw,workspace", \
+	  "algo,workspace_bytes") \
+	X(3,   cudnnConvolutionBackwardBias, \
+	  "dy,db", \
+	  "") \
+	X(4,   cudnnConvolutionBiasActivationForward, \
+	  "x,w,z,bias,y,workspace", \
+	  "algo,workspace_bytes") \
+	X(5,   cudnnBatchNormalizationForwardTraining, \
+	  "x,y,scale,bias,running_mean,running_var,save_mean,save_inv_var", \
+	  "mode,epsilon_e9,exp_avg_factor_e9") \
+	X(6,   cudnnBatchNormalizationForwardTrainingEx, \
+	  "x,z,y,scale,bias,running_mean,running_var,save_mean,save_inv_var,workspace,reserve", \
+	  "mode,bn_ops,epsilon_e9,exp_avg_factor_e9,workspace_bytes,reserve_bytes") \
+	X(7,   cudnnBatchNormalizationForwardInference, \
+	  "x,y,scale,bias,mean,var", \
+	  "mode,epsilon_e9") \
+	X(8,   cudnnBatchNormalizationBackward, \
+	  "x,dy,dx,scale,dscale,dbias,saved_mean,saved_inv_var", \
+	  "mode,epsilon_e9") \
+	X(9,   cudnnBatchNormalizationBackwardEx, \
+	  "x,y,dy,dz,dx,scale,bias,dscale,dbias,saved_mean,saved_inv_var,workspace,reserve", \
+	  "mode,bn_ops,epsilon_e9,workspace_bytes,reserve_bytes") \
+	X(10,  cudnnActivationForward, \
+	  "x,y", \
+	  "") \
+	X(11,  cudnnActivationBackward, \
+	  "y,dy,x,dx", \
+	  "") \
+	X(12,  cudnnPoolingForward, \
+	  "x,y", \
+	  "") \
+	X(13,  cudnnPoolingBackward, \
+	  "y,dy,x,dx", \
+	  "") \
+	X(14,  cudnnSoftmaxForward, \
+	  "x,y", \
+	  "algo,mode") \
+	X(15,  cudnnSoftmaxBackward, \
+	  "y,dy,dx", \
+	  "algo,mode") \
+	X(16,  cudnnAddTensor, \
+	  "A,C", \
+	  "") \
+	X(17,  cudnnOpTensor, \
+	  "A,B,C", \
+	  "") \
+	X(18,  cudnnDropoutForward, \
+	  "x,y,reserve", \
+	  "reserve_bytes") \
+	X(19,  cudnnDropoutBackward, \
+	  "dy,dx,reserve", \
+	  "reserve_bytes") \
+	X(20,  cudnnBackendExecute, \
+	  "pack...,workspace", \
+	  "ops,workspace_bytes,(uid,attribute)...") \
+	X(21,  cudnnSetStream, \
+	  "", \
+	  "") \
+	X(100, cublasSgemm_v2, \
+	  "A,B,C", \
+	  DT_GEMM_PARAMS) \
+	X(101, cublasDgemm_v2, \
+	  "A,B,C", \
+	  DT_GEMM_PARAMS) \
+	X(102, cublasHgemm, \
+	  "A,B,C", \
+	  DT_GEMM_PARAMS) \
+	X(103, cublasGemmEx, \
+	  "A,B,C", \
+	  DT_GEMM_PARAMS "," DT_GEMM_EX_PARAMS) \
+	X(104, cublasSgemmStridedBatched, \
+	  "A,B,C", \
+	  DT_GEMM_PARAMS ",stride_a,stride_b,stride_c,batch_count") \
+	X(105, cublasGemmStridedBatchedEx, \
+	  "A,B,C", \
+	  DT_GEMM_PARAMS ",stride_a,stride_b,stride_c,batch_count," DT_GEMM_EX_PARAMS) \
+	X(106, cublasGemmBatchedEx, \
+	  "Aarray,Barray,Carray", \
+	  DT_GEMM_PARAMS ",batch_count," DT_GEMM_EX_PARAMS) \
+	X(107, cublasSetStream_v2, \
+	  "", \
+	  "") \
+	X(108, cublasLtMatmul, \
+	  "A,B,C,D,bias,aux,workspace", \
+	  "m,n,k,transa,transb,lda,ldb,ldc,ldd,batch_count,a_type,b_type,c_type,d_type,compute_type,scale_type,epilogue,pointer_mode,workspace_size")
 
 /*
  * DNNTRACE_WRAPPED_ENTRIES(X): wrapped but traced by no event of their own.
@@ -217,12 +336,14 @@
 /*
  * DNNTRACE_HELPER_ENTRIES(X): not wrapped; the tracer calls them when they
  * exist (parameter layouts, kernel names, the current device and stream,
- * memory in use) and does without them when not. X(name).
+ * memory in use, whether the driver is initialised) and does without them
+ * when not. X(name).
  */
 #define DNNTRACE_HELPER_ENTRIES(X) \
 	X(cudaGetDevice) X(cudaFuncGetParamInfo) X(cudaFuncGetName) \
 	X(cudaGetLastError) X(cudaPeekAtLastError) X(cudaRuntimeGetVersion) \
 	X(cuFuncGetParamInfo) X(cuFuncGetName) X(cuCtxGetDevice) X(cuMemGetInfo_v2) \
+	X(cuDeviceGetCount) \
 	X(cudnnGetStream) X(cudnnGetTensorNdDescriptor) X(cudnnGetFilterNdDescriptor) \
 	X(cublasGetStream_v2) X(cublasGetPointerMode_v2) \
 	X(cublasLtMatmulDescGetAttribute) X(cublasLtMatrixLayoutGetAttribute)

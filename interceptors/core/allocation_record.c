@@ -10,6 +10,7 @@
 #include "interceptors/core/mem_info.h"
 #include "interceptors/core/tracer.h"
 #include "tracepoints/dnntrace_api.h"
+#include "tracepoints/memory_kinds.h"
 #include "tracepoints/tensor_rule.h"
 
 _Static_assert(cudaSuccess == 0 && CUDA_SUCCESS == 0,
@@ -17,13 +18,15 @@ _Static_assert(cudaSuccess == 0 && CUDA_SUCCESS == 0,
 
 bool allocation_alloc_enabled(void)
 {
-	return lttng_ust_tracepoint_enabled(dnntrace_api, alloc);
+	return lttng_ust_tracepoint_enabled(dnntrace_api, alloc) ||
+	       lttng_ust_tracepoint_enabled(dnntrace_api, alloc_async);
 }
 
 bool allocation_free_enabled(void)
 {
 	return lttng_ust_tracepoint_enabled(dnntrace_api, free) ||
-	       lttng_ust_tracepoint_enabled(dnntrace_api, alloc);
+	       lttng_ust_tracepoint_enabled(dnntrace_api, free_async) ||
+	       allocation_alloc_enabled();
 }
 
 /* A new tensor id, entered in the map. */
@@ -38,16 +41,20 @@ static int64_t new_tensor(enum dnntrace_mem_kind kind, const void *ptr, uint64_t
 	return tensor_id;
 }
 
-void allocation_record_alloc(enum dnntrace_api_id api, enum dnntrace_mem_kind kind,
-			     int device, const void *stream, const void *ptr,
-			     uint64_t requested_bytes, uint64_t bytes, int result)
+void allocation_record_alloc(enum dnntrace_api_id api, int device, const void *stream,
+			     const void *ptr, uint64_t bytes, int result)
 {
+	enum dnntrace_mem_kind kind = (enum dnntrace_mem_kind)dnntrace_api_mem_kind(api);
 	int64_t tensor_id = -1;
 
 	if (result == 0 && dnntrace_mem_kind_is_tensor(kind) && ptr)
 		tensor_id = new_tensor(kind, ptr, bytes);
-	lttng_ust_tracepoint(dnntrace_api, alloc, api, kind, device, stream, ptr,
-			     requested_bytes, bytes, tensor_id, result);
+	if (kind == DNNTRACE_MEM_STREAM_ORDERED)
+		lttng_ust_tracepoint(dnntrace_api, alloc_async, api, device, ptr, bytes, tensor_id,
+				     result, stream);
+	else
+		lttng_ust_tracepoint(dnntrace_api, alloc, api, device, ptr, bytes, tensor_id,
+				     result);
 	if (tensor_id >= 0)
 		mem_info_after_alloc(device);
 }
@@ -57,12 +64,15 @@ bool allocation_forget(const void *ptr, struct tensor_map_entry *entry)
 	return tensor_map_remove(&tracer_tensors, (uintptr_t)ptr, entry);
 }
 
-void allocation_record_free(enum dnntrace_api_id api, enum dnntrace_mem_kind kind,
-			    const void *stream, const void *ptr, bool known,
+void allocation_record_free(enum dnntrace_api_id api, const void *stream, bool known,
 			    const struct tensor_map_entry *entry, int result)
 {
+	int64_t tensor_id = known ? entry->tensor_id : -1;
+
 	if (known && result != 0)
 		(void)tensor_map_insert(&tracer_tensors, entry, NULL);
-	lttng_ust_tracepoint(dnntrace_api, free, api, known ? entry->kind : (int)kind, stream,
-			     ptr, known ? entry->tensor_id : -1, result);
+	if (dnntrace_api_is_stream_ordered(api))
+		lttng_ust_tracepoint(dnntrace_api, free_async, api, tensor_id, result, stream);
+	else
+		lttng_ust_tracepoint(dnntrace_api, free, api, tensor_id, result);
 }

@@ -1,8 +1,10 @@
 /*
  * The one recording path of every allocation and free wrapper, runtime and
  * driver alike: the live-tensor map kept in step, dnntrace_api:alloc and
- * :free emitted, device memory sampled after a new tensor. Which kinds are
- * tensors is tracepoints/tensor_rule.h's rule, nowhere else.
+ * :free (alloc_async and free_async for stream-ordered entry points)
+ * emitted, device memory sampled after a new tensor. The kind of memory
+ * is the entry point's (tracepoints/memory_kinds.h, from the catalogue);
+ * which kinds are tensors is tracepoints/tensor_rule.h's rule, nowhere else.
  *
  * result is the real function's status as an int: cudaSuccess and
  * CUDA_SUCCESS are both 0 (checked in allocation_record.c). Must never be
@@ -27,13 +29,13 @@ bool allocation_free_enabled(void);
 
 /*
  * After an allocation returned: ptr is what it handed back (NULL when it
- * failed or returned nothing). A successful allocation of a tensor kind at
- * a non-NULL ptr becomes a new tensor of `bytes` in the map; every call,
- * failed ones included, is one alloc event.
+ * failed or returned nothing), bytes its extent (pitch * rows for pitched
+ * memory). A successful allocation of a tensor kind at a non-NULL ptr
+ * becomes a new tensor of `bytes` in the map; every call, failed ones
+ * included, is one alloc event. stream: a stream-ordered one's, else NULL.
  */
-void allocation_record_alloc(enum dnntrace_api_id api, enum dnntrace_mem_kind kind,
-			     int device, const void *stream, const void *ptr,
-			     uint64_t requested_bytes, uint64_t bytes, int result);
+void allocation_record_alloc(enum dnntrace_api_id api, int device, const void *stream,
+			     const void *ptr, uint64_t bytes, int result);
 
 /* Before the real free: once it returns, another thread may get the address. */
 bool allocation_forget(const void *ptr, struct tensor_map_entry *entry);
@@ -41,10 +43,10 @@ bool allocation_forget(const void *ptr, struct tensor_map_entry *entry);
 /*
  * After the real free: known and entry are allocation_forget's (known
  * false, entry NULL for memory that is never a tensor). A failed free
- * leaves the allocation alive: it goes back into the map.
+ * leaves the allocation alive: it goes back into the map. stream: a
+ * stream-ordered one's, else NULL.
  */
-void allocation_record_free(enum dnntrace_api_id api, enum dnntrace_mem_kind kind,
-			    const void *stream, const void *ptr, bool known,
+void allocation_record_free(enum dnntrace_api_id api, const void *stream, bool known,
 			    const struct tensor_map_entry *entry, int result);
 
 #endif

@@ -13,13 +13,16 @@
  * becomes one dnntrace_gpu event whose start/end fields carry the GPU times
  * on CLOCK_MONOTONIC (the LTTng clock).
  *
- * Assumed, not tested on a real GPU: the record layouts of CUPTI 13.0
- * (CUpti_ActivityKernel10, Memcpy6, Memset4) and 12.x (Kernel9, Memcpy5,
- * Memset4); the wheels' directory layout (nvidia/<component>/lib); that a subscribed-but-idle
- * cuptiSubscribe is how a second CUPTI client shows up (it fails with
- * CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED); that CUPTI delivers the
- * records of contexts cudart destroyed in its own exit handler at our
- * forced flush (the order NVIDIA's CUPTI samples rely on too).
+ * Seen on a real H100 (CUPTI 13.0.1, driver 580.159, PyTorch 2.11 cu130
+ * and nvcc 13 programs): the CUPTI 13.0 record layouts (Kernel10, Memcpy6,
+ * Memset4) read right; CUDA 13 wheels keep libcupti.so.13 beside
+ * libcudart.so.13 (nvidia/cu13/lib); every kernel record is delivered by
+ * the exit-time flush; per-function API records only work when chosen
+ * before cuInit (enable_linked_api_records). Assumed, not tested on a real
+ * GPU: the CUPTI 12.x layouts (Kernel9, Memcpy5, Memset4); CUDA 12 wheels'
+ * nvidia/cuda_cupti/lib; that a subscribed-but-idle cuptiSubscribe is how a
+ * second CUPTI client shows up (it fails with
+ * CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED).
  *
  * Must never call a wrapped CUDA function, nor allocate on the hot path
  * (buffers are allocated in CUPTI's buffer-request callback).
@@ -38,6 +41,7 @@
 #include <cupti.h>
 
 #include "interceptors/core/dlsym_wrapper.h"
+#include "interceptors/core/kernel_names.h"
 #include "interceptors/core/real_functions.h"
 #include "tracepoints/dnntrace_api.h"
 #include "tracepoints/dnntrace_gpu.h"
@@ -172,7 +176,7 @@ static void *open_cupti(void)
 struct record_layout {
 	const char *records; /* for the status message */
 	size_t kernel_start, kernel_end, kernel_device, kernel_context, kernel_stream,
-	       kernel_correlation, kernel_name;
+	       kernel_correlation, kernel_name, kernel_grid, kernel_block, kernel_shared_mem;
 	size_t copy_kind, copy_bytes, copy_start, copy_end, copy_device, copy_context,
 	       copy_stream, copy_correlation;
 	size_t set_value, set_bytes, set_start, set_end, set_device, set_context, set_stream,
@@ -183,7 +187,8 @@ struct record_layout {
 	.kernel_start = offsetof(T, start), .kernel_end = offsetof(T, end), \
 	.kernel_device = offsetof(T, deviceId), .kernel_context = offsetof(T, contextId), \
 	.kernel_stream = offsetof(T, streamId), .kernel_correlation = offsetof(T, correlationId), \
-	.kernel_name = offsetof(T, name)
+	.kernel_name = offsetof(T, name), .kernel_grid = offsetof(T, gridX), \
+	.kernel_block = offsetof(T, blockX), .kernel_shared_mem = offsetof(T, dynamicSharedMemory)
 #define COPY_FIELDS(T) \
 	.copy_kind = offsetof(T, copyKind), .copy_bytes = offsetof(T, bytes), \
 	.copy_start = offsetof(T, start), .copy_end = offsetof(T, end), \
@@ -226,6 +231,9 @@ _Static_assert(offsetof(CUpti_ActivityKernel9, start) == 16 &&
 	       offsetof(CUpti_ActivityKernel9, streamId) == 48 &&
 	       offsetof(CUpti_ActivityKernel9, correlationId) == 92 &&
 	       offsetof(CUpti_ActivityKernel9, name) == 104 &&
+	       offsetof(CUpti_ActivityKernel9, gridX) == 52 &&
+	       offsetof(CUpti_ActivityKernel9, blockX) == 64 &&
+	       offsetof(CUpti_ActivityKernel9, dynamicSharedMemory) == 80 &&
 	       sizeof(CUpti_ActivityKernel9) == 208, "CUDA 12.x kernel record layout");
 _Static_assert(offsetof(CUpti_ActivityMemcpy5, copyKind) == 4 &&
 	       offsetof(CUpti_ActivityMemcpy5, bytes) == 8 &&
@@ -246,6 +254,17 @@ _Static_assert(offsetof(CUpti_ActivityMemcpy6, copyKind) == 4 &&
 	       offsetof(CUpti_ActivityMemcpy6, streamId) == 40 &&
 	       offsetof(CUpti_ActivityMemcpy6, correlationId) == 44,
 	       "Memcpy6 keeps Memcpy5's offsets for the fields we read");
+
+/* Both generations: the grid's and the block's x, y, z are three int32 in a row. */
+#define DIM3_IN_A_ROW(T)                                                                   \
+	_Static_assert(offsetof(T, gridY) == offsetof(T, gridX) + 4 &&                     \
+		       offsetof(T, gridZ) == offsetof(T, gridX) + 8 &&                     \
+		       offsetof(T, blockY) == offsetof(T, blockX) + 4 &&                   \
+		       offsetof(T, blockZ) == offsetof(T, blockX) + 8 &&                   \
+		       sizeof(((T *)0)->gridX) == 4 && sizeof(((T *)0)->blockX) == 4 &&    \
+		       sizeof(((T *)0)->dynamicSharedMemory) == 4, #T " grid and block")
+DIM3_IN_A_ROW(CUpti_ActivityKernel9);
+DIM3_IN_A_ROW(CUpti_ActivityKernel10);
 
 /* CUDA 13's CUPTI numbers its API version 130001; CUDA 12.x's went 18, 19, ... */
 enum { CUPTI13_FIRST_VERSION = 130000, CUPTI12_FIRST_VERSION = 18 };
@@ -322,12 +341,22 @@ static void emit_record(const CUpti_Activity *record)
 	case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL: {
 		const char *name;
 		memcpy(&name, (const char *)record + l->kernel_name, sizeof(name));
-		lttng_ust_tracepoint(dnntrace_gpu, kernel, field_u32(record, l->kernel_correlation),
-				     field_u32(record, l->kernel_device),
-				     field_u32(record, l->kernel_context),
-				     field_u32(record, l->kernel_stream),
-				     gpu_time(field_u64(record, l->kernel_start)),
-				     gpu_time(field_u64(record, l->kernel_end)), name ? name : "");
+		struct dnntrace_gpu_kernel kernel = {
+			.correlation_id = field_u32(record, l->kernel_correlation),
+			.device = field_u32(record, l->kernel_device),
+			.context = field_u32(record, l->kernel_context),
+			.stream = field_u32(record, l->kernel_stream),
+			.start = gpu_time(field_u64(record, l->kernel_start)),
+			.end = gpu_time(field_u64(record, l->kernel_end)),
+			.name_id = kernel_name_id(name),
+			.shared_mem = field_u32(record, l->kernel_shared_mem),
+		};
+		/* gridX..Z and blockX..Z: three int32 in a row each. */
+		for (int i = 0; i < 3; i++) {
+			kernel.grid[i] = field_u32(record, l->kernel_grid + 4 * (size_t)i);
+			kernel.block[i] = field_u32(record, l->kernel_block + 4 * (size_t)i);
+		}
+		lttng_ust_tracepoint(dnntrace_gpu, kernel, &kernel);
 		break;
 	}
 	case CUPTI_ACTIVITY_KIND_MEMCPY: {
@@ -439,8 +468,9 @@ static const struct linked_cbid linked_runtime_cbids[] = {
  * launches, graph launches, copies and sets directly (interceptors/driver/):
  * these driver entry points need API records too, or their GPU work would
  * carry no external correlation. Exactly the driver entry points we wrap
- * that submit GPU work (cupti_driver_cbid.h). Assumed, not tested on a real
- * GPU: that real cuDNN/cuBLAS launch with these entry points.
+ * that submit GPU work (cupti_driver_cbid.h). Seen on an H100: cuBLAS 13
+ * launches with cuLaunchKernelEx, and cuBLAS/cuBLASLt/cuDNN kernels link to
+ * their calls.
  */
 #define DT_LINKED_RUNTIME_ROW(cbid, function)
 #define DT_LINKED_DRIVER_ROW(cbid, function) { cbid, function },
@@ -452,10 +482,14 @@ static const struct linked_cbid linked_driver_cbids[] = {
 
 /*
  * API records for the linked entry points only; when this CUPTI cannot do
- * that (no cuptiActivityEnableRuntimeApi, or it fails), the whole RUNTIME
- * kind: every cudart call then costs an API record, but links still work.
- * Assumed, not tested on a real GPU: per-cbid API records come with their
- * external correlation records as the RUNTIME kind's do.
+ * that (no cuptiActivityEnableRuntimeApi, or it fails, or the program had
+ * initialised CUDA before tracing started), the whole RUNTIME and DRIVER
+ * kinds: every CUDA call then costs an API record, but links still work.
+ * Measured on an H100 (CUPTI 13.0.1, driver 580.159): per-function API
+ * records chosen before cuInit come with their external correlation
+ * records; chosen after it (cudaFree(0) first), the calls succeed and no
+ * API or external correlation record ever comes, so no GPU record could be
+ * linked. The whole kinds, enabled after cuInit, work.
  */
 /*
  * Enables API records for one linked entry point. A CUPTI that refuses the
@@ -470,13 +504,28 @@ static bool enable_linked(__typeof__(&cuptiActivityEnableRuntimeApi) enable,
 	       !real_function_available(linked->function);
 }
 
+/*
+ * Whether the program has initialised the CUDA driver (cuInit; the runtime
+ * calls it at its first call). cuDeviceGetCount answers
+ * CUDA_ERROR_NOT_INITIALIZED before cuInit and changes nothing; a driver
+ * not even loaded yet cannot have been initialised.
+ */
+static bool cuda_driver_initialized(void)
+{
+	int count = 0;
+
+	return real_function_available(REAL_cuDeviceGetCount) &&
+	       REAL(cuDeviceGetCount)(&count) != CUDA_ERROR_NOT_INITIALIZED;
+}
+
 static CUptiResult enable_linked_api_records(bool *per_call)
 {
 	enum { N_CBIDS = sizeof(linked_runtime_cbids) / sizeof(linked_runtime_cbids[0]) };
 
 	enum { N_DRIVER_CBIDS = sizeof(linked_driver_cbids) / sizeof(linked_driver_cbids[0]) };
 
-	*per_call = cupti.enable_runtime_api != NULL && cupti.enable_driver_api != NULL;
+	*per_call = cupti.enable_runtime_api != NULL && cupti.enable_driver_api != NULL &&
+		    !cuda_driver_initialized();
 	for (size_t i = 0; *per_call && i < N_CBIDS; i++)
 		*per_call = enable_linked(cupti.enable_runtime_api, &linked_runtime_cbids[i]);
 	for (size_t i = 0; *per_call && i < N_DRIVER_CBIDS; i++)
@@ -548,7 +597,7 @@ static int start_activity(char *message, size_t size)
 		measure_clock_offset();
 	snprintf(message, size, "cupti %u%s%s (%s: %s)", version,
 		 own_clock ? "" : " (clock offset measured)",
-		 per_call_api_records ? "" : " (API records for every runtime call)",
+		 per_call_api_records ? "" : " (API records for every CUDA call)",
 		 cupti_soname, layout->records);
 	return 0;
 }

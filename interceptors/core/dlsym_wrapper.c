@@ -1,9 +1,11 @@
 /*
  * Our dlsym (see dlsym_wrapper.h). For the EXACT name of a function we wrap
- * (a required entry of real_functions.h that libdnntrace.so exports), it
- * asks the real dlsym and, when that finds the real function, remembers it
+ * (a required entry of real_functions.h that libdnntrace.so exports),
+ * looked up in a given object (a dlopen() handle), it asks the real dlsym
+ * and, when that finds the real function, remembers it
  * (real_function_offer) and hands back our wrapper instead. Every other
- * name goes to the real dlsym untouched.
+ * lookup (other names, RTLD_DEFAULT, RTLD_NEXT) goes to the real dlsym
+ * untouched.
  *
  * "Untouched" includes the caller: glibc's dlsym resolves RTLD_NEXT (and
  * RTLD_DEFAULT's local scope) relative to its return address, so forwarding
@@ -174,16 +176,24 @@ static void *dlsym_unavailable(void *handle, const char *name)
 	return NULL;
 }
 
-/* Where dlsym goes for this name: glibc's dlsym, or dlsym_substituting. */
+/*
+ * Where dlsym goes for this name: glibc's dlsym, or dlsym_substituting.
+ * Only a lookup in a given object (a dlopen() handle: TensorFlow's way) is
+ * substituted. RTLD_DEFAULT and RTLD_NEXT search the global scope, where our
+ * exported wrapper already stands in front of the real function; and
+ * RTLD_NEXT is relative to its caller, which dlsym_substituting's own lookup
+ * could not keep: another interposer preloaded after the tracer asking for
+ * the next cudaMalloc would be answered its own and call itself forever
+ * (tests/interceptors/test_next_interposer.sh).
+ */
 EARLY_SAFE __attribute__((visibility("hidden"), used)) dlsym_fn
 dnntrace_dlsym_target(void *handle, const char *name)
 {
-	(void)handle;
 	dlsym_fn real = find_real_dlsym();
 
 	if (!real)
 		return dlsym_unavailable;
-	if (!may_be_wrapped(name))
+	if (handle == RTLD_NEXT || handle == RTLD_DEFAULT || !may_be_wrapped(name))
 		return real;
 	return wrapped_id(name) == REAL_FUNCTION_COUNT ? real : dlsym_substituting;
 }

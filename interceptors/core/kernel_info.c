@@ -300,7 +300,9 @@ static void add_unique(int64_t id, int64_t *ids, unsigned *count, bool *overflow
 
 /*
  * Words that may point into a tensor, resolved to tensor ids 64 at a time
- * (one map lookup pass per batch), kept unique; on the caller's stack.
+ * (one map lookup pass per batch), kept unique; on the caller's stack, and
+ * started by batch_start (words[] is filled before it is read: clearing it
+ * would cost a launch more than scanning a 300-byte parameter block).
  */
 struct word_batch {
 	struct tensor_map *tensors;
@@ -310,6 +312,15 @@ struct word_batch {
 	size_t n_words;
 	uintptr_t words[WORDS_PER_BATCH];
 };
+
+static void batch_start(struct word_batch *batch, struct tensor_map *tensors, int64_t *ids)
+{
+	batch->tensors = tensors;
+	batch->ids = ids;
+	batch->count = 0;
+	batch->overflow = false;
+	batch->n_words = 0;
+}
 
 static void resolve_batch(struct word_batch *batch)
 {
@@ -343,10 +354,11 @@ static unsigned batch_finish(struct word_batch *batch)
 unsigned kernel_scan_tensors(const struct kernel_info *info, void **args,
 			     struct tensor_map *tensors, int64_t *ids)
 {
-	struct word_batch batch = { .tensors = tensors, .ids = ids };
+	struct word_batch batch;
 
 	if (!args)
 		return 0;
+	batch_start(&batch, tensors, ids);
 	for (uint32_t i = 0; i < info->n_params; i++) {
 		const struct kernel_param *param = &info->params[i];
 		const unsigned char *bytes = args[i];
@@ -364,11 +376,12 @@ unsigned kernel_scan_tensors(const struct kernel_info *info, void **args,
 unsigned kernel_scan_buffer(const void *buffer, size_t size, struct tensor_map *tensors,
 			    int64_t *ids)
 {
-	struct word_batch batch = { .tensors = tensors, .ids = ids };
+	struct word_batch batch;
 	const unsigned char *bytes = buffer;
 
 	if (!buffer)
 		return 0;
+	batch_start(&batch, tensors, ids);
 	for (size_t at = 0; at + 8 <= size; at += 8) {
 		uintptr_t word;
 		memcpy(&word, bytes + at, sizeof(word));

@@ -9,30 +9,26 @@
 #include "interceptors/core/tracer.h"
 #include "tracepoints/dnntrace_lib.h"
 
-void lib_call_begin(struct lib_call *c, enum dnntrace_lib_api_id api, const void *handle,
-		    const void *stream, const char *arg_names, const char *param_names)
+void lib_call_begin(struct lib_call *c, enum dnntrace_lib_api_id api, const void *stream)
 {
 	c->event = (struct dnntrace_lib_call){
 		.api = api,
-		.handle = handle,
 		.stream = stream,
 		.tensors = c->tensors,
 		.ptrs = c->ptrs,
 		.roles = c->roles,
 		.dtypes = c->dtypes,
 		.ranks = c->ranks,
-		.arg_names = arg_names ? arg_names : c->names,
 		.dims = c->dims,
 		.params = c->params,
-		.param_names = param_names ? param_names : "",
 	};
-	c->names[0] = '\0';
-	c->names_len = 0;
 	c->truncated = false;
 }
 
-void lib_call_arg(struct lib_call *c, const void *ptr, enum dnntrace_role role,
-		  enum dnntrace_dtype dtype, unsigned rank, const long long *dims)
+/* Appends one argument, unless it does not fit; its tensor is looked up at
+ * lib_call_emit, with all the others. */
+static void add(struct lib_call *c, const void *ptr, enum dnntrace_role role,
+		enum dnntrace_dtype dtype, unsigned rank, const long long *dims)
 {
 	struct dnntrace_lib_call *e = &c->event;
 	if (e->n_args >= LIB_CALL_MAX_ARGS || e->n_dims + rank > LIB_CALL_MAX_DIMS) {
@@ -40,7 +36,6 @@ void lib_call_arg(struct lib_call *c, const void *ptr, enum dnntrace_role role,
 		return;
 	}
 	unsigned i = e->n_args++;
-	c->tensors[i] = ptr ? tracer_tensor_of(ptr) : -1;
 	c->ptrs[i] = (unsigned long long)(uintptr_t)ptr;
 	c->roles[i] = (unsigned char)role;
 	c->dtypes[i] = (unsigned char)dtype;
@@ -51,23 +46,15 @@ void lib_call_arg(struct lib_call *c, const void *ptr, enum dnntrace_role role,
 	}
 }
 
-void lib_call_arg_named(struct lib_call *c, const char *name, const void *ptr,
-			enum dnntrace_role role, enum dnntrace_dtype dtype, unsigned rank,
-			const long long *dims)
+void lib_call_arg(struct lib_call *c, const void *ptr, enum dnntrace_role role,
+		  enum dnntrace_dtype dtype, unsigned rank, const long long *dims)
 {
-	size_t len = strlen(name);
-	unsigned before = c->event.n_args;
-	if (c->names_len + len + 2 > LIB_CALL_MAX_NAMES) {
-		c->truncated = true;
-		return;
-	}
-	lib_call_arg(c, ptr, role, dtype, rank, dims);
-	if (c->event.n_args == before)
-		return;
-	if (c->names_len)
-		c->names[c->names_len++] = ',';
-	memcpy(c->names + c->names_len, name, len + 1);
-	c->names_len += (unsigned)len;
+	add(c, ptr, role, dtype, rank, dims);
+}
+
+void lib_call_unused(struct lib_call *c, const void *ptr)
+{
+	add(c, ptr, DNNTRACE_ROLE_UNUSED, DNNTRACE_DTYPE_UNKNOWN, 0, NULL);
 }
 
 void lib_call_param(struct lib_call *c, long long value)
@@ -79,9 +66,35 @@ void lib_call_param(struct lib_call *c, long long value)
 	c->params[c->event.n_params++] = value;
 }
 
+/*
+ * Every used argument's tensor (base or interior), from one consistent
+ * state of the live-tensor map, in one pass (-1: NULL, unused, or in no
+ * tensor).
+ */
+static void find_tensors(struct lib_call *c)
+{
+	uintptr_t addrs[LIB_CALL_MAX_ARGS];
+	int64_t ids[LIB_CALL_MAX_ARGS];
+	unsigned at[LIB_CALL_MAX_ARGS], n = 0;
+
+	for (unsigned i = 0; i < c->event.n_args; i++) {
+		c->tensors[i] = -1;
+		if (c->ptrs[i] && c->roles[i] != DNNTRACE_ROLE_UNUSED) {
+			addrs[n] = (uintptr_t)c->ptrs[i];
+			at[n++] = i;
+		}
+	}
+	if (n == 0)
+		return;
+	tensor_map_find_ids(&tracer_tensors, addrs, n, ids);
+	for (unsigned k = 0; k < n; k++)
+		c->tensors[at[k]] = ids[k];
+}
+
 void lib_call_emit(struct lib_call *c, unsigned long long call_id,
 		   unsigned long long start_ns, int result)
 {
+	find_tensors(c);
 	c->event.call_id = call_id;
 	c->event.start_ns = start_ns;
 	c->event.result = result;

@@ -1,7 +1,10 @@
 /*
  * Building one dnntrace_lib:call event: the wrappers of cuDNN, cuBLAS and
- * cuBLASLt add each data pointer with its role, element type and shape, then
- * emit. Fixed-size, on the caller's stack: nothing is allocated per call.
+ * cuBLASLt add each data pointer with its role, element type and shape, in
+ * the order of the entry point's argument names in the catalogue
+ * (tracepoints/entry_points.h), then emit. Every argument the catalogue
+ * names is added, an unused one with lib_call_unused. Fixed-size, on the
+ * caller's stack: nothing is allocated per call.
  *
  * Must never call into CUDA or any library: wrappers gather what they need
  * (shapes from descriptors) before adding arguments.
@@ -16,8 +19,7 @@
 enum {
 	LIB_CALL_MAX_ARGS = 64,   /* data pointers per call (a backend variant pack can hold many) */
 	LIB_CALL_MAX_DIMS = 512,  /* all arguments' dimensions together */
-	LIB_CALL_MAX_PARAMS = 32,
-	LIB_CALL_MAX_NAMES = 1024,
+	LIB_CALL_MAX_PARAMS = 2 * LIB_CALL_MAX_ARGS + 2, /* a variant pack's uid and attribute pairs */
 };
 
 struct lib_call {
@@ -29,27 +31,23 @@ struct lib_call {
 	unsigned char ranks[LIB_CALL_MAX_ARGS];
 	long long dims[LIB_CALL_MAX_DIMS];
 	long long params[LIB_CALL_MAX_PARAMS];
-	char names[LIB_CALL_MAX_NAMES]; /* arg names built at run time (backend API) */
-	unsigned names_len;
-	bool truncated; /* an argument, dimension or name did not fit */
+	bool truncated; /* an argument, dimension or param did not fit */
 };
 
-/* Starts a call. arg_names/param_names: static comma-separated lists, or NULL
- * to build argument names with lib_call_arg_named. */
-void lib_call_begin(struct lib_call *c, enum dnntrace_lib_api_id api, const void *handle,
-		    const void *stream, const char *arg_names, const char *param_names);
+/* Starts a call of api on stream. */
+void lib_call_begin(struct lib_call *c, enum dnntrace_lib_api_id api, const void *stream);
 
 /* Adds a data pointer: its tensor id is looked up in the live-tensor map
- * (base or interior pointer). dims may be NULL when rank is 0. */
+ * (base or interior pointer) when the call is emitted. dims may be NULL
+ * when rank is 0. */
 void lib_call_arg(struct lib_call *c, const void *ptr, enum dnntrace_role role,
 		  enum dnntrace_dtype dtype, unsigned rank, const long long *dims);
 
-/* Same, appending name to the argument names built at run time. */
-void lib_call_arg_named(struct lib_call *c, const char *name, const void *ptr,
-			enum dnntrace_role role, enum dnntrace_dtype dtype, unsigned rank,
-			const long long *dims);
+/* Adds an argument the call's other arguments leave unused (DNNTRACE_ROLE_UNUSED):
+ * its pointer as passed, no tensor, no shape. */
+void lib_call_unused(struct lib_call *c, const void *ptr);
 
-/* Adds one API-specific parameter (in param_names order). */
+/* Adds one API-specific parameter (in the catalogue's order). */
 void lib_call_param(struct lib_call *c, long long value);
 
 /* Emits dnntrace_lib:call with this call id, the time the call began

@@ -7,8 +7,9 @@
 #define DNNTRACE_MEM_INFO_H
 
 /* After a successful traced device allocation on device: emits
- * dnntrace_api:mem_info for the first allocation of the calling thread and
- * every DNNTRACE_MEMINFO_EVERY-th after it (default 16, 0: never). */
+ * dnntrace_api:mem_info for the calling thread's 1st, 2nd, 4th, ...
+ * allocations below N = DNNTRACE_MEMINFO_EVERY (default 128, 0: never),
+ * then every Nth. */
 void mem_info_after_alloc(int device);
 
 #endif

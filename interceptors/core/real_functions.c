@@ -35,7 +35,7 @@ _Atomic(void *) real_function_table[REAL_FUNCTION_COUNT];
 
 static const char *const function_names[REAL_FUNCTION_COUNT] = {
 #define DT_NAME_API(id, name, proc, cbid) [REAL_##name] = #name,
-#define DT_NAME_LIB(id, name) [REAL_##name] = #name,
+#define DT_NAME_LIB(id, name, args, params) [REAL_##name] = #name,
 #define DT_NAME_WRAPPED(name, proc) [REAL_##name] = #name,
 #define DT_NAME_HELPER(name) [REAL_##name] = #name,
 	DNNTRACE_API_ENTRIES(DT_NAME_API)
@@ -162,10 +162,11 @@ void *real_function_resolve(enum real_function_id id)
 	return fn;
 }
 
+/* A question, not a forwarded call: never warns (a driver-only program has no cudaMalloc). */
 const char *real_function_library(enum real_function_id id, char *path, size_t size)
 {
 	Dl_info info;
-	void *fn = real_function(id);
+	void *fn = real_function_available(id) ? real_function(id) : NULL;
 
 	if (!fn || !dladdr(fn, &info) || !info.dli_fname || !info.dli_fname[0] || size == 0)
 		return NULL;

@@ -20,7 +20,7 @@
  * call. A wrapped one warns once when it cannot be found.
  */
 #define DT_REAL_ID_API(id, name, proc, cbid) REAL_##name,
-#define DT_REAL_ID_LIB(id, name) REAL_##name,
+#define DT_REAL_ID_LIB(id, name, args, params) REAL_##name,
 #define DT_REAL_ID_WRAPPED(name, proc) REAL_##name,
 #define DT_REAL_ID_HELPER(name) REAL_##name,
 enum real_function_id {
@@ -56,7 +56,8 @@ static inline void *real_function(enum real_function_id id)
 
 /*
  * The path of the object the real `id` lives in (the libcudart the process
- * actually loaded), or NULL. Copies at most size bytes into path.
+ * actually loaded), or NULL. Copies at most size bytes into path. Never
+ * warns, unlike REAL().
  */
 const char *real_function_library(enum real_function_id id, char *path, size_t size);
 

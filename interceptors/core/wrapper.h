@@ -35,6 +35,9 @@
  *                              and `before` runs between tracer_enter and the
  *                              call id (what must be asked before forwarding:
  *                              a handle's pointer mode, a descriptor's shape);
+ *   DNNTRACE_LAUNCH_CALL       a traced call with a `before` step, like the LIB_
+ *                              one but with a DNNTRACE_API_ id: a kernel launch
+ *                              learns its kernel's layout before forwarding;
  *   DNNTRACE_RECORDED_CALL     no call id, for calls that submit no GPU work
  *                              (allocations); errno restored all the same;
  *   DNNTRACE_FREE_CALL         a recorded call with a step `before` the real
@@ -116,6 +119,10 @@
 #define DNNTRACE_LIB_TRACED_CALL(ret, name, params, args, missing, enabled, before, ...)      \
 	DNNTRACE_TRACED_BRACKET_(ret, name, params, args, missing, enum dnntrace_lib_api_id,  \
 				 DNNTRACE_LIB_##name, enabled, before, __VA_ARGS__)
+
+#define DNNTRACE_LAUNCH_CALL(ret, name, params, args, missing, enabled, before, ...)          \
+	DNNTRACE_TRACED_BRACKET_(ret, name, params, args, missing, enum dnntrace_api_id,      \
+				 DNNTRACE_API_##name, enabled, before, __VA_ARGS__)
 
 #define DNNTRACE_FREE_CALL(ret, name, params, args, missing, enabled, before, ...)            \
 	DNNTRACE_RECORDED_BRACKET_(ret, name, params, args, missing, enum dnntrace_api_id,    \

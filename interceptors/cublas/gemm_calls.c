@@ -25,7 +25,6 @@
 
 /* One GEMM as the trace shows it. batch 0: not a batched call (rank 2 shapes). */
 struct gemm_args {
-	const char *arg_names, *param_names;
 	cublasOperation_t transa, transb;
 	int m, n, k;
 	long long batch;
@@ -75,7 +74,7 @@ static unsigned stored_shape(const struct gemm_args *g, cublasOperation_t op, lo
 }
 
 static void record_gemm(const struct traced_call *call, enum dnntrace_lib_api_id api,
-			cublasHandle_t handle, const struct handle_state *s,
+			const struct handle_state *s,
 			const struct gemm_args *g, const long long *params, unsigned n_params,
 			cublasStatus_t result)
 {
@@ -83,7 +82,7 @@ static void record_gemm(const struct traced_call *call, enum dnntrace_lib_api_id
 	long long dims[3];
 	unsigned rank;
 
-	lib_call_begin(&c, api, handle, s->stream, g->arg_names, g->param_names);
+	lib_call_begin(&c, api, s->stream);
 	if (g->pointer_arrays) {
 		/* The arrays are read by the kernel; the matrices they point to
 		 * are in device memory we never read, so they are not listed. */
@@ -109,7 +108,8 @@ static void record_gemm(const struct traced_call *call, enum dnntrace_lib_api_id
 /*
  * One GEMM on the skeleton: its prototype and argument list (which name
  * the handle `handle` and the scaling factor `beta`), the type beta is read
- * as, the struct gemm_args fields in parentheses, then the event's params.
+ * as, the struct gemm_args fields in parentheses, then the event's params
+ * (named, like the arguments, by the catalogue: tracepoints/entry_points.h).
  * The handle's stream and pointer mode are asked before forwarding.
  */
 #define GEMM(name, params, args, scale_type, gemm, ...)                                       \
@@ -119,11 +119,8 @@ static void record_gemm(const struct traced_call *call, enum dnntrace_lib_api_id
 					 handle_state_of(handle, beta, scale_type),           \
 				 const long long values[] = { __VA_ARGS__ };                 \
 				 const struct gemm_args gemm_ = { ITEMS gemm };              \
-				 record_gemm(&call, api, handle, &state, &gemm_, values,      \
+				 record_gemm(&call, api, &state, &gemm_, values,              \
 					     sizeof(values) / sizeof(values[0]), result))
-
-#define GEMM_PARAMS "m,n,k,transa,transb,lda,ldb,ldc"
-#define EX_PARAMS "a_type,b_type,c_type,compute_type,algo"
 
 /* The typed GEMMs: everything of type T, cuda_type the matching cudaDataType. */
 #define TYPED_GEMM(name, T, cuda_type)                                                       \
@@ -133,8 +130,7 @@ static void record_gemm(const struct traced_call *call, enum dnntrace_lib_api_id
 	      const T *beta, T *C, int ldc),                                                 \
 	     (handle, transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc),         \
 	     cuda_type,                                                                      \
-	     ("A,B,C", GEMM_PARAMS, transa, transb, m, n, k, 0, A, B, C, cuda_type,          \
-	      cuda_type, cuda_type, false),                                                  \
+	     (transa, transb, m, n, k, 0, A, B, C, cuda_type, cuda_type, cuda_type, false),    \
 	     m, n, k, transa, transb, lda, ldb, ldc)
 
 TYPED_GEMM(cublasSgemm_v2, float, CUDA_R_32F)
@@ -149,8 +145,7 @@ GEMM(cublasSgemmStridedBatched,
      (handle, transa, transb, m, n, k, alpha, A, lda, strideA, B, ldb, strideB, beta, C, ldc,
       strideC, batchCount),
      CUDA_R_32F,
-     ("A,B,C", GEMM_PARAMS ",stride_a,stride_b,stride_c,batch_count", transa, transb, m, n, k,
-      batchCount, A, B, C, CUDA_R_32F, CUDA_R_32F, CUDA_R_32F, false),
+     (transa, transb, m, n, k, batchCount, A, B, C, CUDA_R_32F, CUDA_R_32F, CUDA_R_32F, false),
      m, n, k, transa, transb, lda, ldb, ldc, strideA, strideB, strideC, batchCount)
 
 GEMM(cublasGemmEx,
@@ -161,8 +156,7 @@ GEMM(cublasGemmEx,
      (handle, transa, transb, m, n, k, alpha, A, Atype, lda, B, Btype, ldb, beta, C, Ctype,
       ldc, computeType, algo),
      cublas_scale_type(computeType, Ctype),
-     ("A,B,C", GEMM_PARAMS "," EX_PARAMS, transa, transb, m, n, k, 0, A, B, C, Atype, Btype,
-      Ctype, false),
+     (transa, transb, m, n, k, 0, A, B, C, Atype, Btype, Ctype, false),
      m, n, k, transa, transb, lda, ldb, ldc, Atype, Btype, Ctype, computeType, algo)
 
 GEMM(cublasGemmStridedBatchedEx,
@@ -175,8 +169,7 @@ GEMM(cublasGemmStridedBatchedEx,
      (handle, transa, transb, m, n, k, alpha, A, Atype, lda, strideA, B, Btype, ldb, strideB,
       beta, C, Ctype, ldc, strideC, batchCount, computeType, algo),
      cublas_scale_type(computeType, Ctype),
-     ("A,B,C", GEMM_PARAMS ",stride_a,stride_b,stride_c,batch_count," EX_PARAMS, transa,
-      transb, m, n, k, batchCount, A, B, C, Atype, Btype, Ctype, false),
+     (transa, transb, m, n, k, batchCount, A, B, C, Atype, Btype, Ctype, false),
      m, n, k, transa, transb, lda, ldb, ldc, strideA, strideB, strideC, batchCount, Atype,
      Btype, Ctype, computeType, algo)
 
@@ -189,8 +182,7 @@ GEMM(cublasGemmBatchedEx,
      (handle, transa, transb, m, n, k, alpha, Aarray, Atype, lda, Barray, Btype, ldb, beta,
       Carray, Ctype, ldc, batchCount, computeType, algo),
      cublas_scale_type(computeType, Ctype),
-     ("Aarray,Barray,Carray", GEMM_PARAMS ",batch_count," EX_PARAMS, transa, transb, m, n, k,
-      batchCount, Aarray, Barray, Carray, Atype, Btype, Ctype, true),
+     (transa, transb, m, n, k, batchCount, Aarray, Barray, Carray, Atype, Btype, Ctype, true),
      m, n, k, transa, transb, lda, ldb, ldc, batchCount, Atype, Btype, Ctype, computeType,
      algo)
 

@@ -4,12 +4,14 @@
  * and matrix layout create/init/set/destroy), which only feed the cache of
  * cublas_lt_cache.h and forward.
  *
- * A matmul's arguments: A and B read; C == D: one argument "D", READ_WRITE
- * when beta != 0, WRITE when beta == 0; C != D: "C" READ (left out when
- * beta == 0: not read) and "D" WRITE; beta a device pointer (pointer mode
- * DEVICE or DEVICE_VECTOR): C's role UNKNOWN. Then the epilogue's bias
- * (read; written for the BGRAD epilogues), aux (written forward, read by
- * DRELU/DGELU) and the workspace. The brackets are core/wrapper.h's: the
+ * A matmul's arguments, A, B, C, D, bias, aux, workspace as the catalogue
+ * names them: A and B read; C == D: C unused and D READ_WRITE when beta !=
+ * 0, WRITE when beta == 0; C != D: C READ (unused when beta == 0: not
+ * read) and D WRITE; beta a device pointer (pointer mode DEVICE or
+ * DEVICE_VECTOR): C's role UNKNOWN. Then the epilogue's bias (read;
+ * written for the BGRAD epilogues), aux (written forward, read by
+ * DRELU/DGELU), each unused when the epilogue has none, and the workspace
+ * (unused when there is none). The brackets are core/wrapper.h's: the
  * bookkeeping one for the descriptor functions, the traced one for the
  * matmul. Must never dereference a device pointer.
  */
@@ -195,11 +197,11 @@ static enum dnntrace_dtype layout_dtype(const struct matmul_info *info, unsigned
 }
 
 static void add_matrix(struct lib_call *c, const struct matmul_info *info, unsigned which,
-		       const char *name, const void *ptr, enum dnntrace_role role)
+		       const void *ptr, enum dnntrace_role role)
 {
 	long long dims[3];
 	unsigned rank = layout_shape(info, which, dims);
-	lib_call_arg_named(c, name, ptr, role, layout_dtype(info, which), rank, dims);
+	lib_call_arg(c, ptr, role, layout_dtype(info, which), rank, dims);
 }
 
 /* Epilogue bits (cublasLt.h): 4 bias; 16, 256, 512 bias gradients; 128 aux; 8, 64 backward. */
@@ -223,11 +225,11 @@ static void add_epilogue_args(struct lib_call *c, const struct matmul_info *info
 		bool gradient = d->epilogue & EPI_BGRAD;
 		/* BGRADB: one value per column of D; the others per row. */
 		dims[0] = (long long)(d->epilogue == CUBLASLT_EPILOGUE_BGRADB ? out->cols : out->rows);
-		lib_call_arg_named(c, "bias", d->bias,
-				   gradient ? DNNTRACE_ROLE_WRITE : DNNTRACE_ROLE_READ,
-				   d->bias_type >= 0 ? cublas_dtype((cudaDataType)d->bias_type)
-						     : out_type,
-				   out_known ? 1 : 0, dims);
+		lib_call_arg(c, d->bias, gradient ? DNNTRACE_ROLE_WRITE : DNNTRACE_ROLE_READ,
+			     d->bias_type >= 0 ? cublas_dtype((cudaDataType)d->bias_type) : out_type,
+			     out_known ? 1 : 0, dims);
+	} else {
+		lib_call_unused(c, d->bias);
 	}
 	if ((d->epilogue & EPI_AUX) && d->aux) {
 		unsigned rank = layout_shape(info, LT_D, dims);
@@ -236,16 +238,13 @@ static void add_epilogue_args(struct lib_call *c, const struct matmul_info *info
 			(d->epilogue & EPI_RELU_MASK) ? DNNTRACE_DTYPE_UNKNOWN
 			: d->aux_type >= 0	       ? cublas_dtype((cudaDataType)d->aux_type)
 						       : out_type;
-		lib_call_arg_named(c, "aux", d->aux,
-				   (d->epilogue & EPI_BACKWARD) ? DNNTRACE_ROLE_READ
-								: DNNTRACE_ROLE_WRITE,
-				   aux_type, rank, dims);
+		lib_call_arg(c, d->aux,
+			     (d->epilogue & EPI_BACKWARD) ? DNNTRACE_ROLE_READ : DNNTRACE_ROLE_WRITE,
+			     aux_type, rank, dims);
+	} else {
+		lib_call_unused(c, d->aux);
 	}
 }
-
-#define LT_PARAMS                                                                          \
-	"m,n,k,transa,transb,lda,ldb,ldc,ldd,batch_count,a_type,b_type,c_type,d_type,"     \
-	"compute_type,scale_type,epilogue,pointer_mode,workspace_size"
 
 static void add_params(struct lib_call *c, const struct matmul_info *info, size_t workspace_size)
 {
@@ -297,24 +296,28 @@ DNNTRACE_LIB_TRACED_CALL(cublasStatus_t, cublasLtMatmul,
 		       &info);
 	enum cublas_beta beta_state = matmul_beta(&info, beta),
 	struct lib_call event;
-	lib_call_begin(&event, api, lightHandle, stream, NULL, LT_PARAMS);
-	add_matrix(&event, &info, LT_A, "A", A, DNNTRACE_ROLE_READ);
-	add_matrix(&event, &info, LT_B, "B", B, DNNTRACE_ROLE_READ);
-	if (C == D) {
-		add_matrix(&event, &info, LT_D, "D", D, cublas_c_role(beta_state));
-	} else {
-		if (beta_state != BETA_ZERO)
-			add_matrix(&event, &info, LT_C, "C", C,
-				   beta_state == BETA_NONZERO ? DNNTRACE_ROLE_READ
-							      : DNNTRACE_ROLE_UNKNOWN);
-		add_matrix(&event, &info, LT_D, "D", D, DNNTRACE_ROLE_WRITE);
-	}
-	if (info.desc_known)
+	lib_call_begin(&event, api, stream);
+	add_matrix(&event, &info, LT_A, A, DNNTRACE_ROLE_READ);
+	add_matrix(&event, &info, LT_B, B, DNNTRACE_ROLE_READ);
+	/* C read in place (C == D) is D's use; C read when beta is zero, no use. */
+	if (C == D || beta_state == BETA_ZERO)
+		lib_call_unused(&event, C);
+	else
+		add_matrix(&event, &info, LT_C, C,
+			   beta_state == BETA_NONZERO ? DNNTRACE_ROLE_READ : DNNTRACE_ROLE_UNKNOWN);
+	add_matrix(&event, &info, LT_D, D,
+		   C == D ? cublas_c_role(beta_state) : DNNTRACE_ROLE_WRITE);
+	if (info.desc_known) {
 		add_epilogue_args(&event, &info);
+	} else {
+		lib_call_unused(&event, NULL);
+		lib_call_unused(&event, NULL);
+	}
 	if (workspace && workspaceSizeInBytes) {
 		long long size = (long long)workspaceSizeInBytes;
-		lib_call_arg_named(&event, "workspace", workspace, DNNTRACE_ROLE_WORKSPACE,
-				   DNNTRACE_DTYPE_U8, 1, &size);
+		lib_call_arg(&event, workspace, DNNTRACE_ROLE_WORKSPACE, DNNTRACE_DTYPE_U8, 1, &size);
+	} else {
+		lib_call_unused(&event, workspace);
 	}
 	add_params(&event, &info, workspaceSizeInBytes);
 	lib_call_emit(&event, call.call_id, call.start_ns, result))

@@ -4,8 +4,9 @@
  * of the program's descriptors (cudnn_backend_shadow.c) and otherwise only
  * forward; cudnnBackendExecute is traced like a legacy call: call id pushed
  * as CUPTI external correlation around the real call, then one
- * dnntrace_lib:call with every variant-pack pointer, named
- * "uid<N>:<attribute>", its role from the plan's graph, and the workspace.
+ * dnntrace_lib:call with every variant-pack pointer, its role from the
+ * plan's graph, and the workspace; the params say each pointer's uid and
+ * the attribute that names it.
  *
  * The variant pack is read from the shadow (what the program set), or
  * through the real cudnnBackendGetAttribute after the call when it was
@@ -113,7 +114,6 @@ CUDNN_TRACED_CALL(cudnnBackendExecute,
 	(cudnnHandle_t handle, cudnnBackendDescriptor_t executionPlan,
 	 cudnnBackendDescriptor_t variantPack),
 	(handle, executionPlan, variantPack),
-	NULL, "ops,workspace_bytes",
 	int64_t uids[PACK_MAX];
 	void *ptrs[PACK_MAX];
 	void *workspace;

@@ -11,10 +11,11 @@
  * read, DX written; backward filter X, DY read, DW written; matmul A, B
  * (and the M/N/K override tensors) read, C written; pointwise X, B, T, DY
  * read, Y, DX written. Any other tensor attribute, or any tensor of an
- * operation type not listed, is DNNTRACE_ROLE_UNKNOWN and named by its
- * attribute's number ("uid7:attr1610"); a uid no graph tensor has is
- * "uid<N>:unknown", without shape. Within one graph a tensor read by one
- * operation and written by another is READ_WRITE.
+ * operation type not listed, is DNNTRACE_ROLE_UNKNOWN. Each variant-pack
+ * argument is described by its uid and the attribute that names it (the
+ * producer's, for a tensor one operation writes and another reads: -1 for
+ * a uid no graph tensor has, which has no shape either). Within one graph a
+ * tensor read by one operation and written by another is READ_WRITE.
  *
  * Assumed from cudnn_graph.h and cudnn-frontend's use, not tested on a
  * real GPU: heuristics results fill ENGINECFG descriptors the program
@@ -26,7 +27,6 @@
 #include "interceptors/cudnn/backend_shadow.h"
 
 #include <pthread.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -48,8 +48,7 @@ struct tensor_facts {
 };
 
 struct op_tensor {
-	const char *label;   /* NULL: an attribute we do not model, named by number */
-	int attribute;
+	int attribute;       /* the operation's cudnnBackendAttributeName_t naming it */
 	enum dnntrace_role role;
 	bool blended; /* an output that becomes READ_WRITE when the op's beta != 0 */
 	struct tensor_facts facts;
@@ -62,7 +61,6 @@ struct op_facts {
 };
 
 struct summary_entry {
-	const char *label;
 	int attribute;
 	enum dnntrace_role role;
 	struct tensor_facts facts;
@@ -210,58 +208,57 @@ void backend_shadow_destroyed(cudnnBackendDescriptor_t desc)
 	pthread_mutex_unlock(&shadow_lock);
 }
 
-/* An operation attribute naming a tensor: its label and role. */
+/* An operation attribute naming a tensor, and its role. */
 struct tensor_slot {
 	cudnnBackendDescriptorType_t op;
 	cudnnBackendAttributeName_t name;
-	const char *label;
 	enum dnntrace_role role;
 	bool blended;
 };
 
 static const struct tensor_slot known_slots[] = {
 	{ CUDNN_BACKEND_OPERATION_CONVOLUTION_FORWARD_DESCRIPTOR,
-	  CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_X, "X", DNNTRACE_ROLE_READ, false },
+	  CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_X, DNNTRACE_ROLE_READ, false },
 	{ CUDNN_BACKEND_OPERATION_CONVOLUTION_FORWARD_DESCRIPTOR,
-	  CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_W, "W", DNNTRACE_ROLE_READ, false },
+	  CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_W, DNNTRACE_ROLE_READ, false },
 	{ CUDNN_BACKEND_OPERATION_CONVOLUTION_FORWARD_DESCRIPTOR,
-	  CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_Y, "Y", DNNTRACE_ROLE_WRITE, true },
+	  CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_Y, DNNTRACE_ROLE_WRITE, true },
 	{ CUDNN_BACKEND_OPERATION_CONVOLUTION_BACKWARD_DATA_DESCRIPTOR,
-	  CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_W, "W", DNNTRACE_ROLE_READ, false },
+	  CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_W, DNNTRACE_ROLE_READ, false },
 	{ CUDNN_BACKEND_OPERATION_CONVOLUTION_BACKWARD_DATA_DESCRIPTOR,
-	  CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_DY, "DY", DNNTRACE_ROLE_READ, false },
+	  CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_DY, DNNTRACE_ROLE_READ, false },
 	{ CUDNN_BACKEND_OPERATION_CONVOLUTION_BACKWARD_DATA_DESCRIPTOR,
-	  CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_DX, "DX", DNNTRACE_ROLE_WRITE, true },
+	  CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_DX, DNNTRACE_ROLE_WRITE, true },
 	{ CUDNN_BACKEND_OPERATION_CONVOLUTION_BACKWARD_FILTER_DESCRIPTOR,
-	  CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_FILTER_X, "X", DNNTRACE_ROLE_READ, false },
+	  CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_FILTER_X, DNNTRACE_ROLE_READ, false },
 	{ CUDNN_BACKEND_OPERATION_CONVOLUTION_BACKWARD_FILTER_DESCRIPTOR,
-	  CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_FILTER_DY, "DY", DNNTRACE_ROLE_READ, false },
+	  CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_FILTER_DY, DNNTRACE_ROLE_READ, false },
 	{ CUDNN_BACKEND_OPERATION_CONVOLUTION_BACKWARD_FILTER_DESCRIPTOR,
-	  CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_FILTER_DW, "DW", DNNTRACE_ROLE_WRITE, true },
+	  CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_FILTER_DW, DNNTRACE_ROLE_WRITE, true },
 	{ CUDNN_BACKEND_OPERATION_MATMUL_DESCRIPTOR,
-	  CUDNN_ATTR_OPERATION_MATMUL_ADESC, "A", DNNTRACE_ROLE_READ, false },
+	  CUDNN_ATTR_OPERATION_MATMUL_ADESC, DNNTRACE_ROLE_READ, false },
 	{ CUDNN_BACKEND_OPERATION_MATMUL_DESCRIPTOR,
-	  CUDNN_ATTR_OPERATION_MATMUL_BDESC, "B", DNNTRACE_ROLE_READ, false },
+	  CUDNN_ATTR_OPERATION_MATMUL_BDESC, DNNTRACE_ROLE_READ, false },
 	{ CUDNN_BACKEND_OPERATION_MATMUL_DESCRIPTOR,
-	  CUDNN_ATTR_OPERATION_MATMUL_CDESC, "C", DNNTRACE_ROLE_WRITE, false },
+	  CUDNN_ATTR_OPERATION_MATMUL_CDESC, DNNTRACE_ROLE_WRITE, false },
 	{ CUDNN_BACKEND_OPERATION_MATMUL_DESCRIPTOR,
-	  CUDNN_ATTR_OPERATION_MATMUL_GEMM_M_OVERRIDE_DESC, "M", DNNTRACE_ROLE_READ, false },
+	  CUDNN_ATTR_OPERATION_MATMUL_GEMM_M_OVERRIDE_DESC, DNNTRACE_ROLE_READ, false },
 	{ CUDNN_BACKEND_OPERATION_MATMUL_DESCRIPTOR,
-	  CUDNN_ATTR_OPERATION_MATMUL_GEMM_N_OVERRIDE_DESC, "N", DNNTRACE_ROLE_READ, false },
+	  CUDNN_ATTR_OPERATION_MATMUL_GEMM_N_OVERRIDE_DESC, DNNTRACE_ROLE_READ, false },
 	{ CUDNN_BACKEND_OPERATION_MATMUL_DESCRIPTOR,
-	  CUDNN_ATTR_OPERATION_MATMUL_GEMM_K_OVERRIDE_DESC, "K", DNNTRACE_ROLE_READ, false },
+	  CUDNN_ATTR_OPERATION_MATMUL_GEMM_K_OVERRIDE_DESC, DNNTRACE_ROLE_READ, false },
 	{ CUDNN_BACKEND_OPERATION_POINTWISE_DESCRIPTOR,
-	  CUDNN_ATTR_OPERATION_POINTWISE_XDESC, "X", DNNTRACE_ROLE_READ, false },
+	  CUDNN_ATTR_OPERATION_POINTWISE_XDESC, DNNTRACE_ROLE_READ, false },
 	{ CUDNN_BACKEND_OPERATION_POINTWISE_DESCRIPTOR,
-	  CUDNN_ATTR_OPERATION_POINTWISE_BDESC, "B", DNNTRACE_ROLE_READ, false },
+	  CUDNN_ATTR_OPERATION_POINTWISE_BDESC, DNNTRACE_ROLE_READ, false },
 	{ CUDNN_BACKEND_OPERATION_POINTWISE_DESCRIPTOR,
-	  CUDNN_ATTR_OPERATION_POINTWISE_TDESC, "T", DNNTRACE_ROLE_READ, false },
+	  CUDNN_ATTR_OPERATION_POINTWISE_TDESC, DNNTRACE_ROLE_READ, false },
 	{ CUDNN_BACKEND_OPERATION_POINTWISE_DESCRIPTOR,
-	  CUDNN_ATTR_OPERATION_POINTWISE_DYDESC, "DY", DNNTRACE_ROLE_READ, false },
+	  CUDNN_ATTR_OPERATION_POINTWISE_DYDESC, DNNTRACE_ROLE_READ, false },
 	{ CUDNN_BACKEND_OPERATION_POINTWISE_DESCRIPTOR,
-	  CUDNN_ATTR_OPERATION_POINTWISE_YDESC, "Y", DNNTRACE_ROLE_WRITE, false },
+	  CUDNN_ATTR_OPERATION_POINTWISE_YDESC, DNNTRACE_ROLE_WRITE, false },
 	{ CUDNN_BACKEND_OPERATION_POINTWISE_DESCRIPTOR,
-	  CUDNN_ATTR_OPERATION_POINTWISE_DXDESC, "DX", DNNTRACE_ROLE_WRITE, false },
+	  CUDNN_ATTR_OPERATION_POINTWISE_DXDESC, DNNTRACE_ROLE_WRITE, false },
 };
 
 static bool is_beta(cudnnBackendAttributeName_t name)
@@ -277,7 +274,7 @@ static struct tensor_slot slot_for(cudnnBackendDescriptorType_t op,
 	for (size_t i = 0; i < sizeof(known_slots) / sizeof(known_slots[0]); i++)
 		if (known_slots[i].op == op && known_slots[i].name == name)
 			return known_slots[i];
-	return (struct tensor_slot){ op, name, NULL, DNNTRACE_ROLE_UNKNOWN, false };
+	return (struct tensor_slot){ op, name, DNNTRACE_ROLE_UNKNOWN, false };
 }
 
 /* Lock held: the tensors an operation attribute names, copied into the op. */
@@ -298,7 +295,7 @@ static void op_set_tensors(struct shadow *op, cudnnBackendAttributeName_t name, 
 		if (!t || t->type != CUDNN_BACKEND_TENSOR_DESCRIPTOR || !t->tensor_known)
 			continue;
 		facts->tensors[facts->count++] = (struct op_tensor){
-			.label = slot.label, .attribute = (int)name, .role = slot.role,
+			.attribute = (int)name, .role = slot.role,
 			.blended = slot.blended, .facts = t->tensor,
 		};
 	}
@@ -331,14 +328,12 @@ static void summary_add(struct graph_summary *summary, const struct op_facts *op
 				entry = &summary->entries[e];
 		if (entry) {
 			/* A produced tensor is named after its producer. */
-			if (writes(role) && !writes(entry->role)) {
-				entry->label = t->label;
+			if (writes(role) && !writes(entry->role))
 				entry->attribute = t->attribute;
-			}
 			entry->role = merge_roles(entry->role, role);
 		} else if (summary->count < MAX_SUMMARY_TENSORS) {
 			summary->entries[summary->count++] = (struct summary_entry){
-				.label = t->label, .attribute = t->attribute, .role = role,
+				.attribute = t->attribute, .role = role,
 				.facts = t->facts,
 			};
 		}
@@ -520,7 +515,7 @@ void backend_shadow_describe(cudnnBackendDescriptor_t plan, const int64_t *uids,
 			     void *const *ptrs, unsigned count, void *workspace,
 			     struct lib_call *c)
 {
-	char name[48];
+	const struct summary_entry *entries[BACKEND_SHADOW_PACK_MAX];
 
 	pthread_mutex_lock(&shadow_lock);
 	struct shadow *s = find(plan);
@@ -530,26 +525,26 @@ void backend_shadow_describe(cudnnBackendDescriptor_t plan, const int64_t *uids,
 		for (unsigned e = 0; summary && e < summary->count; e++)
 			if (summary->entries[e].facts.uid == uids[i])
 				entry = &summary->entries[e];
-		if (!entry)
-			snprintf(name, sizeof(name), "uid%lld:unknown", (long long)uids[i]);
-		else if (!entry->label)
-			snprintf(name, sizeof(name), "uid%lld:attr%d", (long long)uids[i],
-				 entry->attribute);
-		else
-			snprintf(name, sizeof(name), "uid%lld:%s", (long long)uids[i], entry->label);
+		entries[i] = entry;
 		if (entry)
-			lib_call_arg_named(c, name, ptrs[i], entry->role, entry->facts.dtype,
-					   entry->facts.rank, entry->facts.dims);
+			lib_call_arg(c, ptrs[i], entry->role, entry->facts.dtype,
+				     entry->facts.rank, entry->facts.dims);
 		else
-			lib_call_arg_named(c, name, ptrs[i], DNNTRACE_ROLE_UNKNOWN,
-					   DNNTRACE_DTYPE_UNKNOWN, 0, NULL);
+			lib_call_arg(c, ptrs[i], DNNTRACE_ROLE_UNKNOWN, DNNTRACE_DTYPE_UNKNOWN, 0,
+				     NULL);
 	}
 	int64_t workspace_bytes = s ? s->workspace_bytes : -1;
 	long long dims[1] = { workspace_bytes };
 	if (workspace || workspace_bytes > 0)
-		lib_call_arg_named(c, "workspace", workspace, DNNTRACE_ROLE_WORKSPACE,
-				   DNNTRACE_DTYPE_U8, workspace_bytes >= 0 ? 1 : 0, dims);
+		lib_call_arg(c, workspace, DNNTRACE_ROLE_WORKSPACE, DNNTRACE_DTYPE_U8,
+			     workspace_bytes >= 0 ? 1 : 0, dims);
+	else
+		lib_call_unused(c, workspace);
 	lib_call_param(c, summary ? (long long)summary->ops : -1LL);
 	lib_call_param(c, workspace_bytes);
+	for (unsigned i = 0; i < count; i++) {
+		lib_call_param(c, uids[i]);
+		lib_call_param(c, entries[i] ? entries[i]->attribute : -1);
+	}
 	pthread_mutex_unlock(&shadow_lock);
 }

@@ -46,11 +46,12 @@ bool backend_shadow_is_plan(cudnnBackendDescriptor_t desc);
 void backend_shadow_plan_workspace(cudnnBackendDescriptor_t plan, int64_t bytes);
 
 /*
- * Adds one argument per variant-pack entry (uid, pointer) named
- * "uid<N>:<label>" (X, W, Y, DX, ..., attr<number> for an attribute not
- * modelled, unknown for a uid in no graph) with the role, type and shape the
- * plan's graph gives it (DNNTRACE_ROLE_UNKNOWN when it cannot say), then the
- * workspace; then the params "ops,workspace_bytes" (-1 when unknown).
+ * Adds one argument per variant-pack entry (uid, pointer) with the role,
+ * type and shape the plan's graph gives it (DNNTRACE_ROLE_UNKNOWN when it
+ * cannot say), then the workspace (role unused when there is none); then
+ * the params ops, workspace_bytes (-1 when unknown) and, per entry, its
+ * uid and the cudnnBackendAttributeName_t naming it in the graph (-1: a
+ * uid in no graph), as the catalogue names them.
  */
 void backend_shadow_describe(cudnnBackendDescriptor_t plan, const int64_t *uids,
 			     void *const *ptrs, unsigned count, void *workspace,

@@ -19,30 +19,27 @@ double cudnn_host_scale(const void *factor, const struct cudnn_shape *of)
 	return of->is_double ? *(const double *)factor : (double)*(const float *)factor;
 }
 
-static void add(struct lib_call *c, const char *name, const void *ptr, enum dnntrace_role role,
+static void add(struct lib_call *c, const void *ptr, enum dnntrace_role role,
 		const struct cudnn_shape *shape)
 {
 	unsigned rank = ptr ? shape->rank : 0; /* an absent optional argument has no shape */
-	if (name)
-		lib_call_arg_named(c, name, ptr, role, shape->dtype, rank, shape->dims);
-	else
-		lib_call_arg(c, ptr, role, shape->dtype, rank, shape->dims);
+	lib_call_arg(c, ptr, role, shape->dtype, rank, shape->dims);
 }
 
-void cudnn_arg_tensor(struct lib_call *c, const char *name, cudnnTensorDescriptor_t desc,
+void cudnn_arg_tensor(struct lib_call *c, cudnnTensorDescriptor_t desc,
 		      const void *ptr, enum dnntrace_role role)
 {
 	struct cudnn_shape shape;
 	cudnn_tensor_shape(desc, &shape);
-	add(c, name, ptr, role, &shape);
+	add(c, ptr, role, &shape);
 }
 
-void cudnn_arg_filter(struct lib_call *c, const char *name, cudnnFilterDescriptor_t desc,
+void cudnn_arg_filter(struct lib_call *c, cudnnFilterDescriptor_t desc,
 		      const void *ptr, enum dnntrace_role role)
 {
 	struct cudnn_shape shape;
 	cudnn_filter_shape(desc, &shape);
-	add(c, name, ptr, role, &shape);
+	add(c, ptr, role, &shape);
 }
 
 static enum dnntrace_role blended_role(const void *beta, const struct cudnn_shape *shape)
@@ -51,26 +48,26 @@ static enum dnntrace_role blended_role(const void *beta, const struct cudnn_shap
 						    : DNNTRACE_ROLE_WRITE;
 }
 
-void cudnn_arg_output(struct lib_call *c, const char *name, cudnnTensorDescriptor_t desc,
+void cudnn_arg_output(struct lib_call *c, cudnnTensorDescriptor_t desc,
 		      const void *ptr, const void *beta)
 {
 	struct cudnn_shape shape;
 	cudnn_tensor_shape(desc, &shape);
-	add(c, name, ptr, blended_role(beta, &shape), &shape);
+	add(c, ptr, blended_role(beta, &shape), &shape);
 }
 
-void cudnn_arg_filter_output(struct lib_call *c, const char *name, cudnnFilterDescriptor_t desc,
+void cudnn_arg_filter_output(struct lib_call *c, cudnnFilterDescriptor_t desc,
 			     const void *ptr, const void *beta)
 {
 	struct cudnn_shape shape;
 	cudnn_filter_shape(desc, &shape);
-	add(c, name, ptr, blended_role(beta, &shape), &shape);
+	add(c, ptr, blended_role(beta, &shape), &shape);
 }
 
-void cudnn_arg_bytes(struct lib_call *c, const char *name, const void *ptr, size_t bytes,
+void cudnn_arg_bytes(struct lib_call *c, const void *ptr, size_t bytes,
 		     enum dnntrace_role role)
 {
 	struct cudnn_shape shape = { .dtype = DNNTRACE_DTYPE_U8, .rank = 1,
 				     .dims = { (long long)bytes } };
-	add(c, name, ptr, role, &shape);
+	add(c, ptr, role, &shape);
 }

@@ -30,18 +30,18 @@ bool cudnn_call_enabled(void);
 
 /*
  * One traced cuDNN call on core/wrapper.h's skeleton: the real function's
- * prototype and argument list (which must name the handle `handle`), the
- * event's static arg and param names (NULL: built at run time), then the
- * description: statements that add every data pointer and param to
- * `event`, a dnntrace_lib:call already begun on the handle's stream, which
- * is emitted with the call id and the real status after them.
+ * prototype and argument list (which must name the handle `handle`), then
+ * the description: statements that add every data pointer and param to
+ * `event`, in the order of the catalogue's names for the entry point
+ * (tracepoints/entry_points.h), to a dnntrace_lib:call already begun on the
+ * handle's stream, which is emitted with the call id and the real status
+ * after them.
  */
-#define CUDNN_TRACED_CALL(name, params, args, arg_names, param_names, ...)                   \
+#define CUDNN_TRACED_CALL(name, params, args, ...)                                           \
 	DNNTRACE_LIB_TRACED_CALL(cudnnStatus_t, name, params, args, CUDNN_MISSING_STATUS,    \
 				 cudnn_call_enabled(), (void)0,                               \
 				 struct lib_call event;                                       \
-				 lib_call_begin(&event, api, handle, cudnn_handle_stream(handle), \
-						arg_names, param_names);                      \
+				 lib_call_begin(&event, api, cudnn_handle_stream(handle));    \
 				 __VA_ARGS__;                                                 \
 				 lib_call_emit(&event, call.call_id, call.start_ns, (int)result))
 
@@ -52,18 +52,17 @@ bool cudnn_call_enabled(void);
  */
 double cudnn_host_scale(const void *factor, const struct cudnn_shape *of);
 
-/* Each adds one argument; name is NULL when the call has static arg names. */
-void cudnn_arg_tensor(struct lib_call *c, const char *name, cudnnTensorDescriptor_t desc,
-		      const void *ptr, enum dnntrace_role role);
-void cudnn_arg_filter(struct lib_call *c, const char *name, cudnnFilterDescriptor_t desc,
-		      const void *ptr, enum dnntrace_role role);
+/* Each adds one argument. */
+void cudnn_arg_tensor(struct lib_call *c, cudnnTensorDescriptor_t desc, const void *ptr,
+		      enum dnntrace_role role);
+void cudnn_arg_filter(struct lib_call *c, cudnnFilterDescriptor_t desc, const void *ptr,
+		      enum dnntrace_role role);
 /* An output blended with its old value when *beta != 0: READ_WRITE, else WRITE. */
-void cudnn_arg_output(struct lib_call *c, const char *name, cudnnTensorDescriptor_t desc,
-		      const void *ptr, const void *beta);
-void cudnn_arg_filter_output(struct lib_call *c, const char *name, cudnnFilterDescriptor_t desc,
-			     const void *ptr, const void *beta);
+void cudnn_arg_output(struct lib_call *c, cudnnTensorDescriptor_t desc, const void *ptr,
+		      const void *beta);
+void cudnn_arg_filter_output(struct lib_call *c, cudnnFilterDescriptor_t desc, const void *ptr,
+			     const void *beta);
 /* Scratch or reserve bytes, shaped u8[bytes]. */
-void cudnn_arg_bytes(struct lib_call *c, const char *name, const void *ptr, size_t bytes,
-		     enum dnntrace_role role);
+void cudnn_arg_bytes(struct lib_call *c, const void *ptr, size_t bytes, enum dnntrace_role role);
 
 #endif

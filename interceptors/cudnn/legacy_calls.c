@@ -5,10 +5,11 @@
  * external correlation (so every kernel cuDNN launches links to the call),
  * returns the real status with the real errno, and, when recording, emits
  * one dnntrace_lib:call listing every data pointer in the order the API
- * lists them (workspace and reserve last) with its role and the shape of
- * its descriptor. A pointer an argument of the call itself makes unused
- * (z when alpha2 == 0, ...) is left out; a NULL optional pointer is listed
- * with tensor -1 and no shape. The bracket is CUDNN_TRACED_CALL's
+ * lists them (workspace and reserve last), as the catalogue names them
+ * (tracepoints/entry_points.h), with its role and the shape of its
+ * descriptor. A pointer an argument of the call itself makes unused (z when
+ * alpha2 == 0, ...) is listed with role unused; a NULL optional pointer is
+ * listed with tensor -1 and no shape. The bracket is CUDNN_TRACED_CALL's
  * (cudnn_call.h, on core/wrapper.h): each wrapper below is its prototype,
  * its argument list and its description.
  *
@@ -45,21 +46,20 @@ static long long nano_units(double value)
  * list it) and in the algorithm's type. out blends with beta.
  */
 #define CONVOLUTION(name, in1, in1_desc_type, add_in1, in2, in2_desc_type, add_in2, algo_type, \
-		    out, out_desc_type, add_out)                                               \
-	CUDNN_TRACED_CALL(name,                                                                 \
-		(cudnnHandle_t handle, const void *alpha, const in1_desc_type in1##Desc,        \
-		 const void *in1, const in2_desc_type in2##Desc, const void *in2,               \
-		 const cudnnConvolutionDescriptor_t convDesc, algo_type algo, void *workSpace,  \
-		 size_t workSpaceSizeInBytes, const void *beta, const out_desc_type out##Desc,  \
-		 void *out),                                                                    \
-		(handle, alpha, in1##Desc, in1, in2##Desc, in2, convDesc, algo, workSpace,      \
-		 workSpaceSizeInBytes, beta, out##Desc, out),                                   \
-		#in1 "," #in2 "," #out ",workspace", "algo,workspace_bytes",                    \
-		add_in1(&event, NULL, in1##Desc, in1, R);                                       \
-		add_in2(&event, NULL, in2##Desc, in2, R);                                       \
-		add_out(&event, NULL, out##Desc, out, beta);                                    \
-		cudnn_arg_bytes(&event, NULL, workSpace, workSpaceSizeInBytes, WS);             \
-		lib_call_param(&event, algo);                                                   \
+		    out, out_desc_type, add_out)                                        \
+	CUDNN_TRACED_CALL(name,                                                         \
+		(cudnnHandle_t handle, const void *alpha, const in1_desc_type in1##Desc, \
+		 const void *in1, const in2_desc_type in2##Desc, const void *in2,       \
+		 const cudnnConvolutionDescriptor_t convDesc, algo_type algo, void *workSpace, \
+		 size_t workSpaceSizeInBytes, const void *beta, const out_desc_type out##Desc, \
+		 void *out),                                                            \
+		(handle, alpha, in1##Desc, in1, in2##Desc, in2, convDesc, algo, workSpace, \
+		 workSpaceSizeInBytes, beta, out##Desc, out),                           \
+		add_in1(&event, in1##Desc, in1, R);                                     \
+		add_in2(&event, in2##Desc, in2, R);                                     \
+		add_out(&event, out##Desc, out, beta);                                  \
+		cudnn_arg_bytes(&event, workSpace, workSpaceSizeInBytes, WS);           \
+		lib_call_param(&event, algo);                                           \
 		lib_call_param(&event, (long long)workSpaceSizeInBytes))
 
 CONVOLUTION(cudnnConvolutionForward, x, cudnnTensorDescriptor_t, cudnn_arg_tensor,
@@ -76,9 +76,8 @@ CUDNN_TRACED_CALL(cudnnConvolutionBackwardBias,
 	(cudnnHandle_t handle, const void *alpha, const cudnnTensorDescriptor_t dyDesc,
 	 const void *dy, const void *beta, const cudnnTensorDescriptor_t dbDesc, void *db),
 	(handle, alpha, dyDesc, dy, beta, dbDesc, db),
-	"dy,db", NULL,
-	cudnn_arg_tensor(&event, NULL, dyDesc, dy, R);
-	cudnn_arg_output(&event, NULL, dbDesc, db, beta))
+	cudnn_arg_tensor(&event, dyDesc, dy, R);
+	cudnn_arg_output(&event, dbDesc, db, beta))
 
 /* y = act(alpha1 * conv(x, w) + alpha2 * z + bias): z is read only when alpha2 != 0. */
 CUDNN_TRACED_CALL(cudnnConvolutionBiasActivationForward,
@@ -92,16 +91,17 @@ CUDNN_TRACED_CALL(cudnnConvolutionBiasActivationForward,
 	 void *y),
 	(handle, alpha1, xDesc, x, wDesc, w, convDesc, algo, workSpace, workSpaceSizeInBytes,
 	 alpha2, zDesc, z, biasDesc, bias, activationDesc, yDesc, y),
-	NULL, "algo,workspace_bytes",
 	struct cudnn_shape y_shape;
 	cudnn_tensor_shape(yDesc, &y_shape);
-	cudnn_arg_tensor(&event, "x", xDesc, x, R);
-	cudnn_arg_filter(&event, "w", wDesc, w, R);
+	cudnn_arg_tensor(&event, xDesc, x, R);
+	cudnn_arg_filter(&event, wDesc, w, R);
 	if (cudnn_host_scale(alpha2, &y_shape) != 0.0)
-		cudnn_arg_tensor(&event, "z", zDesc, z, R);
-	cudnn_arg_tensor(&event, "bias", biasDesc, bias, R);
-	cudnn_arg_tensor(&event, "y", yDesc, y, W);
-	cudnn_arg_bytes(&event, "workspace", workSpace, workSpaceSizeInBytes, WS);
+		cudnn_arg_tensor(&event, zDesc, z, R);
+	else
+		lib_call_unused(&event, z);
+	cudnn_arg_tensor(&event, biasDesc, bias, R);
+	cudnn_arg_tensor(&event, yDesc, y, W);
+	cudnn_arg_bytes(&event, workSpace, workSpaceSizeInBytes, WS);
 	lib_call_param(&event, algo);
 	lib_call_param(&event, (long long)workSpaceSizeInBytes))
 
@@ -117,16 +117,14 @@ CUDNN_TRACED_CALL(cudnnBatchNormalizationForwardTraining,
 	(handle, mode, alpha, beta, xDesc, x, yDesc, y, bn, bnScale, bnBias,
 	 exponentialAverageFactor, resultRunningMean, resultRunningVariance, epsilon,
 	 resultSaveMean, resultSaveInvVariance),
-	"x,y,scale,bias,running_mean,running_var,save_mean,save_inv_var",
-	"mode,epsilon_e9,exp_avg_factor_e9",
-	cudnn_arg_tensor(&event, NULL, xDesc, x, R);
-	cudnn_arg_output(&event, NULL, yDesc, y, beta);
-	cudnn_arg_tensor(&event, NULL, bn, bnScale, R);
-	cudnn_arg_tensor(&event, NULL, bn, bnBias, R);
-	cudnn_arg_tensor(&event, NULL, bn, resultRunningMean, RW);
-	cudnn_arg_tensor(&event, NULL, bn, resultRunningVariance, RW);
-	cudnn_arg_tensor(&event, NULL, bn, resultSaveMean, W);
-	cudnn_arg_tensor(&event, NULL, bn, resultSaveInvVariance, W);
+	cudnn_arg_tensor(&event, xDesc, x, R);
+	cudnn_arg_output(&event, yDesc, y, beta);
+	cudnn_arg_tensor(&event, bn, bnScale, R);
+	cudnn_arg_tensor(&event, bn, bnBias, R);
+	cudnn_arg_tensor(&event, bn, resultRunningMean, RW);
+	cudnn_arg_tensor(&event, bn, resultRunningVariance, RW);
+	cudnn_arg_tensor(&event, bn, resultSaveMean, W);
+	cudnn_arg_tensor(&event, bn, resultSaveInvVariance, W);
 	lib_call_param(&event, mode);
 	lib_call_param(&event, nano_units(epsilon));
 	lib_call_param(&event, nano_units(exponentialAverageFactor)))
@@ -146,19 +144,20 @@ CUDNN_TRACED_CALL(cudnnBatchNormalizationForwardTrainingEx,
 	 bnBias, exponentialAverageFactor, resultRunningMean, resultRunningVariance, epsilon,
 	 resultSaveMean, resultSaveInvVariance, activationDesc, workspace, workSpaceSizeInBytes,
 	 reserveSpace, reserveSpaceSizeInBytes),
-	NULL, "mode,bn_ops,epsilon_e9,exp_avg_factor_e9,workspace_bytes,reserve_bytes",
-	cudnn_arg_tensor(&event, "x", xDesc, xData, R);
+	cudnn_arg_tensor(&event, xDesc, xData, R);
 	if (bnOps == CUDNN_BATCHNORM_OPS_BN_ADD_ACTIVATION)
-		cudnn_arg_tensor(&event, "z", zDesc, zData, R);
-	cudnn_arg_output(&event, "y", yDesc, yData, beta);
-	cudnn_arg_tensor(&event, "scale", bn, bnScale, R);
-	cudnn_arg_tensor(&event, "bias", bn, bnBias, R);
-	cudnn_arg_tensor(&event, "running_mean", bn, resultRunningMean, RW);
-	cudnn_arg_tensor(&event, "running_var", bn, resultRunningVariance, RW);
-	cudnn_arg_tensor(&event, "save_mean", bn, resultSaveMean, W);
-	cudnn_arg_tensor(&event, "save_inv_var", bn, resultSaveInvVariance, W);
-	cudnn_arg_bytes(&event, "workspace", workspace, workSpaceSizeInBytes, WS);
-	cudnn_arg_bytes(&event, "reserve", reserveSpace, reserveSpaceSizeInBytes, W);
+		cudnn_arg_tensor(&event, zDesc, zData, R);
+	else
+		lib_call_unused(&event, zData);
+	cudnn_arg_output(&event, yDesc, yData, beta);
+	cudnn_arg_tensor(&event, bn, bnScale, R);
+	cudnn_arg_tensor(&event, bn, bnBias, R);
+	cudnn_arg_tensor(&event, bn, resultRunningMean, RW);
+	cudnn_arg_tensor(&event, bn, resultRunningVariance, RW);
+	cudnn_arg_tensor(&event, bn, resultSaveMean, W);
+	cudnn_arg_tensor(&event, bn, resultSaveInvVariance, W);
+	cudnn_arg_bytes(&event, workspace, workSpaceSizeInBytes, WS);
+	cudnn_arg_bytes(&event, reserveSpace, reserveSpaceSizeInBytes, W);
 	lib_call_param(&event, mode);
 	lib_call_param(&event, bnOps);
 	lib_call_param(&event, nano_units(epsilon));
@@ -173,13 +172,12 @@ CUDNN_TRACED_CALL(cudnnBatchNormalizationForwardInference,
 	 const void *estimatedMean, const void *estimatedVariance, double epsilon),
 	(handle, mode, alpha, beta, xDesc, x, yDesc, y, bn, bnScale, bnBias, estimatedMean,
 	 estimatedVariance, epsilon),
-	"x,y,scale,bias,mean,var", "mode,epsilon_e9",
-	cudnn_arg_tensor(&event, NULL, xDesc, x, R);
-	cudnn_arg_output(&event, NULL, yDesc, y, beta);
-	cudnn_arg_tensor(&event, NULL, bn, bnScale, R);
-	cudnn_arg_tensor(&event, NULL, bn, bnBias, R);
-	cudnn_arg_tensor(&event, NULL, bn, estimatedMean, R);
-	cudnn_arg_tensor(&event, NULL, bn, estimatedVariance, R);
+	cudnn_arg_tensor(&event, xDesc, x, R);
+	cudnn_arg_output(&event, yDesc, y, beta);
+	cudnn_arg_tensor(&event, bn, bnScale, R);
+	cudnn_arg_tensor(&event, bn, bnBias, R);
+	cudnn_arg_tensor(&event, bn, estimatedMean, R);
+	cudnn_arg_tensor(&event, bn, estimatedVariance, R);
 	lib_call_param(&event, mode);
 	lib_call_param(&event, nano_units(epsilon)))
 
@@ -195,15 +193,14 @@ CUDNN_TRACED_CALL(cudnnBatchNormalizationBackward,
 	(handle, mode, alphaDataDiff, betaDataDiff, alphaParamDiff, betaParamDiff, xDesc, x,
 	 dyDesc, dy, dxDesc, dx, bn, bnScale, dBnScaleResult, dBnBiasResult, epsilon, savedMean,
 	 savedInvVariance),
-	"x,dy,dx,scale,dscale,dbias,saved_mean,saved_inv_var", "mode,epsilon_e9",
-	cudnn_arg_tensor(&event, NULL, xDesc, x, R);
-	cudnn_arg_tensor(&event, NULL, dyDesc, dy, R);
-	cudnn_arg_output(&event, NULL, dxDesc, dx, betaDataDiff);
-	cudnn_arg_tensor(&event, NULL, bn, bnScale, R);
-	cudnn_arg_output(&event, NULL, bn, dBnScaleResult, betaParamDiff);
-	cudnn_arg_output(&event, NULL, bn, dBnBiasResult, betaParamDiff);
-	cudnn_arg_tensor(&event, NULL, bn, savedMean, R);
-	cudnn_arg_tensor(&event, NULL, bn, savedInvVariance, R);
+	cudnn_arg_tensor(&event, xDesc, x, R);
+	cudnn_arg_tensor(&event, dyDesc, dy, R);
+	cudnn_arg_output(&event, dxDesc, dx, betaDataDiff);
+	cudnn_arg_tensor(&event, bn, bnScale, R);
+	cudnn_arg_output(&event, bn, dBnScaleResult, betaParamDiff);
+	cudnn_arg_output(&event, bn, dBnBiasResult, betaParamDiff);
+	cudnn_arg_tensor(&event, bn, savedMean, R);
+	cudnn_arg_tensor(&event, bn, savedInvVariance, R);
 	lib_call_param(&event, mode);
 	lib_call_param(&event, nano_units(epsilon)))
 
@@ -227,24 +224,29 @@ CUDNN_TRACED_CALL(cudnnBatchNormalizationBackwardEx,
 	 xData, yDesc, yData, dyDesc, dyData, dzDesc, dzData, dxDesc, dxData, bn, bnScaleData,
 	 bnBiasData, dBnScaleData, dBnBiasData, epsilon, savedMean, savedInvVariance,
 	 activationDesc, workSpace, workSpaceSizeInBytes, reserveSpace, reserveSpaceSizeInBytes),
-	NULL, "mode,bn_ops,epsilon_e9,workspace_bytes,reserve_bytes",
 	bool activation = bnOps != CUDNN_BATCHNORM_OPS_BN;
-	cudnn_arg_tensor(&event, "x", xDesc, xData, R);
+	cudnn_arg_tensor(&event, xDesc, xData, R);
 	if (activation)
-		cudnn_arg_tensor(&event, "y", yDesc, yData, R);
-	cudnn_arg_tensor(&event, "dy", dyDesc, dyData, R);
+		cudnn_arg_tensor(&event, yDesc, yData, R);
+	else
+		lib_call_unused(&event, yData);
+	cudnn_arg_tensor(&event, dyDesc, dyData, R);
 	if (bnOps == CUDNN_BATCHNORM_OPS_BN_ADD_ACTIVATION)
-		cudnn_arg_output(&event, "dz", dzDesc, dzData, betaDataDiff);
-	cudnn_arg_output(&event, "dx", dxDesc, dxData, betaDataDiff);
-	cudnn_arg_tensor(&event, "scale", bn, bnScaleData, R);
+		cudnn_arg_output(&event, dzDesc, dzData, betaDataDiff);
+	else
+		lib_call_unused(&event, dzData);
+	cudnn_arg_output(&event, dxDesc, dxData, betaDataDiff);
+	cudnn_arg_tensor(&event, bn, bnScaleData, R);
 	if (activation)
-		cudnn_arg_tensor(&event, "bias", bn, bnBiasData, R);
-	cudnn_arg_output(&event, "dscale", bn, dBnScaleData, betaParamDiff);
-	cudnn_arg_output(&event, "dbias", bn, dBnBiasData, betaParamDiff);
-	cudnn_arg_tensor(&event, "saved_mean", bn, savedMean, R);
-	cudnn_arg_tensor(&event, "saved_inv_var", bn, savedInvVariance, R);
-	cudnn_arg_bytes(&event, "workspace", workSpace, workSpaceSizeInBytes, WS);
-	cudnn_arg_bytes(&event, "reserve", reserveSpace, reserveSpaceSizeInBytes, R);
+		cudnn_arg_tensor(&event, bn, bnBiasData, R);
+	else
+		lib_call_unused(&event, bnBiasData);
+	cudnn_arg_output(&event, bn, dBnScaleData, betaParamDiff);
+	cudnn_arg_output(&event, bn, dBnBiasData, betaParamDiff);
+	cudnn_arg_tensor(&event, bn, savedMean, R);
+	cudnn_arg_tensor(&event, bn, savedInvVariance, R);
+	cudnn_arg_bytes(&event, workSpace, workSpaceSizeInBytes, WS);
+	cudnn_arg_bytes(&event, reserveSpace, reserveSpaceSizeInBytes, R);
 	lib_call_param(&event, mode);
 	lib_call_param(&event, bnOps);
 	lib_call_param(&event, nano_units(epsilon));
@@ -257,29 +259,27 @@ CUDNN_TRACED_CALL(cudnnBatchNormalizationBackwardEx,
  * y = op(x) and its gradient dx = op'(y, dy, x): activation and pooling
  * differ only in the descriptor that says which op (op_desc_type).
  */
-#define FORWARD_OP(name, op_desc_type)                                                      \
-	CUDNN_TRACED_CALL(name,                                                              \
-		(cudnnHandle_t handle, op_desc_type opDesc, const void *alpha,               \
-		 const cudnnTensorDescriptor_t xDesc, const void *x, const void *beta,       \
-		 const cudnnTensorDescriptor_t yDesc, void *y),                              \
-		(handle, opDesc, alpha, xDesc, x, beta, yDesc, y),                           \
-		"x,y", NULL,                                                                 \
-		cudnn_arg_tensor(&event, NULL, xDesc, x, R);                                 \
-		cudnn_arg_output(&event, NULL, yDesc, y, beta))
+#define FORWARD_OP(name, op_desc_type)                                                  \
+	CUDNN_TRACED_CALL(name,                                                         \
+		(cudnnHandle_t handle, op_desc_type opDesc, const void *alpha,          \
+		 const cudnnTensorDescriptor_t xDesc, const void *x, const void *beta,  \
+		 const cudnnTensorDescriptor_t yDesc, void *y),                         \
+		(handle, opDesc, alpha, xDesc, x, beta, yDesc, y),                      \
+		cudnn_arg_tensor(&event, xDesc, x, R);                                  \
+		cudnn_arg_output(&event, yDesc, y, beta))
 
-#define BACKWARD_OP(name, op_desc_type)                                                     \
-	CUDNN_TRACED_CALL(name,                                                              \
-		(cudnnHandle_t handle, op_desc_type opDesc, const void *alpha,               \
-		 const cudnnTensorDescriptor_t yDesc, const void *y,                         \
-		 const cudnnTensorDescriptor_t dyDesc, const void *dy,                       \
-		 const cudnnTensorDescriptor_t xDesc, const void *x, const void *beta,       \
-		 const cudnnTensorDescriptor_t dxDesc, void *dx),                            \
-		(handle, opDesc, alpha, yDesc, y, dyDesc, dy, xDesc, x, beta, dxDesc, dx),   \
-		"y,dy,x,dx", NULL,                                                           \
-		cudnn_arg_tensor(&event, NULL, yDesc, y, R);                                 \
-		cudnn_arg_tensor(&event, NULL, dyDesc, dy, R);                               \
-		cudnn_arg_tensor(&event, NULL, xDesc, x, R);                                 \
-		cudnn_arg_output(&event, NULL, dxDesc, dx, beta))
+#define BACKWARD_OP(name, op_desc_type)                                                 \
+	CUDNN_TRACED_CALL(name,                                                         \
+		(cudnnHandle_t handle, op_desc_type opDesc, const void *alpha,          \
+		 const cudnnTensorDescriptor_t yDesc, const void *y,                    \
+		 const cudnnTensorDescriptor_t dyDesc, const void *dy,                  \
+		 const cudnnTensorDescriptor_t xDesc, const void *x, const void *beta,  \
+		 const cudnnTensorDescriptor_t dxDesc, void *dx),                       \
+		(handle, opDesc, alpha, yDesc, y, dyDesc, dy, xDesc, x, beta, dxDesc, dx), \
+		cudnn_arg_tensor(&event, yDesc, y, R);                                  \
+		cudnn_arg_tensor(&event, dyDesc, dy, R);                                \
+		cudnn_arg_tensor(&event, xDesc, x, R);                                  \
+		cudnn_arg_output(&event, dxDesc, dx, beta))
 
 FORWARD_OP(cudnnActivationForward, cudnnActivationDescriptor_t)
 BACKWARD_OP(cudnnActivationBackward, cudnnActivationDescriptor_t)
@@ -293,9 +293,8 @@ CUDNN_TRACED_CALL(cudnnSoftmaxForward,
 	 const void *alpha, const cudnnTensorDescriptor_t xDesc, const void *x, const void *beta,
 	 const cudnnTensorDescriptor_t yDesc, void *y),
 	(handle, algo, mode, alpha, xDesc, x, beta, yDesc, y),
-	"x,y", "algo,mode",
-	cudnn_arg_tensor(&event, NULL, xDesc, x, R);
-	cudnn_arg_output(&event, NULL, yDesc, y, beta);
+	cudnn_arg_tensor(&event, xDesc, x, R);
+	cudnn_arg_output(&event, yDesc, y, beta);
 	lib_call_param(&event, algo);
 	lib_call_param(&event, mode))
 
@@ -305,10 +304,9 @@ CUDNN_TRACED_CALL(cudnnSoftmaxBackward,
 	 const cudnnTensorDescriptor_t dyDesc, const void *dy, const void *beta,
 	 const cudnnTensorDescriptor_t dxDesc, void *dx),
 	(handle, algo, mode, alpha, yDesc, y, dyDesc, dy, beta, dxDesc, dx),
-	"y,dy,dx", "algo,mode",
-	cudnn_arg_tensor(&event, NULL, yDesc, y, R);
-	cudnn_arg_tensor(&event, NULL, dyDesc, dy, R);
-	cudnn_arg_output(&event, NULL, dxDesc, dx, beta);
+	cudnn_arg_tensor(&event, yDesc, y, R);
+	cudnn_arg_tensor(&event, dyDesc, dy, R);
+	cudnn_arg_output(&event, dxDesc, dx, beta);
 	lib_call_param(&event, algo);
 	lib_call_param(&event, mode))
 
@@ -319,9 +317,8 @@ CUDNN_TRACED_CALL(cudnnAddTensor,
 	(cudnnHandle_t handle, const void *alpha, const cudnnTensorDescriptor_t aDesc,
 	 const void *A, const void *beta, const cudnnTensorDescriptor_t cDesc, void *C),
 	(handle, alpha, aDesc, A, beta, cDesc, C),
-	"A,C", NULL,
-	cudnn_arg_tensor(&event, NULL, aDesc, A, R);
-	cudnn_arg_output(&event, NULL, cDesc, C, beta))
+	cudnn_arg_tensor(&event, aDesc, A, R);
+	cudnn_arg_output(&event, cDesc, C, beta))
 
 /* C = op(alpha1 * A, alpha2 * B) + beta * C */
 CUDNN_TRACED_CALL(cudnnOpTensor,
@@ -330,10 +327,9 @@ CUDNN_TRACED_CALL(cudnnOpTensor,
 	 const cudnnTensorDescriptor_t bDesc, const void *B, const void *beta,
 	 const cudnnTensorDescriptor_t cDesc, void *C),
 	(handle, opTensorDesc, alpha1, aDesc, A, alpha2, bDesc, B, beta, cDesc, C),
-	"A,B,C", NULL,
-	cudnn_arg_tensor(&event, NULL, aDesc, A, R);
-	cudnn_arg_tensor(&event, NULL, bDesc, B, R);
-	cudnn_arg_output(&event, NULL, cDesc, C, beta))
+	cudnn_arg_tensor(&event, aDesc, A, R);
+	cudnn_arg_tensor(&event, bDesc, B, R);
+	cudnn_arg_output(&event, cDesc, C, beta))
 
 /* --- dropout ------------------------------------------------------------- */
 
@@ -341,20 +337,19 @@ CUDNN_TRACED_CALL(cudnnOpTensor,
  * out = dropout(in) with the mask in the reserve: the forward pass writes
  * the reserve (reserve_role W), the backward pass reads it (R).
  */
-#define DROPOUT(name, in, out, arg_names, reserve_role)                                      \
-	CUDNN_TRACED_CALL(name,                                                              \
-		(cudnnHandle_t handle, const cudnnDropoutDescriptor_t dropoutDesc,           \
-		 const cudnnTensorDescriptor_t in##desc, const void *in,                     \
-		 const cudnnTensorDescriptor_t out##desc, void *out, void *reserveSpace,     \
-		 size_t reserveSpaceSizeInBytes),                                            \
-		(handle, dropoutDesc, in##desc, in, out##desc, out, reserveSpace,            \
-		 reserveSpaceSizeInBytes),                                                   \
-		arg_names, "reserve_bytes",                                                  \
-		cudnn_arg_tensor(&event, NULL, in##desc, in, R);                             \
-		cudnn_arg_tensor(&event, NULL, out##desc, out, W);                           \
-		cudnn_arg_bytes(&event, NULL, reserveSpace, reserveSpaceSizeInBytes,         \
-				reserve_role);                                               \
+#define DROPOUT(name, in, out, reserve_role)                                            \
+	CUDNN_TRACED_CALL(name,                                                         \
+		(cudnnHandle_t handle, const cudnnDropoutDescriptor_t dropoutDesc,      \
+		 const cudnnTensorDescriptor_t in##desc, const void *in,                \
+		 const cudnnTensorDescriptor_t out##desc, void *out, void *reserveSpace, \
+		 size_t reserveSpaceSizeInBytes),                                       \
+		(handle, dropoutDesc, in##desc, in, out##desc, out, reserveSpace,       \
+		 reserveSpaceSizeInBytes),                                              \
+		cudnn_arg_tensor(&event, in##desc, in, R);                              \
+		cudnn_arg_tensor(&event, out##desc, out, W);                            \
+		cudnn_arg_bytes(&event, reserveSpace, reserveSpaceSizeInBytes,          \
+				reserve_role);                                          \
 		lib_call_param(&event, (long long)reserveSpaceSizeInBytes))
 
-DROPOUT(cudnnDropoutForward, x, y, "x,y,reserve", W)
-DROPOUT(cudnnDropoutBackward, dy, dx, "dy,dx,reserve", R)
+DROPOUT(cudnnDropoutForward, x, y, W)
+DROPOUT(cudnnDropoutBackward, dy, dx, R)

@@ -68,77 +68,69 @@ static void *handle_as_ptr(CUmemGenericAllocationHandle handle)
 	return (void *)(uintptr_t)handle;
 }
 
-/* An allocation whose requested and allocated sizes are both bytesize. */
-#define ALLOC(name, params, args, kind, device, stream, ptr)                                 \
+/* An allocation of bytesize bytes (of the catalogue's kind). */
+#define ALLOC(name, params, args, device, stream, ptr)                                       \
 	DNNTRACE_RECORDED_CALL(CUresult, name, params, args, NOT_FOUND,                       \
 			       allocation_alloc_enabled(),                                    \
-			       allocation_record_alloc(api, kind, device, stream, ptr,        \
-						       bytesize, bytesize, (int)result))
+			       allocation_record_alloc(api, device, stream, ptr, bytesize,    \
+						       (int)result))
 
 /* A free that records nothing before the real call (the memory is never a tensor). */
-#define FREE_UNKNOWN(name, params, args, enabled, kind, ptr)                                  \
+#define FREE_UNKNOWN(name, params, args, enabled)                                             \
 	DNNTRACE_RECORDED_CALL(CUresult, name, params, args, NOT_FOUND, enabled,              \
-			       allocation_record_free(api, kind, NULL, ptr, false, NULL,      \
-						      (int)result))
+			       allocation_record_free(api, NULL, false, NULL, (int)result))
 
 /* --- device allocations ------------------------------------------------ */
 
 #define ALLOC_ASYNC(name)                                                                  \
 	ALLOC(name, (CUdeviceptr *dptr, size_t bytesize, CUstream hStream),                 \
-	      (dptr, bytesize, hStream), DNNTRACE_MEM_STREAM_ORDERED, current_device(),     \
-	      hStream, device_ptr(result, dptr))
+	      (dptr, bytesize, hStream), current_device(), hStream, device_ptr(result, dptr))
 #define ALLOC_FROM_POOL(name)                                                              \
 	ALLOC(name, (CUdeviceptr *dptr, size_t bytesize, CUmemoryPool pool, CUstream hStream), \
-	      (dptr, bytesize, pool, hStream), DNNTRACE_MEM_STREAM_ORDERED, current_device(), \
-	      hStream, device_ptr(result, dptr))
+	      (dptr, bytesize, pool, hStream), current_device(), hStream,                   \
+	      device_ptr(result, dptr))
 
 ALLOC(cuMemAlloc_v2, (CUdeviceptr *dptr, size_t bytesize), (dptr, bytesize),
-      DNNTRACE_MEM_DEVICE, current_device(), NULL, device_ptr(result, dptr))
+      current_device(), NULL, device_ptr(result, dptr))
 ALLOC(cuMemAllocManaged, (CUdeviceptr *dptr, size_t bytesize, unsigned int flags),
-      (dptr, bytesize, flags), DNNTRACE_MEM_MANAGED, current_device(), NULL,
-      device_ptr(result, dptr))
+      (dptr, bytesize, flags), current_device(), NULL, device_ptr(result, dptr))
 ALLOC_ASYNC(cuMemAllocAsync)
 ALLOC_ASYNC(cuMemAllocAsync_ptsz)
 ALLOC_FROM_POOL(cuMemAllocFromPoolAsync)
 ALLOC_FROM_POOL(cuMemAllocFromPoolAsync_ptsz)
 
-/* Each row takes pitch bytes: requested WidthInBytes * Height, allocated pitch * Height. */
+/* Each row takes pitch bytes: the allocation is pitch * Height. */
 DNNTRACE_RECORDED_CALL(CUresult, cuMemAllocPitch_v2,
 		       (CUdeviceptr *dptr, size_t *pPitch, size_t WidthInBytes, size_t Height,
 			unsigned int ElementSizeBytes),
 		       (dptr, pPitch, WidthInBytes, Height, ElementSizeBytes), NOT_FOUND,
 		       allocation_alloc_enabled(),
 		       allocation_record_alloc(
-			       api, DNNTRACE_MEM_DEVICE, current_device(), NULL,
-			       device_ptr(result, dptr), (uint64_t)WidthInBytes * Height,
+			       api, current_device(), NULL, device_ptr(result, dptr),
 			       result == CUDA_SUCCESS && pPitch ? (uint64_t)*pPitch * Height : 0,
 			       (int)result))
 
 /* --- device frees ------------------------------------------------------ */
 
 /* Forgotten before the real free, put back if it fails. */
-#define FREE(name, params, args, kind, stream)                                             \
+#define FREE(name, params, args, stream)                                                   \
 	DNNTRACE_FREE_CALL(CUresult, name, params, args, NOT_FOUND,                           \
 			   dptr && allocation_free_enabled(),                                 \
 			   struct tensor_map_entry entry;                                     \
 			   bool known = allocation_forget(as_ptr(dptr), &entry),              \
-			   allocation_record_free(api, kind, stream, as_ptr(dptr), known,     \
-						  &entry, (int)result))
+			   allocation_record_free(api, stream, known, &entry, (int)result))
 
-FREE(cuMemFree_v2, (CUdeviceptr dptr), (dptr), DNNTRACE_MEM_DEVICE, NULL)
-FREE(cuMemFreeAsync, (CUdeviceptr dptr, CUstream hStream), (dptr, hStream),
-     DNNTRACE_MEM_STREAM_ORDERED, hStream)
-FREE(cuMemFreeAsync_ptsz, (CUdeviceptr dptr, CUstream hStream), (dptr, hStream),
-     DNNTRACE_MEM_STREAM_ORDERED, hStream)
+FREE(cuMemFree_v2, (CUdeviceptr dptr), (dptr), NULL)
+FREE(cuMemFreeAsync, (CUdeviceptr dptr, CUstream hStream), (dptr, hStream), hStream)
+FREE(cuMemFreeAsync_ptsz, (CUdeviceptr dptr, CUstream hStream), (dptr, hStream), hStream)
 
 /* --- pinned host memory (not tensors) ------------------------------------ */
 
 ALLOC(cuMemHostAlloc, (void **pp, size_t bytesize, unsigned int Flags), (pp, bytesize, Flags),
-      DNNTRACE_MEM_PINNED_HOST, -1, NULL, host_ptr(result, pp))
-ALLOC(cuMemAllocHost_v2, (void **pp, size_t bytesize), (pp, bytesize),
-      DNNTRACE_MEM_PINNED_HOST, -1, NULL, host_ptr(result, pp))
-FREE_UNKNOWN(cuMemFreeHost, (void *p), (p), p && allocation_free_enabled(),
-	     DNNTRACE_MEM_PINNED_HOST, p)
+      -1, NULL, host_ptr(result, pp))
+ALLOC(cuMemAllocHost_v2, (void **pp, size_t bytesize), (pp, bytesize), -1, NULL,
+      host_ptr(result, pp))
+FREE_UNKNOWN(cuMemFreeHost, (void *p), (p), p && allocation_free_enabled())
 
 /* --- virtual memory management ------------------------------------------ */
 
@@ -149,21 +141,20 @@ DNNTRACE_RECORDED_CALL(CUresult, cuMemCreate,
 		       int device = prop && prop->location.type == CU_MEM_LOCATION_TYPE_DEVICE ?
 				    prop->location.id : -1;
 		       void *ptr = result == CUDA_SUCCESS && handle ? handle_as_ptr(*handle) : NULL;
-		       allocation_record_alloc(api, DNNTRACE_MEM_VMM_PHYSICAL, device, NULL, ptr,
-					       size, size, (int)result))
+		       allocation_record_alloc(api, device, NULL, ptr, size, (int)result))
 
 FREE_UNKNOWN(cuMemRelease, (CUmemGenericAllocationHandle handle), (handle),
-	     allocation_free_enabled(), DNNTRACE_MEM_VMM_PHYSICAL, handle_as_ptr(handle))
+	     allocation_free_enabled())
 
 DNNTRACE_RECORDED_CALL(CUresult, cuMemAddressReserve,
 		       (CUdeviceptr *ptr, size_t size, size_t alignment, CUdeviceptr addr,
 			unsigned long long flags),
 		       (ptr, size, alignment, addr, flags), NOT_FOUND, allocation_alloc_enabled(),
-		       allocation_record_alloc(api, DNNTRACE_MEM_VMM_RESERVED, -1, NULL,
-					       device_ptr(result, ptr), size, size, (int)result))
+		       allocation_record_alloc(api, -1, NULL, device_ptr(result, ptr), size,
+					       (int)result))
 
 FREE_UNKNOWN(cuMemAddressFree, (CUdeviceptr ptr, size_t size), (ptr, size),
-	     allocation_free_enabled(), DNNTRACE_MEM_VMM_RESERVED, as_ptr(ptr))
+	     allocation_free_enabled())
 
 /*
  * The device is the current context's: cuMemMap does not say which device
@@ -175,8 +166,8 @@ DNNTRACE_RECORDED_CALL(CUresult, cuMemMap,
 		       (CUdeviceptr ptr, size_t size, size_t offset,
 			CUmemGenericAllocationHandle handle, unsigned long long flags),
 		       (ptr, size, offset, handle, flags), NOT_FOUND, allocation_alloc_enabled(),
-		       allocation_record_alloc(api, DNNTRACE_MEM_VMM_MAPPED, current_device(),
-					       NULL, as_ptr(ptr), size, size, (int)result))
+		       allocation_record_alloc(api, current_device(), NULL, as_ptr(ptr), size,
+					       (int)result))
 
 enum { MAX_UNMAPPED_AT_ONCE = 64 };
 
@@ -208,9 +199,6 @@ DNNTRACE_FREE_CALL(CUresult, cuMemUnmap, (CUdeviceptr ptr, size_t size), (ptr, s
 		   struct tensor_map_entry ended[MAX_UNMAPPED_AT_ONCE];
 		   unsigned n_ended = forget_mappings(ptr, size, ended),
 		   if (n_ended == 0)
-			   allocation_record_free(api, DNNTRACE_MEM_VMM_MAPPED, NULL, as_ptr(ptr),
-						  false, NULL, (int)result);
+			   allocation_record_free(api, NULL, false, NULL, (int)result);
 		   for (unsigned i = 0; i < n_ended; i++)
-			   allocation_record_free(api, DNNTRACE_MEM_VMM_MAPPED, NULL,
-						  (const void *)ended[i].base, true, &ended[i],
-						  (int)result))
+			   allocation_record_free(api, NULL, true, &ended[i], (int)result))

@@ -14,15 +14,16 @@
  *
  * A cudaLaunchKernel that libcudart implements with cuLaunchKernel is one
  * launch: the runtime wrapper is active (tracer_nesting), the driver one
- * only forwards. Must never write to the caller's argument buffers.
+ * only forwards. The brackets are core/wrapper.h's: DNNTRACE_LAUNCH_CALL
+ * (the kernel's layout learnt before forwarding) and DNNTRACE_TRACED_CALL.
+ * Must never write to the caller's argument buffers.
  */
 #include <cuda.h>
 #include <cuda_runtime_api.h>
 
 #include "interceptors/driver/cuda_driver_ptds.h"
 #include "interceptors/core/kernel_info.h"
-#include "interceptors/core/real_functions.h"
-#include "interceptors/core/traced_call.h"
+#include "interceptors/core/wrapper.h"
 #include "tracepoints/dnntrace_api.h"
 
 DNNTRACE_SAME_PROTOTYPE(cuLaunchKernel_ptsz, cuLaunchKernel);
@@ -30,6 +31,8 @@ DNNTRACE_SAME_PROTOTYPE(cuLaunchKernelEx_ptsz, cuLaunchKernelEx);
 DNNTRACE_SAME_PROTOTYPE(cuLaunchCooperativeKernel_ptsz, cuLaunchCooperativeKernel);
 DNNTRACE_SAME_PROTOTYPE(cuGraphLaunch_ptsz, cuGraphLaunch);
 DNNTRACE_SAME_PROTOTYPE(cudaGraphLaunch_ptsz, cudaGraphLaunch);
+
+#define NOT_FOUND CUDA_ERROR_SHARED_OBJECT_SYMBOL_NOT_FOUND
 
 static bool launch_enabled(void)
 {
@@ -62,242 +65,82 @@ static const void *extra_buffer(void **extra, size_t *size)
 	return buffer;
 }
 
-struct driver_launch {
-	enum dnntrace_api_id api;
-	CUfunction function;
-	struct dnntrace_launch_geometry geometry;
-	CUstream stream;
-	void **params;
-	void **extra;
-};
-
-static void record_launch(const struct traced_call *call, const struct driver_launch *launch,
-			  const struct kernel_info *info, CUresult result)
+/*
+ * The parameters come as kernelParams, or packed in extra's buffer. The
+ * grid and block are not the event's: the GPU kernel record has them.
+ */
+static void record_launch(const struct traced_call *call, enum dnntrace_api_id api,
+			  const struct kernel_info *info, CUstream stream, void **params,
+			  void **extra, CUresult result)
 {
 	int64_t tensors[KERNEL_MAX_TENSORS];
 	unsigned n_tensors = 0;
 	size_t buffer_size = 0;
 	const void *buffer;
 
-	if (launch->params)
-		n_tensors = kernel_scan_tensors(info, launch->params, &tracer_tensors, tensors);
-	else if ((buffer = extra_buffer(launch->extra, &buffer_size)))
+	if (params)
+		n_tensors = kernel_scan_tensors(info, params, &tracer_tensors, tensors);
+	else if ((buffer = extra_buffer(extra, &buffer_size)))
 		n_tensors = kernel_scan_buffer(buffer, buffer_size, &tracer_tensors, tensors);
 	kernel_info_announce(info);
-	lttng_ust_tracepoint(dnntrace_api, launch, call->call_id, launch->api,
-			     (const void *)launch->function, info->function_id, &launch->geometry,
-			     launch->stream, tensors, n_tensors, (int)result, call->start_ns);
+	lttng_ust_tracepoint(dnntrace_api, launch, call->call_id, api, info->function_id, stream,
+			     tensors, n_tensors, (int)result, call->start_ns);
 }
 
-static struct dnntrace_launch_geometry geometry_of(unsigned gx, unsigned gy, unsigned gz,
-						   unsigned bx, unsigned by, unsigned bz,
-						   unsigned shared_mem)
-{
-	return (struct dnntrace_launch_geometry){
-		.grid = { gx, gy, gz }, .block = { bx, by, bz }, .shared_mem = shared_mem,
-	};
-}
+#define LAUNCH_KERNEL(name)                                                                \
+	DNNTRACE_LAUNCH_CALL(CUresult, name,                                                \
+		(CUfunction f, unsigned int gridDimX, unsigned int gridDimY,                 \
+		 unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY,      \
+		 unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream,      \
+		 void **kernelParams, void **extra),                                         \
+		(f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ,           \
+		 sharedMemBytes, hStream, kernelParams, extra),                              \
+		NOT_FOUND, launch_enabled(),                                                 \
+		const struct kernel_info *info = kernel_info_get_driver(f),                  \
+		record_launch(&call, api, info, hStream, kernelParams, extra, result))
 
-static CUresult launch_kernel(enum dnntrace_api_id api, __typeof__(&cuLaunchKernel) real,
-			      CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
-			      unsigned by, unsigned bz, unsigned shared_mem, CUstream stream,
-			      void **params, void **extra)
-{
-	struct traced_call call;
+LAUNCH_KERNEL(cuLaunchKernel)
+LAUNCH_KERNEL(cuLaunchKernel_ptsz)
 
-	if (!real)
-		return CUDA_ERROR_SHARED_OBJECT_SYMBOL_NOT_FOUND;
-	if (!tracer_enter(launch_enabled()))
-		return real(f, gx, gy, gz, bx, by, bz, shared_mem, stream, params, extra);
-	const struct kernel_info *info = kernel_info_get_driver(f);
-	traced_call_begin(&call);
-	CUresult result = real(f, gx, gy, gz, bx, by, bz, shared_mem, stream, params, extra);
-	traced_call_end(&call);
-	struct driver_launch launch = {
-		.api = api, .function = f, .stream = stream, .params = params, .extra = extra,
-		.geometry = geometry_of(gx, gy, gz, bx, by, bz, shared_mem),
-	};
-	record_launch(&call, &launch, info, result);
-	traced_call_leave(&call);
-	return result;
-}
+/* The configuration is optional (NULL: the real call fails; nothing to describe). */
+#define LAUNCH_KERNEL_EX(name)                                                             \
+	DNNTRACE_LAUNCH_CALL(CUresult, name,                                                \
+		(const CUlaunchConfig *config, CUfunction f, void **kernelParams,            \
+		 void **extra),                                                              \
+		(config, f, kernelParams, extra), NOT_FOUND, launch_enabled(),               \
+		const struct kernel_info *info = kernel_info_get_driver(f),                  \
+		record_launch(&call, api, info, config ? config->hStream : NULL, kernelParams, \
+			      extra, result))
 
-DNNTRACE_EXPORT CUresult cuLaunchKernel(CUfunction f, unsigned int gridDimX,
-					unsigned int gridDimY, unsigned int gridDimZ,
-					unsigned int blockDimX, unsigned int blockDimY,
-					unsigned int blockDimZ, unsigned int sharedMemBytes,
-					CUstream hStream, void **kernelParams, void **extra)
-{
-	return launch_kernel(DNNTRACE_API_cuLaunchKernel, REAL(cuLaunchKernel), f, gridDimX,
-			     gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes,
-			     hStream, kernelParams, extra);
-}
+LAUNCH_KERNEL_EX(cuLaunchKernelEx)
+LAUNCH_KERNEL_EX(cuLaunchKernelEx_ptsz)
 
-DNNTRACE_EXPORT CUresult cuLaunchKernel_ptsz(CUfunction f, unsigned int gridDimX,
-					     unsigned int gridDimY, unsigned int gridDimZ,
-					     unsigned int blockDimX, unsigned int blockDimY,
-					     unsigned int blockDimZ, unsigned int sharedMemBytes,
-					     CUstream hStream, void **kernelParams, void **extra)
-{
-	return launch_kernel(DNNTRACE_API_cuLaunchKernel_ptsz, REAL(cuLaunchKernel_ptsz), f,
-			     gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ,
-			     sharedMemBytes, hStream, kernelParams, extra);
-}
+#define LAUNCH_COOPERATIVE(name)                                                           \
+	DNNTRACE_LAUNCH_CALL(CUresult, name,                                                \
+		(CUfunction f, unsigned int gridDimX, unsigned int gridDimY,                 \
+		 unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY,      \
+		 unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream,      \
+		 void **kernelParams),                                                       \
+		(f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ,           \
+		 sharedMemBytes, hStream, kernelParams),                                     \
+		NOT_FOUND, launch_enabled(),                                                 \
+		const struct kernel_info *info = kernel_info_get_driver(f),                  \
+		record_launch(&call, api, info, hStream, kernelParams, NULL, result))
 
-static CUresult launch_kernel_ex(enum dnntrace_api_id api, __typeof__(&cuLaunchKernelEx) real,
-				 const CUlaunchConfig *config, CUfunction f, void **params,
-				 void **extra)
-{
-	struct traced_call call;
-
-	if (!real)
-		return CUDA_ERROR_SHARED_OBJECT_SYMBOL_NOT_FOUND;
-	if (!tracer_enter(launch_enabled()))
-		return real(config, f, params, extra);
-	const struct kernel_info *info = kernel_info_get_driver(f);
-	traced_call_begin(&call);
-	CUresult result = real(config, f, params, extra);
-	traced_call_end(&call);
-	struct driver_launch launch = {
-		.api = api, .function = f, .params = params, .extra = extra,
-	};
-	if (config) {
-		launch.geometry = geometry_of(config->gridDimX, config->gridDimY,
-					      config->gridDimZ, config->blockDimX,
-					      config->blockDimY, config->blockDimZ,
-					      config->sharedMemBytes);
-		launch.stream = config->hStream;
-	}
-	record_launch(&call, &launch, info, result);
-	traced_call_leave(&call);
-	return result;
-}
-
-DNNTRACE_EXPORT CUresult cuLaunchKernelEx(const CUlaunchConfig *config, CUfunction f,
-					  void **kernelParams, void **extra)
-{
-	return launch_kernel_ex(DNNTRACE_API_cuLaunchKernelEx, REAL(cuLaunchKernelEx), config, f,
-				kernelParams, extra);
-}
-
-DNNTRACE_EXPORT CUresult cuLaunchKernelEx_ptsz(const CUlaunchConfig *config, CUfunction f,
-					       void **kernelParams, void **extra)
-{
-	return launch_kernel_ex(DNNTRACE_API_cuLaunchKernelEx_ptsz, REAL(cuLaunchKernelEx_ptsz),
-				config, f, kernelParams, extra);
-}
-
-static CUresult launch_cooperative(enum dnntrace_api_id api,
-				   __typeof__(&cuLaunchCooperativeKernel) real, CUfunction f,
-				   unsigned gx, unsigned gy, unsigned gz, unsigned bx,
-				   unsigned by, unsigned bz, unsigned shared_mem,
-				   CUstream stream, void **params)
-{
-	struct traced_call call;
-
-	if (!real)
-		return CUDA_ERROR_SHARED_OBJECT_SYMBOL_NOT_FOUND;
-	if (!tracer_enter(launch_enabled()))
-		return real(f, gx, gy, gz, bx, by, bz, shared_mem, stream, params);
-	const struct kernel_info *info = kernel_info_get_driver(f);
-	traced_call_begin(&call);
-	CUresult result = real(f, gx, gy, gz, bx, by, bz, shared_mem, stream, params);
-	traced_call_end(&call);
-	struct driver_launch launch = {
-		.api = api, .function = f, .stream = stream, .params = params, .extra = NULL,
-		.geometry = geometry_of(gx, gy, gz, bx, by, bz, shared_mem),
-	};
-	record_launch(&call, &launch, info, result);
-	traced_call_leave(&call);
-	return result;
-}
-
-DNNTRACE_EXPORT CUresult cuLaunchCooperativeKernel(CUfunction f, unsigned int gridDimX,
-						   unsigned int gridDimY, unsigned int gridDimZ,
-						   unsigned int blockDimX, unsigned int blockDimY,
-						   unsigned int blockDimZ,
-						   unsigned int sharedMemBytes, CUstream hStream,
-						   void **kernelParams)
-{
-	return launch_cooperative(DNNTRACE_API_cuLaunchCooperativeKernel,
-				  REAL(cuLaunchCooperativeKernel), f, gridDimX, gridDimY,
-				  gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes,
-				  hStream, kernelParams);
-}
-
-DNNTRACE_EXPORT CUresult cuLaunchCooperativeKernel_ptsz(CUfunction f, unsigned int gridDimX,
-							unsigned int gridDimY,
-							unsigned int gridDimZ,
-							unsigned int blockDimX,
-							unsigned int blockDimY,
-							unsigned int blockDimZ,
-							unsigned int sharedMemBytes,
-							CUstream hStream, void **kernelParams)
-{
-	return launch_cooperative(DNNTRACE_API_cuLaunchCooperativeKernel_ptsz,
-				  REAL(cuLaunchCooperativeKernel_ptsz), f, gridDimX, gridDimY,
-				  gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes,
-				  hStream, kernelParams);
-}
+LAUNCH_COOPERATIVE(cuLaunchCooperativeKernel)
+LAUNCH_COOPERATIVE(cuLaunchCooperativeKernel_ptsz)
 
 /* --- graph launches ------------------------------------------------------ */
 
-static CUresult graph_launch(enum dnntrace_api_id api, __typeof__(&cuGraphLaunch) real,
-			     CUgraphExec exec, CUstream stream)
-{
-	struct traced_call call;
+#define GRAPH_LAUNCH(ret, name, exec_type, stream_type, missing)                           \
+	DNNTRACE_TRACED_CALL(ret, name, (exec_type graphExec, stream_type stream),           \
+		(graphExec, stream), missing, graph_launch_enabled(),                        \
+		lttng_ust_tracepoint(dnntrace_api, graph_launch, call.call_id, api,          \
+				     graphExec, stream, (int)result, call.start_ns))
 
-	if (!real)
-		return CUDA_ERROR_SHARED_OBJECT_SYMBOL_NOT_FOUND;
-	if (!tracer_enter(graph_launch_enabled()))
-		return real(exec, stream);
-	traced_call_begin(&call);
-	CUresult result = real(exec, stream);
-	traced_call_end(&call);
-	lttng_ust_tracepoint(dnntrace_api, graph_launch, call.call_id, api, exec, stream,
-			     (int)result, call.start_ns);
-	traced_call_leave(&call);
-	return result;
-}
-
-DNNTRACE_EXPORT CUresult cuGraphLaunch(CUgraphExec hGraphExec, CUstream hStream)
-{
-	return graph_launch(DNNTRACE_API_cuGraphLaunch, REAL(cuGraphLaunch), hGraphExec, hStream);
-}
-
-DNNTRACE_EXPORT CUresult cuGraphLaunch_ptsz(CUgraphExec hGraphExec, CUstream hStream)
-{
-	return graph_launch(DNNTRACE_API_cuGraphLaunch_ptsz, REAL(cuGraphLaunch_ptsz), hGraphExec,
-			    hStream);
-}
-
-static cudaError_t runtime_graph_launch(enum dnntrace_api_id api,
-					__typeof__(&cudaGraphLaunch) real,
-					cudaGraphExec_t exec, cudaStream_t stream)
-{
-	struct traced_call call;
-
-	if (!real)
-		return cudaErrorSharedObjectSymbolNotFound;
-	if (!tracer_enter(graph_launch_enabled()))
-		return real(exec, stream);
-	traced_call_begin(&call);
-	cudaError_t result = real(exec, stream);
-	traced_call_end(&call);
-	lttng_ust_tracepoint(dnntrace_api, graph_launch, call.call_id, api, exec, stream,
-			     (int)result, call.start_ns);
-	traced_call_leave(&call);
-	return result;
-}
-
-DNNTRACE_EXPORT cudaError_t cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t stream)
-{
-	return runtime_graph_launch(DNNTRACE_API_cudaGraphLaunch, REAL(cudaGraphLaunch),
-				    graphExec, stream);
-}
-
-DNNTRACE_EXPORT cudaError_t cudaGraphLaunch_ptsz(cudaGraphExec_t graphExec, cudaStream_t stream)
-{
-	return runtime_graph_launch(DNNTRACE_API_cudaGraphLaunch_ptsz,
-				    REAL(cudaGraphLaunch_ptsz), graphExec, stream);
-}
+GRAPH_LAUNCH(CUresult, cuGraphLaunch, CUgraphExec, CUstream, NOT_FOUND)
+GRAPH_LAUNCH(CUresult, cuGraphLaunch_ptsz, CUgraphExec, CUstream, NOT_FOUND)
+GRAPH_LAUNCH(cudaError_t, cudaGraphLaunch, cudaGraphExec_t, cudaStream_t,
+	     cudaErrorSharedObjectSymbolNotFound)
+GRAPH_LAUNCH(cudaError_t, cudaGraphLaunch_ptsz, cudaGraphExec_t, cudaStream_t,
+	     cudaErrorSharedObjectSymbolNotFound)

@@ -18,6 +18,7 @@
 #include "interceptors/runtime/cuda_ptds.h"
 #include "interceptors/core/allocation_record.h"
 #include "interceptors/core/wrapper.h"
+#include "tracepoints/memory_kinds.h"
 
 DNNTRACE_SAME_PROTOTYPE(cudaMallocAsync_ptsz, cudaMallocAsync);
 DNNTRACE_SAME_PROTOTYPE(cudaFreeAsync_ptsz, cudaFreeAsync);
@@ -33,86 +34,77 @@ static void *allocated(cudaError_t result, void **out)
 /*
  * The device is read for failed allocations too: which device ran out is
  * what a reader of the trace wants. Only once the call returned, not per
- * call, so a cudaSetDevice in between can never leave it stale.
+ * call, so a cudaSetDevice in between can never leave it stale. Pinned
+ * host memory is on no device.
  */
-static void record_alloc(enum dnntrace_api_id api, enum dnntrace_mem_kind kind,
-			 cudaStream_t stream, void *ptr, uint64_t requested_bytes,
+static void record_alloc(enum dnntrace_api_id api, cudaStream_t stream, void *ptr,
 			 uint64_t bytes, cudaError_t result)
 {
-	int device = kind == DNNTRACE_MEM_PINNED_HOST ? -1 : tracer_current_device();
+	int device = dnntrace_api_mem_kind(api) == DNNTRACE_MEM_PINNED_HOST
+		? -1 : tracer_current_device();
 
-	allocation_record_alloc(api, kind, device, stream, ptr, requested_bytes, bytes,
-				(int)result);
+	allocation_record_alloc(api, device, stream, ptr, bytes, (int)result);
 }
 
 /* --- allocations ------------------------------------------------------ */
 
-/* An allocation of size bytes of kind, handed back through out. */
-#define ALLOC(name, params, args, out, kind, stream)                                         \
+/* An allocation of size bytes (of the catalogue's kind), handed back through out. */
+#define ALLOC(name, params, args, out, stream)                                               \
 	DNNTRACE_RECORDED_CALL(cudaError_t, name, params, args, NOT_FOUND,                    \
 			       allocation_alloc_enabled(),                                    \
-			       record_alloc(api, kind, stream, allocated(result, out), size,   \
-					    size, result))
+			       record_alloc(api, stream, allocated(result, out), size, result))
 
-ALLOC(cudaMalloc, (void **devPtr, size_t size), (devPtr, size), devPtr, DNNTRACE_MEM_DEVICE,
-      NULL)
+ALLOC(cudaMalloc, (void **devPtr, size_t size), (devPtr, size), devPtr, NULL)
 ALLOC(cudaMallocManaged, (void **devPtr, size_t size, unsigned int flags),
-      (devPtr, size, flags), devPtr, DNNTRACE_MEM_MANAGED, NULL)
-ALLOC(cudaMallocHost, (void **ptr, size_t size), (ptr, size), ptr, DNNTRACE_MEM_PINNED_HOST,
-      NULL)
+      (devPtr, size, flags), devPtr, NULL)
+ALLOC(cudaMallocHost, (void **ptr, size_t size), (ptr, size), ptr, NULL)
 ALLOC(cudaHostAlloc, (void **pHost, size_t size, unsigned int flags), (pHost, size, flags),
-      pHost, DNNTRACE_MEM_PINNED_HOST, NULL)
+      pHost, NULL)
 
 #define ALLOC_ASYNC(name)                                                                  \
 	ALLOC(name, (void **devPtr, size_t size, cudaStream_t hStream),                    \
-	      (devPtr, size, hStream), devPtr, DNNTRACE_MEM_STREAM_ORDERED, hStream)
+	      (devPtr, size, hStream), devPtr, hStream)
 #define ALLOC_FROM_POOL(name)                                                              \
 	ALLOC(name, (void **ptr, size_t size, cudaMemPool_t memPool, cudaStream_t stream),  \
-	      (ptr, size, memPool, stream), ptr, DNNTRACE_MEM_STREAM_ORDERED, stream)
+	      (ptr, size, memPool, stream), ptr, stream)
 
 ALLOC_ASYNC(cudaMallocAsync)
 ALLOC_ASYNC(cudaMallocAsync_ptsz)
 ALLOC_FROM_POOL(cudaMallocFromPoolAsync)
 ALLOC_FROM_POOL(cudaMallocFromPoolAsync_ptsz)
 
-/* Each row takes pitch bytes: requested width * height, allocated pitch * height. */
+/* Each row takes pitch bytes: the allocation is pitch * height. */
 DNNTRACE_RECORDED_CALL(cudaError_t, cudaMallocPitch,
 		       (void **devPtr, size_t *pitch, size_t width, size_t height),
 		       (devPtr, pitch, width, height), NOT_FOUND, allocation_alloc_enabled(),
-		       record_alloc(api, DNNTRACE_MEM_DEVICE, NULL, allocated(result, devPtr),
-				    (uint64_t)width * height,
+		       record_alloc(api, NULL, allocated(result, devPtr),
 				    result == cudaSuccess && pitch ? (uint64_t)*pitch * height : 0,
 				    result))
 
-/* For linear memory extent.width is in bytes; each of height * depth rows takes pitch bytes. */
+/* For linear memory each of height * depth rows takes pitch bytes. */
 DNNTRACE_RECORDED_CALL(cudaError_t, cudaMalloc3D,
 		       (struct cudaPitchedPtr *pitchedDevPtr, struct cudaExtent extent),
 		       (pitchedDevPtr, extent), NOT_FOUND, allocation_alloc_enabled(),
 		       bool ok = result == cudaSuccess && pitchedDevPtr;
 		       uint64_t rows = (uint64_t)extent.height * extent.depth;
-		       record_alloc(api, DNNTRACE_MEM_DEVICE, NULL, ok ? pitchedDevPtr->ptr : NULL,
-				    (uint64_t)extent.width * rows,
+		       record_alloc(api, NULL, ok ? pitchedDevPtr->ptr : NULL,
 				    ok ? (uint64_t)pitchedDevPtr->pitch * rows : 0, result))
 
 /* --- frees ------------------------------------------------------------ */
 
 /* A free of a possible tensor: forgotten before the real free, put back if it fails. */
-#define FREE(name, params, args, kind, stream)                                             \
+#define FREE(name, params, args, stream)                                                   \
 	DNNTRACE_FREE_CALL(cudaError_t, name, params, args, NOT_FOUND,                        \
 			   devPtr && allocation_free_enabled(),                               \
 			   struct tensor_map_entry entry;                                     \
 			   bool known = allocation_forget(devPtr, &entry),                    \
-			   allocation_record_free(api, kind, stream, devPtr, known, &entry,   \
-						  (int)result))
+			   allocation_record_free(api, stream, known, &entry, (int)result))
 
-FREE(cudaFree, (void *devPtr), (devPtr), DNNTRACE_MEM_DEVICE, NULL)
-FREE(cudaFreeAsync, (void *devPtr, cudaStream_t hStream), (devPtr, hStream),
-     DNNTRACE_MEM_STREAM_ORDERED, hStream)
-FREE(cudaFreeAsync_ptsz, (void *devPtr, cudaStream_t hStream), (devPtr, hStream),
-     DNNTRACE_MEM_STREAM_ORDERED, hStream)
+FREE(cudaFree, (void *devPtr), (devPtr), NULL)
+FREE(cudaFreeAsync, (void *devPtr, cudaStream_t hStream), (devPtr, hStream), hStream)
+FREE(cudaFreeAsync_ptsz, (void *devPtr, cudaStream_t hStream), (devPtr, hStream), hStream)
 
 /* Pinned host memory is never in the map: nothing to forget. */
 DNNTRACE_RECORDED_CALL(cudaError_t, cudaFreeHost, (void *ptr), (ptr), NOT_FOUND,
 		       ptr && allocation_free_enabled(),
-		       allocation_record_free(api, DNNTRACE_MEM_PINNED_HOST, NULL, ptr, false,
-					      NULL, (int)result))
+		       allocation_record_free(api, NULL, false, NULL, (int)result))

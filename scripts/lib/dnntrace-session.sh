@@ -237,10 +237,17 @@ dnntrace_torch_alloc_conf() {
 }
 
 # dnntrace_find_ust_fork: prints the path of liblttng-ust-fork.so.1 (part
-# of liblttng-ust), or fails when this system has none.
+# of liblttng-ust), or fails when this system has none. First beside the
+# liblttng-ust.so.1 the tracer library loads (an LTTng installed in /opt, a
+# Spack or conda prefix, keeps its fork wrapper there, and it must match that
+# liblttng-ust), then in the system's library directories.
 dnntrace_find_ust_fork() {
-	local dir
-	for dir in /usr/lib/x86_64-linux-gnu /usr/lib/aarch64-linux-gnu \
+	local dir ust beside=
+	# awk reads all of ldd's output: an early exit would kill it with SIGPIPE.
+	ust=$(ldd "$DNNTRACE_LIB" 2>/dev/null |
+		awk '$1 == "liblttng-ust.so.1" && $3 ~ /^\// && !found {found = $3} END {print found}')
+	[ -n "$ust" ] && beside=$(cd "$(dirname "$ust")" 2>/dev/null && pwd -P)
+	for dir in ${beside:+"$beside"} /usr/lib/x86_64-linux-gnu /usr/lib/aarch64-linux-gnu \
 		/usr/lib64 /usr/lib /usr/local/lib; do
 		[ -f "$dir/liblttng-ust-fork.so.1" ] &&
 			{ printf '%s' "$dir/liblttng-ust-fork.so.1"; return 0; }
@@ -258,7 +265,14 @@ dnntrace_env_exports() {
 	# LTTng-UST's fork wrapper: a child forked after the parent traced
 	# events is traced as its own process (its vpid and buffers), as
 	# Python's multiprocessing and data loaders fork (lttng-ust(3)).
-	fork_lib=$(dnntrace_find_ust_fork) && preload="$preload $fork_lib"
+	if fork_lib=$(dnntrace_find_ust_fork); then
+		preload="$preload $fork_lib"
+	else
+		echo "dnntrace: warning: liblttng-ust-fork.so.1 not found (beside the" \
+			"liblttng-ust.so.1 the tracer loads, nor in the system's library" \
+			"directories): a process forked after tracing began is traced under" \
+			"its parent's pid" >&2
+	fi
 	# A sanitizer runtime must stay first in LD_PRELOAD.
 	case "${LD_PRELOAD:-}" in
 	"") ;;

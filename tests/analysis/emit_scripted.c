@@ -23,10 +23,12 @@
  *   none     registers with LTTng but emits nothing
  *   bulk N   about N events shaped like a training loop (for timing the
  *            analyzer against babeltrace2 -o dummy); no expected values
- * Built twice: in the current trace format (analysis_emit_scripted) and
- * with -DDNNTRACE_TRACE_FORMAT=1 (analysis_emit_scripted_format1: launches
- * carrying the name string, status without format), the traces older
- * tracers wrote, which the analyzer must keep reading.
+ * Built three times: in the current trace format (analysis_emit_scripted)
+ * and with -DDNNTRACE_TRACE_FORMAT=2 and =1 (analysis_emit_scripted_format2,
+ * _format1: the traces older tracers wrote, which the analyzer must keep
+ * reading; tracepoints/README.md, "Format versions"). The helpers below
+ * write each event the way its format does, so every scenario is the same
+ * in all three.
  * Prints "pid <pid>" so the test knows the vpid. Must never depend on a GPU.
  */
 #include <pthread.h>
@@ -78,20 +80,43 @@ static void *fake_ptr(uintptr_t v)
 	return (void *)v;
 }
 
+/* An allocation by api of memory of its kind (the catalogue's), as the
+ * format writes it: format 3's kind is the api's, and a stream-ordered one
+ * is alloc_async. */
+static void alloc_event(int api, int kind, int device, uintptr_t ptr, uint64_t bytes,
+		int64_t id, int result)
+{
+#if DNNTRACE_TRACE_FORMAT >= 3
+	(void)kind;
+	if (api == DNNTRACE_API_cudaMallocAsync)
+		lttng_ust_tracepoint(dnntrace_api, alloc_async, api, device, fake_ptr(ptr),
+				bytes, id, result, NULL);
+	else
+		lttng_ust_tracepoint(dnntrace_api, alloc, api, device, fake_ptr(ptr), bytes,
+				id, result);
+#else
+	lttng_ust_tracepoint(dnntrace_api, alloc, api, kind, device, NULL, fake_ptr(ptr),
+			bytes, bytes, id, result);
+#endif
+}
+
 static void alloc(int kind, int device, uint64_t bytes, int64_t id, int result)
 {
 	int api = kind == DNNTRACE_MEM_PINNED_HOST ? DNNTRACE_API_cudaMallocHost :
 		kind == DNNTRACE_MEM_STREAM_ORDERED ? DNNTRACE_API_cudaMallocAsync :
 		DNNTRACE_API_cudaMalloc;
-	lttng_ust_tracepoint(dnntrace_api, alloc, api, kind, device, NULL,
-			fake_ptr(0x10000000u + (uintptr_t)(id + 1) * 0x100000u),
-			bytes, bytes, id, result);
+	alloc_event(api, kind, device, 0x10000000u + (uintptr_t)(id + 1) * 0x100000u, bytes,
+			id, result);
 }
 
 static void free_tensor(int64_t id)
 {
+#if DNNTRACE_TRACE_FORMAT >= 3
+	lttng_ust_tracepoint(dnntrace_api, free, DNNTRACE_API_cudaFree, id, 0);
+#else
 	lttng_ust_tracepoint(dnntrace_api, free, DNNTRACE_API_cudaFree,
 			DNNTRACE_MEM_DEVICE, NULL, fake_ptr(0x10000000u), id, 0);
+#endif
 }
 
 static void copy_into(uint64_t call_id, int64_t id, int result)
@@ -146,14 +171,21 @@ static uint64_t function_of(const char *name, bool *late)
 static void launch_through(int api, uint64_t call_id, const char *name, bool late,
 		const int64_t *tensors, unsigned n, int result)
 {
+#if DNNTRACE_TRACE_FORMAT >= 3
+	uint64_t function_id = function_of(name, &late);
+	lttng_ust_tracepoint(dnntrace_api, launch, call_id, api, function_id, fake_ptr(0x7),
+			tensors, n, result, (uint64_t)0);
+	if (late)
+		announce(function_id);
+#elif DNNTRACE_TRACE_FORMAT == 2
 	struct dnntrace_launch_geometry geom = {{1, 1, 1}, {32, 1, 1}, 0};
-#if DNNTRACE_TRACE_FORMAT >= 2
 	uint64_t function_id = function_of(name, &late);
 	lttng_ust_tracepoint(dnntrace_api, launch, call_id, api, fake_ptr(0x400000),
 			function_id, &geom, fake_ptr(0x7), tensors, n, result, (uint64_t)0);
 	if (late)
 		announce(function_id);
 #else
+	struct dnntrace_launch_geometry geom = {{1, 1, 1}, {32, 1, 1}, 0};
 	(void)late;
 	lttng_ust_tracepoint(dnntrace_api, launch, call_id, api, fake_ptr(0x400000),
 			name, &geom, fake_ptr(0x7), tensors, n, result, (uint64_t)0);
@@ -167,11 +199,54 @@ static void launch(uint64_t call_id, const char *name, const int64_t *tensors,
 			result);
 }
 
+#if DNNTRACE_TRACE_FORMAT >= 3
+/* Format 3: each GPU kernel name once, by a kernel_name event (ids 1, 2,
+ * ... in order of first record); records carry the id. */
+static const char *gpu_names[MAX_FUNCTIONS];
+static unsigned n_gpu_names;
+
+static uint32_t kernel_name_of(const char *name, bool late)
+{
+	for (unsigned i = 0; i < n_gpu_names; i++)
+		if (strcmp(gpu_names[i], name) == 0)
+			return i + 1;
+	if (n_gpu_names == MAX_FUNCTIONS) {
+		fprintf(stderr, "emit_scripted: more than %d GPU kernel names\n", MAX_FUNCTIONS);
+		exit(1);
+	}
+	gpu_names[n_gpu_names++] = name;
+	if (!late)
+		lttng_ust_tracepoint(dnntrace_gpu, kernel_name, n_gpu_names, name);
+	return n_gpu_names;
+}
+#endif
+
+/* A GPU kernel record. late: in format 3, a new name's kernel_name event
+ * comes after the record (as only a lossy channel could make it). */
+static void gpu_kernel_record(uint32_t correlation, uint32_t device, uint64_t start,
+		uint64_t duration, const char *name, bool late)
+{
+#if DNNTRACE_TRACE_FORMAT >= 3
+	const struct dnntrace_gpu_kernel k = {
+		.correlation_id = correlation, .device = device, .context = 1, .stream = 7,
+		.start = start, .end = start + duration,
+		.name_id = kernel_name_of(name, late),
+		.grid = {1, 1, 1}, .block = {32, 1, 1}, .shared_mem = 0,
+	};
+	lttng_ust_tracepoint(dnntrace_gpu, kernel, &k);
+	if (late)
+		lttng_ust_tracepoint(dnntrace_gpu, kernel_name, k.name_id, name);
+#else
+	(void)late;
+	lttng_ust_tracepoint(dnntrace_gpu, kernel, correlation, device, 1, 7,
+			start, start + duration, name);
+#endif
+}
+
 static void gpu_kernel(uint32_t correlation, uint32_t device, uint64_t start,
 		uint64_t duration, const char *name)
 {
-	lttng_ust_tracepoint(dnntrace_gpu, kernel, correlation, device, 1, 7,
-			start, start + duration, name);
+	gpu_kernel_record(correlation, device, start, duration, name, false);
 }
 
 static void emit_main(void)
@@ -253,21 +328,22 @@ static void lib_call(unsigned long long call_id, int api,
 	}
 	long long params[] = {1, 0};
 	struct dnntrace_lib_call call = {
-		.call_id = call_id, .api = api, .handle = fake_ptr(0xabc),
+		.call_id = call_id, .api = api,
 		.stream = fake_ptr(0x5000), .n_args = n_args, .tensors = tensors,
 		.ptrs = ptrs, .roles = roles, .dtypes = dtypes, .ranks = ranks,
-		.arg_names = "a,b,c,d,e", .n_dims = n_dims, .dims = dims,
-		.n_params = 2, .params = params, .param_names = "algo,workspace_bytes",
+		.n_dims = n_dims, .dims = dims, .n_params = 2, .params = params,
 		.result = result,
+#if DNNTRACE_TRACE_FORMAT < 3
+		.handle = fake_ptr(0xabc), .arg_names = "a,b,c,d,e",
+		.param_names = "algo,workspace_bytes",
+#endif
 	};
 	lttng_ust_tracepoint(dnntrace_lib, call, &call);
 }
 
 static void alloc_at(uintptr_t ptr, uint64_t bytes, int64_t id)
 {
-	lttng_ust_tracepoint(dnntrace_api, alloc, DNNTRACE_API_cudaMalloc,
-			DNNTRACE_MEM_DEVICE, 0, NULL, fake_ptr(ptr), bytes, bytes,
-			id, 0);
+	alloc_event(DNNTRACE_API_cudaMalloc, DNNTRACE_MEM_DEVICE, 0, ptr, bytes, id, 0);
 }
 
 /*
@@ -472,7 +548,8 @@ static void emit_other(void)
 	uint64_t s = now_ns() + 1000000;
 	launch(9, "needs, \"quoting\"<float>", t, 1, 0);
 	lttng_ust_tracepoint(dnntrace_gpu, external_correlation, 1, 9);
-	gpu_kernel(1, 1, s, 10, "needs, \"quoting\"<float>");
+	/* format 3: the name event comes after the record, named at the end */
+	gpu_kernel_record(1, 1, s, 10, "needs, \"quoting\"<float>", true);
 	lttng_ust_tracepoint(dnntrace_gpu, records_dropped, 3);
 }
 
@@ -524,12 +601,9 @@ static void emit_bulk(long events)
  * this scenario does not depend on their interleaving. */
 static void emit_driver(void)
 {
-	lttng_ust_tracepoint(dnntrace_api, alloc, DNNTRACE_API_cuMemCreate,
-			DNNTRACE_MEM_VMM_PHYSICAL, 0, NULL, fake_ptr(0x1), 2097152,
-			2097152, (int64_t)-1, 0);
-	lttng_ust_tracepoint(dnntrace_api, alloc, DNNTRACE_API_cuMemMap,
-			DNNTRACE_MEM_VMM_MAPPED, 0, NULL, fake_ptr(0x700000000000u),
-			2097152, 2097152, (int64_t)0, 0);
+	alloc_event(DNNTRACE_API_cuMemCreate, DNNTRACE_MEM_VMM_PHYSICAL, 0, 0x1, 2097152, -1, 0);
+	alloc_event(DNNTRACE_API_cuMemMap, DNNTRACE_MEM_VMM_MAPPED, 0, 0x700000000000u, 2097152,
+			0, 0);
 	int64_t args[] = {0};
 	launch_through(DNNTRACE_API_cuLaunchKernel, 1, "drv_k", false, args, 1, 0);
 	lttng_ust_tracepoint(dnntrace_api, graph_launch, 2,

@@ -12,7 +12,7 @@
 require_command lttng lttng-sessiond
 
 analyze="$DNNTRACE_BUILD/bin/dnntrace-analyze"
-# ANALYSIS_EMITTER: another build of the emitter (test_analysis_reader_format1.sh)
+# ANALYSIS_EMITTER: another build of the emitter (old_formats.sh)
 emit="${ANALYSIS_EMITTER:-$DNNTRACE_BUILD/tests/analysis_emit_scripted}"
 [ -x "$analyze" ] && [ -x "$emit" ] || fail "build first ($analyze, $emit)"
 # The name these tests knew the scratch directory by.

@@ -16,7 +16,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from compare import parse_trace_text  # noqa: E402
+from compare import ALLOCS, FREES, parse_trace_text  # noqa: E402
 
 
 def main(argv):
@@ -32,7 +32,7 @@ def main(argv):
     events = parse_trace_text(trace_text)
     problems = []
 
-    allocs = [e for e in events if e["event"] == "dnntrace_api:alloc" and e.get("tensor_id", -1) >= 0]
+    allocs = [e for e in events if e["event"] in ALLOCS and e.get("tensor_id", -1) >= 0]
     apis = sorted({e.get("api") for e in allocs})
     if apis != [alloc_api]:
         problems.append(f"tensors created by {apis}, expected only {alloc_api}")
@@ -47,7 +47,7 @@ def main(argv):
     if failed:
         problems.append(f"{len(failed)} failed calls traced, first {failed[0]}")
 
-    frees = [e for e in events if e["event"] == "dnntrace_api:free" and e.get("tensor_id", -1) >= 0]
+    frees = [e for e in events if e["event"] in FREES and e.get("tensor_id", -1) >= 0]
     if sorted({e.get("api") for e in frees}) not in ([], [free_api]):
         problems.append(f"tensors freed by {sorted({e.get('api') for e in frees})}, expected only {free_api}")
     n_local = sum(1 for t in tensors if t["global"] == "0")

@@ -21,7 +21,7 @@ from compare import parse_trace_text  # noqa: E402
 EVENT_OF_CALL = {
     "cudaMalloc": "dnntrace_api:alloc",
     "cudaMallocManaged": "dnntrace_api:alloc",
-    "cudaMallocAsync": "dnntrace_api:alloc",
+    "cudaMallocAsync": "dnntrace_api:alloc_async",
     "cudaMallocHost": "dnntrace_api:alloc",
     "cudaMemcpy": "dnntrace_api:memcpy",
     "cudaMemset": "dnntrace_api:memset",
@@ -67,7 +67,7 @@ def main(argv):
         if e["event"].split(":")[0] not in ("dnntrace_api", "dnntrace_lib") or "api" not in e:
             continue
         traced.setdefault((e["event"], e["api"]), []).append(e.get("result"))
-        if e["event"] == "dnntrace_api:alloc" and e.get("tensor_id") != -1:
+        if e["event"] in ("dnntrace_api:alloc", "dnntrace_api:alloc_async") and e.get("tensor_id") != -1:
             problems.append(f"{e['api']}: failed allocation traced as tensor {e.get('tensor_id')}")
     for key, results in sorted(expected.items()):
         have = traced.get(key, [])

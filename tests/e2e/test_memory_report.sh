@@ -19,7 +19,7 @@ check() { python3 "$E2E_DIR/check_memory_report.py" "$@"; }
 # DNNTRACE_MEMINFO_EVERY is read by the tracer alone: the untraced run has none.
 SIMGPU_CONTEXT_BYTES=64M DNNTRACE_MEMINFO_EVERY=2 record_like_untraced "$workload"
 samples=$(babeltrace2 "$e2e_tmp/trace" 2>/dev/null | grep -c 'dnntrace_api:mem_info')
-# 7 allocations on one thread, sampled at the 1st, 3rd, 5th and 7th
+# 7 allocations on one thread, sampled at the 1st, 2nd, 4th and 6th
 [ "$samples" = 4 ] || fail "$samples mem_info samples, want 4 (DNNTRACE_MEMINFO_EVERY=2, 7 allocations)"
 
 printf '# keyword category (first match wins)\nbatch input\n\nfc2   layer2  # fc2 weights and outputs\n' >"$e2e_tmp/rules"
@@ -51,14 +51,14 @@ grep -qxF "untrackable: unknown (no device memory samples in the trace)" "$e2e_t
 	fail "no samples: summary does not say Untrackable is unknown"
 grep -qxF "Untrackable,,,," "$e2e_tmp/report0/categories.csv" || fail "no samples: Untrackable row is not empty"
 
-# A bad DNNTRACE_MEMINFO_EVERY: one warning, then the default (every 16th
-# allocation of a thread, from its first: 1 sample of 7 allocations).
+# A bad DNNTRACE_MEMINFO_EVERY: one warning, then the default (a thread's
+# 1st, 2nd, 4th, ... allocations, then every 128th: 3 samples of 7).
 DNNTRACE_MEMINFO_EVERY=often record "$e2e_tmp/trace-bad" "$workload" "$e2e_tmp/truth-bad" >/dev/null 2>"$e2e_tmp/record-bad.err" ||
 	fail "record (bad DNNTRACE_MEMINFO_EVERY) failed: $(tail -n 2 "$e2e_tmp/record-bad.err")"
 [ "$(grep -c "DNNTRACE_MEMINFO_EVERY='often' is not a count" "$e2e_tmp/record-bad.err")" = 1 ] ||
 	fail "bad DNNTRACE_MEMINFO_EVERY: no single warning: $(cat "$e2e_tmp/record-bad.err")"
 samples=$(babeltrace2 "$e2e_tmp/trace-bad" 2>/dev/null | grep -c 'dnntrace_api:mem_info')
-[ "$samples" = 1 ] || fail "bad DNNTRACE_MEMINFO_EVERY: $samples samples, want 1 (the default)"
+[ "$samples" = 3 ] || fail "bad DNNTRACE_MEMINFO_EVERY: $samples samples, want 3 (the default)"
 
 # simgpu refuses a context it cannot hold: exit 2, one line.
 for bad in lots 2G; do

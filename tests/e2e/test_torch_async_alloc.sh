@@ -25,10 +25,10 @@ check_api_paths cudaMallocAsync cudaFreeAsync cudaLaunchKernel stream_ordered \
 python3 - "$e2e_tmp/trace.txt" "$reused" <<'EOF' || fail "the trace does not show the reuse the workload made"
 import os, sys
 sys.path.insert(0, os.path.join(os.environ["DNNTRACE_ROOT"], "tests/e2e"))
-from compare import parse_trace_text
+from compare import ALLOCS, FREES, parse_trace_text
 events = parse_trace_text(sys.argv[1])
-allocs = [e for e in events if e["event"] == "dnntrace_api:alloc" and e.get("tensor_id", -1) >= 0]
-frees = [e for e in events if e["event"] == "dnntrace_api:free" and e.get("tensor_id", -1) >= 0]
+allocs = [e for e in events if e["event"] in ALLOCS and e.get("tensor_id", -1) >= 0]
+frees = [e for e in events if e["event"] in FREES and e.get("tensor_id", -1) >= 0]
 reused = len(allocs) - len({e["ptr"] for e in allocs})
 streams = {e["stream"] for e in frees}
 print(f"{len(allocs)} tensors at {len({e['ptr'] for e in allocs})} addresses, frees on {len(streams)} streams")

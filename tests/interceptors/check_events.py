@@ -17,8 +17,12 @@ check and exits 1. Must never pass a check it did not make.
   check_events.py driver_launch OUT the kernels checks for driver launches
                                     (CUfunction, kernelParams and extra)
 """
+import os
 import re
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'lib'))
+import catalogue  # noqa: E402  (the product's catalogue, read)
 
 LINE = re.compile(r'^\[(\d+)\] \(\S+\) \S+ (\S+): \{ cpu_id = \d+ \}, \{ (.*?) \}, \{ (.*) \}$')
 ENUM = re.compile(r'\( "([^"]*)" : container = -?\d+ \)')
@@ -62,25 +66,62 @@ def parse_events(stream):
         event['_ctx'] = parse_fields(m.group(3))
         events.append(event)
     name_launches(events)
+    name_kernel_records(events)
+    add_memory_kinds(events)
     return events
 
 
 def name_launches(events):
-    """Trace format 2: a launch carries its kernel's function_id; the
-    dnntrace_api:function event with that id (same process) names it, and
-    the tracer writes it before every launch of it (in time: the trace
-    order). Each launch gets its 'name' from it, as format 1 carried it."""
-    names = {}
+    """Trace format 2 on: a launch carries its kernel's function_id; the
+    dnntrace_api:function event with that id (same process) names it and
+    gives its handle, and the tracer writes it before every launch of it
+    (in time: the trace order). Each launch gets its 'name' and 'func'
+    from it, as format 1 carried them."""
+    functions = {}
     for e in events:
         key = (e['_ctx'].get('vpid'), e.get('function_id'))
         if e['_name'] == 'dnntrace_api:function':
-            names.setdefault(key, e['name'])
+            functions.setdefault(key, e)
         elif e['_name'] == 'dnntrace_api:launch' and 'name' not in e:
             if e['function_id'] == 0:
                 e['name'] = ''
-            elif check(key in names, f'launch call {e["call_id"]}: function {e["function_id"]} '
-                                     'has no function event before it'):
+            elif check(key in functions, f'launch call {e["call_id"]}: function '
+                                         f'{e["function_id"]} has no function event before it'):
+                e['name'] = functions[key]['name']
+                e['func'] = functions[key]['func']
+
+
+def name_kernel_records(events):
+    """Trace format 3: a GPU kernel record carries its name's name_id; the
+    dnntrace_gpu:kernel_name event with that id (same process), written
+    once before the first record naming it, gives the 'name'."""
+    names = {}
+    for e in events:
+        key = (e['_ctx'].get('vpid'), e.get('name_id'))
+        if e['_name'] == 'dnntrace_gpu:kernel_name':
+            check(key not in names, f'kernel name {e["name_id"]} announced twice')
+            names[key] = e['name']
+        elif e['_name'] == 'dnntrace_gpu:kernel' and 'name' not in e:
+            if e['name_id'] == 0:
+                e['name'] = ''
+            elif check(key in names, f'kernel record {e["correlation_id"]}: name '
+                                     f'{e["name_id"]} has no kernel_name event before it'):
                 e['name'] = names[key]
+
+
+def add_memory_kinds(events):
+    """Each alloc event gets its 'kind' from its api; a stream-ordered api's
+    events must be alloc_async and free_async, every other api's alloc and
+    free."""
+    kinds = catalogue.memory_kinds()
+    for e in events:
+        if e['_name'] in ALLOCS + FREES:
+            kind = kinds.get(e['api'])
+            check(kind is not None, f'{e["api"]}: no kind of memory in the catalogue')
+            check(e['_name'].endswith('_async') == (kind == 'stream_ordered'),
+                  f'{e["api"]} traced as {e["_name"]}')
+            if e['_name'] in ALLOCS:
+                e['kind'] = kind
 
 
 def parse_calls(path):
@@ -101,8 +142,9 @@ def named(events, name):
 UNTRACED = ('cudaGetLastError', '__cudaGetKernel', 'cudaGetFuncBySymbol', 'cudaStreamSynchronize',
             'cudaDeviceSynchronize', 'cuStreamSynchronize')
 
-API_EVENTS = ('dnntrace_api:alloc', 'dnntrace_api:free', 'dnntrace_api:memcpy',
-              'dnntrace_api:memset', 'dnntrace_api:launch')
+ALLOCS = ('dnntrace_api:alloc', 'dnntrace_api:alloc_async')
+FREES = ('dnntrace_api:free', 'dnntrace_api:free_async')
+API_EVENTS = ALLOCS + FREES + ('dnntrace_api:memcpy', 'dnntrace_api:memset', 'dnntrace_api:launch')
 
 
 def check_calls(events, calls):
@@ -117,6 +159,8 @@ def check_calls(events, calls):
         check(event['api'] == call['name'] and event['result'] == call['result'],
               f'event {event["api"]} result {event["result"]} for call {call["name"]} '
               f'result {call["result"]}')
+        if event['_name'] in FREES and call['ptr']:
+            event['ptr'] = int(call['ptr'], 16)  # format 3's free event has no ptr
     ids = [e['call_id'] for e in api_events if 'call_id' in e]
     check(len(set(ids)) == len(ids) and ids == sorted(ids), f'call ids not unique/increasing: {ids}')
     return api_events
@@ -126,7 +170,7 @@ def check_status(events, ok):
     status = named(events, 'dnntrace_api:status')
     if check(len(status) == 1, f'{len(status)} status events, want 1'):
         check(status[0]['cupti_ok'] == ok, f'status cupti_ok={status[0]["cupti_ok"]}, want {ok}')
-        check(status[0].get('format') == 2, f'status format={status[0].get("format")}, want 2')
+        check(status[0].get('format') == 3, f'status format={status[0].get("format")}, want 3')
 
 
 def check_gpu_links(events, api_events):
@@ -182,16 +226,16 @@ def main():
         if mode == 'sim-api' and any(c['name'] == 'cudaMemcpyPeerAsync' for c in calls):
             check_peer_and_prefetch(api_events)
         if mode == 'kernels':
-            check_kernel_scenario(api_events, sys.argv[2], ['cudaLaunchKernel'])
+            check_kernel_scenario(events, api_events, sys.argv[2], ['cudaLaunchKernel'])
         elif mode == 'nvcc13':
-            check_kernel_scenario(api_events, sys.argv[2],
+            check_kernel_scenario(events, api_events, sys.argv[2],
                                   ['__cudaLaunchKernel', '__cudaLaunchKernel_ptsz'])
             check_handle_launches(api_events, sys.argv[2])
         elif mode == 'layers':
             check_one_level(api_events)
             check_gpu_durations(events)
         elif mode == 'driver_launch':
-            check_kernel_scenario(api_events, sys.argv[2], ['cuLaunchKernel', 'cuLaunchKernel',
+            check_kernel_scenario(events, api_events, sys.argv[2], ['cuLaunchKernel', 'cuLaunchKernel',
                                   'cuLaunchKernelEx', 'cuLaunchKernelEx',
                                   'cuLaunchCooperativeKernel'], with_copies=False)
             check_function_launches(api_events, sys.argv[2])
@@ -207,7 +251,7 @@ def check_tensor_ids(api_events):
     next_id = 0
     live = {}
     for e in api_events:
-        if e['_name'] == 'dnntrace_api:alloc':
+        if e['_name'] in ALLOCS:
             # simgpu has one device, 0: every device-kind allocation names it, failed ones too.
             want_device = -1 if e['kind'] == 'pinned_host' else 0
             check(e['device'] == want_device,
@@ -218,7 +262,7 @@ def check_tensor_ids(api_events):
                 next_id += 1
             else:
                 check(e['tensor_id'] == -1, f'{e["api"]} result {e["result"]} got tensor {e["tensor_id"]}')
-        elif e['_name'] == 'dnntrace_api:free':
+        elif e['_name'] in FREES:
             want = live.pop(e['ptr'], -1) if e['result'] == 0 else live.get(e['ptr'], -1)
             check(e['tensor_id'] == want, f'{e["api"]} of {e["ptr"]:#x}: tensor {e["tensor_id"]}, want {want}')
 
@@ -227,7 +271,7 @@ def check_peer_and_prefetch(api_events):
     """cuda_calls api's peer copy and prefetches (the end of api_calls):
     the tensors they name are the allocations they act on, and a prefetch
     names its one tensor as both sides, towards the device or the host."""
-    allocs = [e for e in api_events if e['_name'] == 'dnntrace_api:alloc' and e['result'] == 0]
+    allocs = [e for e in api_events if e['_name'] in ALLOCS and e['result'] == 0]
     managed, peer = allocs[-2], allocs[-1]
     check(managed['api'] == 'cudaMallocManaged' and peer['api'] == 'cudaMalloc',
           f'last allocations {managed["api"]}, {peer["api"]}')
@@ -261,7 +305,7 @@ def check_gpu_durations(events):
     for record in named(events, 'dnntrace_gpu:kernel'):
         launch = launches.get(links.get(record['correlation_id']))
         if check(launch is not None, f'kernel record {record["correlation_id"]} links to no launch'):
-            blocks = launch['grid_x'] * launch['grid_y'] * launch['grid_z']
+            blocks = record['grid'][0] * record['grid'][1] * record['grid'][2]
             check(record['end'] - record['start'] == 2000 + 10 * blocks,
                   f'kernel {record["name"]} lasted {record["end"] - record["start"]} ns, '
                   f'want {2000 + 10 * blocks}')
@@ -284,18 +328,23 @@ def check_function_launches(api_events, out_path):
         check(launch['func'] == function, f'{launch["api"]} func {launch["func"]:#x}, want {function:#x}')
 
 
-def check_kernel_scenario(api_events, out_path, launch_apis, with_copies=True):
+def check_kernel_scenario(events, api_events, out_path, launch_apis, with_copies=True):
     with open(out_path) as f:
         ptrs = next(line.split()[1:] for line in f if line.startswith('tensor_ptrs'))
     t = [int(p, 16) for p in ptrs]
     launches = [e for e in api_events if e['_name'] == 'dnntrace_api:launch']
     check([e['api'] for e in launches] == launch_apis,
           f'launch apis {[e["api"] for e in launches]}, want {launch_apis}')
+    # Format 3: a launch's grid and block are in its GPU kernel record.
+    links = {e['correlation_id']: e['call_id'] for e in named(events, 'dnntrace_gpu:external_correlation')}
+    records = {links.get(r['correlation_id']): r for r in named(events, 'dnntrace_gpu:kernel')}
     for launch in launches:
         check(launch['name'] == 'pair_kernel', f'{launch["api"]} name {launch["name"]}')
         check(launch['tensors'] == [0, 1, 2],
               f'{launch["api"]} tensors {launch["tensors"]}, want [0, 1, 2]')
-        check((launch['grid_x'], launch['block_x']) == (4, 128), f'{launch["api"]} geometry')
+        record = records.get(launch['call_id'], {})
+        check((record.get('grid'), record.get('block'), record.get('shared_mem')) ==
+              ([4, 1, 1], [128, 1, 1], 0), f'{launch["api"]} geometry {record}')
     if not with_copies:
         return
     copy = [e for e in api_events if e['_name'] == 'dnntrace_api:memcpy'][0]

@@ -8,6 +8,11 @@
  *   cuda_calls api                  every wrapped entry point once
  *   cuda_calls kernels END          (simgpu) tensors in struct params; END is
  *                                   return | exit | pthread_exit
+ *   cuda_calls kernels_after_init   (simgpu) the kernels scenario after an
+ *                                   untraced cudaGetDeviceCount, which
+ *                                   initialises CUDA (cuInit) before the
+ *                                   tracer's first traced call, as
+ *                                   frameworks do
  *   cuda_calls nvcc13               (simgpu) the kernels scenario launched as
  *                                   nvcc 13's <<<>>> code does: __cudaGetKernel
  *                                   once, then __cudaLaunchKernel and
@@ -456,6 +461,12 @@ int main(int argc, char **argv)
 		if (strcmp(argv[2], "pthread_exit") == 0)
 			pthread_exit(NULL);
 	}
+	if (argc >= 2 && strcmp(argv[1], "kernels_after_init") == 0) {
+		int count = 0;
+		if (cudaGetDeviceCount(&count) != cudaSuccess)
+			return 1;
+		return kernel_calls(0);
+	}
 	if (argc >= 2 && strcmp(argv[1], "nvcc13") == 0)
 		return kernel_calls(1);
 	if (argc >= 3 && strcmp(argv[1], "layers") == 0)
@@ -466,7 +477,8 @@ int main(int argc, char **argv)
 		return threaded_calls(atoi(argv[2]));
 	if (argc >= 3 && strcmp(argv[1], "last_thread") == 0 && last_thread_calls(argv[2]) != 2)
 		return 3;
-	fprintf(stderr, "usage: cuda_calls api | kernels return|exit|pthread_exit | nvcc13 | "
+	fprintf(stderr, "usage: cuda_calls api | kernels return|exit|pthread_exit | "
+		"kernels_after_init | nvcc13 | "
 		"threads N | layers runtime|driver | driver_launch | "
 		"last_thread main_first|worker_exit|main_last\n");
 	return 2;

@@ -6,7 +6,8 @@
 # wrapper for the exact names we wrap only (cudaMalloc, cudaFree), never for
 # names they are a prefix of (cudaMallocArray, cudaMalloc3DArray) nor for
 # others; calls through the answers give the real results and, on simgpu,
-# are traced (one alloc and one free event with the pointer the program got).
+# are traced (one alloc event with the pointer the program got, one free
+# event ending its tensor).
 source "$DNNTRACE_ROOT/tests/interceptors/lib.sh"
 require_built "$TRACER" "$HELPERS/dlsym_host"
 
@@ -51,8 +52,9 @@ for libdir in "$REAL_CUDART_DIR" "$SIMGPU_LIB"; do
 	events "$tmp/trace" >"$tmp/events.txt"
 	n_alloc=$(grep -c "dnntrace_api:alloc: .*api = ( \"cudaMalloc\" .*ptr = $ptr,.*tensor_id = 0, result = 0" "$tmp/events.txt")
 	[ "$n_alloc" = 1 ] || fail "want one alloc event for $ptr with tensor 0, got $n_alloc"
-	n_free=$(grep -c "dnntrace_api:free: .*api = ( \"cudaFree\" .*ptr = $ptr, tensor_id = 0, result = 0" "$tmp/events.txt")
-	[ "$n_free" = 1 ] || fail "want one free event for $ptr ending tensor 0, got $n_free"
+	# a free event names the tensor it ends (tensor 0: the allocation at $ptr)
+	n_free=$(grep -c "dnntrace_api:free: .*api = ( \"cudaFree\" .*tensor_id = 0, result = 0" "$tmp/events.txt")
+	[ "$n_free" = 1 ] || fail "want one free event ending tensor 0 (at $ptr), got $n_free"
 done
 [ "$ran" -gt 0 ] || skip "neither the real nor the simulated libcudart.so.13 is there"
 exit 0

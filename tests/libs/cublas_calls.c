@@ -10,8 +10,10 @@
  *   expect API STATUS KERNELS ARG_NAMES TENSORS ROLES DTYPES DIMS PARAMS PARAM_NAMES
  *
  * (lists comma-separated, `-` when empty; DIMS: each argument's dims joined
- * by `x`, `?` for rank 0). Tensor ids are allocation order: every cudaMalloc
- * here is traced, in order, from id 0. Never reads device memory.
+ * by `x`, `?` for rank 0; every argument the catalogue names for the entry
+ * point, an unused one with tensor -1 and role unused). Tensor ids are
+ * allocation order: every cudaMalloc here is traced, in order, from id 0.
+ * Never reads device memory.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -26,7 +28,7 @@
 #include "tracepoints/dnntrace_enums.h"
 
 enum { R = DNNTRACE_ROLE_READ, W = DNNTRACE_ROLE_WRITE, RW = DNNTRACE_ROLE_READ_WRITE,
-       WS = DNNTRACE_ROLE_WORKSPACE, UNK = DNNTRACE_ROLE_UNKNOWN };
+       WS = DNNTRACE_ROLE_WORKSPACE, UNK = DNNTRACE_ROLE_UNKNOWN, UNUSED = DNNTRACE_ROLE_UNUSED };
 enum { F32 = DNNTRACE_DTYPE_F32, F64 = DNNTRACE_DTYPE_F64, F16 = DNNTRACE_DTYPE_F16,
        BF16 = DNNTRACE_DTYPE_BF16, I64 = DNNTRACE_DTYPE_I64, U8 = DNNTRACE_DTYPE_U8,
        NOTYPE = DNNTRACE_DTYPE_UNKNOWN };
@@ -237,8 +239,9 @@ static void lt_calls(void)
 	called("cublasLtMatmul", st);
 	expect("cublasLtMatmul", st, 1,
 	       (struct arg[]){ { "A", 5, R, F32, "32x64" }, { "B", 6, R, F32, "32x16" },
-			       { "D", 8, W, F32, "64x16" }, { "bias", 9, R, F32, "64" },
-			       { "workspace", 11, WS, U8, "4096" } }, 5,
+			       { "C", -1, UNUSED, NOTYPE, "?" }, { "D", 8, W, F32, "64x16" },
+			       { "bias", 9, R, F32, "64" }, { "aux", -1, UNUSED, NOTYPE, "?" },
+			       { "workspace", 11, WS, U8, "4096" } }, 7,
 	       "64,16,32,1,0,32,32,64,64,1,0,0,0,0,68,0,6,0,4096", LT_NAMES);
 
 	/* C != D, beta 1: C read, D written; GELU_AUX_BIAS writes aux. */
@@ -254,7 +257,8 @@ static void lt_calls(void)
 	expect("cublasLtMatmul", st, 1,
 	       (struct arg[]){ { "A", 5, R, F32, "32x64" }, { "B", 6, R, F32, "32x16" },
 			       { "C", 7, R, F32, "64x16" }, { "D", 8, W, F32, "64x16" },
-			       { "bias", 9, R, F32, "64" }, { "aux", 10, W, F32, "64x16" } }, 6,
+			       { "bias", 9, R, F32, "64" }, { "aux", 10, W, F32, "64x16" },
+			       { "workspace", -1, UNUSED, NOTYPE, "?" } }, 7,
 	       "64,16,32,1,0,32,32,64,64,1,0,0,0,0,68,0,164,0,0", LT_NAMES);
 
 	/* Backward: DRELU_BGRAD reads the ReLU mask (aux) and writes the bias gradient. */
@@ -268,8 +272,9 @@ static void lt_calls(void)
 	called("cublasLtMatmul", st);
 	expect("cublasLtMatmul", st, 1,
 	       (struct arg[]){ { "A", 5, R, F32, "32x64" }, { "B", 6, R, F32, "32x16" },
-			       { "D", 8, W, F32, "64x16" }, { "bias", 9, W, F32, "64" },
-			       { "aux", 10, R, NOTYPE, "64x16" } }, 5,
+			       { "C", -1, UNUSED, NOTYPE, "?" }, { "D", 8, W, F32, "64x16" },
+			       { "bias", 9, W, F32, "64" }, { "aux", 10, R, NOTYPE, "64x16" },
+			       { "workspace", -1, UNUSED, NOTYPE, "?" } }, 7,
 	       "64,16,32,1,0,32,32,64,64,1,0,0,0,0,68,0,152,0,0", LT_NAMES);
 
 	/* A descriptor in the program's memory (cublasLtMatmulDescInit), batched, device beta. */
@@ -290,7 +295,9 @@ static void lt_calls(void)
 	called("cublasLtMatmul", st);
 	expect("cublasLtMatmul", st, 1,
 	       (struct arg[]){ { "A", 5, R, F32, "2x8x8" }, { "B", 6, R, F32, "2x8x8" },
-			       { "D", 8, UNK, F32, "2x8x8" } }, 3,
+			       { "C", -1, UNUSED, NOTYPE, "?" }, { "D", 8, UNK, F32, "2x8x8" },
+			       { "bias", -1, UNUSED, NOTYPE, "?" }, { "aux", -1, UNUSED, NOTYPE, "?" },
+			       { "workspace", -1, UNUSED, NOTYPE, "?" } }, 7,
 	       "8,8,8,0,0,8,8,8,8,2,0,0,0,0,68,0,1,1,0", LT_NAMES);
 
 	/* Refused: B's layout given for A makes op(A) 16 x 32, but D has 64 rows. */
@@ -298,15 +305,17 @@ static void lt_calls(void)
 	called("cublasLtMatmul", st);
 	expect("cublasLtMatmul", st, 0,
 	       (struct arg[]){ { "A", 5, R, F32, "32x16" }, { "B", 6, R, F32, "32x16" },
-			       { "D", 8, W, F32, "64x16" }, { "bias", 9, W, F32, "64" },
-			       { "aux", 10, R, NOTYPE, "64x16" } }, 5,
+			       { "C", -1, UNUSED, NOTYPE, "?" }, { "D", 8, W, F32, "64x16" },
+			       { "bias", 9, W, F32, "64" }, { "aux", 10, R, NOTYPE, "64x16" },
+			       { "workspace", -1, UNUSED, NOTYPE, "?" } }, 7,
 	       "64,16,32,1,0,32,32,64,64,1,0,0,0,0,68,0,152,0,0", LT_NAMES);
 	st = cublasLtMatmul(NULL, desc, &one, A, a, B, b, &zero, D, c, D, c, NULL, NULL, 0, 0);
 	called("cublasLtMatmul", st);
 	expect("cublasLtMatmul", st, 0,
 	       (struct arg[]){ { "A", 5, R, F32, "32x64" }, { "B", 6, R, F32, "32x16" },
-			       { "D", 8, W, F32, "64x16" }, { "bias", 9, W, F32, "64" },
-			       { "aux", 10, R, NOTYPE, "64x16" } }, 5,
+			       { "C", -1, UNUSED, NOTYPE, "?" }, { "D", 8, W, F32, "64x16" },
+			       { "bias", 9, W, F32, "64" }, { "aux", 10, R, NOTYPE, "64x16" },
+			       { "workspace", -1, UNUSED, NOTYPE, "?" } }, 7,
 	       "64,16,32,1,0,32,32,64,64,1,0,0,0,0,68,0,152,0,0", LT_NAMES);
 
 	called("cudaDeviceSynchronize", cudaDeviceSynchronize());

@@ -5,13 +5,19 @@ Used by tests/libs/test_cublas_calls.sh; prints one line per failed check
 and exits 1. Must never pass a check it did not make.
 
 Checked: every dnntrace_lib:call in order (api, status, argument names,
-tensor ids, roles, dtypes, dims, params and their names); the kernels
+tensor ids, roles, dtypes, dims, params and their names: the names are the
+catalogue's, tracepoints/entry_points.h, for as many arguments and params
+as the event has, so the event must list exactly the catalogue's); the kernels
 linked to each call through dnntrace_gpu:external_correlation (count, and
 no kernel linked elsewhere); no dnntrace_api:launch (the library's own
 launches are nested); the set_stream event and the stream of later calls.
 """
+import os
 import re
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'lib'))
+import catalogue  # noqa: E402  (the product's catalogue, read)
 
 LINE = re.compile(r'^\[[^\]]*\] \([^)]*\) \S+ (\S+): \{[^}]*\}, \{[^}]*\}, \{ (.*) \}$')
 FIELD = re.compile(r'(\w+) = ("(?:[^"\\]|\\.)*"|\[ (?:\[\d+\] = [^,\]]+(?:, )?)* ?\]|\( "[^"]*" : container = -?\d+ \)|[^,]+)')
@@ -84,19 +90,25 @@ def main():
     per_call = {}
     for k in kernels:
         call_id = links.get(k['correlation_id'])
-        check(call_id is not None, 'kernel %s not linked to any call' % k['name'])
+        check(call_id is not None, 'kernel record %d not linked to any call' % k['correlation_id'])
         per_call[call_id] = per_call.get(call_id, 0) + 1
     linked_ids = {c['call_id'] for c in calls}
     check(set(per_call) <= linked_ids, 'kernels linked to calls without events: %s'
           % sorted(set(per_call) - linked_ids))
     for i, (c, want) in enumerate(zip(calls, expected)):
         api, status, n_kernels, names, tensors, roles, dtypes, dims, params, param_names = want
-        got = [c['api'], str(c['result']), str(per_call.get(c['call_id'], 0)), c['arg_names'],
+        got = [c['api'], str(c['result']), str(per_call.get(c['call_id'], 0)),
+               ','.join(catalogue.arg_names(c['api'], len(c['tensors']))),
                ','.join(map(str, c['tensors'])), ','.join(map(str, c['roles'])),
                ','.join(map(str, c['dtypes'])), dims_text(c['ranks'], c['dims']),
-               ','.join(map(str, c['params'])), c['param_names']]
+               ','.join(map(str, c['params'])),
+               ','.join(catalogue.param_names(c['api'], len(c['params'])))]
         labels = ['api', 'status', 'kernels', 'arg_names', 'tensors', 'roles', 'dtypes', 'dims',
                   'params', 'param_names']
+        check(len(catalogue.arg_names(c['api'], len(c['tensors']))) == len(c['tensors']) and
+              len(catalogue.param_names(c['api'], len(c['params']))) == len(c['params']),
+              'call #%d (%s): %d arguments and %d params, not the catalogue\'s'
+              % (i, api, len(c['tensors']), len(c['params'])))
         for label, g, w in zip(labels, got, want):
             check(g == w, 'call #%d (%s): %s = %s, want %s' % (i, api, label, g, w))
     for f in failures:

@@ -148,7 +148,7 @@ static int run_legacy(void)
 	arg("db", bias_k, "W", "f32", D(1, K, 1, 1));
 	expect_end();
 
-	/* Bias + activation: z only listed when alpha2 != 0 (here z is y itself). */
+	/* Bias + activation: z unused when alpha2 == 0 (here z is y itself). */
 	for (int with_z = 0; with_z < 2; with_z++) {
 		st = cudnnConvolutionBiasActivationForward(h, &one, xd, x, wd, w, cd, fwd_algo,
 							   workspace, WS_BYTES,
@@ -159,6 +159,8 @@ static int run_legacy(void)
 		arg("w", w, "R", "f32", D(K, C, 3, 3));
 		if (with_z)
 			arg("z", y, "R", "f32", D(N, K, H, WD));
+		else
+			unused("z", y);
 		arg("bias", bias_k, "R", "f32", D(1, K, 1, 1));
 		arg("y", y, "W", "f32", D(N, K, H, WD));
 		arg("workspace", workspace, "WS", "u8", D(WS_BYTES));
@@ -231,6 +233,7 @@ static int run_legacy(void)
 		1e-3, save_mean, save_var, relu, workspace, WS_BYTES, reserve, WS_BYTES);
 	expect("cudnnBatchNormalizationForwardTrainingEx", st, h, stream);
 	arg("x", x, "R", "f32", D(N, C, H, WD));
+	unused("z", NULL);
 	arg("y", dx, "W", "f32", D(N, C, H, WD));
 	arg("scale", scale, "R", "f32", D(1, C, 1, 1));
 	arg("bias", bn_bias, "R", "f32", D(1, C, 1, 1));

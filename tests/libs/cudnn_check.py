@@ -5,8 +5,9 @@ Used by tests/libs/test_cudnn_*.sh; prints one reason per failed check and
 exits 1. Must never pass a check it did not make.
 
   cudnn_check.py expect OUT KERNELS   each `EXPECT {json}` line of OUT matches
-      the next dnntrace_lib:call exactly (api, result, handle, stream, every
-      argument's name, pointer, role, type, shape and tensor id, params);
+      the next dnntrace_lib:call exactly (api, result, stream, every
+      argument's name (the catalogue's), pointer, role, type, shape and
+      tensor id, params and their names);
       `SETSTREAM h s r` lines match set_stream events; a successful call has
       exactly KERNELS GPU kernels linked to its call_id, a failed one none;
       no launch of a traced call is traced as the program's (nesting): only
@@ -20,10 +21,12 @@ import re
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'interceptors'))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'lib'))
+import catalogue  # noqa: E402  (the product's catalogue, read)
 import check_events  # noqa: E402  (the interceptor tests' parser)
 from check_events import parse_events  # noqa: E402
 
-ROLES = {'R': 0, 'W': 1, 'RW': 2, 'WS': 3, 'U': 4}
+ROLES = {'R': 0, 'W': 1, 'RW': 2, 'WS': 3, 'U': 4, '-': 5}
 DTYPES = {'?': 0, 'f32': 1, 'f64': 2, 'f16': 3, 'bf16': 4, 'i8': 5, 'u8': 6, 'i32': 7, 'i64': 8}
 TRACED_CALLS = {
     'cudnnConvolutionForward', 'cudnnConvolutionBackwardData', 'cudnnConvolutionBackwardFilter',
@@ -74,19 +77,16 @@ def tensor_of(allocs, ptr):
 
 def check_call(event, want, allocs, where):
     check(event['api'] == want['api'], f'{where}: api {event["api"]} != {want["api"]}')
-    # babeltrace2 2.0.4 shows an empty string field as the previous event's
-    # value (the raw trace holds ""): a name list is read only when its
-    # sequence has entries.
-    if not event['params']:
-        event['param_names'] = ''
-    if not event['ptrs']:
-        event['arg_names'] = ''
-    for key in ('result', 'handle', 'stream'):
+    # Format 3: the call event has no handle (the set_stream event has it).
+    for key in ('result', 'stream'):
         check(event[key] == want[key], f'{where} {want["api"]}: {key} {event[key]} != {want[key]}')
     args = want['args']
     names = [a[0] for a in args]
-    got_names = event['arg_names'].split(',') if event['arg_names'] else []
-    check(got_names == names, f'{where} {want["api"]}: arg_names {got_names} != {names}')
+    # the names are the catalogue's, for as many arguments as the event has
+    got_names = catalogue.arg_names(event['api'], len(event['ptrs']))
+    check(got_names == names and len(got_names) == len(event['ptrs']),
+          f'{where} {want["api"]}: arguments {got_names} (catalogue) for '
+          f'{len(event["ptrs"])} pointers, want {names}')
     check(event['ptrs'] == [a[1] for a in args], f'{where} {want["api"]}: ptrs differ')
     check(event['roles'] == [ROLES[a[2]] for a in args],
           f'{where} {want["api"]}: roles {event["roles"]} != {[a[2] for a in args]}')
@@ -96,13 +96,13 @@ def check_call(event, want, allocs, where):
           f'{where} {want["api"]}: ranks {event["ranks"]} != {[len(a[4]) for a in args]}')
     check(event['dims'] == [d for a in args for d in a[4]],
           f'{where} {want["api"]}: dims {event["dims"]} != {[a[4] for a in args]}')
-    tensors = [tensor_of(allocs, a[1]) if a[1] else -1 for a in args]
+    tensors = [tensor_of(allocs, a[1]) if a[1] and a[2] != '-' else -1 for a in args]
     check(event['tensors'] == tensors,
           f'{where} {want["api"]}: tensors {event["tensors"]} != {tensors}')
-    check(-1 not in [t for t, a in zip(tensors, args) if a[1]],
+    check(-1 not in [t for t, a in zip(tensors, args) if a[1] and a[2] != '-'],
           f'{where} {want["api"]}: a pointer outside every allocation')
     params = want['params']
-    got_params = event['param_names'].split(',') if event['param_names'] else []
+    got_params = catalogue.param_names(event['api'], len(event['params']))
     check(got_params == [p[0] for p in params],
           f'{where} {want["api"]}: param_names {got_params} != {[p[0] for p in params]}')
     check(event['params'] == [p[1] for p in params],
@@ -169,7 +169,7 @@ def check_null(events, out_path):
                 want_stream.append(int(status))
     got = [(e['api'], e['result']) for e in calls]
     check(got == want, f'call events {got} != calls {want}')
-    check(all(e['handle'] == 0 and e['stream'] == 0 for e in calls), 'a NULL-handle call has a handle or stream')
+    check(all(e['stream'] == 0 for e in calls), 'a NULL-handle call has a stream')
     check([e['result'] for e in streams] == want_stream,
           f'set_stream results {[e["result"] for e in streams]} != {want_stream}')
 

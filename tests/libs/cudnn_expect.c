@@ -24,6 +24,8 @@ static char expect_buf[8192];
 static size_t expect_len;
 static unsigned expect_args, expect_params;
 static int expect_kernel_count = -1;
+static long long pack_params[64][2]; /* uid, attribute of each pack argument */
+static unsigned n_pack_params;
 
 static void out(const char *format, ...)
 {
@@ -41,26 +43,52 @@ void expect(const char *api, int status, const void *handle, const void *stream)
 	expect_len = 0;
 	expect_args = expect_params = 0;
 	expect_kernel_count = -1;
+	n_pack_params = 0;
 	out("{\"api\": \"%s\", \"result\": %d, \"handle\": %llu, \"stream\": %llu, \"args\": [",
 	    api, status, (unsigned long long)(uintptr_t)handle,
 	    (unsigned long long)(uintptr_t)stream);
+}
+
+static void vput_arg(const char *name, const void *ptr, const char *role, const char *dtype,
+		     va_list dims)
+{
+	out("%s[\"%s\", %llu, \"%s\", \"%s\", [", expect_args++ ? ", " : "", name,
+	    (unsigned long long)(uintptr_t)ptr, role, dtype);
+	for (int i = 0;; i++) {
+		long long d = va_arg(dims, long long);
+		if (d < 0)
+			break;
+		out("%s%lld", i ? ", " : "", d);
+	}
+	out("]]");
 }
 
 /* role: R W RW WS U; dtype: "f32", ...; dims end with -1 */
 void arg(const char *name, const void *ptr, const char *role, const char *dtype, ...)
 {
 	va_list ap;
-	out("%s[\"%s\", %llu, \"%s\", \"%s\", [", expect_args++ ? ", " : "", name,
-	    (unsigned long long)(uintptr_t)ptr, role, dtype);
 	va_start(ap, dtype);
-	for (int i = 0;; i++) {
-		long long d = va_arg(ap, long long);
-		if (d < 0)
-			break;
-		out("%s%lld", i ? ", " : "", d);
-	}
+	vput_arg(name, ptr, role, dtype, ap);
 	va_end(ap);
-	out("]]");
+}
+
+void unused(const char *name, const void *ptr)
+{
+	out("%s[\"%s\", %llu, \"-\", \"?\", []]", expect_args++ ? ", " : "", name,
+	    (unsigned long long)(uintptr_t)ptr);
+}
+
+void pack_arg(long long uid, long long attribute, const void *ptr, const char *role,
+	      const char *dtype, ...)
+{
+	va_list ap;
+	if (n_pack_params == sizeof(pack_params) / sizeof(pack_params[0]))
+		die("too many pack arguments", n_pack_params);
+	pack_params[n_pack_params][0] = uid;
+	pack_params[n_pack_params++][1] = attribute;
+	va_start(ap, dtype);
+	vput_arg("pack", ptr, role, dtype, ap);
+	va_end(ap);
 }
 
 void param(const char *name, long long value)
@@ -75,6 +103,10 @@ void expect_kernels(int count)
 
 void expect_end(void)
 {
+	for (unsigned i = 0; i < n_pack_params; i++) {
+		param("uid", pack_params[i][0]);
+		param("attribute", pack_params[i][1]);
+	}
 	if (!expect_params)
 		out("], \"params\": [");
 	if (expect_kernel_count >= 0)

@@ -243,10 +243,10 @@ static int run_backend(void)
 	void *ptrs1[4] = { xp, wp, bp, yp };
 	cudnnStatus_t st = execute(h, plan1, 4, uids1, ptrs1, workspace);
 	expect("cudnnBackendExecute", st, h, stream);
-	arg("uid1:X", xp, "R", "f32", D(2, 3, 8, 8));
-	arg("uid2:W", wp, "R", "f32", D(4, 3, 3, 3));
-	arg("uid3:B", bp, "R", "f32", D(1, 4, 1, 1));
-	arg("uid6:Y", yp, "W", "f32", D(2, 4, 8, 8));
+	pack_arg(1, CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_X, xp, "R", "f32", D(2, 3, 8, 8));
+	pack_arg(2, CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_W, wp, "R", "f32", D(4, 3, 3, 3));
+	pack_arg(3, CUDNN_ATTR_OPERATION_POINTWISE_BDESC, bp, "R", "f32", D(1, 4, 1, 1));
+	pack_arg(6, CUDNN_ATTR_OPERATION_POINTWISE_YDESC, yp, "W", "f32", D(2, 4, 8, 8));
 	expect_workspace_and_end(workspace, ws1, 3, 1);
 
 	/* 2. c = a @ b kept, d = relu(c): c is written then read (READ_WRITE). */
@@ -273,10 +273,11 @@ static int run_backend(void)
 	void *ptrs2[4] = { dp, ap, bmp, cp };
 	st = execute(h, plan2, 4, uids2, ptrs2, workspace);
 	expect("cudnnBackendExecute", st, h, stream);
-	arg("uid14:Y", dp, "W", "f32", D(1, 8, 4));
-	arg("uid11:A", ap, "R", "f32", D(1, 8, 16));
-	arg("uid12:B", bmp, "R", "f32", D(1, 16, 4));
-	arg("uid13:C", cp, "RW", "f32", D(1, 8, 4));
+	pack_arg(14, CUDNN_ATTR_OPERATION_POINTWISE_YDESC, dp, "W", "f32", D(1, 8, 4));
+	pack_arg(11, CUDNN_ATTR_OPERATION_MATMUL_ADESC, ap, "R", "f32", D(1, 8, 16));
+	pack_arg(12, CUDNN_ATTR_OPERATION_MATMUL_BDESC, bmp, "R", "f32", D(1, 16, 4));
+	/* written by the matmul, read by the pointwise: named by its producer */
+	pack_arg(13, CUDNN_ATTR_OPERATION_MATMUL_CDESC, cp, "RW", "f32", D(1, 8, 4));
 	expect_workspace_and_end(workspace, ws2, 2, 2);
 
 	/* 3. dx = conv_bwd_data(w, dy) + 1.0 * dx (a double beta). */
@@ -298,9 +299,9 @@ static int run_backend(void)
 	void *ptrs3[3] = { wp, yp, xp };
 	st = execute(h, plan3, 3, uids3, ptrs3, workspace);
 	expect("cudnnBackendExecute", st, h, stream);
-	arg("uid21:W", wp, "R", "f32", D(4, 3, 3, 3));
-	arg("uid22:DY", yp, "R", "f32", D(2, 4, 8, 8));
-	arg("uid23:DX", xp, "RW", "f32", D(2, 3, 8, 8));
+	pack_arg(21, CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_W, wp, "R", "f32", D(4, 3, 3, 3));
+	pack_arg(22, CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_DY, yp, "R", "f32", D(2, 4, 8, 8));
+	pack_arg(23, CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_DX, xp, "RW", "f32", D(2, 3, 8, 8));
 	expect_workspace_and_end(workspace, ws3, 1, 1);
 
 	/* 4. An operation the tracer does not model (a reduction): its tensors keep
@@ -326,17 +327,17 @@ static int run_backend(void)
 	void *ptrs4[3] = { cp, dp, ap };
 	st = execute(h, plan4, 3, uids4, ptrs4, workspace);
 	expect("cudnnBackendExecute", st, h, stream);
-	arg("uid31:attr1610", cp, "U", "f32", D(1, 8, 4));
-	arg("uid32:attr1611", dp, "U", "f32", D(1, 1, 4));
-	arg("uid99:unknown", ap, "U", "?", -1LL);
+	pack_arg(31, CUDNN_ATTR_OPERATION_REDUCTION_XDESC, cp, "U", "f32", D(1, 8, 4));
+	pack_arg(32, CUDNN_ATTR_OPERATION_REDUCTION_YDESC, dp, "U", "f32", D(1, 1, 4));
+	pack_arg(99, -1, ap, "U", "?", -1LL);
 	expect_workspace_and_end(workspace, ws4, 1, 1);
 
 	/* A NULL handle fails, and is traced with the same roles. */
 	st = execute(NULL, plan3, 3, uids3, ptrs3, workspace);
 	expect("cudnnBackendExecute", st, NULL, NULL);
-	arg("uid21:W", wp, "R", "f32", D(4, 3, 3, 3));
-	arg("uid22:DY", yp, "R", "f32", D(2, 4, 8, 8));
-	arg("uid23:DX", xp, "RW", "f32", D(2, 3, 8, 8));
+	pack_arg(21, CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_W, wp, "R", "f32", D(4, 3, 3, 3));
+	pack_arg(22, CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_DY, yp, "R", "f32", D(2, 4, 8, 8));
+	pack_arg(23, CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_DX, xp, "RW", "f32", D(2, 3, 8, 8));
 	expect_workspace_and_end(workspace, ws3, 1, 1);
 
 	if (cudaStreamSynchronize(stream) != cudaSuccess)

@@ -6,7 +6,9 @@
 # backend appended to the user's PYTORCH_CUDA_ALLOC_CONF by default (a backend
 # the user chose is kept, with one warning), PYTORCH_NO_CUDA_MEMORY_CACHING
 # with --allocator=no-caching; the tracer as NVTX injection library, the
-# PyTorch naming shim on PYTHONPATH with --torch-names (only then).
+# PyTorch naming shim on PYTHONPATH with --torch-names (only then). LTTng-UST's
+# fork wrapper is taken beside the liblttng-ust the tracer loads (an LTTng
+# outside the system's directories), and its absence is said.
 . "$DNNTRACE_ROOT/tests/scripts/lib.sh"
 lib="$DNNTRACE_BUILD/lib/libdnntrace.so"
 [ -f "$lib" ] || fail "missing $lib (build with make all)"
@@ -84,6 +86,22 @@ sourced=$(bash -c '. "$1" --allocator=no-caching && echo "$PYTORCH_NO_CUDA_MEMOR
 [ "$sourced" = 1 ] || fail "sourced set_env.sh --allocator=no-caching set: $sourced"
 survived=$(bash -c '. "$1" --bogus 2>/dev/null; echo "still here $?"' _ "$SCRIPTS/set_env.sh")
 [ "$survived" = "still here 1" ] || fail "a bad option to sourced set_env.sh must not exit the shell: $survived"
+
+# An LTTng in a prefix of its own: the fork wrapper beside its liblttng-ust.
+if [ -n "$ust_fork" ]; then
+	prefix="$TEST_TMP/lttng-prefix"
+	mkdir -p "$prefix"
+	ust=$(ldd "$lib" | awk '$1 == "liblttng-ust.so.1" && !found {found = $3} END {print found}')
+	cp -L "$ust" "$ust_fork" "$prefix/" || fail "cannot copy liblttng-ust to $prefix"
+	found=$(LD_LIBRARY_PATH="$prefix" bash -c '. "$1"; dnntrace_locate; dnntrace_find_ust_fork' _ \
+		"$SCRIPTS/lib/dnntrace-session.sh")
+	[ "$found" = "$(cd "$prefix" && pwd -P)/liblttng-ust-fork.so.1" ] ||
+		fail "fork wrapper not taken beside the tracer's liblttng-ust ($prefix): $found"
+fi
+# None anywhere: said once, and the tracer is still preloaded.
+warned=$(bash -c '. "$1"; dnntrace_locate; dnntrace_find_ust_fork() { return 1; }
+	dnntrace_env_exports 0 0 async 2>&1 >/dev/null' _ "$SCRIPTS/lib/dnntrace-session.sh")
+echo "$warned" | grep -q 'liblttng-ust-fork.so.1 not found' || fail "no warning without a fork wrapper: $warned"
 
 "$DNNTRACE" --help | grep -q '^usage: dnntrace record' || fail "dnntrace --help shows no usage"
 exit 0

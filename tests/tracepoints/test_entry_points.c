@@ -27,7 +27,7 @@ struct entry {
 };
 
 #define API_ENTRY(id, name, proc, cbid) { "api", id, #name, false },
-#define LIB_ENTRY(id, name) { "lib", id, #name, false },
+#define LIB_ENTRY(id, name, args, params) { "lib", id, #name, false },
 static struct entry catalogue[] = {
 	DNNTRACE_API_ENTRIES(API_ENTRY)
 	DNNTRACE_LIB_ENTRIES(LIB_ENTRY)
@@ -36,7 +36,7 @@ enum { N_ENTRIES = sizeof(catalogue) / sizeof(catalogue[0]) };
 
 /* The enum constants the tracer writes, by name, for the same check. */
 #define API_ENUM_VALUE(id, name, proc, cbid) DNNTRACE_API_##name,
-#define LIB_ENUM_VALUE(id, name) DNNTRACE_LIB_##name,
+#define LIB_ENUM_VALUE(id, name, args, params) DNNTRACE_LIB_##name,
 static const int enum_values[N_ENTRIES] = {
 	DNNTRACE_API_ENTRIES(API_ENUM_VALUE)
 	DNNTRACE_LIB_ENTRIES(LIB_ENUM_VALUE)
@@ -60,7 +60,7 @@ static void fail(const char *format, ...)
 static void list_wrapped(void)
 {
 #define PRINT_API(id, name, proc, cbid) puts(#name);
-#define PRINT_LIB(id, name) puts(#name);
+#define PRINT_LIB(id, name, args, params) puts(#name);
 #define PRINT_WRAPPED(name, proc) puts(#name);
 	DNNTRACE_API_ENTRIES(PRINT_API)
 	DNNTRACE_LIB_ENTRIES(PRINT_LIB)

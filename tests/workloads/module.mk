@@ -66,3 +66,12 @@ $(BUILD)/workloads/tf_style_plugin.so: $(BUILD)/workloads/obj/tf_style_plugin.o 
 $(BUILD)/workloads/vmm_segments_plugin.so: $(BUILD)/workloads/obj/vmm_segments_plugin.o \
 		$(WORKLOADS_COMMON_OBJS) $(WORKLOADS_CUDART)
 	$(CC) $(CFLAGS) $(SAN_LDFLAGS) -shared -o $@ $< $(WORKLOADS_COMMON_OBJS) $(WORKLOADS_LDLIBS)
+
+# Preloaded by tests/e2e/test_compare_real_gpu.sh: a simgpu run that differs
+# from its truth as a real GPU's does (library-internal allocations, other
+# kernel times), for compare.py's real-GPU mode.
+all: $(BUILD)/workloads/real_gpu_like.so
+
+$(BUILD)/workloads/real_gpu_like.so: tests/workloads/real_gpu_like.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(SAN_LDFLAGS) -shared -o $@ $< -ldl
