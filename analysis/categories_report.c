@@ -328,54 +328,50 @@ int dt_categories_write_csv(const struct dt_categories *c,
 		const struct dt_swap *swap, const struct dt_group *g,
 		const char *dir)
 {
-	FILE *f = dt_open_output(dir, "categories.csv");
-	if (!f)
+	struct dt_out out, *f = &out;
+	if (dt_out_open_in(f, dir, "categories.csv") != 0)
 		return -1;
-	fputs("category,peak_bytes,mean_bytes,max_bytes,swapped_peak_bytes\n", f);
+	DT_OUT_LIT(f, "category,peak_bytes,mean_bytes,max_bytes,swapped_peak_bytes\n");
 	for (size_t i = 0; i < c->n; i++)
-		fprintf(f, "%s,%" PRIu64 ",%.1f,%" PRIu64 ",%" PRIu64 "\n",
+		dt_out_printf(f, "%s,%" PRIu64 ",%.1f,%" PRIu64 ",%" PRIu64 "\n",
 				c->names[i], c->at_peak[i], c->mean[i], c->max[i],
 				c->at_swapped_peak[i]);
 	if (c->n_samples)
-		fprintf(f, UNTRACKABLE ",%" PRIu64 ",%.1f,%" PRIu64 ",%" PRIu64 "\n",
+		dt_out_printf(f, UNTRACKABLE ",%" PRIu64 ",%.1f,%" PRIu64 ",%" PRIu64 "\n",
 				c->untrackable_at_peak, c->untrackable_mean,
 				c->untrackable_max, c->untrackable_at_swapped_peak);
 	else
-		fputs(UNTRACKABLE ",,,,\n", f);
-	if (dt_close_output(f) != 0)
+		DT_OUT_LIT(f, UNTRACKABLE ",,,,\n");
+	if (dt_out_close(f) != 0)
 		return -1;
 
-	f = dt_open_output(dir, "categories_time.csv");
-	if (!f)
+	if (dt_out_open_in(f, dir, "categories_time.csv") != 0)
 		return -1;
-	fputs("index,time_us", f);
-	for (size_t i = 0; i < c->n; i++)
-		fprintf(f, ",%s", c->names[i]);
-	fputs("," UNTRACKABLE ",live_with_swaps\n", f);
+	DT_OUT_LIT(f, "index,time_us");
+	for (size_t i = 0; i < c->n; i++) {
+		dt_out_c(f, ',');
+		dt_out_str(f, c->names[i]);
+	}
+	DT_OUT_LIT(f, "," UNTRACKABLE ",live_with_swaps\n");
 	const struct dt_kernel *window = &g->kernels[g->win_first];
 	uint64_t origin = g->win_count ? window[0].start : 0;
 	for (size_t k = 0; k < g->win_count; k++) {
 		uint64_t ns = window[k].start > origin ? window[k].start - origin : 0;
-		dt_put_u64(f, k);
-		putc_unlocked(',', f);
-		dt_put_u64(f, ns / 1000);   /* µs with 3 decimals, no printf */
-		unsigned frac = (unsigned)(ns % 1000);
-		putc_unlocked('.', f);
-		putc_unlocked('0' + frac / 100, f);
-		putc_unlocked('0' + frac / 10 % 10, f);
-		putc_unlocked('0' + frac % 10, f);
+		dt_out_u64(f, k);
+		dt_out_c(f, ',');
+		dt_out_us3(f, ns);   /* µs with 3 decimals, no printf */
 		for (size_t i = 0; i < c->n; i++) {
-			putc_unlocked(',', f);
-			dt_put_u64(f, c->per_kernel[k * c->n + i]);
+			dt_out_c(f, ',');
+			dt_out_u64(f, c->per_kernel[k * c->n + i]);
 		}
-		putc_unlocked(',', f);
+		dt_out_c(f, ',');
 		if (c->untrackable_at_kernel[k] >= 0)
-			dt_put_i64(f, c->untrackable_at_kernel[k]);
-		putc_unlocked(',', f);
-		dt_put_u64(f, swap->live_bytes[k]);
-		putc_unlocked('\n', f);
+			dt_out_i64(f, c->untrackable_at_kernel[k]);
+		dt_out_c(f, ',');
+		dt_out_u64(f, swap->live_bytes[k]);
+		dt_out_c(f, '\n');
 	}
-	return dt_close_output(f);
+	return dt_out_close(f);
 }
 
 void dt_categories_free(struct dt_categories *c)

@@ -27,23 +27,23 @@ static const char *const kind_names[] = {
 };
 #define N_KIND_NAMES (sizeof(kind_names) / sizeof(kind_names[0]))
 
-void dt_csv_field(FILE *f, const char *s)
+void dt_csv_field(struct dt_out *f, const char *s)
 {
 	if (!strpbrk(s, ",\"\r\n")) {
-		dt_put_str(f, s);
+		dt_out_str(f, s);
 		return;
 	}
-	putc_unlocked('"', f);
+	dt_out_c(f, '"');
 	for (; *s; s++) {
 		if (*s == '"')
-			putc_unlocked('"', f);
-		putc_unlocked(*s, f);
+			dt_out_c(f, '"');
+		dt_out_c(f, *s);
 	}
-	putc_unlocked('"', f);
+	dt_out_c(f, '"');
 }
 
 /* Space-separated tensor ids of the kernel's touches having any of roles. */
-static void print_ids(FILE *f, const struct dt_group *g,
+static void print_ids(struct dt_out *f, const struct dt_group *g,
 		const struct dt_kernel *k, uint8_t roles)
 {
 	bool first = true;
@@ -52,140 +52,135 @@ static void print_ids(FILE *f, const struct dt_group *g,
 		if (!(touch->roles & roles))
 			continue;
 		if (!first)
-			putc_unlocked(' ', f);
-		dt_put_i64(f, g->tensors[touch->tensor].id);
+			dt_out_c(f, ' ');
+		dt_out_i64(f, g->tensors[touch->tensor].id);
 		first = false;
 	}
 }
 
 static int write_kernels(const struct dt_group *g, const char *dir)
 {
-	FILE *f = dt_open_output(dir, "kernels.csv");
-	if (!f)
+	struct dt_out out, *f = &out;
+	if (dt_out_open_in(f, dir, "kernels.csv") != 0)
 		return -1;
-	fputs("index,device,stream,start_ns,end_ns,duration_ns,name,api,inputs,"
-			"outputs,touched,op\n", f);
+	DT_OUT_LIT(f, "index,device,stream,start_ns,end_ns,duration_ns,name,api,inputs,"
+			"outputs,touched,op\n");
 	for (size_t i = 0; i < g->win_count; i++) {
 		const struct dt_kernel *k = &g->kernels[g->win_first + i];
 		const uint64_t fields[] = {i, k->device, k->stream, k->start,
 			k->end, k->duration_ns};
 		for (size_t j = 0; j < sizeof(fields) / sizeof(fields[0]); j++) {
-			dt_put_u64(f, fields[j]);
-			putc_unlocked(',', f);
+			dt_out_u64(f, fields[j]);
+			dt_out_c(f, ',');
 		}
 		dt_csv_field(f, k->name);
-		putc_unlocked(',', f);
+		dt_out_c(f, ',');
 		/* a library call's kernels name the library entry point */
 		if (k->source == DT_SOURCE_LAUNCH)
-			dt_put_str(f, dt_launch_api_name(k->api));
+			dt_out_str(f, dt_launch_api_name(k->api));
 		else if (k->source == DT_SOURCE_LIBRARY)
-			dt_put_str(f, dt_lib_api_name(k->api));
-		putc_unlocked(',', f);
+			dt_out_str(f, dt_lib_api_name(k->api));
+		dt_out_c(f, ',');
 		print_ids(f, g, k, DT_ROLE_READ);
-		putc_unlocked(',', f);
+		dt_out_c(f, ',');
 		print_ids(f, g, k, DT_ROLE_WRITE);
-		putc_unlocked(',', f);
+		dt_out_c(f, ',');
 		print_ids(f, g, k, DT_ROLE_READ | DT_ROLE_WRITE);
-		putc_unlocked(',', f);
+		dt_out_c(f, ',');
 		if (k->op)   /* the innermost NVTX range at its call */
 			dt_csv_field(f, k->op);
-		putc_unlocked('\n', f);
+		dt_out_c(f, '\n');
 	}
-	return dt_close_output(f);
+	return dt_out_close(f);
 }
 
-static void print_optional(FILE *f, bool present, int64_t value)
+static void print_optional(struct dt_out *f, bool present, int64_t value)
 {
 	if (present)
-		dt_put_i64(f, value);
+		dt_out_i64(f, value);
 }
 
 static int write_tensors(const struct dt_group *g, const char *dir)
 {
-	FILE *f = dt_open_output(dir, "tensors.csv");
-	if (!f)
+	struct dt_out out, *f = &out;
+	if (dt_out_open_in(f, dir, "tensors.csv") != 0)
 		return -1;
-	fputs("id,name,bytes,device,kind,alloc_ns,free_ns,first_use,last_use,"
-			"global,category,category_source\n", f);
+	DT_OUT_LIT(f, "id,name,bytes,device,kind,alloc_ns,free_ns,first_use,last_use,"
+			"global,category,category_source\n");
 	for (size_t i = 0; i < g->n_tensors; i++) {
 		const struct dt_tensor *t = &g->tensors[i];
 		const struct dt_tensor_result *r = &g->results[i];
 		char buf[32];
-		dt_put_i64(f, t->id);
-		putc_unlocked(',', f);
+		dt_out_i64(f, t->id);
+		dt_out_c(f, ',');
 		dt_csv_field(f, dt_tensor_display_name(t, buf, sizeof(buf)));
-		putc_unlocked(',', f);
-		dt_put_u64(f, t->bytes);
-		putc_unlocked(',', f);
-		dt_put_i64(f, t->device);
-		putc_unlocked(',', f);
-		dt_put_str(f, t->kind >= 0 && (size_t)t->kind < N_KIND_NAMES ?
+		dt_out_c(f, ',');
+		dt_out_u64(f, t->bytes);
+		dt_out_c(f, ',');
+		dt_out_i64(f, t->device);
+		dt_out_c(f, ',');
+		dt_out_str(f, t->kind >= 0 && (size_t)t->kind < N_KIND_NAMES ?
 				kind_names[t->kind] :
 				"unknown");
-		putc_unlocked(',', f);
-		dt_put_u64(f, t->alloc_ns);
-		putc_unlocked(',', f);
+		dt_out_c(f, ',');
+		dt_out_u64(f, t->alloc_ns);
+		dt_out_c(f, ',');
 		if (t->free_ns != DT_NO_TIME)
-			dt_put_u64(f, t->free_ns);
-		putc_unlocked(',', f);
+			dt_out_u64(f, t->free_ns);
+		dt_out_c(f, ',');
 		print_optional(f, r->first_use >= 0, r->first_use);
-		putc_unlocked(',', f);
+		dt_out_c(f, ',');
 		print_optional(f, r->last_use >= 0, r->last_use);
-		dt_put_str(f, r->global ? ",1," : ",0,");
-		dt_put_str(f, dt_category_name(r->category));
-		putc_unlocked(',', f);
-		dt_put_str(f, dt_category_source_name(r->category_source));
-		putc_unlocked('\n', f);
+		dt_out_str(f, r->global ? ",1," : ",0,");
+		dt_out_str(f, dt_category_name(r->category));
+		dt_out_c(f, ',');
+		dt_out_str(f, dt_category_source_name(r->category_source));
+		dt_out_c(f, '\n');
 	}
-	return dt_close_output(f);
+	return dt_out_close(f);
 }
 
 static int write_periods(const struct dt_group *g, const char *dir)
 {
-	FILE *f = dt_open_output(dir, "periods.csv");
-	if (!f)
+	struct dt_out out, *f = &out;
+	if (dt_out_open_in(f, dir, "periods.csv") != 0)
 		return -1;
-	fputs("tensor,period,start,end,estimated_us,looped\n", f);
+	DT_OUT_LIT(f, "tensor,period,start,end,estimated_us,looped\n");
 	for (size_t t = 0; t < g->n_tensors; t++) {
 		const struct dt_tensor_result *r = &g->results[t];
 		for (size_t i = 0; i < r->n_periods; i++) {
 			const struct dt_period *p = &g->periods[r->periods_at + i];
-			dt_put_i64(f, g->tensors[t].id);
-			putc_unlocked(',', f);
-			dt_put_u64(f, i);
-			putc_unlocked(',', f);
-			dt_put_i64(f, p->start);
-			putc_unlocked(',', f);
-			dt_put_i64(f, p->end);
-			putc_unlocked(',', f);
+			dt_out_i64(f, g->tensors[t].id);
+			dt_out_c(f, ',');
+			dt_out_u64(f, i);
+			dt_out_c(f, ',');
+			dt_out_i64(f, p->start);
+			dt_out_c(f, ',');
+			dt_out_i64(f, p->end);
+			dt_out_c(f, ',');
 			/* exact: ns -> us with three decimals */
-			uint64_t frac = p->estimated_ns % 1000;
-			dt_put_u64(f, p->estimated_ns / 1000);
-			putc_unlocked('.', f);
-			putc_unlocked((char)('0' + frac / 100), f);
-			putc_unlocked((char)('0' + frac / 10 % 10), f);
-			putc_unlocked((char)('0' + frac % 10), f);
-			dt_put_str(f, p->looped ? ",1\n" : ",0\n");
+			dt_out_us3(f, p->estimated_ns);
+			dt_out_str(f, p->looped ? ",1\n" : ",0\n");
 		}
 	}
-	return dt_close_output(f);
+	return dt_out_close(f);
 }
 
 static int write_memory(const struct dt_group *g, const char *dir)
 {
-	FILE *f = dt_open_output(dir, "memory.csv");
-	if (!f)
+	struct dt_out out, *f = &out;
+	if (dt_out_open_in(f, dir, "memory.csv") != 0)
 		return -1;
-	fputs("index,live_bytes,active_bytes\n", f);
+	DT_OUT_LIT(f, "index,live_bytes,active_bytes\n");
 	for (size_t k = 0; k < g->win_count; k++) {
-		dt_put_u64(f, k);
-		putc_unlocked(',', f);
-		dt_put_u64(f, g->live_bytes[k]);
-		putc_unlocked(',', f);
-		dt_put_u64(f, g->active_bytes[k]);
-		putc_unlocked('\n', f);
+		dt_out_u64(f, k);
+		dt_out_c(f, ',');
+		dt_out_u64(f, g->live_bytes[k]);
+		dt_out_c(f, ',');
+		dt_out_u64(f, g->active_bytes[k]);
+		dt_out_c(f, '\n');
 	}
-	return dt_close_output(f);
+	return dt_out_close(f);
 }
 
 int dt_write_csv_files(const struct dt_group *g, const char *dir)

@@ -6,14 +6,13 @@
 #ifndef DNNTRACE_ANALYSIS_CSV_WRITER_H
 #define DNNTRACE_ANALYSIS_CSV_WRITER_H
 
-#include <stdio.h>
-
 #include "analysis/group.h"
+#include "analysis/out_buffer.h"
 
 /* Returns 0, or -1 with errno set when a file cannot be written. */
 int dt_write_csv_files(const struct dt_group *g, const char *dir);
 
 /* One CSV field, quoted when it holds a comma, quote, CR or LF. */
-void dt_csv_field(FILE *f, const char *s);
+void dt_csv_field(struct dt_out *f, const char *s);
 
 #endif

@@ -19,13 +19,16 @@
 #include "analysis/group.h"
 #include "analysis/util.h"
 
-#define NO_ROW SIZE_MAX
+/* Rows, pairs, runs and kernel indices are kept in 32 bits (a device's
+ * kernels number far below 2^30): the per-kernel records of a
+ * million-kernel trace are the analyzer's largest transient memory. */
+#define NO_ROW UINT32_MAX
 
 struct window_kernel {
 	uint64_t start, end;
-	size_t name_row, op_row;
-	size_t pair;               /* power method: its (op, kernel name) */
 	double mj;                 /* counter method */
+	uint32_t name_row, op_row;
+	uint32_t pair;             /* power method: its (op, kernel name) */
 	bool sampled;              /* power method: a sample fell inside it */
 };
 
@@ -36,8 +39,8 @@ struct values {                    /* power method: samples of one row */
 
 struct sweep_event {
 	uint64_t t;
-	int type;                  /* 0 kernel end, 1 kernel start, 2 sample */
-	size_t index;
+	uint32_t index;
+	uint8_t type;              /* 0 kernel end, 1 kernel start, 2 sample */
 };
 
 static int compare_events(const void *a, const void *b)
@@ -46,7 +49,7 @@ static int compare_events(const void *a, const void *b)
 	if (x->t != y->t)
 		return x->t < y->t ? -1 : 1;
 	if (x->type != y->type)
-		return x->type - y->type;
+		return (int)x->type - (int)y->type;
 	return x->index < y->index ? -1 : x->index > y->index;
 }
 
@@ -189,9 +192,9 @@ static size_t nearest_powered_sample(const struct dt_power_sample *s, size_t n,
 
 struct segment {
 	uint64_t len;
-	size_t iv;                 /* interval (samples iv, iv+1); NO_ROW:
+	uint32_t iv;               /* interval (samples iv, iv+1); NO_ROW:
 	                            * before the first sample; n-1: after the last */
-	size_t run;
+	uint32_t run;
 };
 
 /* A stretch of time with one set of running kernels (empty: idle). */
@@ -309,6 +312,17 @@ static bool read_straddles(const struct dt_power_sample *x,
 	return a < n_edges && edges[a] <= hi;
 }
 
+/* The sweep's events of the samples (in time order) before time t, from
+ * *next on. */
+static void add_samples_before(struct sweep_event *ev, size_t *n_ev,
+		const struct dt_power_sample *s, size_t n, size_t *next,
+		uint64_t t)
+{
+	for (; *next < n && s[*next].ns < t; ++*next)
+		ev[(*n_ev)++] = (struct sweep_event){.t = s[*next].ns,
+			.type = 2, .index = (uint32_t)*next};
+}
+
 static int compare_u64(const void *a, const void *b)
 {
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -360,8 +374,8 @@ void dt_energy_compute(const struct dt_process *p, int32_t device,
 			continue;
 		uint64_t call_id;
 		const char *op = op_of(p, g, &call_id);
-		w->name_row = row_of(&rows, DT_ENERGY_KERNEL, g->name);
-		w->op_row = op ? row_of(&rows, DT_ENERGY_OP, op) : NO_ROW;
+		w->name_row = (uint32_t)row_of(&rows, DT_ENERGY_KERNEL, g->name);
+		w->op_row = op ? (uint32_t)row_of(&rows, DT_ENERGY_OP, op) : NO_ROW;
 		uint64_t d = g->end - g->start;
 		e->rows[w->name_row].count++;
 		e->rows[w->name_row].time_ns += d;
@@ -393,7 +407,7 @@ void dt_energy_compute(const struct dt_process *p, int32_t device,
 			at = n_pairs - 1;
 			dt_u64map_put(&pair_index, key, at);
 		}
-		k[i].pair = (size_t)at;
+		k[i].pair = (uint32_t)at;
 		pairs[at].time_ns += k[i].end - k[i].start;
 	}
 	dt_u64map_free(&pair_index);
@@ -401,17 +415,31 @@ void dt_energy_compute(const struct dt_process *p, int32_t device,
 	/* the sweep: ends before starts before samples at one time, so a
 	 * kernel runs in [start, end) */
 	struct sweep_event *ev = dt_xcalloc(2 * n_k + n + 1, sizeof(*ev));
-	uint64_t *edges = dt_xcalloc(2 * n_k + 1, sizeof(*edges));
-	size_t n_ev = 0;
+	/* every kernel start and end, sorted: the power method's straddle
+	 * test alone reads them */
+	bool power = e->method == DT_ENERGY_POWER;
+	uint64_t *edges = power ? dt_xcalloc(2 * n_k + 1, sizeof(*edges)) : NULL;
+	/* Samples (in time order) go in among the kernels' events where they
+	 * sort: when the kernels come in order, as they mostly do, the
+	 * events are sorted already and the sort is one check. */
+	size_t n_ev = 0, next_sample = 0;
 	for (size_t i = 0; i < n_k; i++) {
-		edges[2 * i] = k[i].start;
-		edges[2 * i + 1] = k[i].end;
-		ev[n_ev++] = (struct sweep_event){k[i].start, 1, i};
-		ev[n_ev++] = (struct sweep_event){k[i].end, 0, i};
+		if (power) {
+			edges[2 * i] = k[i].start;
+			edges[2 * i + 1] = k[i].end;
+		}
+		add_samples_before(ev, &n_ev, s, n, &next_sample, k[i].start);
+		ev[n_ev++] = (struct sweep_event){.t = k[i].start, .type = 1,
+			.index = (uint32_t)i};
+		add_samples_before(ev, &n_ev, s, n, &next_sample, k[i].end);
+		ev[n_ev++] = (struct sweep_event){.t = k[i].end, .type = 0,
+			.index = (uint32_t)i};
 	}
-	dt_sort(edges, 2 * n_k, sizeof(*edges), compare_u64);
-	for (size_t i = 0; i < n && n_k > 0; i++)
-		ev[n_ev++] = (struct sweep_event){s[i].ns, 2, i};
+	if (power)
+		dt_sort(edges, 2 * n_k, sizeof(*edges), compare_u64);
+	for (; next_sample < n && n_k > 0; next_sample++)
+		ev[n_ev++] = (struct sweep_event){.t = s[next_sample].ns,
+			.type = 2, .index = (uint32_t)next_sample};
 	dt_sort(ev, n_ev, sizeof(*ev), compare_events);
 	/* rows' values, then pairs' values from e->n_rows on */
 	struct values *vals = dt_xcalloc(e->n_rows + n_pairs + 1, sizeof(*vals));
@@ -434,7 +462,9 @@ void dt_energy_compute(const struct dt_process *p, int32_t device,
 				new_run = false;
 			}
 			*DT_PUSH_SLOT(w.segs, w.n_segs, w.cap_segs) =
-				(struct segment){x->t - now, last_sample, w.n_runs - 1};
+				(struct segment){.len = x->t - now,
+					.iv = (uint32_t)last_sample,
+					.run = (uint32_t)(w.n_runs - 1)};
 		}
 		now = x->t;
 		if (x->type == 0) {
@@ -463,6 +493,10 @@ void dt_energy_compute(const struct dt_process *p, int32_t device,
 			}
 		}
 	}
+	/* what the sweep alone needed goes before the methods allocate */
+	free(active);
+	free(edges);
+	free(ev);
 
 	if (e->method == DT_ENERGY_COUNTER) {
 		counter_method(&w, e);
@@ -540,9 +574,6 @@ void dt_energy_compute(const struct dt_process *p, int32_t device,
 	free(w.runs);
 	free(w.run_kernels);
 	free(vals);
-	free(active);
-	free(edges);
-	free(ev);
 	free(k);
 	free(s);
 	dt_u64map_free(&rows.index[0]);

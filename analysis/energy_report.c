@@ -14,19 +14,19 @@
 
 int dt_energy_write_csv(const struct dt_energy *e, const char *dir)
 {
-	FILE *f = dt_open_output(dir, "energy.csv");
-	if (!f)
+	struct dt_out out, *f = &out;
+	if (dt_out_open_in(f, dir, "energy.csv") != 0)
 		return -1;
-	fputs("kind,name,count,time_us,energy_mj,mean_power_w\n", f);
+	DT_OUT_LIT(f, "kind,name,count,time_us,energy_mj,mean_power_w\n");
 	for (size_t i = 0; i < e->n_rows; i++) {
 		const struct dt_energy_row *r = &e->rows[i];
-		fputs(r->kind == DT_ENERGY_KERNEL ? "kernel," : "op,", f);
+		dt_out_str(f, r->kind == DT_ENERGY_KERNEL ? "kernel," : "op,");
 		dt_csv_field(f, r->name);
-		fprintf(f, ",%" PRIu64 ",%" PRIu64 ".%03" PRIu64 ",%.3f,%.3f\n",
+		dt_out_printf(f, ",%" PRIu64 ",%" PRIu64 ".%03" PRIu64 ",%.3f,%.3f\n",
 				r->count, r->time_ns / 1000, r->time_ns % 1000,
 				r->energy_mj, r->mean_power_w);
 	}
-	return dt_close_output(f);
+	return dt_out_close(f);
 }
 
 void dt_energy_write_summary(FILE *f, const struct dt_energy *e)

@@ -15,77 +15,46 @@
 #include <string.h>
 
 #include "analysis/api_names.h"
+#include "analysis/out_buffer.h"
 #include "tracepoints/dnntrace_enums.h"
 
 #define KERNEL_RULE "____________________________________________________________________"
 #define TENSOR_RULE "_____________________________________________________________________________"
 #define HALF_RULE "_ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ "
 
-/* Appends to a growable text buffer (the tensor lines' arena). */
-static void text_append(struct dt_g10_lines *lines, const char *s, size_t n)
+/* G10's tensor line, "tensorN, Name: NAME, Is global?: G: Size in byte:
+ * B, " and its newline unless a shape goes on after it. Formatted where
+ * it is written (kernels.config repeats it for every use): a cache of
+ * every line cost as much memory as the tensors themselves. */
+static void print_tensor_line(struct dt_out *f, const struct dt_group *g,
+		size_t t, bool newline)
 {
-	while (lines->length + n > lines->cap) {
-		lines->cap = lines->cap ? lines->cap * 2 : 1 << 16;
-		lines->text = dt_xrealloc(lines->text, lines->cap);
+	static const char global_0[] = ", Is global?: 0: Size in byte: ";
+	static const char global_1[] = ", Is global?: 1: Size in byte: ";
+	const struct dt_tensor *tensor = &g->tensors[t];
+	/* the numbers, the fixed text and an untagged name ("t" and the
+	 * id's digits, copied) fit in this room; a tag goes apart */
+	char *p = dt_out_room(f, 128);
+	memcpy(p, "tensor", 6);
+	char *digits = p + 6;
+	p = dt_fmt_i64(digits, tensor->id);
+	size_t n_digits = (size_t)(p - digits);
+	memcpy(p, ", Name: ", 8);
+	p += 8;
+	if (tensor->name) {
+		dt_out_end(f, p);
+		dt_out_str(f, tensor->name);
+		p = dt_out_room(f, 64);
+	} else {
+		*p++ = 't';
+		memmove(p, digits, n_digits);
+		p += n_digits;
 	}
-	memcpy(lines->text + lines->length, s, n);
-	lines->length += n;
-}
-
-static void text_append_str(struct dt_g10_lines *lines, const char *s)
-{
-	text_append(lines, s, strlen(s));
-}
-
-static void text_append_i64(struct dt_g10_lines *lines, int64_t v)
-{
-	char buf[24];
-	char *p = buf + sizeof(buf);
-	uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
-	do {
-		*--p = (char)('0' + u % 10);
-		u /= 10;
-	} while (u);
-	if (v < 0)
-		*--p = '-';
-	text_append(lines, p, (size_t)(buf + sizeof(buf) - p));
-}
-
-void dt_g10_lines_format(const struct dt_group *g, struct dt_g10_lines *lines)
-{
-	memset(lines, 0, sizeof(*lines));
-	lines->start = dt_xcalloc(g->n_tensors + 1, sizeof(size_t));
-	for (size_t t = 0; t < g->n_tensors; t++) {
-		lines->start[t] = lines->length;
-		if (!g->results[t].in_g10)
-			continue;
-		const struct dt_tensor *tensor = &g->tensors[t];
-		char buf[32];
-		text_append_str(lines, "tensor");
-		text_append_i64(lines, tensor->id);
-		text_append_str(lines, ", Name: ");
-		text_append_str(lines, dt_tensor_display_name(tensor, buf,
-					sizeof(buf)));
-		text_append_str(lines, g->results[t].global ?
-				", Is global?: 1: Size in byte: " :
-				", Is global?: 0: Size in byte: ");
-		text_append_i64(lines, (int64_t)tensor->bytes);
-		text_append_str(lines, ", \n");
-	}
-	lines->start[g->n_tensors] = lines->length;
-}
-
-void dt_g10_lines_free(struct dt_g10_lines *lines)
-{
-	free(lines->text);
-	free(lines->start);
-	memset(lines, 0, sizeof(*lines));
-}
-
-static void print_tensor_line(FILE *f, const struct dt_g10_lines *lines, size_t t)
-{
-	fwrite_unlocked(lines->text + lines->start[t], 1,
-			lines->start[t + 1] - lines->start[t], f);
+	memcpy(p, g->results[t].global ? global_1 : global_0,
+			sizeof(global_0) - 1);
+	p = dt_fmt_i64(p + sizeof(global_0) - 1, (int64_t)tensor->bytes);
+	memcpy(p, ", \n", 3);
+	dt_out_end(f, p + (newline ? 3 : 2));
 }
 
 /* Element types as G10 prints them (PyTorch's short dtype names). */
@@ -105,25 +74,21 @@ static const char *dtype_name(uint8_t dtype)
 /* A tensor line of kernels.config: G10 goes on after the line's ", " with
  * `Dimensions: f32[64, 3, 224, 224]` where the shape is known (here: the
  * argument's shape as the library call passed it). */
-static void print_kernel_tensor(FILE *f, const struct dt_group *g,
-		const struct dt_g10_lines *lines, const struct dt_touch *touch)
+static void print_kernel_tensor(struct dt_out *f, const struct dt_group *g,
+		const struct dt_touch *touch)
 {
-	if (touch->rank == 0) {
-		print_tensor_line(f, lines, touch->tensor);
+	print_tensor_line(f, g, touch->tensor, touch->rank == 0);
+	if (touch->rank == 0)
 		return;
-	}
-	size_t from = lines->start[touch->tensor];
-	size_t length = lines->start[touch->tensor + 1] - from;
-	fwrite_unlocked(lines->text + from, 1, length - 1, f);   /* no '\n' */
-	dt_put_str(f, "Dimensions: ");
-	dt_put_str(f, dtype_name(touch->dtype));
-	putc_unlocked('[', f);
+	DT_OUT_LIT(f, "Dimensions: ");
+	dt_out_str(f, dtype_name(touch->dtype));
+	dt_out_c(f, '[');
 	for (uint8_t d = 0; d < touch->rank; d++) {
 		if (d)
-			dt_put_str(f, ", ");
-		dt_put_i64(f, g->dims[touch->dims_at + d]);
+			DT_OUT_LIT(f, ", ");
+		dt_out_i64(f, g->dims[touch->dims_at + d]);
 	}
-	dt_put_str(f, "]\n");
+	DT_OUT_LIT(f, "]\n");
 }
 
 /*
@@ -134,7 +99,7 @@ static void print_kernel_tensor(FILE *f, const struct dt_group *g,
  * its arguments are the Input and Output lists below. A kernel whose call
  * ran inside an NVTX range prints that op first, the rest as its argument.
  */
-static void print_kernel_name(FILE *f, const struct dt_group *g,
+static void print_kernel_name(struct dt_out *f, const struct dt_group *g,
 		const struct dt_kernel *kernel)
 {
 	if (kernel->op) {
@@ -144,111 +109,108 @@ static void print_kernel_name(FILE *f, const struct dt_group *g,
 			.source = kernel->source, .api = kernel->api,
 			.touches_at = kernel->touches_at,
 			.n_touches = kernel->n_touches};
-		dt_put_str(f, kernel->op);
-		putc_unlocked('(', f);
+		dt_out_str(f, kernel->op);
+		dt_out_c(f, '(');
 		print_kernel_name(f, g, &plain);
-		putc_unlocked(')', f);
+		dt_out_c(f, ')');
 		return;
 	}
 	if (kernel->source == DT_SOURCE_LIBRARY) {
-		dt_put_str(f, dt_lib_api_name(kernel->api));
-		putc_unlocked('(', f);
-		dt_put_str(f, kernel->name);
-		putc_unlocked(')', f);
+		dt_out_str(f, dt_lib_api_name(kernel->api));
+		dt_out_c(f, '(');
+		dt_out_str(f, kernel->name);
+		dt_out_c(f, ')');
 		return;
 	}
 	const struct dt_touch *touches = &g->touches[kernel->touches_at];
-	dt_put_str(f, kernel->name);
-	putc_unlocked('(', f);
+	dt_out_str(f, kernel->name);
+	dt_out_c(f, '(');
 	for (uint32_t i = 0; i < kernel->n_touches; i++) {
 		char buf[32];
 		if (i)
-			dt_put_str(f, ", ");
-		dt_put_str(f, dt_tensor_display_name(
+			DT_OUT_LIT(f, ", ");
+		dt_out_str(f, dt_tensor_display_name(
 				&g->tensors[touches[i].tensor], buf, sizeof(buf)));
 	}
-	putc_unlocked(')', f);
+	dt_out_c(f, ')');
 }
 
-static int write_kernels(const struct dt_group *g, const char *dir,
-		const struct dt_g10_lines *lines)
+static int write_kernels(const struct dt_group *g, const char *dir)
 {
-	FILE *f = dt_open_output(dir, "kernels.config");
-	if (!f)
+	struct dt_out out, *f = &out;
+	if (dt_out_open_in(f, dir, "kernels.config") != 0)
 		return -1;
 	for (size_t k = 0; k < g->win_count; k++) {
 		const struct dt_kernel *kernel = &g->kernels[g->win_first + k];
 		const struct dt_touch *touches = &g->touches[kernel->touches_at];
-		dt_put_str(f, "Kernel ID: ");
-		dt_put_u64(f, k);
-		dt_put_str(f, ", Name: ");
+		DT_OUT_LIT(f, "Kernel ID: ");
+		dt_out_u64(f, k);
+		DT_OUT_LIT(f, ", Name: ");
 		print_kernel_name(f, g, kernel);
-		fputs("\nInput Tensors:\n", f);
+		DT_OUT_LIT(f, "\nInput Tensors:\n");
 		for (uint32_t i = 0; i < kernel->n_touches; i++)
 			if (touches[i].roles & DT_ROLE_READ)
-				print_kernel_tensor(f, g, lines, &touches[i]);
-		fputs("Output Tensors:\n", f);
+				print_kernel_tensor(f, g, &touches[i]);
+		DT_OUT_LIT(f, "Output Tensors:\n");
 		for (uint32_t i = 0; i < kernel->n_touches; i++)
 			if (touches[i].roles & DT_ROLE_WRITE)
-				print_kernel_tensor(f, g, lines, &touches[i]);
-		fputs(KERNEL_RULE "\n", f);
+				print_kernel_tensor(f, g, &touches[i]);
+		DT_OUT_LIT(f, KERNEL_RULE "\n");
 	}
-	return dt_close_output(f);
+	return dt_out_close(f);
 }
 
-static int write_tensors(const struct dt_group *g, const char *dir,
-		const struct dt_g10_lines *lines)
+static int write_tensors(const struct dt_group *g, const char *dir)
 {
-	FILE *f = dt_open_output(dir, "tensors.config");
-	if (!f)
+	struct dt_out out, *f = &out;
+	if (dt_out_open_in(f, dir, "tensors.config") != 0)
 		return -1;
 	for (size_t t = 0; t < g->n_tensors; t++)
 		if (g->results[t].in_g10)
-			print_tensor_line(f, lines, t);
-	return dt_close_output(f);
+			print_tensor_line(f, g, t, true);
+	return dt_out_close(f);
 }
 
-static int write_liveness(const struct dt_group *g, const char *dir,
-		const struct dt_g10_lines *lines)
+static int write_liveness(const struct dt_group *g, const char *dir)
 {
-	FILE *f = dt_open_output(dir, "liveness_analysis.config");
-	if (!f)
+	struct dt_out out, *f = &out;
+	if (dt_out_open_in(f, dir, "liveness_analysis.config") != 0)
 		return -1;
 	for (size_t t = 0; t < g->n_tensors; t++) {
 		const struct dt_tensor_result *r = &g->results[t];
 		if (!r->in_g10)
 			continue;
-		fputs(TENSOR_RULE "\n", f);
-		print_tensor_line(f, lines, t);
+		DT_OUT_LIT(f, TENSOR_RULE "\n");
+		print_tensor_line(f, g, t, true);
 		if (r->global)
-			fputs("This tensor is Global!\n", f);
+			DT_OUT_LIT(f, "This tensor is Global!\n");
 		else
 		{
-			dt_put_str(f, "Liveness: Birth: ");
-			dt_put_i64(f, r->birth);
-			dt_put_str(f, ", Death: ");
-			dt_put_i64(f, r->death);
-			dt_put_str(f, ".\n");
+			DT_OUT_LIT(f, "Liveness: Birth: ");
+			dt_out_i64(f, r->birth);
+			DT_OUT_LIT(f, ", Death: ");
+			dt_out_i64(f, r->death);
+			DT_OUT_LIT(f, ".\n");
 		}
-		fputs(HALF_RULE "\n", f);
-		print_tensor_line(f, lines, t);
-		fputs("Inactive Periods:\n", f);
+		DT_OUT_LIT(f, HALF_RULE "\n");
+		print_tensor_line(f, g, t, true);
+		DT_OUT_LIT(f, "Inactive Periods:\n");
 		for (size_t i = 0; i < r->n_periods; i++) {
 			const struct dt_period *p = &g->periods[r->periods_at + i];
 			char us[32];
-			dt_put_str(f, "Period ");
-			dt_put_u64(f, i);
-			dt_put_str(f, ": ");
-			dt_put_i64(f, p->start);
-			dt_put_str(f, "--------");
-			dt_put_i64(f, p->end);
-			dt_put_str(f, "\nEstimated Time:");
-			dt_put_str(f, dt_format_us_g(p->estimated_ns, us));
-			dt_put_str(f, "us\n");
+			DT_OUT_LIT(f, "Period ");
+			dt_out_u64(f, i);
+			DT_OUT_LIT(f, ": ");
+			dt_out_i64(f, p->start);
+			DT_OUT_LIT(f, "--------");
+			dt_out_i64(f, p->end);
+			DT_OUT_LIT(f, "\nEstimated Time:");
+			dt_out_str(f, dt_format_us_g(p->estimated_ns, us));
+			DT_OUT_LIT(f, "us\n");
 		}
-		fputs(TENSOR_RULE "\n", f);
+		DT_OUT_LIT(f, TENSOR_RULE "\n");
 	}
-	return dt_close_output(f);
+	return dt_out_close(f);
 }
 
 static int write_period_log(const struct dt_group *g, const char *dir,
@@ -256,29 +218,29 @@ static int write_period_log(const struct dt_group *g, const char *dir,
 {
 	char file_name[PATH_MAX];
 	snprintf(file_name, sizeof(file_name), "%s_TensorPeriodLog.py", name);
-	FILE *f = dt_open_output(dir, file_name);
-	if (!f)
+	struct dt_out out, *f = &out;
+	if (dt_out_open_in(f, dir, file_name) != 0)
 		return -1;
-	fputs("sd_size = [", f);
+	DT_OUT_LIT(f, "sd_size = [");
 	for (size_t i = 0; i < g->n_periods; i++)
 	{
-		dt_put_u64(f, g->tensors[g->periods[i].tensor].bytes);
-		dt_put_str(f, ", ");
+		dt_out_u64(f, g->tensors[g->periods[i].tensor].bytes);
+		DT_OUT_LIT(f, ", ");
 	}
-	fputs("]\nsd_time = [", f);
+	DT_OUT_LIT(f, "]\nsd_time = [");
 	for (size_t i = 0; i < g->n_periods; i++)
 	{
 		char us[32];
-		dt_put_str(f, dt_format_us_g(g->periods[i].estimated_ns, us));
-		dt_put_str(f, ", ");
+		dt_out_str(f, dt_format_us_g(g->periods[i].estimated_ns, us));
+		DT_OUT_LIT(f, ", ");
 	}
-	fputs("]\n# ", f);
+	DT_OUT_LIT(f, "]\n# ");
 	for (size_t i = 0; i < g->n_periods; i++)
 	{
-		dt_put_i64(f, g->periods[i].start);
-		putc_unlocked(' ', f);
+		dt_out_i64(f, g->periods[i].start);
+		dt_out_c(f, ' ');
 	}
-	return dt_close_output(f);
+	return dt_out_close(f);
 }
 
 /*
@@ -307,30 +269,30 @@ static int write_memory_log(const struct dt_group *g, const char *dir,
 {
 	char file_name[PATH_MAX];
 	snprintf(file_name, sizeof(file_name), "%s_NNMemConsumptionLog.py", name);
-	FILE *f = dt_open_output(dir, file_name);
-	if (!f)
+	struct dt_out out, *f = &out;
+	if (dt_out_open_in(f, dir, file_name) != 0)
 		return -1;
-	fputs("active = [", f);
+	DT_OUT_LIT(f, "active = [");
 	for (size_t k = 0; k < g->win_count; k++) {
-		dt_put_u64(f, g->active_bytes[k]);
-		putc_unlocked(',', f);
+		dt_out_u64(f, g->active_bytes[k]);
+		dt_out_c(f, ',');
 	}
-	fputs("]\nactive_breakdown = [", f);
+	DT_OUT_LIT(f, "]\nactive_breakdown = [");
 	for (size_t k = 0; k < g->win_count; k++) {
 		uint64_t parts[3];
 		breakdown(g, k, parts);
-		putc_unlocked('(', f);
-		dt_put_u64(f, parts[0]);
-		putc_unlocked(',', f);
-		dt_put_u64(f, parts[1]);
-		putc_unlocked(',', f);
-		dt_put_u64(f, parts[2]);
-		dt_put_str(f, "),");
+		dt_out_c(f, '(');
+		dt_out_u64(f, parts[0]);
+		dt_out_c(f, ',');
+		dt_out_u64(f, parts[1]);
+		dt_out_c(f, ',');
+		dt_out_u64(f, parts[2]);
+		DT_OUT_LIT(f, "),");
 	}
-	fputs("]\ntotal = [", f);
+	DT_OUT_LIT(f, "]\ntotal = [");
 	for (size_t k = 0; k < g->win_count; k++) {
-		dt_put_u64(f, g->g10_total_bytes[k]);
-		putc_unlocked(',', f);
+		dt_out_u64(f, g->g10_total_bytes[k]);
+		dt_out_c(f, ',');
 	}
 	/* G10 prints the size of its tensor 0 as input_size: here the
 	 * lowest-id tensor of the files. */
@@ -341,30 +303,24 @@ static int write_memory_log(const struct dt_group *g, const char *dir,
 			break;
 		}
 	}
-	fprintf(f, "]\nglobal_weight = %" PRIu64 "\ninput_size = %" PRIu64 "\n",
-			g->global_bytes, input_size);
-	return dt_close_output(f);
+	DT_OUT_LIT(f, "]\nglobal_weight = ");
+	dt_out_u64(f, g->global_bytes);
+	DT_OUT_LIT(f, "\ninput_size = ");
+	dt_out_u64(f, input_size);
+	dt_out_c(f, '\n');
+	return dt_out_close(f);
 }
 
-int dt_write_g10_files(const struct dt_group *g,
-		const struct dt_g10_lines *lines, const char *dir,
+int dt_write_g10_files(const struct dt_group *g, const char *dir,
 		const char *name, int which)
 {
-	struct dt_g10_lines own;
-	if (!lines) {
-		dt_g10_lines_format(g, &own);
-		lines = &own;
-	}
-	int rc = 0;
-	if ((which & DT_G10_KERNELS) && write_kernels(g, dir, lines))
-		rc = -1;
-	else if ((which & DT_G10_TENSORS) && (write_tensors(g, dir, lines) ||
-			write_liveness(g, dir, lines)))
-		rc = -1;
-	else if ((which & DT_G10_LOGS) && (write_period_log(g, dir, name) ||
+	if ((which & DT_G10_KERNELS) && write_kernels(g, dir))
+		return -1;
+	if ((which & DT_G10_TENSORS) && (write_tensors(g, dir) ||
+			write_liveness(g, dir)))
+		return -1;
+	if ((which & DT_G10_LOGS) && (write_period_log(g, dir, name) ||
 			write_memory_log(g, dir, name)))
-		rc = -1;
-	if (lines == &own)
-		dt_g10_lines_free(&own);
-	return rc;
+		return -1;
+	return 0;
 }

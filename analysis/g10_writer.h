@@ -8,26 +8,15 @@
 
 #include "analysis/group.h"
 
-/* G10's tensor line ("tensorN, Name: ..., \n") of every tensor in the G10
- * files, formatted once and shared by the writers (kernels.config repeats
- * it for every use). Line t is text[start[t] .. start[t+1]). */
-struct dt_g10_lines {
-	char *text;
-	size_t length, cap;
-	size_t *start;
-};
-void dt_g10_lines_format(const struct dt_group *g, struct dt_g10_lines *lines);
-void dt_g10_lines_free(struct dt_g10_lines *lines);
-
 #define DT_G10_KERNELS 1   /* kernels.config, by far the largest file */
 #define DT_G10_TENSORS 2   /* tensors.config, liveness_analysis.config */
 #define DT_G10_LOGS 4      /* NAME_TensorPeriodLog.py, NAME_NNMemConsumptionLog.py */
 #define DT_G10_ALL 7
 
 /* Writes the files selected by `which` (threads may write disjoint sets
- * at once), with the shared tensor lines, or NULL to format them here. Returns 0, or -1 with errno set when a file cannot be written. */
-int dt_write_g10_files(const struct dt_group *g,
-		const struct dt_g10_lines *lines, const char *dir,
+ * at once). Returns 0, or -1 with errno set when a file cannot be
+ * written. */
+int dt_write_g10_files(const struct dt_group *g, const char *dir,
 		const char *name, int which);
 
 #endif

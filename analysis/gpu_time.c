@@ -144,10 +144,10 @@ static void add_row(struct row **rows, size_t *n, size_t *cap,
 
 int dt_gpu_time_write_csv(const struct dt_group *g, const char *dir)
 {
-	FILE *f = dt_open_output(dir, "gpu_time.csv");
-	if (!f)
+	struct dt_out out, *f = &out;
+	if (dt_out_open_in(f, dir, "gpu_time.csv") != 0)
 		return -1;
-	fputs("kind,name,count,device_us,share\n", f);
+	DT_OUT_LIT(f, "kind,name,count,device_us,share\n");
 	struct dt_gpu_time t;
 	dt_gpu_time_compute(g, &t);
 	if (t.valid) {
@@ -168,9 +168,9 @@ int dt_gpu_time_write_csv(const struct dt_group *g, const char *dir)
 		}
 		dt_sort(rows, n_rows, sizeof(*rows), compare_rows);
 		for (size_t i = 0; i < n_rows; i++) {
-			fputs(rows[i].op ? "op," : "kernel,", f);
+			dt_out_str(f, rows[i].op ? "op," : "kernel,");
 			dt_csv_field(f, rows[i].name);
-			fprintf(f, ",%llu,%.3f,%.6f\n",
+			dt_out_printf(f, ",%llu,%.3f,%.6f\n",
 					(unsigned long long)rows[i].count,
 					(double)rows[i].ns / 1000.0, t.busy_ns ?
 					(double)rows[i].ns / (double)t.busy_ns : 0.0);
@@ -178,7 +178,7 @@ int dt_gpu_time_write_csv(const struct dt_group *g, const char *dir)
 		free(rows);
 		dt_u64map_free(&index);
 	}
-	return dt_close_output(f);
+	return dt_out_close(f);
 }
 
 void dt_gpu_time_write_summary(FILE *f, const struct dt_group *g)

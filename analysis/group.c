@@ -46,7 +46,8 @@ uint32_t dt_group_add_dims(struct dt_group *g, const int64_t *dims, uint8_t rank
 
 void dt_group_free(struct dt_group *g)
 {
-	free(g->tensors);
+	if (!g->tensors_borrowed)
+		free(g->tensors);
 	free(g->kernels);
 	free(g->touches);
 	free(g->dims);
@@ -65,20 +66,9 @@ const char *dt_tensor_display_name(const struct dt_tensor *t, char *buf,
 	if (t->name)
 		return t->name;
 	/* hot when writing kernels.config: no snprintf */
-	char digits[24];
-	int n = 0;
-	uint64_t v = t->id < 0 ? (uint64_t)0 - (uint64_t)t->id : (uint64_t)t->id;
-	do {
-		digits[n++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	if (t->id < 0)
-		digits[n++] = '-';
-	if ((size_t)n + 2 > size)
+	if (size < 22)
 		return "t?";
 	buf[0] = 't';
-	for (int i = 0; i < n; i++)
-		buf[1 + i] = digits[n - 1 - i];
-	buf[n + 1] = '\0';
+	*dt_fmt_i64(buf + 1, t->id) = '\0';
 	return buf;
 }

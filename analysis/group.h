@@ -59,20 +59,22 @@ struct dt_kernel {
 	const char *name;            /* op of several kernels: names joined by "; " */
 	const char *op;              /* innermost NVTX range at its call, or NULL */
 	uint64_t call_ns;            /* host time of its call, DT_NO_TIME: none */
-	uint8_t source;              /* enum dt_source */
-	int api;                     /* per source; -1: no link */
-	size_t touches_at;           /* into dt_group.touches */
+	/* 32 bits, and the small fields last: 80 bytes a kernel, not 88 */
+	uint32_t touches_at;         /* into dt_group.touches */
 	uint32_t n_touches;
+	int api;                     /* per source; -1: no link */
+	uint8_t source;              /* enum dt_source */
 };
 
 /* Per-tensor results of dt_group_analyze (index = tensor index). */
 struct dt_tensor_result {
-	bool global;
-	bool in_g10;                 /* lives in or is touched in the window */
 	int64_t birth, death;        /* locals only (G10 values) */
 	int64_t first_use, last_use; /* window kernel indices, -1: none */
 	size_t periods_at, n_periods;/* into dt_group.periods */
 	double idle_byte_seconds;
+	/* the small fields together: 64 bytes a tensor, not 72 */
+	bool global;
+	bool in_g10;                 /* lives in or is touched in the window */
 	uint8_t category;            /* enum dt_category (category.h) */
 	uint8_t category_source;     /* enum dt_category_source */
 };
@@ -90,8 +92,12 @@ struct dt_group {
 	bool events_lost_unknown;
 	struct dt_device_stats stats;
 
-	struct dt_tensor *tensors;   /* copies, sorted by id */
+	struct dt_tensor *tensors;   /* copies, sorted by id, or (borrowed)
+	                              * the model's own array when it holds
+	                              * exactly those: never grown then, and
+	                              * the model outlives the group */
 	size_t n_tensors, cap_tensors;
+	bool tensors_borrowed;
 	struct dt_kernel *kernels;   /* full order */
 	size_t n_kernels, cap_kernels;
 	struct dt_touch *touches;
@@ -125,8 +131,9 @@ struct dt_group {
 
 /* Every (process, device) with tensors, kernels or allocation attempts, in
  * process order then device order, one index per kernel or per op.
- * Fills *groups; returns the count. */
-size_t dt_groups_build(const struct dt_model *m, enum dt_granularity granularity,
+ * Fills *groups; returns the count. A group may read the model's tensors
+ * in place (the model then marks them lent, and must outlive it). */
+size_t dt_groups_build(struct dt_model *m, enum dt_granularity granularity,
 		struct dt_group **groups);
 
 /* Hand-made groups (tests): tensors must be added in increasing id order. */
@@ -156,12 +163,20 @@ bool dt_group_analyze_range(struct dt_group *g, uint64_t start_ns,
 /* Analyzes kernels [first, first+count) of the full order (count 0: none). */
 void dt_group_analyze(struct dt_group *g, size_t first, size_t count);
 
-/* Analyzes every group for what req asks (window.c): --kernels A:B in each
- * group it fits, --range NAME:N in each group that launched kernels inside
- * that range, else every kernel; a group the window does not fit is
- * analyzed whole with window_misfit set. 0, or 1 (a usage error: the
- * window fits no group) with a one-line reason in *error (malloc'd, the
- * caller frees it; NULL on 0). */
+/* The window every group gets for what req asks (window.c): --kernels
+ * A:B in each group it fits, --range NAME:N in each group that launched
+ * kernels inside that range, else every kernel; a group the window does
+ * not fit gets all its kernels with window_misfit set. Sets win_first,
+ * win_count (and the range's times), analyzes nothing: energy needs the
+ * window before the model's calls are dropped, the analysis after. 0, or
+ * 1 (a usage error: the window fits no group) with a one-line reason in
+ * *error (malloc'd, the caller frees it; NULL on 0). */
+int dt_groups_choose_windows(const struct dt_request *req,
+		const struct dt_model *m, struct dt_group *groups, size_t n_groups,
+		char **error);
+/* Analyzes each group's chosen window (dt_group_analyze's work). */
+void dt_groups_analyze_windows(struct dt_group *groups, size_t n_groups);
+/* Both: chooses the windows, analyzes them; returns what choosing did. */
 int dt_groups_analyze_request(const struct dt_request *req,
 		const struct dt_model *m, struct dt_group *groups, size_t n_groups,
 		char **error);

@@ -33,19 +33,6 @@ static int compare_call_order(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static int compare_pending(const void *a, const void *b)
-{
-	const struct dt_kernel *x = &((const struct pending_kernel *)a)->kernel;
-	const struct dt_kernel *y = &((const struct pending_kernel *)b)->kernel;
-	if (x->start != y->start)
-		return x->start < y->start ? -1 : 1;
-	if (x->end != y->end)
-		return x->end < y->end ? -1 : 1;
-	if (x->correlation_id != y->correlation_id)
-		return x->correlation_id < y->correlation_id ? -1 : 1;
-	return 0;
-}
-
 static int compare_op_rank(const void *a, const void *b)
 {
 	const struct pending_kernel *x = a, *y = b;
@@ -228,6 +215,65 @@ static uint64_t count_launches_without_records(const struct dt_process_view *v,
 	return n;
 }
 
+/* GPU kernel k as one index of the analysis, linked to its call. */
+static void gpu_kernel_entry(const struct dt_process *p,
+		const struct dt_gpu_kernel *k, struct pending_kernel *pk)
+{
+	memset(pk, 0, sizeof(*pk));
+	pk->kernel.start = k->start;
+	pk->kernel.end = k->end;
+	pk->kernel.duration_ns = k->end - k->start;
+	pk->kernel.correlation_id = k->correlation_id;
+	pk->kernel.device = k->device;
+	pk->kernel.stream = k->stream;
+	pk->kernel.n_gpu_kernels = 1;
+	pk->kernel.name = k->name;
+	pk->kernel.api = -1;
+	pk->kernel.call_ns = DT_NO_TIME;
+	uint64_t call_id;
+	if (dt_u64map_get(&p->call_of_correlation, k->correlation_id,
+			&call_id) && link_call(p, call_id, &pk->call)) {
+		pk->call_id = call_id;
+		pk->kernel.source = pk->call.source;
+		pk->kernel.api = pk->call.source == DT_SOURCE_LAUNCH ?
+			p->launches[pk->call.index].api :
+			p->lib_calls[pk->call.index].api;
+		set_call_fields(p, pk->call, &pk->kernel);
+	}
+}
+
+/* GPU start, then end, then correlation id; equal ones in trace order
+ * (as the stable sort of whole entries had them). */
+static const struct dt_gpu_kernel *order_base;
+static int compare_kernel_order(const void *a, const void *b)
+{
+	uint32_t i = *(const uint32_t *)a, j = *(const uint32_t *)b;
+	const struct dt_gpu_kernel *x = &order_base[i], *y = &order_base[j];
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	if (x->end != y->end)
+		return x->end < y->end ? -1 : 1;
+	if (x->correlation_id != y->correlation_id)
+		return x->correlation_id < y->correlation_id ? -1 : 1;
+	return i < j ? -1 : i > j;
+}
+
+/* The indices of the process's GPU kernels on device, in kernel order:
+ * 4 bytes a kernel where whole entries, sorted, were 128. */
+static size_t kernel_order(const struct dt_process *p, int32_t device,
+		uint32_t **out)
+{
+	uint32_t *order = dt_xmalloc(p->n_kernels * sizeof(*order) + 1);
+	size_t n = 0;
+	for (size_t i = 0; i < p->n_kernels && i <= UINT32_MAX; i++)
+		if ((int32_t)p->kernels[i].device == device)
+			order[n++] = (uint32_t)i;
+	order_base = p->kernels;
+	dt_sort(order, n, sizeof(*order), compare_kernel_order);
+	*out = order;
+	return n;
+}
+
 static size_t collect_kernels(const struct dt_process_view *v, int32_t device,
 		bool fallback, struct pending_kernel **out)
 {
@@ -242,35 +288,12 @@ static size_t collect_kernels(const struct dt_process_view *v, int32_t device,
 		*out = pending;
 		return n;
 	}
-	for (size_t i = 0; i < p->n_kernels; i++) {
-		const struct dt_gpu_kernel *k = &p->kernels[i];
-		if ((int32_t)k->device != device)
-			continue;
-		struct pending_kernel *pk = DT_PUSH_SLOT(pending, n, cap);
-		memset(pk, 0, sizeof(*pk));
-		pk->kernel.start = k->start;
-		pk->kernel.end = k->end;
-		pk->kernel.duration_ns = k->end - k->start;
-		pk->kernel.correlation_id = k->correlation_id;
-		pk->kernel.device = k->device;
-		pk->kernel.stream = k->stream;
-		pk->kernel.n_gpu_kernels = 1;
-		pk->kernel.name = k->name;
-		pk->kernel.api = -1;
-		pk->kernel.call_ns = DT_NO_TIME;
-		uint64_t call_id;
-		if (dt_u64map_get(&p->call_of_correlation, k->correlation_id,
-				&call_id) && link_call(p, call_id, &pk->call)) {
-			pk->call_id = call_id;
-			pk->kernel.source = pk->call.source;
-			pk->kernel.api = pk->call.source == DT_SOURCE_LAUNCH ?
-				p->launches[pk->call.index].api :
-				p->lib_calls[pk->call.index].api;
-			set_call_fields(p, pk->call, &pk->kernel);
-		}
-	}
-	/* GPU start, then end, then correlation id */
-	dt_sort(pending, n, sizeof(*pending), compare_pending);
+	uint32_t *order;
+	n = kernel_order(p, device, &order);
+	pending = dt_xmalloc(n * sizeof(*pending) + 1);
+	for (size_t i = 0; i < n; i++)
+		gpu_kernel_entry(p, &p->kernels[order[i]], &pending[i]);
+	free(order);
 	*out = pending;
 	return n;
 }
@@ -394,6 +417,21 @@ static size_t merge_into_ops(const struct dt_process_view *v, int32_t device,
 	return n_ops;
 }
 
+/* Whether the group of device may read the model's tensors in place: they
+ * are exactly what it would copy (all allocated, all on device, sorted by
+ * id), and no stream-ordered point changes them. */
+static bool tensors_as_they_are(const struct dt_process_view *v, int32_t device)
+{
+	const struct dt_process *p = v->p;
+	if (v->stream_points || p->n_tensors == 0)
+		return false;
+	for (size_t i = 0; i < p->n_tensors; i++)
+		if (!p->tensors[i].allocated || p->tensors[i].device != device ||
+		    (i > 0 && p->tensors[i - 1].id >= p->tensors[i].id))
+			return false;
+	return true;
+}
+
 static void build_group(const struct dt_model *m, const struct dt_process_view *v,
 		int32_t device, bool fallback, enum dt_granularity granularity,
 		struct dt_group *g)
@@ -409,7 +447,14 @@ static void build_group(const struct dt_model *m, const struct dt_process_view *
 		if (p->devices[i].device == device)
 			g->stats = p->devices[i];
 
-	for (size_t i = 0; i < p->n_tensors; i++) {
+	if (tensors_as_they_are(v, device)) {
+		/* the model's own array (it keeps it until it is freed): a
+		 * million-tensor trace need not hold it twice */
+		g->tensors = (struct dt_tensor *)p->tensors;
+		g->n_tensors = g->cap_tensors = p->n_tensors;
+		g->tensors_borrowed = true;
+	}
+	for (size_t i = 0; i < p->n_tensors && !g->tensors_borrowed; i++) {
 		if (!p->tensors[i].allocated || p->tensors[i].device != device)
 			continue;
 		struct dt_tensor t = p->tensors[i];
@@ -424,28 +469,40 @@ static void build_group(const struct dt_model *m, const struct dt_process_view *
 	for (size_t i = 0; i < g->n_tensors; i++)
 		dt_u64map_put(&index_of_id, (uint64_t)g->tensors[i].id, i);
 
-	struct pending_kernel *pending;
-	size_t n_pending = collect_kernels(v, device, fallback, &pending);
 	if (!fallback)
 		g->launches_without_records =
 			count_launches_without_records(v, device);
-	/* without CUPTI every call is one stand-in: kernels and ops agree */
-	if (granularity == DT_GRANULARITY_OP && !fallback)
+	/* GPU kernels, one index each, go straight from their kernel order
+	 * into the group (a million-kernel trace need not hold them twice);
+	 * stand-ins and ops are gathered first. Without CUPTI every call is
+	 * one stand-in: kernels and ops agree. */
+	bool direct = granularity == DT_GRANULARITY_KERNEL && !fallback;
+	struct pending_kernel *pending = NULL, entry;
+	uint32_t *order = NULL;
+	size_t n_pending = direct ? kernel_order(p, device, &order) :
+		collect_kernels(v, device, fallback, &pending);
+	if (!direct && granularity == DT_GRANULARITY_OP && !fallback)
 		n_pending = merge_into_ops(v, device, &pending, n_pending, g);
 	bool *touched_before = dt_xcalloc(g->n_tensors, sizeof(bool));
 	struct dt_touch *touches = NULL;
 	size_t cap_touches = 0;
 	for (size_t k = 0; k < n_pending; k++) {
-		size_t n_touches = pending[k].call.source == DT_SOURCE_NONE ? 0 :
-			dt_call_touches(v, pending[k].call, &index_of_id,
-					touched_before, pending[k].kernel.start, g,
+		const struct pending_kernel *pk = &entry;
+		if (direct)
+			gpu_kernel_entry(p, &p->kernels[order[k]], &entry);
+		else
+			pk = &pending[k];
+		size_t n_touches = pk->call.source == DT_SOURCE_NONE ? 0 :
+			dt_call_touches(v, pk->call, &index_of_id,
+					touched_before, pk->kernel.start, g,
 					&touches, &cap_touches);
-		dt_group_add_kernel(g, &pending[k].kernel, touches,
+		dt_group_add_kernel(g, &pk->kernel, touches,
 				(uint32_t)n_touches);
 	}
 	free(touches);
 	free(touched_before);
 	free(pending);
+	free(order);
 	dt_u64map_free(&index_of_id);
 }
 
@@ -473,7 +530,7 @@ static bool has_device(const int32_t *devices, size_t n, int32_t d)
 	return false;
 }
 
-size_t dt_groups_build(const struct dt_model *m, enum dt_granularity granularity,
+size_t dt_groups_build(struct dt_model *m, enum dt_granularity granularity,
 		struct dt_group **groups)
 {
 	struct dt_group *out = NULL;
@@ -529,9 +586,12 @@ size_t dt_groups_build(const struct dt_model *m, enum dt_granularity granularity
 					p->devices[0].device : 0);
 		dt_sort(devices, n_devices, sizeof(*devices), compare_devices);
 		size_t first_group = n;
-		for (size_t d = 0; d < n_devices; d++)
-			build_group(m, &view, devices[d], fallback, granularity,
-					DT_PUSH_SLOT(out, n, cap));
+		for (size_t d = 0; d < n_devices; d++) {
+			struct dt_group *g = DT_PUSH_SLOT(out, n, cap);
+			build_group(m, &view, devices[d], fallback, granularity, g);
+			if (g->tensors_borrowed)
+				m->processes[pi].tensors_lent = true;
+		}
 		for (size_t i = 0; i < p->n_devices; i++)
 			if (n_devices > 0 && !has_device(devices, n_devices,
 					p->devices[i].device))

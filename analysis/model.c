@@ -46,6 +46,44 @@ static void process_free(struct dt_process *p)
 	free(p->unnamed_kernels);
 }
 
+/* free(*array) and its count and capacity, through the macro below */
+#define DROP_ARRAY(p, name) do { free((p)->name); (p)->name = NULL; \
+	(p)->n_##name = (p)->cap_##name = 0; } while (0)
+
+void dt_model_drop_built(struct dt_model *m)
+{
+	for (size_t i = 0; i < m->n_processes; i++) {
+		struct dt_process *p = &m->processes[i];
+		if (!p->tensors_lent)
+			DROP_ARRAY(p, tensors);
+		dt_u64map_free(&p->tensor_index);
+		DROP_ARRAY(p, launch_tensors);
+		DROP_ARRAY(p, lib_args);
+		DROP_ARRAY(p, lib_dims);
+		DROP_ARRAY(p, stream_calls);
+		DROP_ARRAY(p, gpu_copies);
+		dt_u64map_free(&p->copy_call_ns);
+		dt_u64map_free(&p->function_names);
+		DROP_ARRAY(p, unnamed_launches);
+		dt_u64map_free(&p->kernel_names);
+		DROP_ARRAY(p, unnamed_kernels);
+	}
+}
+
+void dt_model_drop_calls(struct dt_model *m)
+{
+	dt_model_drop_built(m);
+	for (size_t i = 0; i < m->n_processes; i++) {
+		struct dt_process *p = &m->processes[i];
+		DROP_ARRAY(p, launches);
+		dt_u64map_free(&p->launch_index);
+		DROP_ARRAY(p, lib_calls);
+		dt_u64map_free(&p->lib_call_index);
+		DROP_ARRAY(p, kernels);
+		dt_u64map_free(&p->call_of_correlation);
+	}
+}
+
 void dt_model_free(struct dt_model *m)
 {
 	for (size_t i = 0; i < m->n_processes; i++)

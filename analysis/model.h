@@ -205,6 +205,8 @@ struct dt_process {
 	int64_t vpid;
 	struct dt_tensor *tensors;
 	size_t n_tensors, cap_tensors;
+	bool tensors_lent;                  /* a group reads them in place
+	                                     * (group.h): kept until freed */
 	struct dt_u64map tensor_index;      /* tensor id -> index in tensors */
 	struct dt_launch *launches;
 	size_t n_launches, cap_launches;
@@ -266,6 +268,15 @@ struct dt_model {
 
 void dt_model_init(struct dt_model *m);
 void dt_model_free(struct dt_model *m);
+/* Frees what only building the groups read (each process's tensors
+ * unless lent to a group, launch tensors, library arguments, copies and
+ * stream-ordered calls: groups hold copies of what they need), so a
+ * million-kernel trace is not held twice. */
+void dt_model_drop_built(struct dt_model *m);
+/* That, and what attributing energy also read (launches, library calls,
+ * GPU kernels, correlations). Names, NVTX ranges, samples and device
+ * counts stay. */
+void dt_model_drop_calls(struct dt_model *m);
 
 /* stream: the alloc's cudaStream_t (0 for the synchronous allocs). */
 void dt_model_on_alloc(struct dt_model *m, int64_t vpid, uint64_t ts, int api,

@@ -2,7 +2,7 @@
 # The analysis core (everything but the babeltrace2 reader and main) is also
 # a static library that the unit tests link, so tests need no trace.
 
-ANALYSIS_CORE_SRCS := analysis/util.c analysis/model.c analysis/nvtx_ranges.c \
+ANALYSIS_CORE_SRCS := analysis/util.c analysis/out_buffer.c analysis/model.c analysis/nvtx_ranges.c \
 	analysis/liveness.c analysis/category.c \
 	analysis/api_names.c analysis/stream_order.c \
 	analysis/group.c analysis/group_build.c analysis/tensor_uses.c \
@@ -15,7 +15,7 @@ ANALYSIS_CORE_SRCS := analysis/util.c analysis/model.c analysis/nvtx_ranges.c \
 	analysis/damage.c analysis/metadata_check.c analysis/event_specs.c
 ANALYSIS_CORE_OBJS := $(ANALYSIS_CORE_SRCS:%.c=$(BUILD)/obj/%.o)
 ANALYSIS_CORE_LIB := $(BUILD)/obj/analysis/libdtanalysis.a
-ANALYSIS_BIN_OBJS := $(BUILD)/obj/analysis/trace_reader.o $(BUILD)/obj/analysis/main.o \
+ANALYSIS_BIN_OBJS := $(BUILD)/obj/analysis/trace_reader.o $(BUILD)/obj/analysis/event_pipe.o $(BUILD)/obj/analysis/main.o \
 	$(BUILD)/obj/analysis/run.o \
 	$(BUILD)/obj/analysis/supervisor.o $(BUILD)/obj/analysis/trace_check.o \
 	$(BUILD)/obj/analysis/stream_scan.o

@@ -231,26 +231,26 @@ void dt_overheads_finish(struct dt_overheads *o, const struct dt_model *m)
 	}
 }
 
-static void put_stat(FILE *f, const struct ov_stat *s)
+static void put_stat(struct dt_out *f, const struct ov_stat *s)
 {
 	if (s->n == 0) {
-		fputs(",,", f);
+		DT_OUT_LIT(f, ",,");
 		return;
 	}
 	double mean = s->sum / (double)s->n;
 	double var = s->sum_sq / (double)s->n - mean * mean;
-	fprintf(f, ",%.3f,%.3f", mean / 1000.0,
+	dt_out_printf(f, ",%.3f,%.3f", mean / 1000.0,
 			var > 0 ? sqrt(var) / 1000.0 : 0.0);
 }
 
 int dt_overheads_write(const struct dt_overheads *o, int64_t vpid,
 		const char *dir)
 {
-	FILE *f = dt_open_output(dir, "overheads.csv");
-	if (!f)
+	struct dt_out out, *f = &out;
+	if (dt_out_open_in(f, dir, "overheads.csv") != 0)
 		return -1;
-	fputs("op,count,t1_mean_us,t1_std_us,t2_mean_us,t2_std_us,t3_mean_us,"
-			"t3_std_us,t4_mean_us,t4_std_us,t5_mean_us,t5_std_us\n", f);
+	DT_OUT_LIT(f, "op,count,t1_mean_us,t1_std_us,t2_mean_us,t2_std_us,t3_mean_us,"
+			"t3_std_us,t4_mean_us,t4_std_us,t5_mean_us,t5_std_us\n");
 	const struct ov_process *p = NULL;
 	for (size_t i = 0; i < o->n_processes && !p; i++)
 		if (o->processes[i].vpid == vpid)
@@ -260,12 +260,13 @@ int dt_overheads_write(const struct dt_overheads *o, int64_t vpid,
 		if (row->count == 0)
 			continue;   /* only ranges still open charged it */
 		dt_csv_field(f, row->name);
-		fprintf(f, ",%llu", (unsigned long long)row->count);
+		dt_out_c(f, ',');
+		dt_out_u64(f, row->count);
 		for (int t = 0; t < N_T; t++)
 			put_stat(f, &row->t[t]);
-		putc('\n', f);
+		dt_out_c(f, '\n');
 	}
-	return dt_close_output(f);
+	return dt_out_close(f);
 }
 
 void dt_overheads_free(struct dt_overheads *o)

@@ -61,7 +61,6 @@ static int join_path(char *buf, size_t size, const char *dir, const char *file)
 
 struct write_job {
 	const struct dt_group *group;
-	const struct dt_g10_lines *lines;
 	const char *dir;
 	const char *name;
 	int which;                   /* DT_G10_* files, 0: the CSV tables */
@@ -72,8 +71,8 @@ struct write_job {
 static void *write_job_run(void *arg)
 {
 	struct write_job *job = arg;
-	job->rc = job->which ? dt_write_g10_files(job->group, job->lines,
-			job->dir, job->name, job->which) :
+	job->rc = job->which ? dt_write_g10_files(job->group, job->dir,
+			job->name, job->which) :
 		dt_write_csv_files(job->group, job->dir);
 	job->error = errno;
 	return NULL;
@@ -88,13 +87,11 @@ static int write_group(const struct dt_group *g, const char *dir,
 {
 	if (make_dirs(dir) != 0)
 		return -1;
-	struct dt_g10_lines lines;
-	dt_g10_lines_format(g, &lines);
 	struct write_job jobs[] = {
-		{g, &lines, dir, req->name, DT_G10_KERNELS, 0, 0},
-		{g, &lines, dir, req->name, DT_G10_TENSORS, 0, 0},
-		{g, &lines, dir, req->name, DT_G10_LOGS, 0, 0},
-		{g, &lines, dir, req->name, 0, 0, 0},
+		{g, dir, req->name, DT_G10_KERNELS, 0, 0},
+		{g, dir, req->name, DT_G10_TENSORS, 0, 0},
+		{g, dir, req->name, DT_G10_LOGS, 0, 0},
+		{g, dir, req->name, 0, 0, 0},
 	};
 	enum { N_JOBS = sizeof(jobs) / sizeof(jobs[0]), N_THREADED = 2 };
 	pthread_t threads[N_THREADED];
@@ -108,7 +105,6 @@ static int write_group(const struct dt_group *g, const char *dir,
 	for (size_t i = 0; i < N_THREADED; i++)
 		if (threaded[i])
 			pthread_join(threads[i], NULL);
-	dt_g10_lines_free(&lines);
 	for (size_t i = 0; i < N_JOBS; i++) {
 		if (jobs[i].rc != 0) {
 			errno = jobs[i].error;

@@ -1,11 +1,11 @@
 /*
  * The supervised child's work (run.h): one request from trace to report,
  * in order: the --categories rules, the trace check, one decoding pass
- * (with the pass outputs), the groups and their windows, the memory
- * reports and energy, then the report. Every failure is one line on
- * stderr and an exit code. Must never parse arguments, decide a window,
- * a role or a file's layout itself: window.c, group_build.c and
- * report_files.c do.
+ * (with the pass outputs), the groups and their windows, energy, the
+ * analysis of the windows, the memory reports, then the report. Every
+ * failure is one line on stderr and an exit code. Must never parse
+ * arguments, decide a window, a role or a file's layout itself: window.c,
+ * group_build.c and report_files.c do.
  */
 #include "analysis/run.h"
 
@@ -65,19 +65,25 @@ int dt_run_request(void *request)
 	dt_progress_enter(DT_PHASE_ANALYZING);
 	dt_trace_check_free(&check);
 
+	/* Energy reads the model's GPU kernels and calls, the analysis only
+	 * the groups: the model lets go of what each step no longer needs,
+	 * so a million-kernel trace is not held twice at any peak. */
 	struct dt_group *groups;
 	size_t n_groups = dt_groups_build(&model, req->granularity, &groups);
 	char *failure;
-	int rc = dt_groups_analyze_request(req, &model, groups, n_groups,
+	int rc = dt_groups_choose_windows(req, &model, groups, n_groups,
 			&failure);
+	dt_model_drop_built(&model);
+	struct dt_energy *energy = dt_xcalloc(n_groups + 1, sizeof(*energy));
+	for (size_t i = 0; i < n_groups && rc == 0; i++)
+		dt_energy_of_group(&model, &groups[i], &energy[i]);
+	dt_model_drop_calls(&model);
+	if (rc == 0)
+		dt_groups_analyze_windows(groups, n_groups);
 	for (size_t i = 0; i < n_groups && rc == 0; i++)
 		groups[i].memory = dt_memory_report_new(&groups[i],
 				dt_model_find_process(&model, groups[i].vpid),
 				&rules, req->link_gbps);
-
-	struct dt_energy *energy = dt_xcalloc(n_groups + 1, sizeof(*energy));
-	for (size_t i = 0; i < n_groups && rc == 0; i++)
-		dt_energy_of_group(&model, &groups[i], &energy[i]);
 
 	if (rc == 0)
 		rc = dt_write_reports(req, groups, n_groups, energy, &outputs,

@@ -114,37 +114,38 @@ bool dt_swap_absent(const struct dt_swap *s, const struct dt_group *g,
 		(k + n >= s->absent_lo[p] && k + n < s->absent_hi[p]);
 }
 
-/* ns as microseconds with 3 decimals, exactly (no floating point). */
-static void put_us(FILE *f, uint64_t ns)
-{
-	dt_put_u64(f, ns / 1000);
-	fprintf(f, ".%03u", (unsigned)(ns % 1000));
-}
-
 int dt_swap_write_csv(const struct dt_swap *s, const struct dt_group *g,
 		const char *dir)
 {
-	FILE *f = dt_open_output(dir, "swap.csv");
-	if (!f)
+	struct dt_out out, *f = &out;
+	if (dt_out_open_in(f, dir, "swap.csv") != 0)
 		return -1;
-	fputs("tensor,period,size_bytes,period_start_kernel,period_end_kernel,"
-			"looped,idle_us,transfer_us,feasible\n", f);
+	DT_OUT_LIT(f, "tensor,period,size_bytes,period_start_kernel,period_end_kernel,"
+			"looped,idle_us,transfer_us,feasible\n");
 	for (size_t t = 0; t < g->n_tensors; t++) {
 		const struct dt_tensor_result *r = &g->results[t];
 		for (size_t i = 0; i < r->n_periods; i++) {
 			size_t p = r->periods_at + i;
 			const struct dt_period *period = &g->periods[p];
 			uint64_t bytes = g->tensors[t].bytes;
-			fprintf(f, "%" PRId64 ",%zu,%" PRIu64 ",%" PRId64 ",%" PRId64
-					",%d,", g->tensors[t].id, i, bytes,
-					period->start, period->end, period->looped);
-			put_us(f, period->estimated_ns);
+			dt_out_i64(f, g->tensors[t].id);
+			dt_out_c(f, ',');
+			dt_out_u64(f, i);
+			dt_out_c(f, ',');
+			dt_out_u64(f, bytes);
+			dt_out_c(f, ',');
+			dt_out_i64(f, period->start);
+			dt_out_c(f, ',');
+			dt_out_i64(f, period->end);
+			dt_out_str(f, period->looped ? ",1," : ",0,");
+			/* ns as microseconds with 3 decimals, exactly */
+			dt_out_us3(f, period->estimated_ns);
 			/* out and back: 2 * bytes / (GB/s) ns */
-			fprintf(f, ",%.3f,%d\n", 2.0 * (double)bytes /
+			dt_out_printf(f, ",%.3f,%d\n", 2.0 * (double)bytes /
 					s->link_gbps / 1000.0, s->feasible[p]);
 		}
 	}
-	return dt_close_output(f);
+	return dt_out_close(f);
 }
 
 void dt_swap_free(struct dt_swap *s)

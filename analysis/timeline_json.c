@@ -22,17 +22,17 @@
  * delivers late are written when they arrive: the format does not need
  * events sorted, only B/E to come in order on their track, which they do
  * (host events arrive in time order).
- * Must never hold more output than its two 1 MiB buffers, and never write
- * a string unescaped.
+ * Must never hold more output than its two 1 MiB buffers (out_buffer.h),
+ * and never write a string unescaped.
  */
 #include "analysis/timeline_json.h"
 
 #include <errno.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analysis/api_names.h"
+#include "analysis/out_buffer.h"
 #include "analysis/util.h"
 #include "tracepoints/dnntrace_enums.h"
 
@@ -81,37 +81,24 @@ struct tl_process {
 	size_t n_devices, cap_devices;
 };
 
-#define OUT_BUFFER ((size_t)1 << 20)
-
-/* A second thread doing the fwrite of one full buffer while the pass
- * fills the other: on multi-million-event traces writing is a third of
- * the timeline's cost. */
-struct tl_writer {
-	pthread_t thread;
-	pthread_mutex_t lock;
-	pthread_cond_t cond;
-	FILE *f;
-	char *pending;               /* handed over, being written; NULL: idle */
-	size_t pending_len;
-	bool stop;
-	bool failed;
+/* The text ","pid":P,"tid":T,"ts":" of a track (begin_event). */
+struct tl_track_text {
+	int64_t pid, tid;            /* tid -1: a counter's, none */
+	size_t len;                  /* 0: unused */
+	char text[64];               /* 8 + 20 + 7 + 20 + 6 = 61 at most */
 };
-
-/* The output buffer: formatting goes straight into it (memcpy, no stdio
- * call per character); a full one goes to the writer thread, or to fwrite
- * here when there is none. */
-struct tl_out {
-	FILE *f;
-	char *buf;
-	size_t len;
-	char *spare;                 /* the other buffer (threaded only) */
-	bool failed;
-	struct tl_writer *writer;    /* NULL: write synchronously */
-};
+#define TRACK_TEXTS 4
 
 struct dt_timeline {
-	struct tl_out out;
+	struct dt_out out;           /* full buffers written on a thread of
+	                              * their own: the second core is idle
+	                              * while the pass decodes */
 	bool first;
+	struct tl_track_text tracks[TRACK_TEXTS];
+	size_t next_track;           /* the one replaced next */
+	uint64_t ts_value;           /* the last time written, as text: */
+	char ts_text[24];
+	size_t ts_len;               /* 0: none yet */
 	uint64_t next_flow;
 	uint64_t last_ts;                /* the latest time seen: ends open things */
 	struct tl_process *processes;
@@ -121,107 +108,10 @@ struct dt_timeline {
 
 /* ---- JSON output ------------------------------------------------------ */
 
-static void *writer_run(void *arg)
+/* strlen of a literal folds at compile time, and so the copy inlines. */
+static inline void put(struct dt_out *o, const char *s)
 {
-	struct tl_writer *w = arg;
-	pthread_mutex_lock(&w->lock);
-	for (;;) {
-		while (!w->pending && !w->stop)
-			pthread_cond_wait(&w->cond, &w->lock);
-		if (!w->pending)
-			break;
-		char *buf = w->pending;
-		size_t len = w->pending_len;
-		pthread_mutex_unlock(&w->lock);
-		bool ok = fwrite(buf, 1, len, w->f) == len;
-		pthread_mutex_lock(&w->lock);
-		w->failed |= !ok;
-		w->pending = NULL;
-		pthread_cond_broadcast(&w->cond);
-	}
-	pthread_mutex_unlock(&w->lock);
-	return NULL;
-}
-
-/* Waits until the writer has written what it was given. */
-static void writer_wait_idle(struct tl_writer *w)
-{
-	pthread_mutex_lock(&w->lock);
-	while (w->pending)
-		pthread_cond_wait(&w->cond, &w->lock);
-	pthread_mutex_unlock(&w->lock);
-}
-
-static void out_flush(struct tl_out *o)
-{
-	if (o->len == 0)
-		return;
-	struct tl_writer *w = o->writer;
-	if (!w) {
-		if (fwrite(o->buf, 1, o->len, o->f) != o->len)
-			o->failed = true;
-		o->len = 0;
-		return;
-	}
-	pthread_mutex_lock(&w->lock);
-	while (w->pending)      /* the spare is free once the writer is idle */
-		pthread_cond_wait(&w->cond, &w->lock);
-	w->pending = o->buf;
-	w->pending_len = o->len;
-	pthread_cond_broadcast(&w->cond);
-	pthread_mutex_unlock(&w->lock);
-	char *next = o->spare;
-	o->spare = o->buf;
-	o->buf = next;
-	o->len = 0;
-}
-
-static inline void out_mem(struct tl_out *o, const char *s, size_t n)
-{
-	while (o->len + n > OUT_BUFFER) {       /* only strings over 1 MiB loop */
-		size_t part = OUT_BUFFER - o->len;
-		memcpy(o->buf + o->len, s, part);
-		o->len += part;
-		s += part;
-		n -= part;
-		out_flush(o);
-	}
-	memcpy(o->buf + o->len, s, n);
-	o->len += n;
-}
-
-/* strlen of a literal folds at compile time. */
-static inline void put(struct tl_out *o, const char *s)
-{
-	out_mem(o, s, strlen(s));
-}
-
-static inline void out_c(struct tl_out *o, char c)
-{
-	if (o->len == OUT_BUFFER)
-		out_flush(o);
-	o->buf[o->len++] = c;
-}
-
-static void out_u64(struct tl_out *o, uint64_t v)
-{
-	char tmp[24];
-	char *p = tmp + sizeof(tmp);
-	do {
-		*--p = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	out_mem(o, p, (size_t)(tmp + sizeof(tmp) - p));
-}
-
-static void out_i64(struct tl_out *o, int64_t v)
-{
-	if (v < 0) {
-		out_c(o, '-');
-		out_u64(o, (uint64_t)0 - (uint64_t)v);
-	} else {
-		out_u64(o, (uint64_t)v);
-	}
+	dt_out_str(o, s);
 }
 
 /* Length of the valid UTF-8 sequence at s (1-4), 0 if it is not one. */
@@ -251,22 +141,22 @@ static int utf8_length(const unsigned char *s)
 	return n;
 }
 
-static void json_string(struct tl_out *f, const char *s)
+static void json_string(struct dt_out *f, const char *s)
 {
 	static const char hex[] = "0123456789abcdef";
-	out_c(f, '"');
+	dt_out_c(f, '"');
 	const unsigned char *p = (const unsigned char *)(s ? s : "");
 	while (*p) {
 		const unsigned char *run = p;
 		while (*p >= 0x20 && *p < 0x80 && *p != '"' && *p != '\\')
 			p++;       /* plain ASCII goes out in one copy */
-		out_mem(f, (const char *)run, (size_t)(p - run));
+		dt_out_mem(f, (const char *)run, (size_t)(p - run));
 		if (!*p)
 			break;
 		unsigned char c = *p;
 		if (c == '"' || c == '\\') {
-			out_c(f, '\\');
-			out_c(f, (char)c);
+			dt_out_c(f, '\\');
+			dt_out_c(f, (char)c);
 			p++;
 		} else if (c < 0x20) {
 			const char *short_form = c == '\n' ? "\\n" : c == '\t' ?
@@ -276,8 +166,8 @@ static void json_string(struct tl_out *f, const char *s)
 				put(f, short_form);
 			} else {
 				put(f, "\\u00");
-				out_c(f, hex[c >> 4]);
-				out_c(f, hex[c & 15]);
+				dt_out_c(f, hex[c >> 4]);
+				dt_out_c(f, hex[c & 15]);
 			}
 			p++;
 		} else {
@@ -288,33 +178,28 @@ static void json_string(struct tl_out *f, const char *s)
 				continue;
 			}
 			for (int i = 0; i < n; i++)
-				out_c(f, (char)p[i]);
+				dt_out_c(f, (char)p[i]);
 			p += n;
 		}
 	}
-	out_c(f, '"');
+	dt_out_c(f, '"');
 }
 
 void dt_json_put_string(FILE *f, const char *s)
 {
-	struct tl_out o = {.f = f, .buf = dt_xmalloc(OUT_BUFFER)};
+	struct dt_out o;
+	dt_out_open_stream(&o, f);
 	json_string(&o, s);
-	out_flush(&o);
-	free(o.buf);
+	dt_out_close(&o);
 }
 
 /* ns as µs with exactly three decimals: no precision lost to a double. */
-static void put_us(struct tl_out *f, uint64_t ns)
+static inline void put_us(struct dt_out *f, uint64_t ns)
 {
-	out_u64(f, ns / 1000);
-	unsigned frac = (unsigned)(ns % 1000);
-	out_c(f, '.');
-	out_c(f, (char)('0' + frac / 100));
-	out_c(f, (char)('0' + frac / 10 % 10));
-	out_c(f, (char)('0' + frac % 10));
+	dt_out_us3(f, ns);
 }
 
-static void put_hex(struct tl_out *f, uint64_t v)
+static void put_hex(struct dt_out *f, uint64_t v)
 {
 	static const char hex[] = "0123456789abcdef";
 	char buf[20];
@@ -326,30 +211,66 @@ static void put_hex(struct tl_out *f, uint64_t v)
 	} while (v);
 	put(f, "\"0x");
 	put(f, p);
-	out_c(f, '"');
+	dt_out_c(f, '"');
 }
 
-/* Opens one event object: {"ph":"X","pid":P,"tid":T,"ts":... */
-static void begin_event(struct dt_timeline *tl, const char *ph, int64_t pid,
+/*
+ * Opens one event object: {"ph":"X","pid":P,"tid":T,"ts":... This is the
+ * most frequent code of the file, so it writes straight into the buffer,
+ * and reuses the text of recent tracks and of the last time: the events
+ * of one call share both (a call's slice, its tensor's lifetime and the
+ * live-bytes counter), and a few tracks take turns (the host thread and
+ * a GPU stream). Texts are copied in whole slots of fixed size (the
+ * buffer has the room), the length then says how much counts.
+ */
+#define EVENT_HEAD_ROOM 128  /* ",\n{"ph":"X" and the two slots: 98 */
+
+static char *track_text(struct dt_timeline *tl, char *p, int64_t pid,
+		int64_t tid)
+{
+	struct tl_track_text *t = tl->tracks;
+	for (size_t i = 0; i < TRACK_TEXTS; i++, t++)
+		if (t->pid == pid && t->tid == tid && t->len) {
+			memcpy(p, t->text, sizeof(t->text));
+			return p + t->len;
+		}
+	t = &tl->tracks[tl->next_track++ % TRACK_TEXTS];
+	t->pid = pid;
+	t->tid = tid;
+	char *q = t->text;
+	memcpy(q, "\",\"pid\":", 8);
+	q = dt_fmt_i64(q + 8, pid);
+	if (tid >= 0) {          /* counters belong to the process: no tid */
+		memcpy(q, ",\"tid\":", 7);
+		q = dt_fmt_i64(q + 7, tid);
+	}
+	memcpy(q, ",\"ts\":", 6);
+	t->len = (size_t)(q + 6 - t->text);
+	memcpy(p, t->text, sizeof(t->text));
+	return p + t->len;
+}
+
+static void begin_event(struct dt_timeline *tl, char ph, int64_t pid,
 		int64_t tid, uint64_t ts)
 {
-	struct tl_out *f = &tl->out;
-	put(f, tl->first ? "\n{\"ph\":\"" : ",\n{\"ph\":\"");
+	char *p = dt_out_room(&tl->out, EVENT_HEAD_ROOM);
+	if (!tl->first)
+		*p++ = ',';
 	tl->first = false;
-	put(f, ph);
-	put(f, "\",\"pid\":");
-	out_i64(f, pid);
-	if (tid >= 0) {          /* counters belong to the process: no tid */
-		put(f, ",\"tid\":");
-		out_i64(f, tid);
+	memcpy(p, "\n{\"ph\":\"", 8);
+	p[8] = ph;
+	p = track_text(tl, p + 9, pid, tid < 0 ? -1 : tid);
+	if (ts != tl->ts_value || !tl->ts_len) {
+		tl->ts_value = ts;
+		tl->ts_len = (size_t)(dt_fmt_us3(tl->ts_text, ts) - tl->ts_text);
 	}
-	put(f, ",\"ts\":");
-	put_us(f, ts);
+	memcpy(p, tl->ts_text, sizeof(tl->ts_text));
+	dt_out_end(&tl->out, p + tl->ts_len);
 	if (ts > tl->last_ts)
 		tl->last_ts = ts;
 }
 
-static void put_name(struct tl_out *f, const char *key, const char *value)
+static void put_name(struct dt_out *f, const char *key, const char *value)
 {
 	put(f, ",\"");
 	put(f, key);
@@ -357,13 +278,13 @@ static void put_name(struct tl_out *f, const char *key, const char *value)
 	json_string(f, value);
 }
 
-static void put_int_arg(struct tl_out *f, bool *first, const char *key, int64_t v)
+static void put_int_arg(struct dt_out *f, bool *first, const char *key, int64_t v)
 {
 	put(f, *first ? "\"" : ",\"");
 	*first = false;
 	put(f, key);
 	put(f, "\":");
-	out_i64(f, v);
+	dt_out_i64(f, v);
 }
 
 /* ---- per-process state ------------------------------------------------- */
@@ -384,9 +305,9 @@ static struct tl_process *process_of(struct dt_timeline *tl, int64_t vpid)
 	memset(p, 0, sizeof(*p));
 	p->vpid = vpid;
 	tl->last_process = tl->n_processes - 1;
-	begin_event(tl, "M", vpid, 0, 0);
+	begin_event(tl, 'M', vpid, 0, 0);
 	put(&tl->out, ",\"name\":\"process_name\",\"args\":{\"name\":\"process ");
-	out_i64(&tl->out, vpid);
+	dt_out_i64(&tl->out, vpid);
 	put(&tl->out, "\"}}");
 	return p;
 }
@@ -405,22 +326,22 @@ static void name_track(struct dt_timeline *tl, struct tl_process *p,
 		if (p->threads[i] == tid)
 			return;
 	*DT_PUSH_SLOT(p->threads, p->n_threads, p->cap_threads) = tid;
-	struct tl_out *f = &tl->out;
-	begin_event(tl, "M", p->vpid, tid, 0);
+	struct dt_out *f = &tl->out;
+	begin_event(tl, 'M', p->vpid, tid, 0);
 	put(f, ",\"name\":\"thread_name\",\"args\":{\"name\":\"");
 	if (gpu) {
 		put(f, "GPU ");
-		out_u64(f, device);
+		dt_out_u64(f, device);
 		put(f, " stream ");
-		out_u64(f, stream);
+		dt_out_u64(f, stream);
 	} else {
 		put(f, "thread ");
-		out_i64(f, tid);
+		dt_out_i64(f, tid);
 	}
 	put(f, "\"}}");
-	begin_event(tl, "M", p->vpid, tid, 0);
+	begin_event(tl, 'M', p->vpid, tid, 0);
 	put(f, ",\"name\":\"thread_sort_index\",\"args\":{\"sort_index\":");
-	out_i64(f, gpu ? tid - GPU_TID + 1000000 : 0);
+	dt_out_i64(f, gpu ? tid - GPU_TID + 1000000 : 0);
 	put(f, "}}");
 }
 
@@ -448,28 +369,28 @@ static uint64_t *live_of(struct tl_process *p, int32_t device)
 static void counter(struct dt_timeline *tl, int64_t vpid, const char *what,
 		int64_t device, uint64_t ts, uint64_t bytes)
 {
-	struct tl_out *f = &tl->out;
-	begin_event(tl, "C", vpid, -1, ts);
+	struct dt_out *f = &tl->out;
+	begin_event(tl, 'C', vpid, -1, ts);
 	put(f, ",\"name\":\"");
 	put(f, what);
 	put(f, " (device ");
-	out_i64(f, device);
+	dt_out_i64(f, device);
 	put(f, ")\",\"args\":{\"bytes\":");
-	out_u64(f, bytes);
+	dt_out_u64(f, bytes);
 	put(f, "}}");
 }
 
 /* Tensor lifetimes: async events, one id per (process, tensor). */
-static void tensor_event(struct dt_timeline *tl, const char *ph, int64_t vpid,
+static void tensor_event(struct dt_timeline *tl, char ph, int64_t vpid,
 		int64_t vtid, uint64_t ts, const struct dt_tensor *t)
 {
-	struct tl_out *f = &tl->out;
+	struct dt_out *f = &tl->out;
 	begin_event(tl, ph, vpid, vtid, ts);
 	put(f, ",\"cat\":\"tensor\",\"name\":\"tensor\",\"id\":\"");
-	out_i64(f, vpid);
-	out_c(f, ':');
-	out_i64(f, t->id);
-	if (ph[0] == 'e') {      /* the b has the sizes; the e the final name */
+	dt_out_i64(f, vpid);
+	dt_out_c(f, ':');
+	dt_out_i64(f, t->id);
+	if (ph == 'e') {      /* the b has the sizes; the e the final name */
 		if (t->name) {
 			put(f, "\",\"args\":{\"name\":");
 			json_string(f, t->name);
@@ -480,9 +401,9 @@ static void tensor_event(struct dt_timeline *tl, const char *ph, int64_t vpid,
 		return;
 	}
 	put(f, "\",\"args\":{\"tensor\":");
-	out_i64(f, t->id);
+	dt_out_i64(f, t->id);
 	put(f, ",\"bytes\":");
-	out_u64(f, t->bytes);
+	dt_out_u64(f, t->bytes);
 	if (t->name) {
 		put(f, ",\"name\":");
 		json_string(f, t->name);
@@ -491,17 +412,17 @@ static void tensor_event(struct dt_timeline *tl, const char *ph, int64_t vpid,
 }
 
 /* The async id of an NVTX start/end range: its index in the process. */
-static void range_event(struct dt_timeline *tl, const char *ph, int64_t vpid,
+static void range_event(struct dt_timeline *tl, char ph, int64_t vpid,
 		uint64_t ts, const struct dt_range *r, size_t index)
 {
-	struct tl_out *f = &tl->out;
+	struct dt_out *f = &tl->out;
 	begin_event(tl, ph, vpid, r->vtid, ts);
 	put(f, ",\"cat\":\"nvtx\"");
 	put_name(f, "name", r->name);
 	put(f, ",\"id\":\"");
-	out_i64(f, vpid);
+	dt_out_i64(f, vpid);
 	put(f, ":r");
-	out_u64(f, index);
+	dt_out_u64(f, index);
 	put(f, "\",\"args\":{\"domain\":");
 	json_string(f, r->domain);
 	put(f, "}}");
@@ -545,10 +466,10 @@ static uint64_t tensor_bytes(const struct dt_process *mp, const int64_t *ids,
 static void host_call(struct dt_timeline *tl, struct tl_process *p,
 		const struct dt_process *mp, const struct dt_hook_event *e)
 {
-	struct tl_out *f = &tl->out;
+	struct dt_out *f = &tl->out;
 	uint64_t start = e->start_ns && e->start_ns <= e->ts ? e->start_ns : e->ts;
 	name_track(tl, p, e->vtid, false, 0, 0);
-	begin_event(tl, "X", e->vpid, e->vtid, start);
+	begin_event(tl, 'X', e->vpid, e->vtid, start);
 	put(f, ",\"dur\":");
 	put_us(f, e->ts - start);
 	put_name(f, "name", call_name(e));
@@ -588,10 +509,10 @@ static void host_call(struct dt_timeline *tl, struct tl_process *p,
 			put(f, ",\"tensors\":[");
 			for (uint32_t i = 0; i < e->n_tensors; i++) {
 				if (i)
-					out_c(f, ',');
-				out_i64(f, e->tensors[i]);
+					dt_out_c(f, ',');
+				dt_out_i64(f, e->tensors[i]);
 			}
-			out_c(f, ']');
+			dt_out_c(f, ']');
 			put_int_arg(f, &first, "bytes", (int64_t)tensor_bytes(mp,
 					e->tensors, e->n_tensors));
 		}
@@ -624,12 +545,12 @@ static void tensor_change(struct dt_timeline *tl, struct tl_process *p,
 		if (t->alloc_ns != e->ts)
 			return;              /* not this event's tensor */
 		*live += t->bytes;
-		tensor_event(tl, "b", e->vpid, e->vtid, e->ts, t);
+		tensor_event(tl, 'b', e->vpid, e->vtid, e->ts, t);
 	} else {
 		if (t->free_ns != e->ts)
 			return;              /* a second free: already closed */
 		*live -= *live < t->bytes ? *live : t->bytes;
-		tensor_event(tl, "e", e->vpid, e->vtid, e->ts, t);
+		tensor_event(tl, 'e', e->vpid, e->vtid, e->ts, t);
 	}
 	counter(tl, e->vpid, "live bytes", t->device, e->ts, *live);
 }
@@ -640,14 +561,14 @@ static void flow(struct dt_timeline *tl, int64_t vpid, const struct tl_call *c,
 		int64_t gpu, uint64_t start)
 {
 	uint64_t id = ++tl->next_flow;
-	struct tl_out *f = &tl->out;
-	begin_event(tl, "s", vpid, c->vtid, c->ts);
+	struct dt_out *f = &tl->out;
+	begin_event(tl, 's', vpid, c->vtid, c->ts);
 	put(f, ",\"cat\":\"flow\",\"name\":\"launch\",\"id\":");
-	out_u64(f, id);
+	dt_out_u64(f, id);
 	put(f, "}");
-	begin_event(tl, "f", vpid, gpu, start);
+	begin_event(tl, 'f', vpid, gpu, start);
 	put(f, ",\"bp\":\"e\",\"cat\":\"flow\",\"name\":\"launch\",\"id\":");
-	out_u64(f, id);
+	dt_out_u64(f, id);
 	put(f, "}");
 }
 
@@ -691,7 +612,7 @@ static void link_work(struct dt_timeline *tl, struct tl_process *p,
 static void gpu_work(struct dt_timeline *tl, struct tl_process *p,
 		const struct dt_process *mp, const struct dt_hook_event *e)
 {
-	struct tl_out *f = &tl->out;
+	struct dt_out *f = &tl->out;
 	bool kernel = e->kind == DT_HOOK_GPU_KERNEL;
 	int64_t tid = gpu_tid(e->gpu_device, e->gpu_stream);
 	uint64_t end = e->gpu_end > e->gpu_start ? e->gpu_end : e->gpu_start;
@@ -699,7 +620,7 @@ static void gpu_work(struct dt_timeline *tl, struct tl_process *p,
 	uint64_t call_id;
 	bool linked = mp && dt_u64map_get(&mp->call_of_correlation,
 			e->correlation_id, &call_id);
-	begin_event(tl, "X", e->vpid, tid, e->gpu_start);
+	begin_event(tl, 'X', e->vpid, tid, e->gpu_start);
 	put(f, ",\"dur\":");
 	put_us(f, end - e->gpu_start);
 	put(f, ",\"cat\":\"gpu\"");
@@ -757,7 +678,7 @@ static void nvtx(struct dt_timeline *tl, struct tl_process *p,
 		struct dt_model *m, struct dt_process *mp,
 		const struct dt_hook_event *e)
 {
-	struct tl_out *f = &tl->out;
+	struct dt_out *f = &tl->out;
 	const char *domain = e->domain ?
 		dt_strpool_intern(&m->names, e->domain) : NULL;
 	uint64_t range;
@@ -765,7 +686,7 @@ static void nvtx(struct dt_timeline *tl, struct tl_process *p,
 	case DT_HOOK_NVTX_PUSH:
 		name_track(tl, p, e->vtid, false, 0, 0);
 		++*depth_of(p, e->vtid, domain);
-		begin_event(tl, "B", e->vpid, e->vtid, e->ts);
+		begin_event(tl, 'B', e->vpid, e->vtid, e->ts);
 		put(f, ",\"cat\":\"nvtx\"");
 		put_name(f, "name", e->name);
 		put(f, ",\"args\":{\"domain\":");
@@ -777,14 +698,14 @@ static void nvtx(struct dt_timeline *tl, struct tl_process *p,
 		if (*depth == 0)
 			break;           /* a pop with nothing open: ignored */
 		--*depth;
-		begin_event(tl, "E", e->vpid, e->vtid, e->ts);
+		begin_event(tl, 'E', e->vpid, e->vtid, e->ts);
 		put(f, "}");
 		break;
 	}
 	case DT_HOOK_NVTX_START:
 		name_track(tl, p, e->vtid, false, 0, 0);
 		if (mp->n_ranges > 0)   /* the model has just opened it */
-			range_event(tl, "b", e->vpid, e->ts,
+			range_event(tl, 'b', e->vpid, e->ts,
 					&mp->ranges[mp->n_ranges - 1],
 					mp->n_ranges - 1);
 		break;
@@ -792,7 +713,7 @@ static void nvtx(struct dt_timeline *tl, struct tl_process *p,
 		if (e->id != DT_MAP_EMPTY &&
 		    dt_u64map_get(&mp->range_of_id, e->id, &range) &&
 		    mp->ranges[range].end_ns == e->ts)
-			range_event(tl, "e", e->vpid, e->ts, &mp->ranges[range],
+			range_event(tl, 'e', e->vpid, e->ts, &mp->ranges[range],
 					range);
 		break;
 	default:
@@ -804,23 +725,10 @@ static void nvtx(struct dt_timeline *tl, struct tl_process *p,
 
 struct dt_timeline *dt_timeline_open(const char *path)
 {
-	FILE *f = fopen(path, "w");
-	if (!f)
-		return NULL;
 	struct dt_timeline *tl = dt_xcalloc(1, sizeof(*tl));
-	tl->out.f = f;
-	tl->out.buf = dt_xmalloc(OUT_BUFFER);
-	struct tl_writer *w = dt_xcalloc(1, sizeof(*w));
-	w->f = f;
-	pthread_mutex_init(&w->lock, NULL);
-	pthread_cond_init(&w->cond, NULL);
-	if (pthread_create(&w->thread, NULL, writer_run, w) == 0) {
-		tl->out.writer = w;
-		tl->out.spare = dt_xmalloc(OUT_BUFFER);
-	} else {                     /* no thread to be had: write here */
-		pthread_mutex_destroy(&w->lock);
-		pthread_cond_destroy(&w->cond);
-		free(w);
+	if (dt_out_open(&tl->out, path, true) != 0) {
+		free(tl);
+		return NULL;
 	}
 	tl->first = true;
 	put(&tl->out, "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"generator\":"
@@ -878,8 +786,6 @@ static void free_timeline(struct dt_timeline *tl)
 		free(p->devices);
 	}
 	free(tl->processes);
-	free(tl->out.buf);
-	free(tl->out.spare);
 	free(tl);
 }
 
@@ -890,7 +796,7 @@ int dt_timeline_close(struct dt_timeline *tl, const struct dt_model *m)
 		struct tl_process *p = &tl->processes[i];
 		for (size_t d = 0; d < p->n_depths; d++)
 			for (; p->depths[d].depth > 0; p->depths[d].depth--) {
-				begin_event(tl, "E", p->vpid, p->depths[d].vtid, end);
+				begin_event(tl, 'E', p->vpid, p->depths[d].vtid, end);
 				put(&tl->out, "}");
 			}
 		const struct dt_process *mp = dt_model_find_process(m, p->vpid);
@@ -898,37 +804,16 @@ int dt_timeline_close(struct dt_timeline *tl, const struct dt_model *m)
 			continue;
 		for (size_t r = 0; r < mp->n_ranges; r++)
 			if (mp->ranges[r].by_id && mp->ranges[r].end_ns == DT_NO_TIME)
-				range_event(tl, "e", p->vpid, end, &mp->ranges[r], r);
+				range_event(tl, 'e', p->vpid, end, &mp->ranges[r], r);
 		for (size_t t = 0; t < mp->n_tensors; t++) {
 			const struct dt_tensor *tensor = &mp->tensors[t];
 			if (tensor->allocated && tensor->free_ns == DT_NO_TIME)
-				tensor_event(tl, "e", p->vpid, 0, end, tensor);
+				tensor_event(tl, 'e', p->vpid, 0, end, tensor);
 		}
 	}
 	put(&tl->out, "\n]}\n");
-	out_flush(&tl->out);
-	struct tl_writer *w = tl->out.writer;
-	if (w) {
-		writer_wait_idle(w);
-		pthread_mutex_lock(&w->lock);
-		w->stop = true;
-		pthread_cond_broadcast(&w->cond);
-		pthread_mutex_unlock(&w->lock);
-		pthread_join(w->thread, NULL);
-		tl->out.failed |= w->failed;
-		pthread_mutex_destroy(&w->lock);
-		pthread_cond_destroy(&w->cond);
-		free(w);
-		tl->out.writer = NULL;
-	}
-	int error = tl->out.failed ? errno : 0;
-	int rc = dt_close_output(tl->out.f);
-	if (rc != 0 && !error)
-		error = errno;
-	if (tl->out.failed)
-		rc = -1;
-	if (rc != 0 && !error)
-		error = EIO;
+	int rc = dt_out_close(&tl->out);
+	int error = errno;
 	free_timeline(tl);
 	errno = error;
 	return rc;

@@ -5,11 +5,18 @@
  * Timestamps: the event's default clock snapshot VALUE (LTTng's monotonic
  * clock counts CLOCK_MONOTONIC ns), the same domain as the GPU start/end
  * fields, never ns_from_origin (which adds the clock class offset).
+ * Two threads share the pass: the one running the babeltrace2 graph only
+ * copies each event's fields into a record (capture_event); the records
+ * go, in order, through an event pipe (event_pipe.h) to the analysis
+ * thread, which feeds the model and the pass hooks (handle_event), so
+ * decoding and analysis overlap on two cores and the result is the same
+ * as in one thread.
  * Must never print: failures come back as one line for run.c.
  */
 #include "analysis/trace_reader.h"
 
 #include "analysis/damage.h"
+#include "analysis/event_pipe.h"
 #include "analysis/event_specs.h"
 #include "analysis/overheads.h"
 #include "analysis/timeline_json.h"
@@ -40,18 +47,42 @@ struct class_info {
 	int64_t vtid_index;          /* likewise; read only by events that need it */
 	bool vtid_signed;
 	bool gpu_set;                /* dnntrace_gpu:memset (H_GPU_COPY) */
+	uint8_t n_fields;            /* slots the handler reads */
 };
+/*
+ * One event as the decoding thread hands it to the analysis thread: its
+ * class, context, time and every slot its handler reads (info->n_fields
+ * values). Strings (NUL ended) and arrays (their element count, then the
+ * elements as int64_t, whatever their signedness) follow, copied:
+ * babeltrace2 reuses its fields once the message is put back. A record
+ * without a class is a discarded-events message (two values: whether
+ * the count is known, the count). Only the slots the class has are
+ * stored: a record is about 100 bytes, written and read once.
+ */
+struct record {
+	const struct class_info *info;   /* immutable once resolved */
+	size_t size;                     /* bytes, data included, 8-aligned */
+	int64_t vpid, vtid;              /* 0 when the context lacks them */
+	uint64_t ts;
+	uint64_t value[];                /* integers; for strings and arrays,
+	                                  * their data's offset in the record */
+};
+
+#define ALIGN8(n) (((n) + 7) & ~(size_t)7)
 
 struct reader {
 	struct dt_model *model;
 	const struct dt_pass_hooks *hooks;   /* NULL: none */
 	bt_message_iterator *iterator;
-	struct class_info *classes;
+	struct dt_event_pipe *pipe;
+	/* the decoding thread's: */
+	struct class_info **classes;         /* each allocated apart: records
+	                                      * point to them while the array
+	                                      * grows */
 	size_t n_classes, cap_classes;
 	size_t last_class;
-	int64_t *tensor_buffer;
-	size_t tensor_buffer_cap;
-	/* one library call's arrays (dnntrace_lib:call), reused */
+	/* the analysis thread's: one library call's arrays
+	 * (dnntrace_lib:call), reused */
 	int64_t *lib_tensors, *lib_dims;
 	uint64_t *lib_ptrs;
 	uint8_t *lib_roles, *lib_dtypes, *lib_ranks;
@@ -204,6 +235,8 @@ static void resolve_class(struct class_info *info, const bt_event_class *ec)
 				"no usable field %s", name, field->name);
 		return;
 	}
+	while (info->n_fields < DT_MAX_FIELDS && spec->fields[info->n_fields].name)
+		info->n_fields++;
 	info->gpu_set = strcmp(name, "dnntrace_gpu:memset") == 0;
 	const bt_stream_class *sc = bt_event_class_borrow_stream_class_const(ec);
 	const bt_clock_class *clock =
@@ -223,22 +256,22 @@ static const struct class_info *class_of(struct reader *r,
 		const bt_event_class *ec)
 {
 	if (r->last_class < r->n_classes &&
-	    r->classes[r->last_class].event_class == ec)
-		return &r->classes[r->last_class];
+	    r->classes[r->last_class]->event_class == ec)
+		return r->classes[r->last_class];
 	for (size_t i = 0; i < r->n_classes; i++) {
-		if (r->classes[i].event_class == ec) {
+		if (r->classes[i]->event_class == ec) {
 			r->last_class = i;
-			return &r->classes[i];
+			return r->classes[i];
 		}
 	}
-	struct class_info *info = DT_PUSH_SLOT(r->classes, r->n_classes,
-			r->cap_classes);
+	struct class_info *info = dt_xmalloc(sizeof(*info));
 	resolve_class(info, ec);
+	*DT_PUSH_SLOT(r->classes, r->n_classes, r->cap_classes) = info;
 	r->last_class = r->n_classes - 1;
 	return info;
 }
 
-/* ---- per event ---------------------------------------------------------- */
+/* ---- per event, on the decoding thread: the record ----------------------- */
 
 static inline const bt_field *member(const bt_field *payload,
 		const struct class_info *info, int slot)
@@ -247,25 +280,40 @@ static inline const bt_field *member(const bt_field *payload,
 			info->index[slot]);
 }
 
-static inline int64_t get_signed(const bt_field *payload,
-		const struct class_info *info, int slot)
+static uint64_t event_time(const bt_message *msg, const struct class_info *info)
 {
-	if (info->kind[slot] == F_ABSENT)
+	if (!info->has_clock)
 		return 0;
-	const bt_field *f = member(payload, info, slot);
-	return info->kind[slot] == F_SIGNED ? bt_field_integer_signed_get_value(f)
-		: (int64_t)bt_field_integer_unsigned_get_value(f);
+	uint64_t value = bt_clock_snapshot_get_value(
+			bt_message_event_borrow_default_clock_snapshot_const(msg));
+	if (info->clock_frequency == 1000000000ULL || info->clock_frequency == 0)
+		return value;
+	return (uint64_t)((unsigned __int128)value * 1000000000ULL /
+			info->clock_frequency);
 }
 
-static inline uint64_t get_unsigned(const bt_field *payload,
-		const struct class_info *info, int slot)
+/* Element i of an integer array field, whatever its signedness. */
+static inline int64_t array_element(const bt_field *array, enum field_kind kind,
+		uint64_t i)
 {
-	if (info->kind[slot] == F_ABSENT)
+	const bt_field *f =
+		bt_field_array_borrow_element_field_by_index_const(array, i);
+	return kind == F_SIGNED_ARRAY ? bt_field_integer_signed_get_value(f) :
+		(int64_t)bt_field_integer_unsigned_get_value(f);
+}
+
+/* A common context integer (vpid, vtid) of the event; 0 when absent (one
+ * process, one thread). */
+static inline int64_t context_integer(const bt_event *event, int64_t index,
+		bool is_signed)
+{
+	if (index < 0)
 		return 0;
-	const bt_field *f = member(payload, info, slot);
-	return info->kind[slot] == F_UNSIGNED ?
-		bt_field_integer_unsigned_get_value(f) :
-		(uint64_t)bt_field_integer_signed_get_value(f);
+	const bt_field *f = bt_field_structure_borrow_member_field_by_index_const(
+			bt_event_borrow_common_context_field_const(event),
+			(uint64_t)index);
+	return is_signed ? bt_field_integer_signed_get_value(f) :
+		(int64_t)bt_field_integer_unsigned_get_value(f);
 }
 
 /*
@@ -274,14 +322,139 @@ static inline uint64_t get_unsigned(const bt_field *payload,
  * returns the previous event's string (babeltrace review 4528; seen here
  * with NVTX's empty default domain). The length is right, so trust it.
  */
-static inline const char *get_string(const bt_field *payload,
+static inline uint64_t string_length(const bt_field *f)
+{
+	return bt_field_string_get_length(f);
+}
+
+/* Copies one of ours into a record in the pipe (or counts a damaged
+ * class): two passes over the slots, sizes first. */
+static void capture_event(struct reader *r, const bt_message *msg)
+{
+	const bt_event *event = bt_message_event_borrow_event_const(msg);
+	const struct class_info *info = class_of(r, bt_event_borrow_class_const(event));
+	if (info->handler == H_IGNORE) {
+		if (info->corrupt)
+			dt_damage.count[DT_DAMAGE_EVENT_CLASS]++;
+		return;
+	}
+	const bt_field *payload = bt_event_borrow_payload_field_const(event);
+	const bt_field *fields[DT_MAX_FIELDS];
+	uint64_t lengths[DT_MAX_FIELDS];
+	size_t size = sizeof(struct record) + info->n_fields * sizeof(uint64_t);
+	for (int i = 0; i < info->n_fields; i++) {
+		fields[i] = NULL;
+		lengths[i] = 0;
+		if (info->kind[i] == F_ABSENT)
+			continue;
+		fields[i] = member(payload, info, i);
+		if (info->kind[i] == F_STRING) {
+			lengths[i] = string_length(fields[i]);
+			size += ALIGN8(lengths[i] + 1);
+		} else if (info->kind[i] == F_SIGNED_ARRAY ||
+				info->kind[i] == F_UNSIGNED_ARRAY) {
+			lengths[i] = bt_field_array_get_length(fields[i]);
+			if (lengths[i] > UINT32_MAX)
+				lengths[i] = UINT32_MAX;
+			size += (1 + lengths[i]) * sizeof(int64_t);
+		}
+	}
+	struct record *rec = (struct record *)dt_event_pipe_reserve(r->pipe, size);
+	rec->info = info;
+	rec->size = size;
+	/* no vpid context: one process */
+	rec->vpid = context_integer(event, info->vpid_index, info->vpid_signed);
+	rec->vtid = context_integer(event, info->vtid_index, info->vtid_signed);
+	rec->ts = event_time(msg, info);
+	size_t at = sizeof(struct record) + info->n_fields * sizeof(uint64_t);
+	for (int i = 0; i < info->n_fields; i++) {
+		const bt_field *f = fields[i];
+		rec->value[i] = 0;
+		switch (info->kind[i]) {
+		case F_SIGNED:
+			rec->value[i] = (uint64_t)bt_field_integer_signed_get_value(f);
+			break;
+		case F_UNSIGNED:
+			rec->value[i] = bt_field_integer_unsigned_get_value(f);
+			break;
+		case F_STRING: {
+			char *text = (char *)rec + at;
+			if (lengths[i])
+				memcpy(text, bt_field_string_get_value(f), lengths[i]);
+			text[lengths[i]] = '\0';
+			rec->value[i] = at;
+			at += ALIGN8(lengths[i] + 1);
+			break;
+		}
+		case F_SIGNED_ARRAY:
+		case F_UNSIGNED_ARRAY: {
+			int64_t *values = (int64_t *)((char *)rec + at);
+			values[0] = (int64_t)lengths[i];
+			for (uint64_t e = 0; e < lengths[i]; e++)
+				values[1 + e] = array_element(f, info->kind[i], e);
+			rec->value[i] = at;
+			at += (1 + lengths[i]) * sizeof(int64_t);
+			break;
+		}
+		case F_ABSENT:
+			break;
+		}
+	}
+	dt_event_pipe_commit(r->pipe, size);
+}
+
+/* A discarded-events or discarded-packets message, in its place. */
+static void capture_discarded(struct reader *r, bool count_known,
+		uint64_t count)
+{
+	size_t size = sizeof(struct record) + 2 * sizeof(uint64_t);
+	struct record *rec = (struct record *)dt_event_pipe_reserve(r->pipe,
+			size);
+	memset(rec, 0, size);
+	rec->size = size;
+	rec->value[0] = count_known;
+	rec->value[1] = count;
+	dt_event_pipe_commit(r->pipe, size);
+}
+
+/* ---- per event, on the analysis thread: the record's fields -------------- */
+
+static inline int64_t get_signed(const struct record *payload,
+		const struct class_info *info, int slot)
+{
+	return info->kind[slot] == F_ABSENT ? 0 : (int64_t)payload->value[slot];
+}
+
+static inline uint64_t get_unsigned(const struct record *payload,
+		const struct class_info *info, int slot)
+{
+	return info->kind[slot] == F_ABSENT ? 0 : payload->value[slot];
+}
+
+static inline const char *get_string(const struct record *payload,
 		const struct class_info *info, int slot)
 {
 	if (info->kind[slot] == F_ABSENT)
 		return "";
-	const bt_field *f = member(payload, info, slot);
-	return bt_field_string_get_length(f) == 0 ? "" :
-		bt_field_string_get_value(f);
+	return (const char *)payload + payload->value[slot];
+}
+
+/* An array slot's elements (as int64_t) and their count; an absent slot
+ * (one past the event's own, or an optional one) has none. */
+static inline const int64_t *array_values(const struct record *payload,
+		const struct class_info *info, int slot)
+{
+	static const int64_t none[1];
+	if (info->kind[slot] == F_ABSENT)
+		return none;
+	return (const int64_t *)((const char *)payload + payload->value[slot]) + 1;
+}
+
+static inline uint64_t array_length(const struct record *payload,
+		const struct class_info *info, int slot)
+{
+	return info->kind[slot] == F_ABSENT ? 0 :
+		*(const uint64_t *)((const char *)payload + payload->value[slot]);
 }
 
 /* A payload field by its slot name (event_specs.h), in handlers where
@@ -322,7 +495,7 @@ DT_ASYNC_SLOT(api_free, stream);
 
 /* An alloc's kind of memory: the event's (formats 1 and 2), else its
  * entry point's (format 3: memory_kinds.h, the catalogue's). */
-static int alloc_kind(const bt_field *payload, const struct class_info *info)
+static int alloc_kind(const struct record *payload, const struct class_info *info)
 {
 	if (info->kind[DT_SLOT(api_alloc, kind)] != F_ABSENT)
 		return (int)SIGNED(api_alloc, kind);
@@ -332,7 +505,7 @@ static int alloc_kind(const bt_field *payload, const struct class_info *info)
 /* A GPU kernel's name: format 1 and 2's name field, or format 3's name id
  * resolved through the kernel_name events read so far; NULL when that
  * event is yet to come (*name_id says which). */
-static const char *gpu_kernel_name(const struct reader *r, const bt_field *payload,
+static const char *gpu_kernel_name(const struct reader *r, const struct record *payload,
 		const struct class_info *info, int64_t vpid, uint32_t *name_id)
 {
 	*name_id = 0;
@@ -342,46 +515,10 @@ static const char *gpu_kernel_name(const struct reader *r, const bt_field *paylo
 	return dt_model_kernel_name(r->model, vpid, *name_id);
 }
 
-static uint64_t event_time(const bt_message *msg, const struct class_info *info)
-{
-	if (!info->has_clock)
-		return 0;
-	uint64_t value = bt_clock_snapshot_get_value(
-			bt_message_event_borrow_default_clock_snapshot_const(msg));
-	if (info->clock_frequency == 1000000000ULL || info->clock_frequency == 0)
-		return value;
-	return (uint64_t)((unsigned __int128)value * 1000000000ULL /
-			info->clock_frequency);
-}
-
-/* Element i of an integer array field, whatever its signedness. */
-static inline int64_t array_element(const bt_field *array, enum field_kind kind,
-		uint64_t i)
-{
-	const bt_field *f =
-		bt_field_array_borrow_element_field_by_index_const(array, i);
-	return kind == F_SIGNED_ARRAY ? bt_field_integer_signed_get_value(f) :
-		(int64_t)bt_field_integer_unsigned_get_value(f);
-}
-
-/* A common context integer (vpid, vtid) of the event; 0 when absent (one
- * process, one thread). */
-static inline int64_t context_integer(const bt_event *event, int64_t index,
-		bool is_signed)
-{
-	if (index < 0)
-		return 0;
-	const bt_field *f = bt_field_structure_borrow_member_field_by_index_const(
-			bt_event_borrow_common_context_field_const(event),
-			(uint64_t)index);
-	return is_signed ? bt_field_integer_signed_get_value(f) :
-		(int64_t)bt_field_integer_unsigned_get_value(f);
-}
-
 /* The launch's kernel name: format 1's name field, or format 2's function
  * id resolved through the function events read so far; NULL when that
  * function's event is yet to come (*function_id says which). */
-static const char *launch_name(const struct reader *r, const bt_field *payload,
+static const char *launch_name(const struct reader *r, const struct record *payload,
 		const struct class_info *info, int64_t vpid, uint64_t *function_id)
 {
 	*function_id = 0;
@@ -393,22 +530,11 @@ static const char *launch_name(const struct reader *r, const bt_field *payload,
 	return dt_model_function_name(r->model, vpid, *function_id);
 }
 
-static void handle_launch(struct reader *r, const bt_field *payload,
+static void handle_launch(struct reader *r, const struct record *payload,
 		const struct class_info *info, int64_t vpid, int64_t vtid,
 		uint64_t ts)
 {
 	enum { TENSORS = DT_SLOT(api_launch, tensors) };
-	const bt_field *array = member(payload, info, TENSORS);
-	uint64_t n = bt_field_array_get_length(array);
-	if (n > UINT32_MAX)
-		n = UINT32_MAX;
-	if (n > r->tensor_buffer_cap) {
-		r->tensor_buffer_cap = n;
-		r->tensor_buffer = dt_xrealloc(r->tensor_buffer,
-				n * sizeof(int64_t));
-	}
-	for (uint64_t i = 0; i < n; i++)
-		r->tensor_buffer[i] = array_element(array, info->kind[TENSORS], i);
 	uint64_t function_id;
 	const char *name = launch_name(r, payload, info, vpid, &function_id);
 	dt_model_on_launch(r->model, vpid, vtid, ts,
@@ -416,7 +542,8 @@ static void handle_launch(struct reader *r, const bt_field *payload,
 			(int)get_signed(payload, info, DT_SLOT(api_launch, api)),
 			name ? name : "",
 			get_unsigned(payload, info, DT_SLOT(api_launch, stream)),
-			r->tensor_buffer, (uint32_t)n,
+			array_values(payload, info, TENSORS),
+			(uint32_t)array_length(payload, info, TENSORS),
 			(int)get_signed(payload, info, DT_SLOT(api_launch, result)));
 	if (!name)
 		dt_model_name_launch_later(r->model, vpid, function_id);
@@ -430,7 +557,7 @@ static void grow_buffer(void **buffer, size_t n, size_t size)
 /* dnntrace_lib:call: its arrays copied into reused buffers. The per-
  * argument arrays have one length each in CTF; a corrupt event with
  * unequal lengths is read as far as all of them go. */
-static void handle_lib_call(struct reader *r, const bt_field *payload,
+static void handle_lib_call(struct reader *r, const struct record *payload,
 		const struct class_info *info, int64_t vpid, int64_t vtid,
 		uint64_t ts)
 {
@@ -440,15 +567,12 @@ static void handle_lib_call(struct reader *r, const bt_field *payload,
 	static const int per_argument[] = { TENSORS, PTRS, ROLES, DTYPES, RANKS };
 	uint64_t n_args = UINT32_MAX;
 	for (size_t i = 0; i < sizeof(per_argument) / sizeof(per_argument[0]); i++) {
-		uint64_t length = bt_field_array_get_length(member(payload, info,
-					per_argument[i]));
+		uint64_t length = array_length(payload, info, per_argument[i]);
 		if (length < n_args)
 			n_args = length;
 	}
-	const bt_field *dims = member(payload, info, DIMS);
-	uint64_t n_dims = bt_field_array_get_length(dims);
-	if (n_dims > UINT32_MAX)
-		n_dims = UINT32_MAX;
+	const int64_t *dims = array_values(payload, info, DIMS);
+	uint64_t n_dims = array_length(payload, info, DIMS);
 	if (n_args > r->lib_args_cap) {
 		r->lib_args_cap = n_args;
 		grow_buffer((void **)&r->lib_tensors, n_args, sizeof(int64_t));
@@ -461,31 +585,31 @@ static void handle_lib_call(struct reader *r, const bt_field *payload,
 		r->lib_dims_cap = n_dims;
 		grow_buffer((void **)&r->lib_dims, n_dims, sizeof(int64_t));
 	}
-	const bt_field *tensors = member(payload, info, TENSORS);
-	const bt_field *ptrs = member(payload, info, PTRS);
-	const bt_field *roles = member(payload, info, ROLES);
-	const bt_field *dtypes = member(payload, info, DTYPES);
-	const bt_field *ranks = member(payload, info, RANKS);
+	const int64_t *tensors = array_values(payload, info, TENSORS);
+	const int64_t *ptrs = array_values(payload, info, PTRS);
+	const int64_t *roles = array_values(payload, info, ROLES);
+	const int64_t *dtypes = array_values(payload, info, DTYPES);
+	const int64_t *ranks = array_values(payload, info, RANKS);
 	/* Format 3 lists every argument the catalogue names for the entry
 	 * point; one the call left unused is no argument of the analysis: it
 	 * is dropped here with its dimensions, so the model and the hooks see
 	 * what formats 1 and 2 listed. */
 	uint64_t kept = 0, at = 0, kept_dims = 0;
 	for (uint64_t i = 0; i < n_args; i++) {
-		uint8_t role = (uint8_t)array_element(roles, info->kind[ROLES], i);
-		uint8_t rank = (uint8_t)array_element(ranks, info->kind[RANKS], i);
+		uint8_t role = (uint8_t)roles[i];
+		uint8_t rank = (uint8_t)ranks[i];
 		if (role == DNNTRACE_ROLE_UNUSED) {
 			at += rank;
 			continue;
 		}
-		r->lib_tensors[kept] = array_element(tensors, info->kind[TENSORS], i);
-		r->lib_ptrs[kept] = (uint64_t)array_element(ptrs, info->kind[PTRS], i);
+		r->lib_tensors[kept] = tensors[i];
+		r->lib_ptrs[kept] = (uint64_t)ptrs[i];
 		r->lib_roles[kept] = role;
-		r->lib_dtypes[kept] = (uint8_t)array_element(dtypes, info->kind[DTYPES], i);
+		r->lib_dtypes[kept] = (uint8_t)dtypes[i];
 		r->lib_ranks[kept] = rank;
 		kept++;
 		for (uint64_t d = at; d < at + rank && d < n_dims; d++)
-			r->lib_dims[kept_dims++] = array_element(dims, info->kind[DIMS], d);
+			r->lib_dims[kept_dims++] = dims[d];
 		at += rank;
 	}
 	r->lib_n_args = (uint32_t)kept;
@@ -508,18 +632,17 @@ static void handle_lib_call(struct reader *r, const bt_field *payload,
 }
 
 /*
- * The pass hooks (pass_hooks.h) get the event once the model has it. The
- * scalar fields are read again here rather than in the switch above, so
- * the model's path stays as it was; arrays come from the reader's buffers
- * the model's handlers just filled.
+ * The pass hooks (pass_hooks.h) get the event once the model has it, from
+ * the same record; a launch's tensors are the record's own array, a
+ * library call's those its handler kept.
  */
-static void run_hooks(struct reader *r, const bt_event *event,
-		const struct class_info *info, const bt_field *payload,
+static void run_hooks(struct reader *r, const struct record *rec,
+		const struct class_info *info, const struct record *payload,
 		int64_t vpid, uint64_t ts)
 {
 	struct dt_hook_event e = {.vpid = vpid, .ts = ts, .tensor = -1,
 		.src_tensor = -1};
-	e.vtid = context_integer(event, info->vtid_index, info->vtid_signed);
+	e.vtid = rec->vtid;
 	switch (info->handler) {
 	case H_ALLOC:
 		e.kind = DT_HOOK_ALLOC;
@@ -571,9 +694,9 @@ static void run_hooks(struct reader *r, const bt_event *event,
 		if (!e.name)
 			e.name = "";
 		e.stream = UNSIGNED(api_launch, stream);
-		e.tensors = r->tensor_buffer;
-		e.n_tensors = (uint32_t)bt_field_array_get_length(
-				member(payload, info, DT_SLOT(api_launch, tensors)));
+		e.tensors = array_values(payload, info, DT_SLOT(api_launch, tensors));
+		e.n_tensors = (uint32_t)array_length(payload, info,
+				DT_SLOT(api_launch, tensors));
 		e.result = (int)SIGNED(api_launch, result);
 		e.start_ns = UNSIGNED(api_launch, start_ns);
 		break;
@@ -651,19 +774,12 @@ static void run_hooks(struct reader *r, const bt_event *event,
 		dt_overheads_on_event(r->hooks->overheads, r->model, &e);
 }
 
-static void handle_event(struct reader *r, const bt_message *msg)
+static void handle_event(struct reader *r, const struct record *rec)
 {
-	const bt_event *event = bt_message_event_borrow_event_const(msg);
-	const struct class_info *info = class_of(r, bt_event_borrow_class_const(event));
-	if (info->handler == H_IGNORE) {
-		if (info->corrupt)
-			dt_damage.count[DT_DAMAGE_EVENT_CLASS]++;
-		return;
-	}
-	/* no vpid context: one process */
-	int64_t vpid = context_integer(event, info->vpid_index, info->vpid_signed);
-	const bt_field *payload = bt_event_borrow_payload_field_const(event);
-	uint64_t ts = event_time(msg, info);
+	const struct class_info *info = rec->info;
+	int64_t vpid = rec->vpid;
+	const struct record *payload = rec;
+	uint64_t ts = rec->ts;
 	struct dt_model *m = r->model;
 	switch (info->handler) {
 	case H_ALLOC:
@@ -697,12 +813,10 @@ static void handle_event(struct reader *r, const bt_message *msg)
 				UNSIGNED(gpu_memcpy, start), UNSIGNED(gpu_memcpy, end));
 		break;
 	case H_LAUNCH:
-		handle_launch(r, payload, info, vpid, context_integer(event,
-				info->vtid_index, info->vtid_signed), ts);
+		handle_launch(r, payload, info, vpid, rec->vtid, ts);
 		break;
 	case H_GRAPH_LAUNCH:
-		dt_model_on_graph_launch(m, vpid, context_integer(event,
-				info->vtid_index, info->vtid_signed), ts,
+		dt_model_on_graph_launch(m, vpid, rec->vtid, ts,
 				UNSIGNED(api_graph_launch, call_id),
 				(int)SIGNED(api_graph_launch, api),
 				UNSIGNED(api_graph_launch, stream),
@@ -752,22 +866,18 @@ static void handle_event(struct reader *r, const bt_message *msg)
 		dt_model_on_records_dropped(m, vpid, UNSIGNED(gpu_records_dropped, count));
 		break;
 	case H_LIB_CALL:
-		handle_lib_call(r, payload, info, vpid, context_integer(event,
-				info->vtid_index, info->vtid_signed), ts);
+		handle_lib_call(r, payload, info, vpid, rec->vtid, ts);
 		break;
 	case H_NVTX_PUSH:
-		dt_model_on_nvtx_push(m, vpid, context_integer(event,
-				info->vtid_index, info->vtid_signed), ts,
+		dt_model_on_nvtx_push(m, vpid, rec->vtid, ts,
 				STRING(nvtx_push, domain), STRING(nvtx_push, name));
 		break;
 	case H_NVTX_POP:
-		dt_model_on_nvtx_pop(m, vpid, context_integer(event,
-				info->vtid_index, info->vtid_signed), ts,
+		dt_model_on_nvtx_pop(m, vpid, rec->vtid, ts,
 				STRING(nvtx_pop, domain));
 		break;
 	case H_NVTX_START:
-		dt_model_on_nvtx_start(m, vpid, context_integer(event,
-				info->vtid_index, info->vtid_signed), ts,
+		dt_model_on_nvtx_start(m, vpid, rec->vtid, ts,
 				UNSIGNED(nvtx_start, id), STRING(nvtx_start, domain),
 				STRING(nvtx_start, name));
 		break;
@@ -790,26 +900,42 @@ static void handle_event(struct reader *r, const bt_message *msg)
 		break;
 	}
 	if (r->hooks)
-		run_hooks(r, event, info, payload, vpid, ts);
+		run_hooks(r, rec, info, payload, vpid, ts);
 }
 
+/* The analysis thread: one chunk of records from the pipe, in order. */
+static void consume_records(void *ctx, const char *data, size_t len)
+{
+	struct reader *r = ctx;
+	for (size_t at = 0; at < len;) {
+		const struct record *rec = (const struct record *)(data + at);
+		if (rec->info)
+			handle_event(r, rec);
+		else
+			dt_model_on_discarded(r->model, rec->value[0] != 0,
+					rec->value[1]);
+		at += rec->size;
+	}
+}
+
+/* The decoding thread: one message into the pipe. */
 static void handle_message(struct reader *r, const bt_message *msg)
 {
 	uint64_t count = 0;
 	switch (bt_message_get_type(msg)) {
 	case BT_MESSAGE_TYPE_EVENT:
-		handle_event(r, msg);
+		capture_event(r, msg);
 		break;
 	case BT_MESSAGE_TYPE_DISCARDED_EVENTS:
 		if (bt_message_discarded_events_get_count(msg, &count) ==
 				BT_PROPERTY_AVAILABILITY_AVAILABLE)
-			dt_model_on_discarded(r->model, true, count);
+			capture_discarded(r, true, count);
 		else
-			dt_model_on_discarded(r->model, false, 0);
+			capture_discarded(r, false, 0);
 		break;
 	case BT_MESSAGE_TYPE_DISCARDED_PACKETS:
 		/* whole packets: the number of events in them is unknown */
-		dt_model_on_discarded(r->model, false, 0);
+		capture_discarded(r, false, 0);
 		break;
 	default:
 		break;
@@ -1066,11 +1192,15 @@ int dt_read_trace_hooked(const char *trace_dir, struct dt_model *m,
 		return -1;
 	}
 	struct reader r = {.model = m, .hooks = hooks};
+	r.pipe = dt_event_pipe_new(consume_records, &r, true);
 	dt_progress_enter(DT_PHASE_DECODING);
 	int rc = run_graph(trace_dir, params, &r, error, error_size);
+	/* the analysis thread has every record once this returns */
+	dt_event_pipe_finish(r.pipe);
 	bt_value_put_ref(params);
+	for (size_t i = 0; i < r.n_classes; i++)
+		free(r.classes[i]);
 	free(r.classes);
-	free(r.tensor_buffer);
 	free(r.lib_tensors);
 	free(r.lib_ptrs);
 	free(r.lib_roles);

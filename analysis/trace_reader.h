@@ -1,7 +1,9 @@
 /*
  * Reads an LTTng trace directory with libbabeltrace2 (source.ctf.fs ->
  * filter.utils.muxer -> our own sink) in one streaming pass and feeds every
- * dnntrace event to the model. Must never keep events: only the model grows.
+ * dnntrace event to the model, in trace order (decoding on the calling
+ * thread, the model and hooks on a second one: trace_reader.c). Must never
+ * keep events: only the model grows.
  */
 #ifndef DNNTRACE_ANALYSIS_TRACE_READER_H
 #define DNNTRACE_ANALYSIS_TRACE_READER_H

@@ -5,8 +5,6 @@
  */
 #include "analysis/util.h"
 
-#include <errno.h>
-#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -238,58 +236,59 @@ void dt_strpool_free(struct dt_strpool *pool)
 	memset(pool, 0, sizeof(*pool));
 }
 
-#define OUTPUT_BUFFER (1 << 20)
+static const char digit_pairs[] =
+	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+	"8081828384858687888990919293949596979899";
 
-FILE *dt_open_output(const char *dir, const char *file_name)
+static const uint64_t powers_of_10[20] = {
+	1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL,
+	10000000ULL, 100000000ULL, 1000000000ULL, 10000000000ULL,
+	100000000000ULL, 1000000000000ULL, 10000000000000ULL,
+	100000000000000ULL, 1000000000000000ULL, 10000000000000000ULL,
+	100000000000000000ULL, 1000000000000000000ULL,
+	10000000000000000000ULL,
+};
+
+char *dt_fmt_u64(char *p, uint64_t v)
 {
-	char path[PATH_MAX];
-	int n = snprintf(path, sizeof(path), "%s/%s", dir, file_name);
-	if (n < 0 || (size_t)n >= sizeof(path)) {
-		errno = ENAMETOOLONG;
-		return NULL;
+	/* The digit count first, so the digits go straight to their place:
+	 * log10 from the bit length (1233 / 4096 ~ log10(2)), then one
+	 * comparison corrects it (v | 1: 0 has one digit too; the powers
+	 * of 10 from 10 on are even, so no other count changes). */
+	uint64_t odd = v | 1;
+	unsigned bits = 64 - (unsigned)__builtin_clzll(odd);
+	unsigned t = (bits * 1233) >> 12;
+	size_t n = t + 1 - (odd < powers_of_10[t]);
+	char *end = p + n;
+	while (v >= 100) {
+		end -= 2;
+		memcpy(end, &digit_pairs[2 * (v % 100)], 2);
+		v /= 100;
 	}
-	FILE *f = fopen(path, "w");
-	if (f)
-		setvbuf(f, NULL, _IOFBF, OUTPUT_BUFFER);
-	return f;
+	if (v >= 10)
+		memcpy(end - 2, &digit_pairs[2 * v], 2);
+	else
+		end[-1] = (char)('0' + v);
+	return p + n;
 }
 
-int dt_close_output(FILE *f)
+char *dt_fmt_i64(char *p, int64_t v)
 {
-	int failed = ferror(f);
-	if (fclose(f) != 0 || failed)
-		return -1;
-	return 0;
+	if (v >= 0)
+		return dt_fmt_u64(p, (uint64_t)v);
+	*p++ = '-';
+	return dt_fmt_u64(p, (uint64_t)0 - (uint64_t)v);
 }
 
-/* putc_unlocked writes straight into the stdio buffer; fwrite's general
- * path costs more than the few characters printed here. */
-void dt_put_u64(FILE *f, uint64_t v)
+char *dt_fmt_us3(char *p, uint64_t ns)
 {
-	char buf[24];
-	char *p = buf + sizeof(buf);
-	do {
-		*--p = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	for (; p < buf + sizeof(buf); p++)
-		putc_unlocked(*p, f);
-}
-
-void dt_put_i64(FILE *f, int64_t v)
-{
-	if (v < 0) {
-		putc_unlocked('-', f);
-		dt_put_u64(f, (uint64_t)0 - (uint64_t)v);
-	} else {
-		dt_put_u64(f, (uint64_t)v);
-	}
-}
-
-void dt_put_str(FILE *f, const char *s)
-{
-	for (; *s; s++)
-		putc_unlocked(*s, f);
+	p = dt_fmt_u64(p, ns / 1000);
+	unsigned frac = (unsigned)(ns % 1000);
+	*p++ = '.';
+	*p++ = (char)('0' + frac / 100);
+	memcpy(p, &digit_pairs[2 * (frac % 100)], 2);
+	return p + 2;
 }
 
 /*

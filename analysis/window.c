@@ -3,7 +3,7 @@
  * range, and for a window (--kernels, --range, or every kernel) global
  * and local, G10's Birth/Death and inactive periods, memory per kernel,
  * the peak and the tensors' categories; and which window each group gets
- * for what the user asked (dt_groups_analyze_request). Must never build
+ * for what the user asked (dt_groups_choose_windows). Must never build
  * or reorder kernels (group_build.c), read the trace, print or write
  * output.
  */
@@ -117,7 +117,20 @@ bool dt_group_range_window(const struct dt_group *g, uint64_t start_ns,
 
 static void analyze_window(struct dt_group *g, size_t first, size_t count);
 
-bool dt_group_analyze_range(struct dt_group *g, uint64_t start_ns,
+/* The window kernels [first, first+count), clamped to the group's. */
+static void set_window(struct dt_group *g, size_t first, size_t count)
+{
+	if (first > g->n_kernels)
+		first = g->n_kernels;
+	if (count > g->n_kernels - first)
+		count = g->n_kernels - first;
+	g->win_first = first;
+	g->win_count = count;
+}
+
+/* The window of an NVTX range, judged by the range's times; false when
+ * no kernel was launched inside it (nothing set). */
+static bool set_range_window(struct dt_group *g, uint64_t start_ns,
 		uint64_t end_ns)
 {
 	size_t first, count;
@@ -126,14 +139,24 @@ bool dt_group_analyze_range(struct dt_group *g, uint64_t start_ns,
 	g->range_times = true;
 	g->range_start_ns = start_ns;
 	g->range_end_ns = end_ns;
-	analyze_window(g, first, count);
+	set_window(g, first, count);
+	return true;
+}
+
+bool dt_group_analyze_range(struct dt_group *g, uint64_t start_ns,
+		uint64_t end_ns)
+{
+	if (!set_range_window(g, start_ns, end_ns))
+		return false;
+	analyze_window(g, g->win_first, g->win_count);
 	return true;
 }
 
 void dt_group_analyze(struct dt_group *g, size_t first, size_t count)
 {
 	g->range_times = false;
-	analyze_window(g, first, count);
+	set_window(g, first, count);
+	analyze_window(g, g->win_first, g->win_count);
 }
 
 static void analyze_window(struct dt_group *g, size_t first, size_t count)
@@ -143,12 +166,9 @@ static void analyze_window(struct dt_group *g, size_t first, size_t count)
 	free(g->live_bytes);
 	free(g->active_bytes);
 	free(g->g10_total_bytes);
-	if (first > g->n_kernels)
-		first = g->n_kernels;
-	if (count > g->n_kernels - first)
-		count = g->n_kernels - first;
-	g->win_first = first;
-	g->win_count = count;
+	set_window(g, first, count);
+	first = g->win_first;
+	count = g->win_count;
 	size_t nt = g->n_tensors, nk = count;
 	const struct dt_kernel *window = &g->kernels[first];
 	g->results = dt_xcalloc(nt, sizeof(*g->results));
@@ -272,7 +292,7 @@ static void analyze_window(struct dt_group *g, size_t first, size_t count)
 /* --kernels A:B (or none: every kernel). A window applies to every group
  * it fits; a group with fewer kernels is analyzed whole and says so.
  * Fitting none is a usage error (1). */
-static int analyze_kernels(const struct dt_request *req, struct dt_group *groups,
+static int choose_kernels(const struct dt_request *req, struct dt_group *groups,
 		size_t n_groups, char **error)
 {
 	bool window_fits_some = false;
@@ -286,7 +306,8 @@ static int analyze_kernels(const struct dt_request *req, struct dt_group *groups
 		} else if (req->has_window) {
 			g->window_misfit = true;
 		}
-		dt_group_analyze(g, first, count);
+		g->range_times = false;
+		set_window(g, first, count);
 	}
 	if (!req->has_window || window_fits_some)
 		return 0;
@@ -308,7 +329,7 @@ static int analyze_kernels(const struct dt_request *req, struct dt_group *groups
  * analyzed whole and says so; a range that fits no group is a usage
  * error (1): no such range, fewer occurrences, or no kernels inside.
  */
-static int analyze_range(const struct dt_request *req, const struct dt_model *m,
+static int choose_range(const struct dt_request *req, const struct dt_model *m,
 		struct dt_group *groups, size_t n_groups, char **error)
 {
 	size_t most = 0;
@@ -324,11 +345,12 @@ static int analyze_range(const struct dt_request *req, const struct dt_model *m,
 		const struct dt_process *p = dt_model_find_process(m, g->vpid);
 		const struct dt_range *r = p ? dt_process_find_range(p,
 				req->range_name, req->range_occurrence - 1, NULL) : NULL;
-		if (r && dt_group_analyze_range(g, r->start_ns, r->end_ns)) {
+		if (r && set_range_window(g, r->start_ns, r->end_ns)) {
 			fits_some = true;
 		} else {
 			g->window_misfit = true;
-			dt_group_analyze(g, 0, g->n_kernels);
+			g->range_times = false;
+			set_window(g, 0, g->n_kernels);
 		}
 	}
 	if (fits_some)
@@ -347,11 +369,27 @@ static int analyze_range(const struct dt_request *req, const struct dt_model *m,
 	return 1;
 }
 
-int dt_groups_analyze_request(const struct dt_request *req,
+int dt_groups_choose_windows(const struct dt_request *req,
 		const struct dt_model *m, struct dt_group *groups, size_t n_groups,
 		char **error)
 {
 	*error = NULL;
-	return req->range_name ? analyze_range(req, m, groups, n_groups, error) :
-		analyze_kernels(req, groups, n_groups, error);
+	return req->range_name ? choose_range(req, m, groups, n_groups, error) :
+		choose_kernels(req, groups, n_groups, error);
+}
+
+void dt_groups_analyze_windows(struct dt_group *groups, size_t n_groups)
+{
+	for (size_t i = 0; i < n_groups; i++)
+		analyze_window(&groups[i], groups[i].win_first,
+				groups[i].win_count);
+}
+
+int dt_groups_analyze_request(const struct dt_request *req,
+		const struct dt_model *m, struct dt_group *groups, size_t n_groups,
+		char **error)
+{
+	int rc = dt_groups_choose_windows(req, m, groups, n_groups, error);
+	dt_groups_analyze_windows(groups, n_groups);
+	return rc;
 }

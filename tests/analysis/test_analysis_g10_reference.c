@@ -502,7 +502,7 @@ int main(void)
 
 	char out_dir[] = "/tmp/dnntrace-g10ref-XXXXXX";
 	CHECK(mkdtemp(out_dir));
-	CHECK_EQ_INT(dt_write_g10_files(&g, NULL, out_dir, "pytorch64",
+	CHECK_EQ_INT(dt_write_g10_files(&g, out_dir, "pytorch64",
 			DT_G10_ALL), 0);
 	compare_exact(ref_dir, out_dir, "tensors.config");
 	compare_liveness(ref_dir, out_dir);

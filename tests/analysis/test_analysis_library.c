@@ -240,7 +240,7 @@ static void test_kernel_granularity(void)
 
 	char dir[] = "/tmp/dnntrace-libtest-XXXXXX";
 	CHECK(mkdtemp(dir));
-	CHECK_EQ_INT(dt_write_g10_files(&g, NULL, dir, "lib", DT_G10_ALL), 0);
+	CHECK_EQ_INT(dt_write_g10_files(&g, dir, "lib", DT_G10_ALL), 0);
 	CHECK_EQ_INT(dt_write_csv_files(&g, dir), 0);
 	CHECK_EQ_STR(read_text(dir, "kernels.csv"),
 		"index,device,stream,start_ns,end_ns,duration_ns,name,api,inputs,outputs,touched,op\n"
@@ -336,7 +336,7 @@ static void test_op_granularity(void)
 
 	char dir[] = "/tmp/dnntrace-libtest-XXXXXX";
 	CHECK(mkdtemp(dir));
-	CHECK_EQ_INT(dt_write_g10_files(&g, NULL, dir, "lib", DT_G10_ALL), 0);
+	CHECK_EQ_INT(dt_write_g10_files(&g, dir, "lib", DT_G10_ALL), 0);
 	CHECK_EQ_INT(dt_write_csv_files(&g, dir), 0);
 	CHECK_EQ_STR(read_text(dir, "kernels.csv"),
 		"index,device,stream,start_ns,end_ns,duration_ns,name,api,inputs,outputs,touched,op\n"

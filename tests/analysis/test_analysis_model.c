@@ -8,6 +8,7 @@
  * from the rules in /work/shared/notes/g10-semantics.md. Must never compare
  * against output produced by the code under test.
  */
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -154,7 +155,7 @@ static void test_full_window(struct dt_group *g)
 
 	char dir[] = "/tmp/dnntrace-test-XXXXXX";
 	CHECK(mkdtemp(dir));
-	CHECK_EQ_INT(dt_write_g10_files(g, NULL, dir, "unit",
+	CHECK_EQ_INT(dt_write_g10_files(g, dir, "unit",
 			DT_G10_ALL), 0);
 	CHECK_EQ_INT(dt_write_csv_files(g, dir), 0);
 	CHECK_EQ_STR(read_text(dir, "unit_NNMemConsumptionLog.py"),
@@ -414,6 +415,47 @@ static void test_us_format(void)
 	}
 }
 
+/* The report's number formatting (util.h) must print exactly what printf
+ * does, at every digit count and at the ends of the ranges. */
+static void test_number_format(void)
+{
+	char expected[64], got[32];
+	uint64_t power = 1;
+	for (int digits = 1; digits <= 20; digits++) {
+		/* 10^k - 1, 10^k and 10^k + 1 at every count */
+		for (uint64_t v = power - (power > 1); v <= power + 1; v++) {
+			snprintf(expected, sizeof(expected), "%" PRIu64, v);
+			*dt_fmt_u64(got, v) = '\0';
+			CHECK_EQ_STR(got, expected);
+		}
+		if (digits < 20)
+			power *= 10;
+	}
+	static const int64_t signed_values[] = {0, -1, 9, -10, INT64_MAX,
+		INT64_MIN, -1234567890123LL};
+	for (size_t i = 0; i < sizeof(signed_values) / sizeof(signed_values[0]); i++) {
+		snprintf(expected, sizeof(expected), "%" PRId64, signed_values[i]);
+		*dt_fmt_i64(got, signed_values[i]) = '\0';
+		CHECK_EQ_STR(got, expected);
+	}
+	uint64_t x = 88172645463325252ULL;
+	for (int i = 0; i < 300000; i++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		uint64_t v = x >> (x % 64);
+		snprintf(expected, sizeof(expected), "%" PRIu64, v);
+		*dt_fmt_u64(got, v) = '\0';
+		CHECK_EQ_STR(got, expected);
+		snprintf(expected, sizeof(expected), "%" PRIu64 ".%03u", v / 1000,
+				(unsigned)(v % 1000));
+		*dt_fmt_us3(got, v) = '\0';
+		CHECK_EQ_STR(got, expected);
+	}
+	*dt_fmt_u64(got, UINT64_MAX) = '\0';
+	CHECK_EQ_STR(got, "18446744073709551615");
+}
+
 /* Format 2's function events (model.h): the first event for an id names
  * it; id 0 is the unknown name ""; a launch read before its function event
  * is named once the trace is read; one whose event never came keeps "". */
@@ -447,6 +489,7 @@ int main(void)
 {
 	test_function_names();
 	test_us_format();
+	test_number_format();
 	test_groups();
 	test_managed_first_use();
 	test_failed_alloc_groups();

@@ -139,7 +139,7 @@ static void test_ops(void)
 	dt_group_analyze(g, 0, g->n_kernels);
 	char dir[] = "/tmp/dnntrace-nvtxtest-XXXXXX";
 	CHECK(mkdtemp(dir));
-	CHECK_EQ_INT(dt_write_g10_files(g, NULL, dir, "n", DT_G10_ALL), 0);
+	CHECK_EQ_INT(dt_write_g10_files(g, dir, "n", DT_G10_ALL), 0);
 	CHECK_EQ_INT(dt_write_csv_files(g, dir), 0);
 	const char *csv = read_text(dir, "kernels.csv");
 	CHECK(strncmp(csv, "index,device,stream,start_ns,end_ns,duration_ns,"
