@@ -26,35 +26,17 @@ beyond what --real-gpu names.
 TRACE_TEXT is `babeltrace2 TRACE_DIR` output.
 """
 import ast
-import csv
 import os
 import re
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import catalogue  # noqa: E402  (the product's catalogue, read)
+from report_check import checks, problem, problems, read_csv  # noqa: E402
 
 # Trace format 3 writes a stream-ordered allocation or free as *_async.
 ALLOCS = ("dnntrace_api:alloc", "dnntrace_api:alloc_async")
 FREES = ("dnntrace_api:free", "dnntrace_api:free_async")
-
-problems = []
-
-
-def problem(check, text):
-    same = [p for p in problems if p[0] == check]
-    if len(same) < 20:
-        print(f"{check}: {text}")
-    problems.append((check, text))
-
-
-def read_csv(path):
-    if not os.path.exists(path):
-        problem("files", f"missing {path}")
-        return []
-    with open(path, newline="") as f:
-        return list(csv.DictReader(f))
-
 
 def id_list(text):
     return [int(x) for x in re.split(r"[\s;|:]+", (text or "").strip()) if x]
@@ -649,8 +631,7 @@ def main(argv):
         print(f"compare.py: bad arguments {argv[1:]}", file=sys.stderr)
         return 2
     if problems:
-        checks = sorted({p[0] for p in problems})
-        print(f"{len(problems)} differences ({', '.join(checks)})")
+        print(f"{len(problems)} differences ({', '.join(checks())})")
         return 1
     return 0
 

@@ -34,33 +34,20 @@ fails the first four: tests/gpu/README.md):
   steps      the NVTX range train_step is an op STEPS times (overheads.csv)
              and names kernels (kernels.csv op)
 """
-import csv
 import os
 import re
 import sys
 
-LAUNCH_APIS = {"cudaLaunchKernel", "cudaLaunchKernel_ptsz", "__cudaLaunchKernel",
-               "__cudaLaunchKernel_ptsz", "cuLaunchKernel", "cuLaunchKernel_ptsz",
-               "cuLaunchKernelEx", "cuLaunchKernelEx_ptsz", "cudaLaunchKernelExC",
-               "cudaLaunchKernelExC_ptsz", "cuLaunchCooperativeKernel",
-               "cuLaunchCooperativeKernel_ptsz", "cudaLaunchCooperativeKernel",
-               "cudaLaunchCooperativeKernel_ptsz"}
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import catalogue  # noqa: E402  (the product's catalogue, read)
+import report_check  # noqa: E402
+from report_check import checks, problem, problems, read_csv  # noqa: E402
+
+report_check.shown_per_check = 10
+# The calls that launch a program's own kernels: the catalogue's kernel
+# launches, runtime and driver, every variant.
+LAUNCH_APIS = {api for api in catalogue.api_names() if re.search(r"Launch(Cooperative)?Kernel", api)}
 KIND = {"async": "stream_ordered", "no-caching": "device"}
-problems = []
-
-
-def problem(check, text):
-    if sum(1 for p in problems if p[0] == check) < 10:
-        print(f"{check}: {text}")
-    problems.append((check, text))
-
-
-def read_csv(path):
-    if not os.path.exists(path):
-        problem("files", f"missing {path}")
-        return []
-    with open(path, newline="") as f:
-        return list(csv.DictReader(f))
 
 
 def is_library(api):
@@ -188,7 +175,7 @@ def run(model_out, report, op_report, allocator):
     check_names(model, tensors, allocator)
     in_steps = check_steps(model, kernels, report)
     if problems:
-        print(f"{len(problems)} problems ({', '.join(sorted({p[0] for p in problems}))})")
+        print(f"{len(problems)} problems ({', '.join(checks())})")
         return 1
     print(f"ok: {len(kernels)} kernels ({library} of library calls, {launches} launches,"
           f" {in_steps} in train_step), {library_ops} library call ops with kernels,"

@@ -21,6 +21,12 @@ def _list_macro(text, name):
     return text[start:text.index('\n', start)]
 
 
+def api_names():
+    """The names of the entry points the dnntrace_api provider traces."""
+    body = _list_macro(_text(), 'DNNTRACE_API_ENTRIES')
+    return [m.group(1) for m in re.finditer(r'X\(\s*\d+,\s*(\w+),', body)]
+
+
 def memory_kinds():
     """api name -> kind of memory ('device', 'stream_ordered', ...)."""
     body = _list_macro(_text(), 'DNNTRACE_MEMORY_ENTRIES')
