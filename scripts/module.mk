@@ -15,7 +15,7 @@ SCRIPTS_PYTHON_SHIM := $(wildcard python/dnntrace_torch/shim/*.py)
 
 .PHONY: demo install
 demo: deps
-	$(MAKE) --no-print-directory all
+	$(MAKE) --no-print-directory -j$(BUILD_JOBS) all
 	rm -rf $(SCRIPTS_DEMO_DIR)
 	mkdir -p $(SCRIPTS_DEMO_DIR)
 	SIMGPU_TIME_SCALE=1 DNNTRACE_BUILD=$(abspath $(BUILD)) scripts/dnntrace record --simgpu \

@@ -18,7 +18,8 @@ TESTS_UBSAN_OPTIONS := print_stacktrace=1:halt_on_error=1
 
 .PHONY: test
 test: SHELL := /bin/bash
-test: deps-test all
+test: deps-test
+	@$(MAKE) --no-print-directory -j$(BUILD_JOBS) all
 	@set -u; \
 	mkdir -p build-asan; \
 	$(MAKE) --no-print-directory SANITIZE=1 all >build-asan/build.log 2>&1 & asan_build=$$!; \
