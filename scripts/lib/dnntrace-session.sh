@@ -81,6 +81,17 @@ dnntrace_start_sessiond() {
 	cat "$pidfile"
 }
 
+# Whether process PID still runs. A daemon that has exited stays a zombie
+# until its parent reaps it (init, for a --daemonize'd one), and kill -0
+# still succeeds on a zombie: a container's init may reap only every second
+# or two, which made every stop wait that long for a daemon already gone.
+dnntrace_process_running() {
+	local state
+	kill -0 "$1" 2>/dev/null || return 1
+	state=$(sed -n 's/^State:[[:space:]]*\(.\).*/\1/p' "/proc/$1/status" 2>/dev/null)
+	[ "$state" != Z ]
+}
+
 # Stops the session daemon with this pid (one this script started). A daemon
 # whose consumer is stuck on a dead process's buffer (see
 # dnntrace_destroy_session) ignores SIGTERM: after 10 s it and the processes
@@ -91,7 +102,7 @@ dnntrace_stop_sessiond() {
 	kill "$pid" 2>/dev/null || return 0
 	local _
 	for _ in $(seq 100); do
-		kill -0 "$pid" 2>/dev/null || return 0
+		dnntrace_process_running "$pid" || return 0
 		sleep 0.1
 	done
 	local children grandchildren child

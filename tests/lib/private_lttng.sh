@@ -22,6 +22,9 @@ if [ "${DNNTRACE_PRIVATE_LTTNG:-}" != "inside" ]; then
 	exec "$0" "$@"
 fi
 
+# shellcheck source=../../scripts/lib/dnntrace-session.sh
+. "$(cd "$(dirname "$0")/../../scripts/lib" && pwd)/dnntrace-session.sh"
+
 home=$(mktemp -d "${TMPDIR:-/tmp}/dnntrace-lttng.XXXXXX")
 export LTTNG_HOME="$home"
 lttng-sessiond --daemonize --quiet --no-kernel 2>/dev/null || {
@@ -36,10 +39,10 @@ stop_daemon() {
 		local pid
 		pid=$(cat "$pidfile")
 		kill "$pid" 2>/dev/null
-		for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+		for _ in $(seq 50); do dnntrace_process_running "$pid" || break; sleep 0.1; done
 		# A daemon whose consumer is stuck on a killed program's buffer
 		# ignores SIGTERM: it and the consumers it started get SIGKILL.
-		if kill -0 "$pid" 2>/dev/null; then
+		if dnntrace_process_running "$pid"; then
 			local children child
 			children=$(pgrep -P "$pid" 2>/dev/null)
 			for child in $children; do children="$children $(pgrep -P "$child" 2>/dev/null)"; done
