@@ -22,7 +22,7 @@ if [ "${DNNTRACE_PRIVATE_LTTNG:-}" != "inside" ]; then
 	exec "$0" "$@"
 fi
 
-# shellcheck source=../../scripts/lib/dnntrace-session.sh
+# shellcheck source-path=SCRIPTDIR source=../../scripts/lib/dnntrace-session.sh
 . "$(cd "$(dirname "$0")/../../scripts/lib" && pwd)/dnntrace-session.sh"
 
 home=$(mktemp -d "${TMPDIR:-/tmp}/dnntrace-lttng.XXXXXX")
