@@ -9,19 +9,29 @@
 . "$SCRIPTS/lib/dnntrace-session.sh"
 [ -r /proc/self/status ] || skip "no /proc: a zombie cannot be told apart"
 
-# A parent that never reaps: `sleep 30` exec'd over the shell that started
-# `true`, so `true` stays a zombie until the parent ends.
-bash -c 'true & exec sleep 30' &
+# A parent that never reaps: its child exits at once and stays a zombie
+# until the parent ends; the parent names the child in a file. (Looking for
+# any zombie child is racy: a shell, pyenv's python3 shim among them, reaps
+# its own short-lived children, and this test once caught one of those.)
+pid_file=$TEST_TMP/zombie.pid
+python3 -c 'import os, sys, time
+child = os.fork()
+if child == 0:
+    os._exit(0)
+with open(sys.argv[1] + ".new", "w") as f:
+    f.write("%d\n" % child)
+os.rename(sys.argv[1] + ".new", sys.argv[1])
+time.sleep(60)' "$pid_file" &
 parent=$!
 trap 'kill "$parent" 2>/dev/null' EXIT
 zombie=
-for _ in $(seq 100); do
-	zombie=$(pgrep -P "$parent" 2>/dev/null | head -n 1)
-	[ -n "$zombie" ] && grep -q '^State:[[:space:]]*Z' "/proc/$zombie/status" 2>/dev/null && break
+for _ in $(seq 200); do
+	[ -s "$pid_file" ] && zombie=$(cat "$pid_file") &&
+		grep -q '^State:[[:space:]]*Z' "/proc/$zombie/status" 2>/dev/null && break
 	zombie=
 	sleep 0.05
 done
-[ -n "$zombie" ] || fail "no zombie child appeared under pid $parent"
+[ -n "$zombie" ] || fail "the child of pid $parent did not become a zombie within 10 s"
 kill -0 "$zombie" 2>/dev/null || fail "kill -0 fails on the zombie: the case this guards is not reproduced"
 
 dnntrace_process_running "$parent" || fail "a sleeping process is said not to run"
