@@ -92,16 +92,17 @@ dnntrace_process_running() {
 	[ "$state" != Z ]
 }
 
-# Stops the session daemon with this pid (one this script started). A daemon
-# whose consumer is stuck on a dead process's buffer (see
-# dnntrace_destroy_session) ignores SIGTERM: after 10 s it and the processes
-# it started (its consumer daemons) get SIGKILL.
+# dnntrace_stop_sessiond PID [SECONDS]: stops the session daemon with this
+# pid (one this script started). A daemon whose consumer is stuck on a dead
+# process's buffer (see dnntrace_destroy_session) ignores SIGTERM: after
+# SECONDS (default 10) it and the processes it started (its consumer
+# daemons) get SIGKILL.
 dnntrace_stop_sessiond() {
-	local pid=$1
+	local pid=$1 seconds=${2:-10}
 	[ -n "$pid" ] || return 0
 	kill "$pid" 2>/dev/null || return 0
 	local _
-	for _ in $(seq 100); do
+	for _ in $(seq $((seconds * 10))); do
 		dnntrace_process_running "$pid" || return 0
 		sleep 0.1
 	done

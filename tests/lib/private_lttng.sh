@@ -27,29 +27,12 @@ fi
 
 home=$(mktemp -d "${TMPDIR:-/tmp}/dnntrace-lttng.XXXXXX")
 export LTTNG_HOME="$home"
-lttng-sessiond --daemonize --quiet --no-kernel 2>/dev/null || {
-	echo "private_lttng: could not start lttng-sessiond" >&2
-	exit 1
-}
-if [ "$(id -u)" = 0 ]; then pidfile=/var/run/lttng/lttng-sessiond.pid
-else pidfile="$home/.lttng/lttng-sessiond.pid"; fi
+pid=$(dnntrace_start_sessiond) || { rm -rf "$home"; exit 1; }
 
+# SIGKILL after 5 s, not record's 10: that is as long as a test runner's
+# timeout (-k 5) leaves this script after its TERM.
 stop_daemon() {
-	if [ -f "$pidfile" ]; then
-		local pid
-		pid=$(cat "$pidfile")
-		kill "$pid" 2>/dev/null
-		for _ in $(seq 50); do dnntrace_process_running "$pid" || break; sleep 0.1; done
-		# A daemon whose consumer is stuck on a killed program's buffer
-		# ignores SIGTERM: it and the consumers it started get SIGKILL.
-		if dnntrace_process_running "$pid"; then
-			local children child
-			children=$(pgrep -P "$pid" 2>/dev/null)
-			for child in $children; do children="$children $(pgrep -P "$child" 2>/dev/null)"; done
-			# shellcheck disable=SC2086 # a word list of pids
-			kill -KILL "$pid" $children 2>/dev/null
-		fi
-	fi
+	dnntrace_stop_sessiond "$pid" 5
 	rm -rf "$home"
 }
 # A TERM or INT (a test runner's timeout, Ctrl-C, which reach the command
