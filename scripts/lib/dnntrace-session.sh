@@ -106,7 +106,7 @@ dnntrace_stop_sessiond() {
 		dnntrace_process_running "$pid" || return 0
 		sleep 0.1
 	done
-	local children grandchildren child
+	local children= grandchildren= child
 	children=$(pgrep -P "$pid" 2>/dev/null)
 	for child in $children; do
 		grandchildren="$grandchildren $(pgrep -P "$child" 2>/dev/null)"
