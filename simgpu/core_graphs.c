@@ -15,6 +15,7 @@
  */
 #include "simgpu/sim_internal.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,6 +27,11 @@ struct kernel_launch {
 	const void *func; /* a CUfunction or CUkernel: registry entries live forever */
 	dim3 grid, block;
 	unsigned int shared_mem;
+	/* A copy of the parameter values, as a real node keeps them
+	 * (cuGraphKernelNodeGetParams hands this array back): nparams
+	 * pointers into one block that follows them (owned by the node). */
+	size_t nparams;
+	void **params;
 };
 
 enum node_kind { NODE_KERNEL, NODE_MEMCPY, NODE_MEMSET, NODE_HOST };
@@ -49,6 +55,12 @@ struct CUgraphNode_st {
 	struct node_op op;
 	size_t ndeps;
 	size_t *deps;         /* indices of the nodes it depends on */
+	/* A node of an exec (or a clone): the node it was cloned from, only
+	 * compared (never dereferenced), with that node's id and creation
+	 * index in its graph. */
+	const struct CUgraphNode_st *origin;
+	uint64_t origin_id;
+	size_t origin_index;
 };
 
 /* A stream that joined a capture. Per-thread default streams are never
@@ -65,6 +77,7 @@ struct CUgraph_st {
 	struct CUgraphNode_st **nodes; /* in creation order */
 	size_t n, cap;
 	int capturing;        /* a stream capture is building it */
+	CUgraphNode *dep_scratch; /* cuStreamGetCaptureInfo's dependencies */
 	struct capture_member *members; /* streams that joined that capture */
 	size_t nmembers;
 	struct CUgraph_st *next;
@@ -75,11 +88,21 @@ struct exec_node {
 	struct node_op op;
 };
 
+/*
+ * An executable graph: its own copies of the graph's nodes (each with an
+ * id of its own, as CUPTI's records name them), in a topological order.
+ * Assumed from CUPTI's documentation and NVIDIA's own samples, not seen on
+ * a GPU: instantiation clones every node (CUPTI_CBID_RESOURCE_GRAPHNODE_CLONED,
+ * original node -> exec node) and the kernel records of a launch carry the
+ * exec's id (cuptiGetGraphExecId) as graphId and the exec node's id
+ * (cuptiGetGraphNodeId of the clone) as graphNodeId, not the original's.
+ */
 struct CUgraphExec_st {
 	uint32_t magic;
-	uint32_t graph_id;
+	uint32_t id;          /* graphId in CUPTI records */
+	uint32_t graph_id;    /* the graph it was instantiated from */
 	size_t n;
-	struct exec_node *order; /* a topological order of the graph's nodes */
+	struct CUgraphNode_st **nodes; /* a topological order of the graph's nodes */
 	struct CUgraphExec_st *next;
 };
 
@@ -126,6 +149,62 @@ static struct CUgraph_st *new_graph(void)
 	return g;
 }
 
+/* A node's own copy of its kernel parameters (none for other kinds). */
+static void release_op(struct node_op *op)
+{
+	if (op->kind == NODE_KERNEL) {
+		free(op->u.launch.params);
+		op->u.launch.params = NULL;
+		op->u.launch.nparams = 0;
+	}
+}
+
+static void free_node(struct CUgraphNode_st *node)
+{
+	release_op(&node->op);
+	free(node->deps);
+	free(node);
+}
+
+/*
+ * Copies nparams parameter values from args into one block owned by k
+ * (the layout is the kernel's, sim_kernel_layout_locked). args NULL (or a
+ * kernel with no parameters): none. Caller holds sim_lock.
+ */
+static int copy_params(struct kernel_launch *k, void *const *args)
+{
+	const size_t *offsets = NULL, *sizes = NULL;
+	size_t n = args ? sim_kernel_layout_locked(k->func, &offsets, &sizes) : 0;
+	k->nparams = 0;
+	k->params = NULL;
+	if (!n)
+		return 0;
+	size_t bytes = 0;
+	for (size_t i = 0; i < n; i++)
+		if (offsets[i] + sizes[i] > bytes)
+			bytes = offsets[i] + sizes[i];
+	void **ptrs = malloc(n * sizeof(*ptrs) + bytes);
+	if (!ptrs)
+		return -1;
+	unsigned char *values = (unsigned char *)(ptrs + n);
+	for (size_t i = 0; i < n; i++) {
+		ptrs[i] = values + offsets[i];
+		memcpy(ptrs[i], args[i], sizes[i]);
+	}
+	k->nparams = n;
+	k->params = ptrs;
+	return 0;
+}
+
+/* *dst = *src with a parameter copy of its own. Caller holds sim_lock. */
+static int dup_op(struct node_op *dst, const struct node_op *src)
+{
+	*dst = *src;
+	if (src->kind == NODE_KERNEL && src->u.launch.params)
+		return copy_params(&dst->u.launch, src->u.launch.params);
+	return 0;
+}
+
 static void free_graph(struct CUgraph_st *g)
 {
 	for (struct CUgraph_st **link = &live_graphs; *link; link = &(*link)->next)
@@ -133,13 +212,72 @@ static void free_graph(struct CUgraph_st *g)
 			*link = g->next;
 			break;
 		}
-	for (size_t i = 0; i < g->n; i++) {
-		free(g->nodes[i]->deps);
-		free(g->nodes[i]);
-	}
+	for (size_t i = 0; i < g->n; i++)
+		free_node(g->nodes[i]);
 	free(g->nodes);
 	free(g->members);
+	free(g->dep_scratch);
 	free(g);
+}
+
+/* ---- CUPTI's resource callbacks: a node cloned (clone, instantiate) ---- */
+
+static _Atomic(simgpu_graph_clone_fn) clone_callback;
+
+void simgpu_internal_set_graph_clone_callback(simgpu_graph_clone_fn fn);
+void simgpu_internal_set_graph_clone_callback(simgpu_graph_clone_fn fn)
+{
+	atomic_store(&clone_callback, fn);
+}
+
+static int node_type_of(enum node_kind kind)
+{
+	switch (kind) {
+	case NODE_KERNEL:
+		return CU_GRAPH_NODE_TYPE_KERNEL;
+	case NODE_MEMCPY:
+		return CU_GRAPH_NODE_TYPE_MEMCPY;
+	case NODE_MEMSET:
+		return CU_GRAPH_NODE_TYPE_MEMSET;
+	default:
+		return CU_GRAPH_NODE_TYPE_HOST;
+	}
+}
+
+/* What each clone of nodes tells CUPTI, or NULL when nobody listens (or
+ * out of memory: the callbacks are lost). Caller holds sim_lock. */
+static struct simgpu_graph_clone *clone_reports(struct CUgraphNode_st *const *nodes,
+					       size_t n, const struct CUgraph_st *from,
+					       const void *graph,
+					       const struct CUgraphExec_st *exec,
+					       size_t *count)
+{
+	*count = 0;
+	if (!atomic_load(&clone_callback) || !n)
+		return NULL;
+	struct simgpu_graph_clone *r = calloc(n, sizeof(*r));
+	if (!r)
+		return NULL;
+	for (size_t i = 0; i < n; i++)
+		r[i] = (struct simgpu_graph_clone){
+			.graph = (void *)graph,
+			.original_graph = (void *)from,
+			.node = nodes[i],
+			.original_node = (void *)nodes[i]->origin,
+			.node_type = node_type_of(nodes[i]->op.kind),
+			.graph_exec = (void *)exec,
+		};
+	*count = n;
+	return r;
+}
+
+/* Called without sim_lock: the callback may ask for ids. */
+static void deliver_clone_reports(struct simgpu_graph_clone *r, size_t n)
+{
+	simgpu_graph_clone_fn fn = atomic_load(&clone_callback);
+	for (size_t i = 0; fn && i < n; i++)
+		fn(&r[i]);
+	free(r);
 }
 
 cudaError_t sim_graph_create(CUgraph *out, unsigned int flags)
@@ -217,7 +355,7 @@ static cudaError_t check_op(const struct node_op *op, int has_args)
 
 static cudaError_t add_node(CUgraphNode *out, CUgraph graph,
 			    const CUgraphNode *deps, size_t ndeps,
-			    struct node_op op, int has_args)
+			    struct node_op op, int has_args, void *const *args)
 {
 	if (!out || !graph || (ndeps && !deps))
 		return cudaErrorInvalidValue;
@@ -240,8 +378,14 @@ static cudaError_t add_node(CUgraphNode *out, CUgraph graph,
 	}
 	if (err == cudaSuccess)
 		err = check_op(&op, has_args);
-	if (err == cudaSuccess)
+	if (err == cudaSuccess && op.kind == NODE_KERNEL &&
+	    copy_params(&op.u.launch, args) != 0)
+		err = cudaErrorMemoryAllocation;
+	if (err == cudaSuccess) {
 		err = append_node(g, indices, ndeps, op, out);
+		if (err != cudaSuccess)
+			release_op(&op);
+	}
 	pthread_mutex_unlock(&sim_lock);
 	free(indices);
 	return err;
@@ -250,11 +394,12 @@ static cudaError_t add_node(CUgraphNode *out, CUgraph graph,
 cudaError_t sim_graph_add_kernel_node(CUgraphNode *out, CUgraph graph,
 				      const CUgraphNode *deps, size_t ndeps,
 				      const void *func, dim3 grid, dim3 block,
-				      unsigned int shared_mem, int has_args)
+				      unsigned int shared_mem, int has_args,
+				      void **args)
 {
 	struct node_op op = { .kind = NODE_KERNEL,
-			      .u.launch = { func, grid, block, shared_mem } };
-	return add_node(out, graph, deps, ndeps, op, has_args);
+			      .u.launch = { func, grid, block, shared_mem, 0, NULL } };
+	return add_node(out, graph, deps, ndeps, op, has_args, args);
 }
 
 cudaError_t sim_graph_add_copy_node(CUgraphNode *out, CUgraph graph,
@@ -264,7 +409,7 @@ cudaError_t sim_graph_add_copy_node(CUgraphNode *out, CUgraph graph,
 	if (!c)
 		return cudaErrorInvalidValue;
 	struct node_op op = { .kind = NODE_MEMCPY, .u.copy = *c };
-	return add_node(out, graph, deps, ndeps, op, 1);
+	return add_node(out, graph, deps, ndeps, op, 1, NULL);
 }
 
 cudaError_t sim_graph_add_set_node(CUgraphNode *out, CUgraph graph,
@@ -274,7 +419,7 @@ cudaError_t sim_graph_add_set_node(CUgraphNode *out, CUgraph graph,
 	if (!p)
 		return cudaErrorInvalidValue;
 	struct node_op op = { .kind = NODE_MEMSET, .u.set = *p };
-	return add_node(out, graph, deps, ndeps, op, 1);
+	return add_node(out, graph, deps, ndeps, op, 1, NULL);
 }
 
 cudaError_t sim_graph_add_host_node(CUgraphNode *out, CUgraph graph,
@@ -283,7 +428,7 @@ cudaError_t sim_graph_add_host_node(CUgraphNode *out, CUgraph graph,
 {
 	struct node_op op = { .kind = NODE_HOST,
 			      .u.host = { fn, user_data } };
-	return add_node(out, graph, deps, ndeps, op, 1);
+	return add_node(out, graph, deps, ndeps, op, 1, NULL);
 }
 
 /* The copy has nodes of its own (new graphNodeIds), in the same order
@@ -299,14 +444,32 @@ cudaError_t sim_graph_clone(CUgraph *out, CUgraph graph)
 		err = cudaErrorInvalidValue;
 	else if (!(c = new_graph()))
 		err = cudaErrorMemoryAllocation;
-	for (size_t i = 0; err == cudaSuccess && i < g->n; i++)
-		err = append_node(c, g->nodes[i]->deps, g->nodes[i]->ndeps,
-				  g->nodes[i]->op, NULL);
-	if (err == cudaSuccess)
+	for (size_t i = 0; err == cudaSuccess && i < g->n; i++) {
+		struct node_op op;
+		if (dup_op(&op, &g->nodes[i]->op) != 0) {
+			err = cudaErrorMemoryAllocation;
+			break;
+		}
+		err = append_node(c, g->nodes[i]->deps, g->nodes[i]->ndeps, op,
+				  NULL);
+		if (err != cudaSuccess) {
+			release_op(&op);
+			break;
+		}
+		c->nodes[i]->origin = g->nodes[i];
+		c->nodes[i]->origin_id = g->nodes[i]->id;
+		c->nodes[i]->origin_index = i;
+	}
+	struct simgpu_graph_clone *reports = NULL;
+	size_t nreports = 0;
+	if (err == cudaSuccess) {
 		*out = c;
-	else if (c)
+		reports = clone_reports(c->nodes, c->n, g, c, NULL, &nreports);
+	} else if (c) {
 		free_graph(c);
+	}
 	pthread_mutex_unlock(&sim_lock);
+	deliver_clone_reports(reports, nreports);
 	return err;
 }
 
@@ -330,33 +493,76 @@ cudaError_t sim_graph_get_nodes(CUgraph graph, CUgraphNode *nodes, size_t *num)
 	return g ? cudaSuccess : cudaErrorInvalidValue;
 }
 
-/* Kahn's algorithm, FIFO (see the top of this file). Caller holds sim_lock. */
-static int topological_order(const struct CUgraph_st *g, struct exec_node *order)
+/* Kahn's algorithm, FIFO (see the top of this file): node indices.
+ * Caller holds sim_lock. */
+static int topological_order(const struct CUgraph_st *g, size_t *order)
 {
 	size_t *pending = calloc(g->n ? g->n : 1, sizeof(*pending));
-	size_t *queue = calloc(g->n ? g->n : 1, sizeof(*queue));
-	if (!pending || !queue) {
-		free(pending), free(queue);
+	if (!pending)
 		return -1;
-	}
 	size_t head = 0, tail = 0;
 	for (size_t i = 0; i < g->n; i++) {
 		pending[i] = g->nodes[i]->ndeps;
 		if (!pending[i])
-			queue[tail++] = i;
+			order[tail++] = i;
 	}
 	while (head < tail) {
-		size_t done = queue[head];
-		order[head++] = (struct exec_node){ g->nodes[done]->id,
-						    g->nodes[done]->op };
+		size_t done = order[head++];
 		for (size_t i = 0; i < g->n; i++)
 			for (size_t d = 0; d < g->nodes[i]->ndeps; d++)
 				if (g->nodes[i]->deps[d] == done && --pending[i] == 0)
-					queue[tail++] = i;
+					order[tail++] = i;
 	}
-	free(pending), free(queue);
+	free(pending);
 	/* Dependencies only point to earlier nodes, so nothing is left out. */
 	return 0;
+}
+
+static void free_exec(struct CUgraphExec_st *e)
+{
+	for (size_t i = 0; i < e->n; i++)
+		if (e->nodes[i])
+			free_node(e->nodes[i]);
+	free(e->nodes);
+	free(e);
+}
+
+/* The exec's copy of g: new nodes in a topological order. Caller holds
+ * sim_lock. */
+static struct CUgraphExec_st *new_exec(const struct CUgraph_st *g)
+{
+	struct CUgraphExec_st *e = calloc(1, sizeof(*e));
+	size_t *order = calloc(g->n ? g->n : 1, sizeof(*order));
+	if (!e || !order ||
+	    !(e->nodes = calloc(g->n ? g->n : 1, sizeof(*e->nodes))) ||
+	    topological_order(g, order) != 0) {
+		if (e)
+			free(e->nodes);
+		free(e), free(order);
+		return NULL;
+	}
+	e->n = g->n;
+	for (size_t i = 0; i < g->n; i++) {
+		const struct CUgraphNode_st *from = g->nodes[order[i]];
+		struct CUgraphNode_st *node = calloc(1, sizeof(*node));
+		if (!node || dup_op(&node->op, &from->op) != 0) {
+			free(node);
+			free(order);
+			free_exec(e);
+			return NULL;
+		}
+		node->magic = SIM_NODE_MAGIC;
+		node->id = ++last_node_id;
+		node->origin = from;
+		node->origin_id = from->id;
+		node->origin_index = order[i];
+		e->nodes[i] = node;
+	}
+	free(order);
+	e->magic = SIM_EXEC_MAGIC;
+	e->id = ++last_graph_id;
+	e->graph_id = g->id;
+	return e;
 }
 
 cudaError_t sim_graph_instantiate(CUgraphExec *out, CUgraph graph,
@@ -373,24 +579,20 @@ cudaError_t sim_graph_instantiate(CUgraphExec *out, CUgraph graph,
 	pthread_mutex_lock(&sim_lock);
 	struct CUgraph_st *g = find_graph(graph);
 	struct CUgraphExec_st *e = NULL;
+	struct simgpu_graph_clone *reports = NULL;
+	size_t nreports = 0;
 	if (!g)
 		err = cudaErrorInvalidValue;
-	else if (!(e = calloc(1, sizeof(*e))) ||
-		 !(e->order = calloc(g->n ? g->n : 1, sizeof(*e->order))) ||
-		 topological_order(g, e->order) != 0)
+	else if (!(e = new_exec(g)))
 		err = cudaErrorMemoryAllocation;
 	if (err == cudaSuccess) {
-		e->magic = SIM_EXEC_MAGIC;
-		e->graph_id = g->id;
-		e->n = g->n;
 		e->next = live_execs;
 		live_execs = e;
 		*out = e;
-	} else if (e) {
-		free(e->order);
-		free(e);
+		reports = clone_reports(e->nodes, e->n, g, e, e, &nreports);
 	}
 	pthread_mutex_unlock(&sim_lock);
+	deliver_clone_reports(reports, nreports);
 	return err;
 }
 
@@ -405,12 +607,10 @@ cudaError_t sim_graph_exec_destroy(CUgraphExec exec)
 			*link = e->next;
 			break;
 		}
+	if (e)
+		free_exec(e);
 	pthread_mutex_unlock(&sim_lock);
-	if (!e)
-		return cudaErrorInvalidValue;
-	free(e->order);
-	free(e);
-	return cudaSuccess;
+	return e ? cudaSuccess : cudaErrorInvalidValue;
 }
 
 /* Puts a kernel node on s; w gets its record. Caller holds sim_lock. */
@@ -476,9 +676,11 @@ cudaError_t sim_graph_launch(CUgraphExec exec, cudaStream_t stream,
 	if (err == cudaSuccess) {
 		/* A host function may destroy the exec: run a copy of it. */
 		n = e->n;
-		graph_id = e->graph_id;
-		if (n)
-			memcpy(order, e->order, n * sizeof(*order));
+		graph_id = e->id;
+		/* Parameters are not copied: kernels never read them. */
+		for (size_t i = 0; i < n; i++)
+			order[i] = (struct exec_node){ e->nodes[i]->id,
+						       e->nodes[i]->op };
 		for (size_t i = 0; err == cudaSuccess && i < n; i++)
 			if (order[i].op.kind == NODE_MEMCPY ||
 			    order[i].op.kind == NODE_MEMSET)
@@ -691,16 +893,19 @@ cudaError_t sim_stream_end_capture(cudaStream_t stream,
 }
 
 int sim_graph_capture_launch(struct CUstream_st *s, const void *func,
-			     dim3 grid, dim3 block, size_t shared_mem)
+			     dim3 grid, dim3 block, size_t shared_mem,
+			     void **args)
 {
 	if (!s->capture)
 		return 0;
 	struct node_op op = { .kind = NODE_KERNEL,
 			      .u.launch = { func, grid, block,
-					    (unsigned int)shared_mem } };
+					    (unsigned int)shared_mem, 0, NULL } };
 	/* Out of host memory: the node is lost (as a real capture would be
 	 * invalidated); the launch still reports success. */
-	capture_append(s, op);
+	if (copy_params(&op.u.launch, args) == 0 &&
+	    capture_append(s, op) != cudaSuccess)
+		release_op(&op);
 	return 1;
 }
 
@@ -817,4 +1022,292 @@ cudaError_t sim_launch_host_func(cudaStream_t stream, int per_thread_default,
 	sim_wait_device_time(until);
 	fn(user_data);
 	return sim_enter();
+}
+
+/* ---- node parameters, updates, ids and capture queries ---- */
+
+/* The live graph holding node, and its index there. Caller holds sim_lock. */
+static struct CUgraph_st *graph_of_node(const void *node, size_t *index)
+{
+	for (struct CUgraph_st *g = live_graphs; g; g = g->next) {
+		size_t i = node_index(g, (CUgraphNode)node);
+		if (i < g->n) {
+			*index = i;
+			return g;
+		}
+	}
+	return NULL;
+}
+
+cudaError_t sim_graph_node_type(CUgraphNode node, int *type)
+{
+	if (!node || !type)
+		return cudaErrorInvalidValue;
+	size_t i;
+	pthread_mutex_lock(&sim_lock);
+	struct CUgraph_st *g = graph_of_node(node, &i);
+	if (g)
+		*type = node_type_of(g->nodes[i]->op.kind);
+	pthread_mutex_unlock(&sim_lock);
+	return g ? cudaSuccess : cudaErrorInvalidValue;
+}
+
+/*
+ * The node's kernel: params point to the node's own copy of the values
+ * (valid while the node lives and keeps them; cuda.h gives no lifetime,
+ * assumed). Not a kernel node: cudaErrorInvalidValue.
+ */
+cudaError_t sim_graph_kernel_node_get(CUgraphNode node, struct sim_kernel_node *out)
+{
+	if (!node || !out)
+		return cudaErrorInvalidValue;
+	size_t i;
+	cudaError_t err = cudaSuccess;
+	pthread_mutex_lock(&sim_lock);
+	struct CUgraph_st *g = graph_of_node(node, &i);
+	if (!g || g->nodes[i]->op.kind != NODE_KERNEL)
+		err = cudaErrorInvalidValue;
+	else {
+		const struct kernel_launch *k = &g->nodes[i]->op.u.launch;
+		*out = (struct sim_kernel_node){ k->func, k->grid, k->block,
+						 k->shared_mem, k->params };
+	}
+	pthread_mutex_unlock(&sim_lock);
+	return err;
+}
+
+/* Checks p as a launch and makes it op's kernel (parameters copied).
+ * Caller holds sim_lock. */
+static cudaError_t set_kernel_op(struct node_op *op, const struct sim_kernel_node *p,
+				 int has_args)
+{
+	struct node_op next = { .kind = NODE_KERNEL,
+				.u.launch = { p->func, p->grid, p->block,
+					      p->shared_mem, 0, NULL } };
+	cudaError_t err = check_op(&next, has_args);
+	if (err != cudaSuccess)
+		return err;
+	if (copy_params(&next.u.launch, p->params) != 0)
+		return cudaErrorMemoryAllocation;
+	release_op(op);
+	*op = next;
+	return cudaSuccess;
+}
+
+cudaError_t sim_graph_kernel_node_set(CUgraphNode node, const struct sim_kernel_node *p,
+				      int has_args)
+{
+	if (!node || !p)
+		return cudaErrorInvalidValue;
+	size_t i;
+	cudaError_t err;
+	pthread_mutex_lock(&sim_lock);
+	struct CUgraph_st *g = graph_of_node(node, &i);
+	if (!g || g->nodes[i]->op.kind != NODE_KERNEL)
+		err = cudaErrorInvalidValue;
+	else
+		err = set_kernel_op(&g->nodes[i]->op, p, has_args);
+	pthread_mutex_unlock(&sim_lock);
+	return err;
+}
+
+/*
+ * cuGraphExecKernelNodeSetParams: node is the node of the graph exec was
+ * instantiated from (still alive); the exec's copy of it takes p; the
+ * graph's node keeps its own. Assumed beyond cuda.h's list: a node that is
+ * not a kernel node of that graph, or a dead exec, is
+ * cudaErrorInvalidValue; the function may change (cuda.h allows it within
+ * one context, and there is one context here).
+ */
+cudaError_t sim_graph_exec_kernel_node_set(CUgraphExec exec, CUgraphNode node,
+					   const struct sim_kernel_node *p, int has_args)
+{
+	if (!exec || !node || !p)
+		return cudaErrorInvalidValue;
+	size_t gi;
+	cudaError_t err = cudaErrorInvalidValue;
+	pthread_mutex_lock(&sim_lock);
+	struct CUgraphExec_st *e = find_exec(exec);
+	struct CUgraph_st *g = graph_of_node(node, &gi);
+	for (size_t i = 0; e && g && g->id == e->graph_id && i < e->n; i++)
+		if (e->nodes[i]->origin == node &&
+		    e->nodes[i]->origin_id == g->nodes[gi]->id) {
+			if (e->nodes[i]->op.kind == NODE_KERNEL)
+				err = set_kernel_op(&e->nodes[i]->op, p, has_args);
+			break;
+		}
+	pthread_mutex_unlock(&sim_lock);
+	return err;
+}
+
+/* The exec's node cloned from the graph's node of creation index i. */
+static struct CUgraphNode_st *exec_node_of(const struct CUgraphExec_st *e, size_t i)
+{
+	for (size_t k = 0; k < e->n; k++)
+		if (e->nodes[k]->origin_index == i)
+			return e->nodes[k];
+	return NULL;
+}
+
+/*
+ * cuGraphExecUpdate: the exec takes the parameters of graph's nodes, which
+ * must be topologically identical. Pairing (assumed, simpler than the
+ * driver's edge-order matching, and the same for graphs built alike): the
+ * graph's i-th node in creation order with the exec's clone of the i-th
+ * node of the graph it was instantiated from. Checked, with the result
+ * codes cuda.h names: the node count (TOPOLOGY_CHANGED, no error node),
+ * each pair's type (NODE_TYPE_CHANGED), dependencies (TOPOLOGY_CHANGED,
+ * the graph's node, and the dependency that differs as from-node), a
+ * copy's memory types (PARAMETERS_CHANGED). Nothing is changed unless
+ * every pair passes: then CUDA_SUCCESS and every exec node takes its
+ * pair's parameters (kernels, copies, sets, host functions alike).
+ */
+cudaError_t sim_graph_exec_update(CUgraphExec exec, CUgraph graph,
+				  struct sim_update_result *r)
+{
+	if (!r)
+		return cudaErrorInvalidValue;
+	*r = (struct sim_update_result){ CU_GRAPH_EXEC_UPDATE_ERROR, NULL, NULL };
+	if (!exec || !graph)
+		return cudaErrorInvalidValue;
+	cudaError_t err = cudaSuccess;
+	pthread_mutex_lock(&sim_lock);
+	struct CUgraphExec_st *e = find_exec(exec);
+	struct CUgraph_st *g = find_graph(graph);
+	if (!e || !g) {
+		pthread_mutex_unlock(&sim_lock);
+		return cudaErrorInvalidValue;
+	}
+	if (g->n != e->n) {
+		r->result = CU_GRAPH_EXEC_UPDATE_ERROR_TOPOLOGY_CHANGED;
+		err = cudaErrorGraphExecUpdateFailure;
+	}
+	for (size_t i = 0; err == cudaSuccess && i < g->n; i++) {
+		const struct CUgraphNode_st *want = g->nodes[i];
+		const struct CUgraphNode_st *have = exec_node_of(e, i);
+		int code = CU_GRAPH_EXEC_UPDATE_SUCCESS;
+		if (!have || have->op.kind != want->op.kind)
+			code = CU_GRAPH_EXEC_UPDATE_ERROR_NODE_TYPE_CHANGED;
+		else if (have->ndeps != want->ndeps)
+			code = CU_GRAPH_EXEC_UPDATE_ERROR_TOPOLOGY_CHANGED;
+		for (size_t d = 0; code == CU_GRAPH_EXEC_UPDATE_SUCCESS && d < want->ndeps; d++)
+			if (have->deps[d] != want->deps[d]) {
+				code = CU_GRAPH_EXEC_UPDATE_ERROR_TOPOLOGY_CHANGED;
+				r->error_from_node = g->nodes[want->deps[d]];
+			}
+		if (code == CU_GRAPH_EXEC_UPDATE_SUCCESS && want->op.kind == NODE_MEMCPY &&
+		    (have->op.u.copy.want_src != want->op.u.copy.want_src ||
+		     have->op.u.copy.want_dst != want->op.u.copy.want_dst))
+			code = CU_GRAPH_EXEC_UPDATE_ERROR_PARAMETERS_CHANGED;
+		if (code != CU_GRAPH_EXEC_UPDATE_SUCCESS) {
+			r->result = code;
+			r->error_node = (CUgraphNode)want;
+			err = cudaErrorGraphExecUpdateFailure;
+		}
+	}
+	/* Copies first, so that running out of memory changes nothing. */
+	struct node_op *next = NULL;
+	if (err == cudaSuccess && g->n &&
+	    !(next = calloc(g->n, sizeof(*next))))
+		err = cudaErrorMemoryAllocation;
+	size_t copied = 0;
+	while (err == cudaSuccess && copied < g->n &&
+	       dup_op(&next[copied], &g->nodes[copied]->op) == 0)
+		copied++;
+	if (err == cudaSuccess && copied < g->n)
+		err = cudaErrorMemoryAllocation;
+	if (err == cudaSuccess) {
+		for (size_t i = 0; i < g->n; i++) {
+			struct CUgraphNode_st *have = exec_node_of(e, i);
+			release_op(&have->op);
+			have->op = next[i];
+		}
+		r->result = CU_GRAPH_EXEC_UPDATE_SUCCESS;
+	} else {
+		for (size_t i = 0; i < copied; i++)
+			release_op(&next[i]);
+	}
+	pthread_mutex_unlock(&sim_lock);
+	free(next);
+	return err;
+}
+
+/*
+ * The ids CUPTI reports (cuptiGetGraphNodeId, cuptiGetGraphId,
+ * cuptiGetGraphExecId): what 0 node, 1 graph, 2 exec. Handles are looked
+ * up in the live lists first. Returns 0, or -1 for an unknown handle.
+ */
+int simgpu_internal_graph_object_id(int what, const void *handle, uint64_t *id);
+int simgpu_internal_graph_object_id(int what, const void *handle, uint64_t *id)
+{
+	int found = 0;
+	pthread_mutex_lock(&sim_lock);
+	if (what == 1) {
+		struct CUgraph_st *g = handle ? find_graph((CUgraph)handle) : NULL;
+		if (g)
+			*id = g->id, found = 1;
+	} else if (what == 2) {
+		struct CUgraphExec_st *e = handle ? find_exec((CUgraphExec)handle) : NULL;
+		if (e)
+			*id = e->id, found = 1;
+	} else {
+		size_t i;
+		struct CUgraph_st *g = handle ? graph_of_node(handle, &i) : NULL;
+		if (g)
+			*id = g->nodes[i]->id, found = 1;
+		for (struct CUgraphExec_st *e = live_execs; !found && handle && e; e = e->next)
+			for (size_t k = 0; k < e->n; k++)
+				if (e->nodes[k] == handle) {
+					*id = e->nodes[k]->id, found = 1;
+					break;
+				}
+	}
+	pthread_mutex_unlock(&sim_lock);
+	return found ? 0 : -1;
+}
+
+/*
+ * cuStreamGetCaptureInfo_v3: whether the stream captures, the capture's id
+ * (the graph's id here: unique per capture, assumed), its graph and the
+ * nodes its next captured work will depend on (an array the graph owns,
+ * valid until the next call on the stream, as cuda.h says). Edge data is
+ * never set (NULL: default edges). A capture that was invalidated is not
+ * modelled.
+ */
+cudaError_t sim_stream_capture_info(cudaStream_t stream, int per_thread_default,
+				    int *status, uint64_t *id, CUgraph *graph,
+				    const CUgraphNode **deps, size_t *ndeps)
+{
+	if (!status)
+		return cudaErrorInvalidValue;
+	cudaError_t err = cudaSuccess;
+	pthread_mutex_lock(&sim_lock);
+	struct CUstream_st *s = sim_stream_resolve(stream, per_thread_default);
+	struct CUgraph_st *g = s ? s->capture : NULL;
+	if (!s)
+		err = cudaErrorInvalidResourceHandle;
+	else if (g && deps) {
+		CUgraphNode *scratch = realloc(g->dep_scratch, (s->ncapture_deps ? s->ncapture_deps : 1) *
+							     sizeof(*scratch));
+		if (!scratch)
+			err = cudaErrorMemoryAllocation;
+		else {
+			g->dep_scratch = scratch;
+			for (size_t i = 0; i < s->ncapture_deps; i++)
+				scratch[i] = g->nodes[s->capture_deps[i]];
+		}
+	}
+	if (err == cudaSuccess) {
+		*status = g ? CU_STREAM_CAPTURE_STATUS_ACTIVE : CU_STREAM_CAPTURE_STATUS_NONE;
+		if (id && g)
+			*id = g->id;
+		if (graph)
+			*graph = g;
+		if (deps)
+			*deps = g ? g->dep_scratch : NULL;
+		if (ndeps)
+			*ndeps = g ? s->ncapture_deps : 0;
+	}
+	pthread_mutex_unlock(&sim_lock);
+	return err;
 }
