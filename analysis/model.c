@@ -44,6 +44,7 @@ static void process_free(struct dt_process *p)
 	free(p->unnamed_launches);
 	dt_u64map_free(&p->kernel_names);
 	free(p->unnamed_kernels);
+	dt_process_free_graphs(p);
 }
 
 /* free(*array) and its count and capacity, through the macro below */
@@ -286,6 +287,8 @@ void dt_model_on_launch(struct dt_model *m, int64_t vpid, int64_t vtid,
 	l->result = result;
 	l->tensors_at = p->n_launch_tensors;
 	l->n_tensors = n_tensors;
+	l->nodes_at = 0;
+	l->n_nodes = 0;
 	for (uint32_t i = 0; i < n_tensors; i++)
 		*DT_PUSH_SLOT(p->launch_tensors, p->n_launch_tensors,
 				p->cap_launch_tensors) = tensors[i];
@@ -306,8 +309,11 @@ void dt_model_on_graph_launch(struct dt_model *m, int64_t vpid, int64_t vtid,
 {
 	dt_model_on_launch(m, vpid, vtid, ts, call_id, api, "", stream, NULL, 0,
 			result);
+	struct dt_process *p = dt_model_process(m, vpid);
+	p->launches[p->n_launches - 1].nodes_at = 0;
+	p->launches[p->n_launches - 1].n_nodes = 0;
 	if (result == 0)
-		note_copy_call(dt_model_process(m, vpid), call_id, ts);
+		note_copy_call(p, call_id, ts);
 }
 
 void dt_model_on_lib_call(struct dt_model *m, int64_t vpid, uint64_t ts,
@@ -508,6 +514,7 @@ void dt_model_on_gpu_kernel(struct dt_model *m, int64_t vpid,
 	k->start = start;
 	k->end = end < start ? start : end;
 	k->name = dt_strpool_intern(&m->names, name ? name : "");
+	k->graph_node_id = 0;
 }
 
 void dt_model_on_external_correlation(struct dt_model *m, int64_t vpid,

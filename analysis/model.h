@@ -88,6 +88,10 @@ struct dt_launch {
 	size_t tensors_at;         /* into dt_process.launch_tensors */
 	uint32_t n_tensors;
 	int result;
+	/* a graph launch (format 4): which call each node of its exec took its
+	 * tensors from at this launch, sorted by node (graph_nodes.c) */
+	size_t nodes_at;           /* into dt_process.launch_nodes */
+	uint32_t n_nodes;
 };
 
 /* One data pointer argument of a library call. */
@@ -139,6 +143,33 @@ struct dt_gpu_kernel {
 	uint64_t start;
 	uint64_t end;
 	const char *name;          /* interned */
+	uint64_t graph_node_id;    /* format 4: CUPTI's graphNodeId; 0: none */
+};
+
+/* Graph nodes (graph_nodes.c, format 4). A kernel node's parameters set by
+ * a graph call (dnntrace_api:graph_node): its tensors, like a launch's. */
+struct dt_node_call {
+	uint64_t call_id;
+	size_t tensors_at;         /* into dt_process.launch_tensors */
+	uint32_t n_tensors;
+};
+
+/* A node of an executable graph: the copy instantiation made of original. */
+struct dt_exec_node {
+	uint64_t original, node;
+};
+
+/* An executable graph's nodes, in the order CUPTI reported their clones. */
+struct dt_exec {
+	uint64_t exec;             /* the handle */
+	struct dt_exec_node *nodes;
+	size_t n_nodes, cap_nodes;
+};
+
+/* At one graph launch: node took its tensors from the call source_call
+ * (0: unknown). */
+struct dt_launch_node {
+	uint64_t node, source_call;
 };
 
 /*
@@ -254,6 +285,17 @@ struct dt_process {
 	struct dt_u64map kernel_names;      /* GPU kernel name id -> interned name */
 	struct dt_unnamed *unnamed_kernels; /* named at the end */
 	size_t n_unnamed_kernels, cap_unnamed_kernels;
+	/* CUDA graphs (graph_nodes.c) */
+	struct dt_node_call *node_calls;    /* explicit node parameters */
+	size_t n_node_calls, cap_node_calls;
+	struct dt_u64map node_call_index;   /* call_id -> index in node_calls */
+	struct dt_u64map node_source;       /* node id -> call_id of its tensors
+	                                     * now (0: unknown) */
+	struct dt_exec *execs;
+	size_t n_execs, cap_execs;
+	struct dt_u64map exec_index;        /* exec handle -> index in execs */
+	struct dt_launch_node *launch_nodes;/* graph launches' snapshots */
+	size_t n_launch_nodes, cap_launch_nodes;
 };
 
 struct dt_model {
@@ -300,6 +342,30 @@ void dt_model_on_launch(struct dt_model *m, int64_t vpid, int64_t vtid,
  * copies and sets linked to it are placed on their stream at its time. */
 void dt_model_on_graph_launch(struct dt_model *m, int64_t vpid, int64_t vtid,
 		uint64_t ts, uint64_t call_id, int api, uint64_t stream, int result);
+/* The same with the exec launched (format 4): its kernels take the
+ * tensors their nodes have at this launch (graph_nodes.c). */
+void dt_model_on_graph_exec_launch(struct dt_model *m, int64_t vpid, int64_t vtid,
+		uint64_t ts, uint64_t call_id, int api, uint64_t exec, uint64_t stream,
+		int result);
+/* Format 4's graph events (graph_nodes.c; tracepoints/README.md "CUDA
+ * graphs"). */
+void dt_model_on_captured_node(struct dt_model *m, int64_t vpid, uint64_t call_id,
+		uint64_t node_id);
+void dt_model_on_graph_node(struct dt_model *m, int64_t vpid, uint64_t call_id,
+		uint64_t exec, uint64_t node_id, const int64_t *tensors, uint32_t n_tensors,
+		int result);
+void dt_model_on_graph_node_clone(struct dt_model *m, int64_t vpid, uint64_t node_id,
+		uint64_t original_node_id, uint64_t exec);
+void dt_model_on_graph_exec_update(struct dt_model *m, int64_t vpid, uint64_t exec,
+		const int64_t *node_ids, uint32_t n_node_ids, int result);
+/* The last GPU kernel of the process ran graph node node_id. */
+void dt_model_set_kernel_graph_node(struct dt_model *m, int64_t vpid, uint64_t node_id);
+/* The call whose tensors a kernel of graph launch launch_index, run by
+ * node node_id, takes; 0: unknown (graph_nodes.c). */
+uint64_t dt_process_graph_node_source(const struct dt_process *p, size_t launch_index,
+		uint64_t node_id);
+void dt_process_free_graphs(struct dt_process *p);
+
 void dt_model_on_lib_call(struct dt_model *m, int64_t vpid, uint64_t ts,
 		const struct dt_lib_call_event *call);
 /* cudnnSetStream / cublasSetStream_v2: counted only, since every call

@@ -2,7 +2,7 @@
 # The analysis core (everything but the babeltrace2 reader and main) is also
 # a static library that the unit tests link, so tests need no trace.
 
-ANALYSIS_CORE_SRCS := analysis/util.c analysis/out_buffer.c analysis/model.c analysis/nvtx_ranges.c \
+ANALYSIS_CORE_SRCS := analysis/util.c analysis/out_buffer.c analysis/model.c analysis/graph_nodes.c analysis/nvtx_ranges.c \
 	analysis/liveness.c analysis/category.c \
 	analysis/api_names.c analysis/stream_order.c \
 	analysis/group.c analysis/group_build.c analysis/tensor_uses.c \

@@ -79,6 +79,10 @@ void dt_write_summary(FILE *f, const struct dt_group *g,
 				" (captured into a CUDA graph, or their records "
 				"were never delivered: the process was killed)\n",
 				g->launches_without_records);
+	if (g->graph_kernels_unknown)
+		fprintf(f, "graph kernels with unknown tensors: %" PRIu64
+				" (each counts as touching every live tensor: none "
+				"is idle across it)\n", g->graph_kernels_unknown);
 
 	/* top tensors by idle byte-seconds: a partial selection, ties by id */
 	size_t top[TOP_IDLE], n_top = 0;

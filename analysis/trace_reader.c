@@ -816,11 +816,38 @@ static void handle_event(struct reader *r, const struct record *rec)
 		handle_launch(r, payload, info, vpid, rec->vtid, ts);
 		break;
 	case H_GRAPH_LAUNCH:
-		dt_model_on_graph_launch(m, vpid, rec->vtid, ts,
+		dt_model_on_graph_exec_launch(m, vpid, rec->vtid, ts,
 				UNSIGNED(api_graph_launch, call_id),
 				(int)SIGNED(api_graph_launch, api),
+				UNSIGNED(api_graph_launch, graph_exec),
 				UNSIGNED(api_graph_launch, stream),
 				(int)SIGNED(api_graph_launch, result));
+		break;
+	case H_CAPTURED_NODE:
+		dt_model_on_captured_node(m, vpid, UNSIGNED(api_captured_node, call_id),
+				UNSIGNED(api_captured_node, node_id));
+		break;
+	case H_GRAPH_NODE:
+		dt_model_on_graph_node(m, vpid, UNSIGNED(api_graph_node, call_id),
+				UNSIGNED(api_graph_node, graph_exec),
+				UNSIGNED(api_graph_node, node_id),
+				array_values(payload, info, DT_SLOT(api_graph_node, tensors)),
+				(uint32_t)array_length(payload, info,
+					DT_SLOT(api_graph_node, tensors)),
+				(int)SIGNED(api_graph_node, result));
+		break;
+	case H_GRAPH_NODE_CLONE:
+		dt_model_on_graph_node_clone(m, vpid, UNSIGNED(api_graph_node_clone, node_id),
+				UNSIGNED(api_graph_node_clone, original_node_id),
+				UNSIGNED(api_graph_node_clone, graph_exec));
+		break;
+	case H_GRAPH_EXEC_UPDATE:
+		dt_model_on_graph_exec_update(m, vpid, UNSIGNED(api_graph_exec_update, graph_exec),
+				array_values(payload, info,
+					DT_SLOT(api_graph_exec_update, node_ids)),
+				(uint32_t)array_length(payload, info,
+					DT_SLOT(api_graph_exec_update, node_ids)),
+				(int)SIGNED(api_graph_exec_update, result));
 		break;
 	case H_TAG:
 		dt_model_on_tag(m, vpid, SIGNED(api_tag, tensor_id), STRING(api_tag, name));
@@ -849,6 +876,9 @@ static void handle_event(struct reader *r, const struct record *rec)
 				(uint32_t)UNSIGNED(gpu_kernel, stream),
 				UNSIGNED(gpu_kernel, start), UNSIGNED(gpu_kernel, end),
 				name ? name : "");
+		if (info->kind[DT_SLOT(gpu_kernel, graph_node_id)] != F_ABSENT)
+			dt_model_set_kernel_graph_node(m, vpid,
+					UNSIGNED(gpu_kernel, graph_node_id));
 		if (!name)
 			dt_model_name_kernel_later(m, vpid, name_id);
 		break;

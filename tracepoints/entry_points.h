@@ -139,7 +139,16 @@
 	X(87,  cuLaunchCooperativeKernel,      DT_PROC(cuLaunchCooperativeKernel, 9000), DT_DRIVER_CBID(cuLaunchCooperativeKernel)) \
 	X(88,  cuLaunchCooperativeKernel_ptsz, DT_PROC_PT(cuLaunchCooperativeKernel, 9000), DT_DRIVER_CBID(cuLaunchCooperativeKernel_ptsz)) \
 	X(89,  cuGraphLaunch,                  DT_PROC(cuGraphLaunch, 10000), DT_DRIVER_CBID(cuGraphLaunch)) \
-	X(90,  cuGraphLaunch_ptsz,             DT_PROC_PT(cuGraphLaunch, 10000), DT_DRIVER_CBID(cuGraphLaunch_ptsz))
+	X(90,  cuGraphLaunch_ptsz,             DT_PROC_PT(cuGraphLaunch, 10000), DT_DRIVER_CBID(cuGraphLaunch_ptsz)) \
+	/* graph nodes given parameters by hand, and updates of executable graphs */ \
+	X(96,  cudaGraphAddKernelNode,         DT_NO_PROC, DT_NO_CBID) \
+	X(97,  cudaGraphKernelNodeSetParams,   DT_NO_PROC, DT_NO_CBID) \
+	X(98,  cudaGraphExecKernelNodeSetParams, DT_NO_PROC, DT_NO_CBID) \
+	X(99,  cudaGraphExecUpdate,            DT_NO_PROC, DT_NO_CBID) \
+	X(100, cuGraphAddKernelNode_v2,        DT_PROC(cuGraphAddKernelNode, 12000), DT_NO_CBID) \
+	X(101, cuGraphKernelNodeSetParams_v2,  DT_PROC(cuGraphKernelNodeSetParams, 12000), DT_NO_CBID) \
+	X(102, cuGraphExecKernelNodeSetParams_v2, DT_PROC(cuGraphExecKernelNodeSetParams, 12000), DT_NO_CBID) \
+	X(103, cuGraphExecUpdate_v2,           DT_PROC(cuGraphExecUpdate, 12000), DT_NO_CBID)
 
 /*
  * DNNTRACE_MEMORY_ENTRIES(X): the kind of memory each allocation and free
@@ -308,6 +317,10 @@
 	X(cudaGetDriverEntryPoint_ptsz,          DT_NO_PROC) \
 	X(cudaGetDriverEntryPointByVersion,      DT_NO_PROC) \
 	X(cudaGetDriverEntryPointByVersion_ptsz, DT_NO_PROC) \
+	X(cudaStreamBeginCapture,                DT_NO_PROC) \
+	X(cudaStreamBeginCapture_ptsz,           DT_NO_PROC) \
+	X(cuStreamBeginCapture_v2,               DT_PROC(cuStreamBeginCapture, 10010)) \
+	X(cuStreamBeginCapture_v2_ptsz,          DT_PROC_PT(cuStreamBeginCapture, 10010)) \
 	X(cudnnDestroy,                          DT_NO_PROC) \
 	X(cudnnSetTensor4dDescriptor,            DT_NO_PROC) \
 	X(cudnnSetTensor4dDescriptorEx,          DT_NO_PROC) \
@@ -343,7 +356,7 @@
 	X(cudaGetDevice) X(cudaFuncGetParamInfo) X(cudaFuncGetName) \
 	X(cudaGetLastError) X(cudaPeekAtLastError) X(cudaRuntimeGetVersion) \
 	X(cuFuncGetParamInfo) X(cuFuncGetName) X(cuCtxGetDevice) X(cuMemGetInfo_v2) \
-	X(cuDeviceGetCount) \
+	X(cuDeviceGetCount) X(cuStreamGetCaptureInfo_v3) X(cuGraphGetNodes) \
 	X(cudnnGetStream) X(cudnnGetTensorNdDescriptor) X(cudnnGetFilterNdDescriptor) \
 	X(cublasGetStream_v2) X(cublasGetPointerMode_v2) \
 	X(cublasLtMatmulDescGetAttribute) X(cublasLtMatrixLayoutGetAttribute)

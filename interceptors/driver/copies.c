@@ -17,6 +17,7 @@
 #include <cuda_runtime_api.h>
 
 #include "interceptors/driver/cuda_driver_ptds.h"
+#include "interceptors/core/graph_capture.h"
 #include "interceptors/core/wrapper.h"
 #include "tracepoints/dnntrace_api.h"
 
@@ -56,6 +57,8 @@ static void record_memcpy(const struct traced_call *call, enum dnntrace_api_id a
 
 	lttng_ust_tracepoint(dnntrace_api, memcpy, call->call_id, api, (int)direction, dst, src,
 			     bytes, stream, tensors, (int)result, call->start_ns);
+	if (result == CUDA_SUCCESS)
+		graph_capture_note(stream, (int)api, call->call_id);
 }
 
 static void record_memset(const struct traced_call *call, enum dnntrace_api_id api,
@@ -65,6 +68,8 @@ static void record_memset(const struct traced_call *call, enum dnntrace_api_id a
 	lttng_ust_tracepoint(dnntrace_api, memset, call->call_id, api, ADDRESS(dst), (int)value,
 			     bytes, stream, tracer_tensor_of(ADDRESS(dst)), (int)result,
 			     call->start_ns);
+	if (result == CUDA_SUCCESS)
+		graph_capture_note(stream, (int)api, call->call_id);
 }
 
 #define NOT_FOUND CUDA_ERROR_SHARED_OBJECT_SYMBOL_NOT_FOUND

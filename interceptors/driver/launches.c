@@ -22,6 +22,7 @@
 #include <cuda_runtime_api.h>
 
 #include "interceptors/driver/cuda_driver_ptds.h"
+#include "interceptors/core/graph_capture.h"
 #include "interceptors/core/kernel_info.h"
 #include "interceptors/core/wrapper.h"
 #include "tracepoints/dnntrace_api.h"
@@ -85,6 +86,8 @@ static void record_launch(const struct traced_call *call, enum dnntrace_api_id a
 	kernel_info_announce(info);
 	lttng_ust_tracepoint(dnntrace_api, launch, call->call_id, api, info->function_id, stream,
 			     tensors, n_tensors, (int)result, call->start_ns);
+	if (result == CUDA_SUCCESS)
+		graph_capture_note(stream, (int)api, call->call_id);
 }
 
 #define LAUNCH_KERNEL(name)                                                                \

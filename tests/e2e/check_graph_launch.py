@@ -13,8 +13,9 @@
       dnntrace_api:launch with its tensors) and must link to no kernel.
   check_graph_launch.py report TRUTH_DIR REPORT_DIR
       compare.py's `truth` check, where the Name line of a graph kernel in
-      kernels.config is checked as the analyzer's launch format with no
-      tensors, "name()" (compare.py expects "api(name)", a library call's).
+      kernels.config is checked as the analyzer's launch format, "name(the
+      names of the tensors its node points into, in order)" (compare.py
+      expects "api(name)", a library call's).
 
 TRACE_TEXT is `babeltrace2 TRACE_DIR` output. Prints one line per
 difference; never relaxes a check to pass.
@@ -111,8 +112,14 @@ def check_report(truth_dir, report_dir):
     compare.compare_truth(truth_dir, report_dir)
     compare.problem = original
     listed = compare.parse_kernels_config(os.path.join(report_dir, "kernels.config"))
+    names = {r["id"]: r["name"] for r in read_rows(os.path.join(truth_dir, "tensors.csv"))}
+    touched = {}
+    for r in read_rows(os.path.join(truth_dir, "kernel_tensors.csv")):
+        seen = touched.setdefault(int(r["index"]), [])
+        if names[r["tensor"]] not in seen:
+            seen.append(names[r["tensor"]])
     for i, want in graph_kernels.items():
-        name = f"{want['name']}()"
+        name = f"{want['name']}({', '.join(touched.get(i, []))})"
         have = listed[i]["name"] if i < len(listed) else None
         if have != name:
             compare.problem("kernels.config", f"graph kernel {i}: Name {have!r}, expected {name!r}")
