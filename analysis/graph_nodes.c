@@ -47,8 +47,10 @@ void dt_model_on_captured_node(struct dt_model *m, int64_t vpid, uint64_t call_i
 		uint64_t node_id)
 {
 	m->dnntrace_events++;
+	struct dt_process *p = dt_model_process(m, vpid);
+	dt_u64map_put(&p->captured_calls, call_id, 1);
 	if (node_id)
-		dt_u64map_put(&dt_model_process(m, vpid)->node_source, node_id, call_id);
+		dt_u64map_put(&p->node_source, node_id, call_id);
 }
 
 void dt_model_on_graph_node(struct dt_model *m, int64_t vpid, uint64_t call_id,
@@ -185,6 +187,7 @@ void dt_process_free_graphs(struct dt_process *p)
 {
 	free(p->node_calls);
 	dt_u64map_free(&p->node_call_index);
+	dt_u64map_free(&p->captured_calls);
 	dt_u64map_free(&p->node_source);
 	for (size_t i = 0; i < p->n_execs; i++)
 		free(p->execs[i].nodes);

@@ -200,9 +200,13 @@ static void add_calls_without_kernels(const struct dt_process_view *v,
 	}
 	for (size_t i = 0; i < p->n_lib_calls; i++) {
 		struct dt_call_ref call = {DT_SOURCE_LIBRARY, i};
+		/* a library call captured into a CUDA graph ran nothing: its
+		 * kernels are the graph launches' */
 		if (p->lib_calls[i].result != 0 || (only_kernelless &&
-				dt_u64map_get(&v->calls_with_kernels,
-					p->lib_calls[i].call_id, &unused)) ||
+				(dt_u64map_get(&v->calls_with_kernels,
+					p->lib_calls[i].call_id, &unused) ||
+				 dt_u64map_get(&p->captured_calls,
+					p->lib_calls[i].call_id, &unused))) ||
 		    guessed_call_device(v, call) != device)
 			continue;
 		add_call_without_kernels(v, call, device, pending, n, cap);

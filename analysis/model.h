@@ -289,6 +289,7 @@ struct dt_process {
 	struct dt_node_call *node_calls;    /* explicit node parameters */
 	size_t n_node_calls, cap_node_calls;
 	struct dt_u64map node_call_index;   /* call_id -> index in node_calls */
+	struct dt_u64map captured_calls;    /* call ids that became graph nodes */
 	struct dt_u64map node_source;       /* node id -> call_id of its tensors
 	                                     * now (0: unknown) */
 	struct dt_exec *execs;
