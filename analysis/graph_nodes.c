@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "analysis/model.h"
+#include "tracepoints/dnntrace_enums.h"
 
 static struct dt_exec *find_exec(struct dt_process *p, uint64_t exec, bool create)
 {
@@ -34,6 +35,14 @@ static struct dt_exec *find_exec(struct dt_process *p, uint64_t exec, bool creat
 	e->exec = exec;
 	dt_u64map_put(&p->exec_index, exec, p->n_execs - 1);
 	return e;
+}
+
+static bool is_copy_node_api(int api)
+{
+	return api == DNNTRACE_API_cudaGraphAddMemcpyNode ||
+	       api == DNNTRACE_API_cudaGraphAddMemcpyNode1D ||
+	       api == DNNTRACE_API_cudaGraphAddMemsetNode ||
+	       api == DNNTRACE_API_cuGraphAddMemcpyNode || api == DNNTRACE_API_cuGraphAddMemsetNode;
 }
 
 static uint64_t source_of(const struct dt_process *p, uint64_t node)
@@ -54,8 +63,8 @@ void dt_model_on_captured_node(struct dt_model *m, int64_t vpid, uint64_t call_i
 }
 
 void dt_model_on_graph_node(struct dt_model *m, int64_t vpid, uint64_t call_id,
-		uint64_t exec, uint64_t node_id, const int64_t *tensors, uint32_t n_tensors,
-		int result)
+		int api, uint64_t exec, uint64_t node_id, const int64_t *tensors,
+		uint32_t n_tensors, int result)
 {
 	m->dnntrace_events++;
 	struct dt_process *p = dt_model_process(m, vpid);
@@ -64,6 +73,7 @@ void dt_model_on_graph_node(struct dt_model *m, int64_t vpid, uint64_t call_id,
 	struct dt_node_call *c = DT_PUSH_SLOT(p->node_calls, p->n_node_calls,
 			p->cap_node_calls);
 	c->call_id = call_id;
+	c->api = api;
 	c->tensors_at = p->n_launch_tensors;
 	c->n_tensors = n_tensors;
 	for (uint32_t i = 0; i < n_tensors; i++)
@@ -156,6 +166,20 @@ void dt_model_on_graph_exec_launch(struct dt_model *m, int64_t vpid, int64_t vti
 			(struct dt_launch_node){e->nodes[i].node, source_of(p, e->nodes[i].node)};
 	dt_sort(&p->launch_nodes[l->nodes_at], l->n_nodes, sizeof(struct dt_launch_node),
 			compare_launch_nodes);
+	/* A copy or set node writes its destination at every launch, before
+	 * the kernels that depend on it: from this launch on it has been
+	 * written (the first-use refinement of tensor_uses.c). */
+	for (size_t i = 0; i < l->n_nodes; i++) {
+		uint64_t index;
+		if (!dt_u64map_get(&p->node_call_index, p->launch_nodes[l->nodes_at + i].source_call,
+				&index) || !is_copy_node_api(p->node_calls[index].api) ||
+		    !p->node_calls[index].n_tensors)
+			continue;
+		struct dt_tensor *t = dt_process_find_tensor(p,
+				p->launch_tensors[p->node_calls[index].tensors_at]);
+		if (t && (t->first_write_ns == DT_NO_TIME || ts < t->first_write_ns))
+			t->first_write_ns = ts;
+	}
 }
 
 void dt_model_set_kernel_graph_node(struct dt_model *m, int64_t vpid, uint64_t node_id)

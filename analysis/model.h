@@ -150,6 +150,7 @@ struct dt_gpu_kernel {
  * a graph call (dnntrace_api:graph_node): its tensors, like a launch's. */
 struct dt_node_call {
 	uint64_t call_id;
+	int api;                   /* a copy or set node's: tensors[0] is written */
 	size_t tensors_at;         /* into dt_process.launch_tensors */
 	uint32_t n_tensors;
 };
@@ -353,8 +354,8 @@ void dt_model_on_graph_exec_launch(struct dt_model *m, int64_t vpid, int64_t vti
 void dt_model_on_captured_node(struct dt_model *m, int64_t vpid, uint64_t call_id,
 		uint64_t node_id);
 void dt_model_on_graph_node(struct dt_model *m, int64_t vpid, uint64_t call_id,
-		uint64_t exec, uint64_t node_id, const int64_t *tensors, uint32_t n_tensors,
-		int result);
+		int api, uint64_t exec, uint64_t node_id, const int64_t *tensors,
+		uint32_t n_tensors, int result);
 void dt_model_on_graph_node_clone(struct dt_model *m, int64_t vpid, uint64_t node_id,
 		uint64_t original_node_id, uint64_t exec);
 void dt_model_on_graph_exec_update(struct dt_model *m, int64_t vpid, uint64_t exec,

@@ -829,6 +829,7 @@ static void handle_event(struct reader *r, const struct record *rec)
 		break;
 	case H_GRAPH_NODE:
 		dt_model_on_graph_node(m, vpid, UNSIGNED(api_graph_node, call_id),
+				(int)SIGNED(api_graph_node, api),
 				UNSIGNED(api_graph_node, graph_exec),
 				UNSIGNED(api_graph_node, node_id),
 				array_values(payload, info, DT_SLOT(api_graph_node, tensors)),

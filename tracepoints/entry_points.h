@@ -148,7 +148,12 @@
 	X(100, cuGraphAddKernelNode_v2,        DT_PROC(cuGraphAddKernelNode, 12000), DT_NO_CBID) \
 	X(101, cuGraphKernelNodeSetParams_v2,  DT_PROC(cuGraphKernelNodeSetParams, 12000), DT_NO_CBID) \
 	X(102, cuGraphExecKernelNodeSetParams_v2, DT_PROC(cuGraphExecKernelNodeSetParams, 12000), DT_NO_CBID) \
-	X(103, cuGraphExecUpdate_v2,           DT_PROC(cuGraphExecUpdate, 12000), DT_NO_CBID)
+	X(103, cuGraphExecUpdate_v2,           DT_PROC(cuGraphExecUpdate, 12000), DT_NO_CBID) \
+	X(104, cudaGraphAddMemcpyNode,         DT_NO_PROC, DT_NO_CBID) \
+	X(105, cudaGraphAddMemcpyNode1D,       DT_NO_PROC, DT_NO_CBID) \
+	X(106, cudaGraphAddMemsetNode,         DT_NO_PROC, DT_NO_CBID) \
+	X(107, cuGraphAddMemcpyNode,           DT_PROC(cuGraphAddMemcpyNode, 10000), DT_NO_CBID) \
+	X(108, cuGraphAddMemsetNode,           DT_PROC(cuGraphAddMemsetNode, 10000), DT_NO_CBID)
 
 /*
  * DNNTRACE_MEMORY_ENTRIES(X): the kind of memory each allocation and free

@@ -6,11 +6,14 @@
  * kernel's layout from cuFuncGetParamInfo; a node given a CUkernel in
  * kern is scanned word by word like a packed buffer only when its
  * parameters come packed: assumed rare), cuGraphExecUpdate_v2
- * (dnntrace_api:graph_exec_update) and cuStreamBeginCapture_v2[_ptsz]
+ * (dnntrace_api:graph_exec_update), cuGraphAddMemcpyNode and
+ * cuGraphAddMemsetNode (graph_node: the tensors written, then read) and
+ * cuStreamBeginCapture_v2[_ptsz]
  * (bookkeeping only). A runtime call the simulated libcudart implements
  * with these is one event: the runtime wrapper's. Must never write to the
  * caller's parameter structs.
  */
+#include <stdint.h>
 #include <stdlib.h>
 
 #include <cuda.h>
@@ -115,3 +118,47 @@ DNNTRACE_TRACED_CALL(CUresult, cuGraphExecUpdate_v2,
 
 BEGIN_CAPTURE(cuStreamBeginCapture_v2)
 BEGIN_CAPTURE(cuStreamBeginCapture_v2_ptsz)
+
+#define DEVICE_PTR(p) ((const void *)(uintptr_t)(p))
+
+/* One side of a CUDA_MEMCPY3D, where it is device or unified memory. */
+static const void *copy_side(CUmemorytype type, CUdeviceptr device)
+{
+	return type == CU_MEMORYTYPE_DEVICE || type == CU_MEMORYTYPE_UNIFIED ?
+		DEVICE_PTR(device) : NULL;
+}
+
+static void record_copy_node(const struct traced_call *call, enum dnntrace_api_id api,
+			     const CUgraphNode *node, const void *dst, const void *src,
+			     bool has_src, CUresult result)
+{
+	int64_t tensors[2];
+	unsigned n = 0;
+	uint64_t node_id = 0;
+	if (result == CUDA_SUCCESS) {
+		tensors[n++] = tracer_tensor_of(dst);
+		if (has_src)
+			tensors[n++] = tracer_tensor_of(src);
+		cupti_session_graph_node_id(node ? *node : NULL, &node_id);
+	}
+	lttng_ust_tracepoint(dnntrace_api, graph_node, call->call_id, api, NULL, node_id, 0,
+			     tensors, n, (int)result, call->start_ns);
+}
+
+DNNTRACE_TRACED_CALL(CUresult, cuGraphAddMemcpyNode,
+	(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies,
+	 size_t numDependencies, const CUDA_MEMCPY3D *copyParams, CUcontext ctx),
+	(phGraphNode, hGraph, dependencies, numDependencies, copyParams, ctx), NOT_FOUND,
+	graph_node_enabled(),
+	record_copy_node(&call, api, phGraphNode,
+			 copyParams ? copy_side(copyParams->dstMemoryType, copyParams->dstDevice) : NULL,
+			 copyParams ? copy_side(copyParams->srcMemoryType, copyParams->srcDevice) : NULL,
+			 true, result))
+
+DNNTRACE_TRACED_CALL(CUresult, cuGraphAddMemsetNode,
+	(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies,
+	 size_t numDependencies, const CUDA_MEMSET_NODE_PARAMS *memsetParams, CUcontext ctx),
+	(phGraphNode, hGraph, dependencies, numDependencies, memsetParams, ctx), NOT_FOUND,
+	graph_node_enabled(),
+	record_copy_node(&call, api, phGraphNode,
+			 memsetParams ? DEVICE_PTR(memsetParams->dst) : NULL, NULL, false, result))

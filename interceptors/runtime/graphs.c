@@ -100,3 +100,44 @@ DNNTRACE_TRACED_CALL(cudaError_t, cudaGraphExecUpdate,
 
 BEGIN_CAPTURE(cudaStreamBeginCapture)
 BEGIN_CAPTURE(cudaStreamBeginCapture_ptsz)
+
+/* A copy or set node: its destination's tensor, then its source's. */
+static void record_copy_node(const struct traced_call *call, enum dnntrace_api_id api,
+			     const cudaGraphNode_t *node, const void *dst, const void *src,
+			     cudaError_t result)
+{
+	int64_t tensors[2];
+	unsigned n = 0;
+	uint64_t node_id = 0;
+	if (result == cudaSuccess) {
+		tensors[n++] = tracer_tensor_of(dst);
+		if (src)
+			tensors[n++] = tracer_tensor_of(src);
+		cupti_session_graph_node_id(node ? *node : NULL, &node_id);
+	}
+	lttng_ust_tracepoint(dnntrace_api, graph_node, call->call_id, api, NULL, node_id, 0,
+			     tensors, n, (int)result, call->start_ns);
+}
+
+DNNTRACE_TRACED_CALL(cudaError_t, cudaGraphAddMemcpyNode,
+	(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies,
+	 size_t numDependencies, const struct cudaMemcpy3DParms *pCopyParams),
+	(pGraphNode, graph, pDependencies, numDependencies, pCopyParams), NOT_FOUND,
+	graph_node_enabled(),
+	record_copy_node(&call, api, pGraphNode, pCopyParams ? pCopyParams->dstPtr.ptr : NULL,
+			 pCopyParams ? pCopyParams->srcPtr.ptr : NULL, result))
+
+DNNTRACE_TRACED_CALL(cudaError_t, cudaGraphAddMemcpyNode1D,
+	(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies,
+	 size_t numDependencies, void *dst, const void *src, size_t count,
+	 enum cudaMemcpyKind kind),
+	(pGraphNode, graph, pDependencies, numDependencies, dst, src, count, kind), NOT_FOUND,
+	graph_node_enabled(), record_copy_node(&call, api, pGraphNode, dst, src, result))
+
+DNNTRACE_TRACED_CALL(cudaError_t, cudaGraphAddMemsetNode,
+	(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies,
+	 size_t numDependencies, const struct cudaMemsetParams *pMemsetParams),
+	(pGraphNode, graph, pDependencies, numDependencies, pMemsetParams), NOT_FOUND,
+	graph_node_enabled(),
+	record_copy_node(&call, api, pGraphNode, pMemsetParams ? pMemsetParams->dst : NULL, NULL,
+			 result))

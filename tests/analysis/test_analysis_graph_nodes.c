@@ -28,7 +28,8 @@ static void alloc(struct dt_model *m, uint64_t ts, int64_t id)
 static void node_params(struct dt_model *m, uint64_t call_id, uint64_t exec,
 		uint64_t node, int64_t tensor)
 {
-	dt_model_on_graph_node(m, VPID, call_id, exec, node, &tensor, 1, 0);
+	dt_model_on_graph_node(m, VPID, call_id, DNNTRACE_API_cudaGraphAddKernelNode, exec, node,
+			&tensor, 1, 0);
 }
 
 /* One graph launch (call call_id at ts) of EXEC running nodes, one GPU

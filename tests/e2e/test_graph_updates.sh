@@ -8,7 +8,8 @@
 # analysis equals the program's ground truth tensor by tensor (each graph
 # kernel's tensors at each launch, the GEMM's roles and shapes included),
 # no graph kernel is counted unknown, and swap.csv never offers a tensor
-# as idle across a kernel that uses it (w is used only inside replays).
+# as idle across a kernel that uses it (w is used only inside replays);
+# memset and memcpy nodes write what the kernels after them read.
 # Before graph nodes were traced (format 3) every graph kernel here had no
 # tensors: x and y were offered as idle across the replays that use them.
 . "$DNNTRACE_ROOT/tests/e2e/lib.sh"

@@ -8,7 +8,10 @@
 //  - cudaGraphExecKernelNodeSetParams re-points the exec's node to y;
 //  - cudaGraphExecUpdate from a graph of the same shape, scale(w);
 //  - cudaGraphClone of the hand-built graph (its node now on x),
-//    instantiated and launched.
+//    instantiated and launched;
+//  - a graph of a memset node (into v) and a memcpy node (x into u), each
+//    followed by scale on what it wrote: the nodes write v and u at every
+//    launch, so the kernels read them (input and output).
 // w is used only inside graph replays: its inactive periods lie between
 // them, never across one. One stream, so GPU order is submission order;
 // simgpu_next_kernel_ns times the first kernel of each launch, the others
@@ -94,6 +97,8 @@ int main(int argc, char **argv)
 	float *y = nv_alloc<float>(truth, N, "y", 1);
 	float *z = nv_alloc<float>(truth, N, "z", 1);
 	float *w = nv_alloc<float>(truth, N, "w", 1);
+	float *u = nv_alloc<float>(truth, N, "u", 1);
+	float *v = nv_alloc<float>(truth, N, "v", 1);
 	float *host = (float *)calloc(N, sizeof(float));
 	if (!host)
 		return 1;
@@ -180,6 +185,37 @@ int main(int argc, char **argv)
 	NV_CHECK(cudaGraphInstantiate(&copy_exec, copy, 0));
 	launch_scale_exec(truth, copy_exec, s, x, 507000);
 
+	// 7. memset(v) -> scale(v), memcpy(x -> u) -> scale(u)
+	cudaGraph_t copies;
+	NV_CHECK(cudaGraphCreate(&copies, 0));
+	struct cudaMemsetParams set = {};
+	set.dst = v;
+	set.value = 0;
+	set.elementSize = 4;
+	set.width = N;
+	set.height = 1;
+	cudaGraphNode_t set_node, copy_node, scale_v, scale_u;
+	NV_CHECK(cudaGraphAddMemsetNode(&set_node, copies, NULL, 0, &set));
+	NV_CHECK(cudaGraphAddMemcpyNode1D(&copy_node, copies, NULL, 0, u, x, N * sizeof(float),
+					  cudaMemcpyDeviceToDevice));
+	struct scale_args args_v, args_u;
+	p = scale_node(&args_v, v);
+	NV_CHECK(cudaGraphAddKernelNode(&scale_v, copies, &set_node, 1, &p));
+	p = scale_node(&args_u, u);
+	NV_CHECK(cudaGraphAddKernelNode(&scale_u, copies, &copy_node, 1, &p));
+	cudaGraphExec_t copies_exec;
+	NV_CHECK(cudaGraphInstantiate(&copies_exec, copies, 0));
+	nv_next_kernel_ns(507500);
+	NV_CHECK(cudaGraphLaunch(copies_exec, s));
+	truth_host_write(truth, v);
+	truth_host_write(truth, u);
+	const void *k_v[] = {v}, *k_u[] = {u};
+	const struct truth_graph_kernel copied[] = {
+		{SCALE, 507500, k_v, 1, NULL, 0},
+		{SCALE, MODELLED_NS, k_u, 1, NULL, 0},
+	};
+	truth_graph_launch(truth, "cudaGraphLaunch", copied, 2);
+
 	nv_next_kernel_ns(508000);
 	scale<<<BLOCKS, 256, 0, s>>>(y, N);
 	const void *k_y[] = {y};
@@ -190,17 +226,18 @@ int main(int argc, char **argv)
 	step[0].duration_ns = 509000;
 	truth_graph_launch(truth, "cudaGraphLaunch", step, 3);
 	NV_CHECK(cudaStreamSynchronize(s));
-	printf("3 graphs, 7 graph launches after node and exec updates\n");
+	printf("4 graphs, 8 graph launches after node and exec updates\n");
 
 	NV_CHECK(cudaGraphExecDestroy(captured_exec));
 	NV_CHECK(cudaGraphExecDestroy(built_exec));
 	NV_CHECK(cudaGraphExecDestroy(copy_exec));
-	cudaGraph_t graphs[] = {captured, built, other, copy};
+	NV_CHECK(cudaGraphExecDestroy(copies_exec));
+	cudaGraph_t graphs[] = {captured, built, other, copy, copies};
 	for (cudaGraph_t g : graphs)
 		NV_CHECK(cudaGraphDestroy(g));
 	cublasDestroy(handle);
 	NV_CHECK(cudaStreamDestroy(s));
-	float *tensors[] = {a, b, c, x, y, z, w};
+	float *tensors[] = {a, b, c, x, y, z, w, u, v};
 	for (float *t : tensors)
 		nv_free(truth, t);
 	free(host);
