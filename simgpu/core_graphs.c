@@ -34,7 +34,9 @@ struct kernel_launch {
 	void **params;
 };
 
-enum node_kind { NODE_KERNEL, NODE_MEMCPY, NODE_MEMSET, NODE_HOST };
+enum node_kind { NODE_KERNEL, NODE_MEMCPY, NODE_MEMSET, NODE_HOST, NODE_CHILD };
+
+struct CUgraph_st;
 
 struct node_op {
 	enum node_kind kind;
@@ -46,6 +48,7 @@ struct node_op {
 			void (*fn)(void *);
 			void *user_data;
 		} host;
+		struct CUgraph_st *child; /* the node's own copy of the graph */
 	} u;
 };
 
@@ -78,6 +81,7 @@ struct CUgraph_st {
 	size_t n, cap;
 	int capturing;        /* a stream capture is building it */
 	CUgraphNode *dep_scratch; /* cuStreamGetCaptureInfo's dependencies */
+	int embedded;         /* a child graph node's copy: the node owns it */
 	struct capture_member *members; /* streams that joined that capture */
 	size_t nmembers;
 	struct CUgraph_st *next;
@@ -150,8 +154,14 @@ static struct CUgraph_st *new_graph(void)
 }
 
 /* A node's own copy of its kernel parameters (none for other kinds). */
+static void free_graph(struct CUgraph_st *g);
+
 static void release_op(struct node_op *op)
 {
+	if (op->kind == NODE_CHILD && op->u.child) {
+		free_graph(op->u.child);
+		op->u.child = NULL;
+	}
 	if (op->kind == NODE_KERNEL) {
 		free(op->u.launch.params);
 		op->u.launch.params = NULL;
@@ -196,13 +206,30 @@ static int copy_params(struct kernel_launch *k, void *const *args)
 	return 0;
 }
 
-/* *dst = *src with a parameter copy of its own. Caller holds sim_lock. */
-static int dup_op(struct node_op *dst, const struct node_op *src)
+struct clone_list;
+static struct CUgraph_st *clone_graph_locked(const struct CUgraph_st *g,
+					     struct clone_list *reports);
+static struct CUgraph_st *graph_of_node(const void *node, size_t *index);
+
+/* *dst = *src with a parameter copy (or child graph copy) of its own;
+ * reports (may be NULL) collects the child's copied nodes. Caller holds
+ * sim_lock. */
+static int dup_op_reported(struct node_op *dst, const struct node_op *src,
+			   struct clone_list *reports)
 {
 	*dst = *src;
 	if (src->kind == NODE_KERNEL && src->u.launch.params)
 		return copy_params(&dst->u.launch, src->u.launch.params);
+	if (src->kind == NODE_CHILD) {
+		dst->u.child = clone_graph_locked(src->u.child, reports);
+		return dst->u.child ? 0 : -1;
+	}
 	return 0;
+}
+
+static int dup_op(struct node_op *dst, const struct node_op *src)
+{
+	return dup_op_reported(dst, src, NULL);
 }
 
 static void free_graph(struct CUgraph_st *g)
@@ -239,45 +266,57 @@ static int node_type_of(enum node_kind kind)
 		return CU_GRAPH_NODE_TYPE_MEMCPY;
 	case NODE_MEMSET:
 		return CU_GRAPH_NODE_TYPE_MEMSET;
+	case NODE_CHILD:
+		return CU_GRAPH_NODE_TYPE_GRAPH;
 	default:
 		return CU_GRAPH_NODE_TYPE_HOST;
 	}
 }
 
-/* What each clone of nodes tells CUPTI, or NULL when nobody listens (or
- * out of memory: the callbacks are lost). Caller holds sim_lock. */
-static struct simgpu_graph_clone *clone_reports(struct CUgraphNode_st *const *nodes,
-					       size_t n, const struct CUgraph_st *from,
-					       const void *graph,
-					       const struct CUgraphExec_st *exec,
-					       size_t *count)
+/* The clones one call made, for CUPTI (empty when nobody listens; out of
+ * memory: the rest are lost). Filled under sim_lock, delivered after. */
+struct clone_list {
+	struct simgpu_graph_clone *r;
+	size_t n, cap;
+	int on;
+};
+
+static void clone_list_init(struct clone_list *l)
 {
-	*count = 0;
-	if (!atomic_load(&clone_callback) || !n)
-		return NULL;
-	struct simgpu_graph_clone *r = calloc(n, sizeof(*r));
-	if (!r)
-		return NULL;
-	for (size_t i = 0; i < n; i++)
-		r[i] = (struct simgpu_graph_clone){
-			.graph = (void *)graph,
-			.original_graph = (void *)from,
-			.node = nodes[i],
-			.original_node = (void *)nodes[i]->origin,
-			.node_type = node_type_of(nodes[i]->op.kind),
-			.graph_exec = (void *)exec,
-		};
-	*count = n;
-	return r;
+	*l = (struct clone_list){ .on = atomic_load(&clone_callback) != NULL };
+}
+
+static void report_clone(struct clone_list *l, const struct CUgraphNode_st *node,
+			 const void *graph, const void *from_graph, const void *exec)
+{
+	if (!l || !l->on)
+		return;
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? 2 * l->cap : 16;
+		struct simgpu_graph_clone *r = realloc(l->r, cap * sizeof(*r));
+		if (!r) {
+			l->on = 0;
+			return;
+		}
+		l->r = r, l->cap = cap;
+	}
+	l->r[l->n++] = (struct simgpu_graph_clone){
+		.graph = (void *)graph,
+		.original_graph = (void *)from_graph,
+		.node = (void *)node,
+		.original_node = (void *)node->origin,
+		.node_type = node_type_of(node->op.kind),
+		.graph_exec = (void *)exec,
+	};
 }
 
 /* Called without sim_lock: the callback may ask for ids. */
-static void deliver_clone_reports(struct simgpu_graph_clone *r, size_t n)
+static void deliver_clones(struct clone_list *l)
 {
 	simgpu_graph_clone_fn fn = atomic_load(&clone_callback);
-	for (size_t i = 0; fn && i < n; i++)
-		fn(&r[i]);
-	free(r);
+	for (size_t i = 0; fn && i < l->n; i++)
+		fn(&l->r[i]);
+	free(l->r);
 }
 
 cudaError_t sim_graph_create(CUgraph *out, unsigned int flags)
@@ -297,6 +336,8 @@ cudaError_t sim_graph_destroy(CUgraph graph)
 {
 	pthread_mutex_lock(&sim_lock);
 	struct CUgraph_st *g = graph ? find_graph(graph) : NULL;
+	if (g && g->embedded)
+		g = NULL; /* a child graph node's: the node owns it */
 	if (g)
 		free_graph(g);
 	pthread_mutex_unlock(&sim_lock);
@@ -431,45 +472,116 @@ cudaError_t sim_graph_add_host_node(CUgraphNode *out, CUgraph graph,
 	return add_node(out, graph, deps, ndeps, op, 1, NULL);
 }
 
-/* The copy has nodes of its own (new graphNodeIds), in the same order
- * with the same dependencies. */
+/* A copy of g with nodes of its own (new graphNodeIds), in the same order
+ * with the same dependencies, each reported as a clone (a child graph
+ * node's graph copied too); NULL when out of memory. Caller holds sim_lock. */
+static struct CUgraph_st *clone_graph_locked(const struct CUgraph_st *g,
+					     struct clone_list *reports)
+{
+	struct CUgraph_st *c = new_graph();
+	if (!c)
+		return NULL;
+	for (size_t i = 0; i < g->n; i++) {
+		struct node_op op;
+		if (dup_op_reported(&op, &g->nodes[i]->op, reports) != 0) {
+			free_graph(c);
+			return NULL;
+		}
+		if (append_node(c, g->nodes[i]->deps, g->nodes[i]->ndeps, op, NULL) !=
+		    cudaSuccess) {
+			release_op(&op);
+			free_graph(c);
+			return NULL;
+		}
+		c->nodes[i]->origin = g->nodes[i];
+		c->nodes[i]->origin_id = g->nodes[i]->id;
+		c->nodes[i]->origin_index = i;
+		report_clone(reports, c->nodes[i], c, g, NULL);
+	}
+	return c;
+}
+
 cudaError_t sim_graph_clone(CUgraph *out, CUgraph graph)
 {
 	if (!out || !graph)
 		return cudaErrorInvalidValue;
 	cudaError_t err = cudaSuccess;
+	struct clone_list reports;
 	pthread_mutex_lock(&sim_lock);
+	clone_list_init(&reports);
 	struct CUgraph_st *g = find_graph(graph), *c = NULL;
 	if (!g)
 		err = cudaErrorInvalidValue;
-	else if (!(c = new_graph()))
+	else if (!(c = clone_graph_locked(g, &reports)))
 		err = cudaErrorMemoryAllocation;
-	for (size_t i = 0; err == cudaSuccess && i < g->n; i++) {
-		struct node_op op;
-		if (dup_op(&op, &g->nodes[i]->op) != 0) {
-			err = cudaErrorMemoryAllocation;
-			break;
-		}
-		err = append_node(c, g->nodes[i]->deps, g->nodes[i]->ndeps, op,
-				  NULL);
-		if (err != cudaSuccess) {
-			release_op(&op);
-			break;
-		}
-		c->nodes[i]->origin = g->nodes[i];
-		c->nodes[i]->origin_id = g->nodes[i]->id;
-		c->nodes[i]->origin_index = i;
-	}
-	struct simgpu_graph_clone *reports = NULL;
-	size_t nreports = 0;
-	if (err == cudaSuccess) {
+	if (err == cudaSuccess)
 		*out = c;
-		reports = clone_reports(c->nodes, c->n, g, c, NULL, &nreports);
-	} else if (c) {
-		free_graph(c);
-	}
+	else
+		reports.n = 0;
 	pthread_mutex_unlock(&sim_lock);
-	deliver_clone_reports(reports, nreports);
+	deliver_clones(&reports);
+	return err;
+}
+
+/*
+ * A child graph node: the node owns a copy of child (cuda.h: the graph is
+ * cloned), whose nodes are reported as clones of child's. The copy is
+ * found by cudaGraphChildGraphNodeGetGraph; destroying it is
+ * cudaErrorInvalidValue (assumed; cuda.h forbids it).
+ */
+cudaError_t sim_graph_add_child_node(CUgraphNode *out, CUgraph graph,
+				     const CUgraphNode *deps, size_t ndeps, CUgraph child)
+{
+	if (!out || !graph || !child || (ndeps && !deps))
+		return cudaErrorInvalidValue;
+	size_t *indices = ndeps ? malloc(ndeps * sizeof(*indices)) : NULL;
+	if (ndeps && !indices)
+		return cudaErrorMemoryAllocation;
+	cudaError_t err = cudaSuccess;
+	struct clone_list reports;
+	pthread_mutex_lock(&sim_lock);
+	clone_list_init(&reports);
+	struct CUgraph_st *g = find_graph(graph), *c = find_graph(child), *copy = NULL;
+	if (!g || !c || g == c)
+		err = cudaErrorInvalidValue;
+	for (size_t i = 0; err == cudaSuccess && i < ndeps; i++) {
+		indices[i] = node_index(g, deps[i]);
+		if (indices[i] == g->n)
+			err = cudaErrorInvalidValue;
+		for (size_t j = 0; err == cudaSuccess && j < i; j++)
+			if (indices[j] == indices[i])
+				err = cudaErrorInvalidValue;
+	}
+	if (err == cudaSuccess && !(copy = clone_graph_locked(c, &reports)))
+		err = cudaErrorMemoryAllocation;
+	if (err == cudaSuccess) {
+		copy->embedded = 1;
+		struct node_op op = { .kind = NODE_CHILD, .u.child = copy };
+		err = append_node(g, indices, ndeps, op, out);
+		if (err != cudaSuccess)
+			free_graph(copy);
+	}
+	if (err != cudaSuccess)
+		reports.n = 0;
+	pthread_mutex_unlock(&sim_lock);
+	free(indices);
+	deliver_clones(&reports);
+	return err;
+}
+
+cudaError_t sim_graph_child_graph(CUgraphNode node, CUgraph *out)
+{
+	if (!node || !out)
+		return cudaErrorInvalidValue;
+	size_t i;
+	cudaError_t err = cudaSuccess;
+	pthread_mutex_lock(&sim_lock);
+	struct CUgraph_st *g = graph_of_node(node, &i);
+	if (!g || g->nodes[i]->op.kind != NODE_CHILD)
+		err = cudaErrorInvalidValue;
+	else
+		*out = g->nodes[i]->op.u.child;
+	pthread_mutex_unlock(&sim_lock);
 	return err;
 }
 
@@ -527,38 +639,68 @@ static void free_exec(struct CUgraphExec_st *e)
 	free(e);
 }
 
-/* The exec's copy of g: new nodes in a topological order. Caller holds
- * sim_lock. */
-static struct CUgraphExec_st *new_exec(const struct CUgraph_st *g)
+/*
+ * Appends to e copies of g's nodes in a topological order, a child graph
+ * node's graph in its place, flattened (assumed: a real driver runs an
+ * embedded graph where its node is; the order within it is its own), each
+ * copy reported as a clone. Caller holds sim_lock; -1 when out of memory.
+ */
+static int flatten_into(struct CUgraphExec_st *e, size_t *cap, const struct CUgraph_st *g,
+			int in_child, struct clone_list *reports)
 {
-	struct CUgraphExec_st *e = calloc(1, sizeof(*e));
 	size_t *order = calloc(g->n ? g->n : 1, sizeof(*order));
-	if (!e || !order ||
-	    !(e->nodes = calloc(g->n ? g->n : 1, sizeof(*e->nodes))) ||
-	    topological_order(g, order) != 0) {
-		if (e)
-			free(e->nodes);
-		free(e), free(order);
-		return NULL;
+	if (!order || topological_order(g, order) != 0) {
+		free(order);
+		return -1;
 	}
-	e->n = g->n;
 	for (size_t i = 0; i < g->n; i++) {
 		const struct CUgraphNode_st *from = g->nodes[order[i]];
+		if (from->op.kind == NODE_CHILD) {
+			if (flatten_into(e, cap, from->op.u.child, 1, reports) != 0) {
+				free(order);
+				return -1;
+			}
+			continue;
+		}
+		if (e->n == *cap) {
+			size_t grown = *cap ? 2 * *cap : 8;
+			struct CUgraphNode_st **nodes = realloc(e->nodes, grown * sizeof(*nodes));
+			if (!nodes) {
+				free(order);
+				return -1;
+			}
+			e->nodes = nodes, *cap = grown;
+		}
 		struct CUgraphNode_st *node = calloc(1, sizeof(*node));
 		if (!node || dup_op(&node->op, &from->op) != 0) {
 			free(node);
 			free(order);
-			free_exec(e);
-			return NULL;
+			return -1;
 		}
 		node->magic = SIM_NODE_MAGIC;
 		node->id = ++last_node_id;
 		node->origin = from;
 		node->origin_id = from->id;
-		node->origin_index = order[i];
-		e->nodes[i] = node;
+		/* a node of an embedded graph pairs with nothing in an update */
+		node->origin_index = in_child ? SIZE_MAX : order[i];
+		e->nodes[e->n++] = node;
+		report_clone(reports, node, e, g, e);
 	}
 	free(order);
+	return 0;
+}
+
+/* The exec's copy of g (see flatten_into). Caller holds sim_lock. */
+static struct CUgraphExec_st *new_exec(const struct CUgraph_st *g, struct clone_list *reports)
+{
+	struct CUgraphExec_st *e = calloc(1, sizeof(*e));
+	size_t cap = 0;
+	if (!e)
+		return NULL;
+	if (flatten_into(e, &cap, g, 0, reports) != 0) {
+		free_exec(e);
+		return NULL;
+	}
 	e->magic = SIM_EXEC_MAGIC;
 	e->id = ++last_graph_id;
 	e->graph_id = g->id;
@@ -579,20 +721,21 @@ cudaError_t sim_graph_instantiate(CUgraphExec *out, CUgraph graph,
 	pthread_mutex_lock(&sim_lock);
 	struct CUgraph_st *g = find_graph(graph);
 	struct CUgraphExec_st *e = NULL;
-	struct simgpu_graph_clone *reports = NULL;
-	size_t nreports = 0;
+	struct clone_list reports;
+	clone_list_init(&reports);
 	if (!g)
 		err = cudaErrorInvalidValue;
-	else if (!(e = new_exec(g)))
+	else if (!(e = new_exec(g, &reports)))
 		err = cudaErrorMemoryAllocation;
 	if (err == cudaSuccess) {
 		e->next = live_execs;
 		live_execs = e;
 		*out = e;
-		reports = clone_reports(e->nodes, e->n, g, e, e, &nreports);
+	} else {
+		reports.n = 0;
 	}
 	pthread_mutex_unlock(&sim_lock);
-	deliver_clone_reports(reports, nreports);
+	deliver_clones(&reports);
 	return err;
 }
 
@@ -720,6 +863,8 @@ cudaError_t sim_graph_launch(CUgraphExec exec, cudaStream_t stream,
 			s = sim_stream_resolve(stream, per_thread_default);
 			continue;
 		}
+		case NODE_CHILD:
+			continue; /* never in an exec: flattened when instantiated */
 		}
 		if (op->kind != NODE_KERNEL && w->bytes == 0)
 			continue; /* an empty copy or set: no GPU work */
@@ -1178,7 +1323,20 @@ cudaError_t sim_graph_exec_update(CUgraphExec exec, CUgraph graph,
 		pthread_mutex_unlock(&sim_lock);
 		return cudaErrorInvalidValue;
 	}
-	if (g->n != e->n) {
+	/* Graphs with child graph nodes are not updated here (assumed
+	 * acceptable: cuda.h lets a driver refuse what it does not support). */
+	for (size_t i = 0; i < g->n && err == cudaSuccess; i++)
+		if (g->nodes[i]->op.kind == NODE_CHILD) {
+			r->result = CU_GRAPH_EXEC_UPDATE_ERROR_NOT_SUPPORTED;
+			r->error_node = g->nodes[i];
+			err = cudaErrorGraphExecUpdateFailure;
+		}
+	for (size_t i = 0; i < e->n && err == cudaSuccess; i++)
+		if (e->nodes[i]->origin_index == SIZE_MAX) {
+			r->result = CU_GRAPH_EXEC_UPDATE_ERROR_NOT_SUPPORTED;
+			err = cudaErrorGraphExecUpdateFailure;
+		}
+	if (err == cudaSuccess && g->n != e->n) {
 		r->result = CU_GRAPH_EXEC_UPDATE_ERROR_TOPOLOGY_CHANGED;
 		err = cudaErrorGraphExecUpdateFailure;
 	}

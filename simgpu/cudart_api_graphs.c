@@ -8,7 +8,9 @@
  * and updates (cudaGraphKernelNodeGetParams / SetParams,
  * cudaGraphExecKernelNodeSetParams, cudaGraphExecUpdate,
  * cudaGraphNodeGetType) and capture queries (cudaStreamGetCaptureInfo,
- * cudaStreamIsCapturing[_ptsz]), each through the
+ * cudaStreamIsCapturing[_ptsz]), child graph nodes
+ * (cudaGraphAddChildGraphNode, cudaGraphChildGraphNodeGetGraph), each
+ * through the
  * driver entry point cuGetProcAddress gave (cudart_driver.c) inside a
  * frame, so CUPTI sees one call with its driver call nested. Like the
  * launches, it checks what only the runtime checks (host function, launch
@@ -552,4 +554,39 @@ cudaError_t cudaStreamIsCapturing_ptsz(cudaStream_t stream,
 {
 	RUNTIME_CALL(RT_CBID(cudaStreamIsCapturing_ptsz_v10000), 0,
 		     capture_info(stream, 1, pCaptureStatus, NULL, NULL, NULL, NULL, NULL));
+}
+
+/* ---- child graph nodes ---- */
+
+static cudaError_t add_child_node(cudaGraphNode_t *node, cudaGraph_t graph,
+				  const cudaGraphNode_t *deps, size_t ndeps, cudaGraph_t child)
+{
+	ENTER();
+	if (!node || !graph || !child || (ndeps && !deps))
+		return sim_return(cudaErrorInvalidValue);
+	return sim_return(cudart_error(cudart_drv.graph_add_child_graph_node(
+		node, graph, deps, ndeps, child)));
+}
+
+cudaError_t cudaGraphAddChildGraphNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+				       const cudaGraphNode_t *pDependencies,
+				       size_t numDependencies, cudaGraph_t childGraph)
+{
+	RUNTIME_CALL(RT_CBID(cudaGraphAddChildGraphNode_v10000), 0,
+		     add_child_node(pGraphNode, graph, pDependencies, numDependencies,
+				    childGraph));
+}
+
+static cudaError_t child_graph(cudaGraphNode_t node, cudaGraph_t *graph)
+{
+	ENTER();
+	if (!node || !graph)
+		return sim_return(cudaErrorInvalidValue);
+	return sim_return(cudart_error(cudart_drv.graph_child_graph_node_get_graph(node, graph)));
+}
+
+cudaError_t cudaGraphChildGraphNodeGetGraph(cudaGraphNode_t node, cudaGraph_t *pGraph)
+{
+	RUNTIME_CALL(RT_CBID(cudaGraphChildGraphNodeGetGraph_v10000), 0,
+		     child_graph(node, pGraph));
 }

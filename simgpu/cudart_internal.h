@@ -128,7 +128,11 @@ cudaError_t cudart_memcpy_1d(void *dst, const void *src, size_t count,
 	X(graph_exec_update, "cuGraphExecUpdate", cuGraphExecUpdate_v2)       \
 	X(graph_node_get_type, "cuGraphNodeGetType", cuGraphNodeGetType)      \
 	X(stream_get_capture_info, "cuStreamGetCaptureInfo",                  \
-	  cuStreamGetCaptureInfo_v3)
+	  cuStreamGetCaptureInfo_v3)                                          \
+	X(graph_add_child_graph_node, "cuGraphAddChildGraphNode",             \
+	  cuGraphAddChildGraphNode)                                           \
+	X(graph_child_graph_node_get_graph, "cuGraphChildGraphNodeGetGraph",  \
+	  cuGraphChildGraphNodeGetGraph)
 
 struct cudart_driver {
 #define CUDART_DRIVER_FIELD(field, name, proto) __typeof__(&proto) field;

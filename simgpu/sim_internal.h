@@ -343,6 +343,11 @@ struct sim_update_result {
 };
 cudaError_t sim_graph_exec_update(CUgraphExec exec, CUgraph graph,
 				  struct sim_update_result *r);
+/* A child graph node: the node's own copy of child (its nodes reported to
+ * CUPTI as clones); the copy by its node. */
+cudaError_t sim_graph_add_child_node(CUgraphNode *out, CUgraph graph,
+				     const CUgraphNode *deps, size_t ndeps, CUgraph child);
+cudaError_t sim_graph_child_graph(CUgraphNode node, CUgraph *out);
 /* A CUgraphNodeType. */
 cudaError_t sim_graph_node_type(CUgraphNode node, int *type);
 /* *status a CUstreamCaptureStatus; the other outputs optional. */

@@ -21,8 +21,8 @@
  * node's id; cudaGraphExecKernelNodeSetParams and cudaGraphExecUpdate
  * change what the next launch runs, with the update's result info on
  * topology and node type changes; cudaStreamGetCaptureInfo gives the
- * capturing graph and the node the last launch became. Ground truth: the
- * graphs built here.
+ * capturing graph and the node the last launch became; child graph nodes.
+ * Ground truth: the graphs built here.
  */
 #include <cupti.h>
 #include <stdint.h>
@@ -946,6 +946,71 @@ static void check_params_and_updates(void)
 	CHECK_CUDA(cudaStreamDestroy(s));
 }
 
+/*
+ * A child graph node owns a copy of its graph (its nodes reported as
+ * clones, the copy not destroyable on its own); an exec runs the embedded
+ * graph where its node is, each of its kernels with an id of its own, and
+ * refuses an update of a graph with child nodes.
+ */
+static void check_child_graph(void)
+{
+	CUpti_SubscriberHandle subscriber;
+	CHECK(cuptiSubscribe(&subscriber, on_callback, NULL) == CUPTI_SUCCESS);
+	CHECK(cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RESOURCE,
+				  CUPTI_CBID_RESOURCE_GRAPHNODE_CLONED) == CUPTI_SUCCESS);
+	cudaStream_t s;
+	CHECK_CUDA(cudaStreamCreate(&s));
+	cudaGraph_t child, parent;
+	CHECK_CUDA(cudaGraphCreate(&child, 0));
+	cudaGraphNode_t b = add(child, &kernel_b, 2, NULL, 0);
+	add(child, &kernel_c, 3, &b, 1);
+	CHECK_CUDA(cudaGraphCreate(&parent, 0));
+	cudaGraphNode_t a = add(parent, &kernel_a, 1, NULL, 0), child_node;
+	n_clones = 0;
+	CHECK_CUDA(cudaGraphAddChildGraphNode(&child_node, parent, &a, 1, child));
+	CHECK_EQ_U64(n_clones, 2);
+	uint64_t b_id;
+	CHECK(cuptiGetGraphNodeId(b, &b_id) == CUPTI_SUCCESS);
+	CHECK_EQ_U64(clones[0].original, b_id);
+	CHECK(clones[0].exec == NULL);
+	add(parent, &kernel_d, 4, &child_node, 1);
+	enum cudaGraphNodeType type;
+	CHECK_CUDA(cudaGraphNodeGetType(child_node, &type));
+	CHECK_EQ_U64(type, cudaGraphNodeTypeGraph);
+	cudaGraph_t embedded;
+	CHECK_CUDA(cudaGraphChildGraphNodeGetGraph(child_node, &embedded));
+	CHECK(embedded != child);
+	size_t count = 0;
+	CHECK_CUDA(cudaGraphGetNodes(embedded, NULL, &count));
+	CHECK_EQ_U64(count, 2);
+	CHECK(cudaGraphDestroy(embedded) == cudaErrorInvalidValue);
+	CHECK_CUDA(cudaGraphDestroy(child)); /* the node has its own copy */
+
+	n_clones = 0;
+	cudaGraphExec_t exec;
+	CHECK_CUDA(cudaGraphInstantiate(&exec, parent, 0));
+	CHECK_EQ_U64(n_clones, 4); /* a, the embedded b and c, d */
+	int first;
+	flush(&first);
+	CHECK_CUDA(cudaGraphLaunch(exec, s));
+	flush(&first);
+	static const char *const names[] = {"kernel_a", "kernel_b", "kernel_c", "kernel_d"};
+	CHECK_EQ_U64(count_from(first, CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL), 4);
+	for (int i = 0; i < 4; i++) {
+		const union any_record *k = nth(first, CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, i);
+		CHECK(strcmp(k->kernel.name, names[i]) == 0);
+		CHECK_EQ_U64(k->kernel.graphNodeId, clones[i].node);
+	}
+	cudaGraphExecUpdateResultInfo info;
+	CHECK(cudaGraphExecUpdate(exec, parent, &info) == cudaErrorGraphExecUpdateFailure);
+	CHECK_EQ_U64(info.result, cudaGraphExecUpdateErrorNotSupported);
+	CHECK(info.errorNode == child_node);
+	CHECK(cuptiUnsubscribe(subscriber) == CUPTI_SUCCESS);
+	CHECK_CUDA(cudaGraphExecDestroy(exec));
+	CHECK_CUDA(cudaGraphDestroy(parent));
+	CHECK_CUDA(cudaStreamDestroy(s));
+}
+
 int main(void)
 {
 	simgpu_test_setup();
@@ -977,6 +1042,7 @@ int main(void)
 	check_node_errors();
 	check_capture_copies();
 	check_params_and_updates();
+	check_child_graph();
 	printf("simgpu graphs: ok\n");
 	return 0;
 }

@@ -10,7 +10,8 @@
  * parameters and updates (cuGraphKernelNodeGetParams_v2 / SetParams_v2,
  * cuGraphExecKernelNodeSetParams_v2, cuGraphExecUpdate_v2,
  * cuGraphNodeGetType) and capture queries (cuStreamGetCaptureInfo_v3,
- * cuStreamIsCapturing, with _ptsz twins).
+ * cuStreamIsCapturing, with _ptsz twins), child graph nodes
+ * (cuGraphAddChildGraphNode, cuGraphChildGraphNodeGetGraph).
  * Semantics in core_graphs.c. This file must never read kernel parameters
  * nor accept an array memory type (the simulated device has no arrays).
  */
@@ -451,4 +452,23 @@ CUresult cuStreamIsCapturing_ptsz(CUstream hStream, CUstreamCaptureStatus *captu
 	DRIVER_API_CALL(cuStreamIsCapturing_ptsz,
 			capture_info(hStream, 1, captureStatus, NULL, NULL, NULL, NULL,
 				     NULL));
+}
+
+/* ---- child graph nodes ---- */
+
+CUresult cuGraphAddChildGraphNode(CUgraphNode *phGraphNode, CUgraph hGraph,
+				  const CUgraphNode *dependencies, size_t numDependencies,
+				  CUgraph childGraph)
+{
+	DRIVER_ENTER();
+	DRIVER_API_CALL(cuGraphAddChildGraphNode,
+			sim_cu_result(sim_graph_add_child_node(phGraphNode, hGraph, dependencies,
+							       numDependencies, childGraph)));
+}
+
+CUresult cuGraphChildGraphNodeGetGraph(CUgraphNode hNode, CUgraph *phGraph)
+{
+	DRIVER_ENTER();
+	DRIVER_API_CALL(cuGraphChildGraphNodeGetGraph,
+			sim_cu_result(sim_graph_child_graph(hNode, phGraph)));
 }

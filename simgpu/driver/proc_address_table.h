@@ -201,6 +201,8 @@
 	FN(cuStreamGetCaptureInfo, 12030, cuStreamGetCaptureInfo_v3)         \
 	PT(cuStreamGetCaptureInfo, 12030, cuStreamGetCaptureInfo_v3_ptsz)    \
 	FN(cuStreamIsCapturing, 10000, cuStreamIsCapturing)                  \
-	PT(cuStreamIsCapturing, 10000, cuStreamIsCapturing_ptsz)
+	PT(cuStreamIsCapturing, 10000, cuStreamIsCapturing_ptsz)             \
+	FN(cuGraphAddChildGraphNode, 10000, cuGraphAddChildGraphNode)        \
+	FN(cuGraphChildGraphNodeGetGraph, 10000, cuGraphChildGraphNodeGetGraph)
 
 #endif

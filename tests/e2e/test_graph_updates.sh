@@ -3,13 +3,15 @@
 # (tests/nvcc/nv_graph_updates.cu, nvcc-compiled, on simgpu): a graph
 # captured from a cuBLAS GEMM and two <<<>>> launches, a graph built by
 # hand, cudaGraphKernelNodeSetParams (the exec keeps its node),
-# cudaGraphExecKernelNodeSetParams, cudaGraphExecUpdate and a clone. Same
+# cudaGraphExecKernelNodeSetParams, cudaGraphExecUpdate, a clone, copy
+# and set nodes and a child graph node. Same
 # output and status traced and untraced; at kernel and op granularity the
 # analysis equals the program's ground truth tensor by tensor (each graph
 # kernel's tensors at each launch, the GEMM's roles and shapes included),
 # no graph kernel is counted unknown, and swap.csv never offers a tensor
 # as idle across a kernel that uses it (w is used only inside replays);
-# memset and memcpy nodes write what the kernels after them read.
+# memset and memcpy nodes write what the kernels after them read; a child
+# graph node runs its copy of the child graph.
 # Before graph nodes were traced (format 3) every graph kernel here had no
 # tensors: x and y were offered as idle across the replays that use them.
 . "$DNNTRACE_ROOT/tests/e2e/lib.sh"

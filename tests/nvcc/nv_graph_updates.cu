@@ -11,7 +11,10 @@
 //    instantiated and launched;
 //  - a graph of a memset node (into v) and a memcpy node (x into u), each
 //    followed by scale on what it wrote: the nodes write v and u at every
-//    launch, so the kernels read them (input and output).
+//    launch, so the kernels read them (input and output);
+//  - a graph whose first node is a child graph (the one-node graph of
+//    scale(z), which is destroyed at once: the node has its own copy),
+//    then scale(y).
 // w is used only inside graph replays: its inactive periods lie between
 // them, never across one. One stream, so GPU order is submission order;
 // simgpu_next_kernel_ns times the first kernel of each launch, the others
@@ -216,6 +219,26 @@ int main(int argc, char **argv)
 	};
 	truth_graph_launch(truth, "cudaGraphLaunch", copied, 2);
 
+	// 8. a child graph node (scale(z)), then scale(y)
+	cudaGraphNode_t inner_node, child_node, after_child;
+	cudaGraph_t inner = scale_graph(z, &inner_node), parent;
+	NV_CHECK(cudaGraphCreate(&parent, 0));
+	NV_CHECK(cudaGraphAddChildGraphNode(&child_node, parent, NULL, 0, inner));
+	NV_CHECK(cudaGraphDestroy(inner));
+	struct scale_args args_y;
+	p = scale_node(&args_y, y);
+	NV_CHECK(cudaGraphAddKernelNode(&after_child, parent, &child_node, 1, &p));
+	cudaGraphExec_t parent_exec;
+	NV_CHECK(cudaGraphInstantiate(&parent_exec, parent, 0));
+	nv_next_kernel_ns(507700);
+	NV_CHECK(cudaGraphLaunch(parent_exec, s));
+	const void *k_z[] = {z}, *k_y2[] = {y};
+	const struct truth_graph_kernel nested[] = {
+		{SCALE, 507700, k_z, 1, NULL, 0},
+		{SCALE, MODELLED_NS, k_y2, 1, NULL, 0},
+	};
+	truth_graph_launch(truth, "cudaGraphLaunch", nested, 2);
+
 	nv_next_kernel_ns(508000);
 	scale<<<BLOCKS, 256, 0, s>>>(y, N);
 	const void *k_y[] = {y};
@@ -226,13 +249,14 @@ int main(int argc, char **argv)
 	step[0].duration_ns = 509000;
 	truth_graph_launch(truth, "cudaGraphLaunch", step, 3);
 	NV_CHECK(cudaStreamSynchronize(s));
-	printf("4 graphs, 8 graph launches after node and exec updates\n");
+	printf("5 graphs, 9 graph launches after node and exec updates\n");
 
 	NV_CHECK(cudaGraphExecDestroy(captured_exec));
 	NV_CHECK(cudaGraphExecDestroy(built_exec));
 	NV_CHECK(cudaGraphExecDestroy(copy_exec));
 	NV_CHECK(cudaGraphExecDestroy(copies_exec));
-	cudaGraph_t graphs[] = {captured, built, other, copy, copies};
+	NV_CHECK(cudaGraphExecDestroy(parent_exec));
+	cudaGraph_t graphs[] = {captured, built, other, copy, copies, parent};
 	for (cudaGraph_t g : graphs)
 		NV_CHECK(cudaGraphDestroy(g));
 	cublasDestroy(handle);
