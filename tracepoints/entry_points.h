@@ -10,7 +10,7 @@
  *   the table of real functions  interceptors/core/real_functions.h (REAL(x))
  *   cuGetProcAddress versions    interceptors/driver/entry_point_queries.c
  *   CUPTI callback ids to link   interceptors/core/cupti_session.c
- *   the analyzer's names         analysis/api_names.c
+ *   the analyzer's names         analysis/model/api_names.c
  *
  * Adding an entry point is one line here plus its wrapper (and, for a call
  * with tensors, the function that describes them). tests/tracepoints checks

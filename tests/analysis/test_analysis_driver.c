@@ -14,11 +14,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analysis/api_names.h"
-#include "analysis/csv_writer.h"
-#include "analysis/group.h"
-#include "analysis/model.h"
-#include "analysis/summary.h"
+#include "analysis/model/api_names.h"
+#include "analysis/report/csv_writer.h"
+#include "analysis/derive/group.h"
+#include "analysis/model/model.h"
+#include "analysis/report/summary.h"
 #include "tests/analysis/check.h"
 #include "tracepoints/dnntrace_enums.h"
 

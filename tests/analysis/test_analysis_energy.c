@@ -1,5 +1,5 @@
 /*
- * Energy attribution (analysis/energy.c) on hand-made traces whose power is
+ * Energy attribution (analysis/derive/energy.c) on hand-made traces whose power is
  * known exactly: P(t) = idle + the power of each kernel running at t, the
  * energy counter its integral (integer mJ by construction: W x ms). Checks
  * every row against the integral worked out below, for the counter method
@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "analysis/energy.h"
-#include "analysis/model.h"
+#include "analysis/derive/energy.h"
+#include "analysis/model/model.h"
 #include "tests/analysis/check.h"
 #include "tracepoints/dnntrace_enums.h"
 

@@ -20,8 +20,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analysis/g10_writer.h"
-#include "analysis/group.h"
+#include "analysis/report/g10_writer.h"
+#include "analysis/derive/group.h"
 #include "tests/analysis/check.h"
 #include "tracepoints/dnntrace_enums.h"
 

@@ -14,11 +14,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/category.h"
-#include "analysis/csv_writer.h"
-#include "analysis/g10_writer.h"
-#include "analysis/group.h"
-#include "analysis/model.h"
+#include "analysis/derive/category.h"
+#include "analysis/report/csv_writer.h"
+#include "analysis/report/g10_writer.h"
+#include "analysis/derive/group.h"
+#include "analysis/model/model.h"
 #include "tests/analysis/check.h"
 #include "tests/analysis/group_checks.h"
 #include "tracepoints/dnntrace_enums.h"

@@ -12,9 +12,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "analysis/group.h"
-#include "analysis/model.h"
-#include "analysis/stream_order.h"
+#include "analysis/derive/group.h"
+#include "analysis/model/model.h"
+#include "analysis/derive/stream_order.h"
 #include "tests/analysis/check.h"
 #include "tracepoints/dnntrace_enums.h"
 

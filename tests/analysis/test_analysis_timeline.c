@@ -10,12 +10,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analysis/api_names.h"
-#include "analysis/gpu_time.h"
-#include "analysis/group.h"
-#include "analysis/model.h"
-#include "analysis/overheads.h"
-#include "analysis/timeline_json.h"
+#include "analysis/model/api_names.h"
+#include "analysis/derive/gpu_time.h"
+#include "analysis/derive/group.h"
+#include "analysis/model/model.h"
+#include "analysis/derive/overheads.h"
+#include "analysis/report/timeline_json.h"
 #include "tests/analysis/check.h"
 #include "tracepoints/dnntrace_enums.h"
 

@@ -1,0 +1,36 @@
+/*
+ * Host overheads per op, in the meaning of ml_perf_model (owensgroup,
+ * seed 002): T1 the gap before an op since the previous op ended (same
+ * thread, same enclosing range), T2 op start to the start of its first
+ * launch, T3 end of its last launch to op end, T4 the launch calls
+ * themselves, T5 the gaps between its launches (0 for an op of one
+ * launch; an op with no launch has one T5, its whole duration). Launches
+ * here are kernel and graph launches, async copies and sets (the seed
+ * counts cudaMemcpyAsync) and library calls. An op is an NVTX range that
+ * is the innermost range of some launch, or that contains no other range
+ * (a host-only op); a library call
+ * is also an op of its own (its row holds its calls' durations as T4).
+ * Launches are gathered during the reader's pass (pass_hooks.h), the
+ * ranges' T1-T3 once the model has them all. Writes overheads.csv.
+ * Must never look at GPU times: that is gpu_time.c.
+ */
+#ifndef DNNTRACE_ANALYSIS_OVERHEADS_H
+#define DNNTRACE_ANALYSIS_OVERHEADS_H
+
+#include <stdint.h>
+
+#include "analysis/model/model.h"
+#include "analysis/model/pass_hooks.h"
+
+struct dt_overheads *dt_overheads_new(void);
+void dt_overheads_on_event(struct dt_overheads *o, struct dt_model *m,
+		const struct dt_hook_event *e);
+/* After the pass: every closed range of the model becomes op instances. */
+void dt_overheads_finish(struct dt_overheads *o, const struct dt_model *m);
+/* Writes dir/overheads.csv for process vpid (header only when it has no
+ * op). 0, or -1 with errno set. */
+int dt_overheads_write(const struct dt_overheads *o, int64_t vpid,
+		const char *dir);
+void dt_overheads_free(struct dt_overheads *o);
+
+#endif
