@@ -8,7 +8,9 @@
  * Two threads share the pass: the one running the babeltrace2 graph only
  * copies each event's fields into a record (capture_event); the records
  * go, in order, through an event pipe (event_pipe.h) to the analysis
- * thread, which feeds the model and the pass hooks (handle_event), so
+ * thread, which decodes each record once into a struct dt_event
+ * (fill_event: model/event.h) and hands it to the model
+ * (dt_model_on_event), then to the pass hooks (dt_pass_hooks_on_event), so
  * decoding and analysis overlap on two cores and the result is the same
  * as in one thread.
  * Must never print: failures come back as one line for run.c.
@@ -18,8 +20,7 @@
 #include "analysis/decode/damage.h"
 #include "analysis/decode/event_pipe.h"
 #include "analysis/decode/event_specs.h"
-#include "analysis/derive/overheads.h"
-#include "analysis/report/timeline_json.h"
+#include "analysis/model/event.h"
 #include "analysis/supervisor.h"
 #include "tracepoints/memory_kinds.h"
 
@@ -87,7 +88,6 @@ struct reader {
 	uint64_t *lib_ptrs;
 	uint8_t *lib_roles, *lib_dtypes, *lib_ranks;
 	size_t lib_args_cap, lib_dims_cap;
-	uint32_t lib_n_args;          /* the last call's, unused arguments left out */
 };
 
 /* ---- resolving an event class once ------------------------------------ */
@@ -530,23 +530,24 @@ static const char *launch_name(const struct reader *r, const struct record *payl
 	return dt_model_function_name(r->model, vpid, *function_id);
 }
 
-static void handle_launch(struct reader *r, const struct record *payload,
-		const struct class_info *info, int64_t vpid, int64_t vtid,
-		uint64_t ts)
+/* A launch: its kernel's name now, or "" and name_later while its
+ * function event is yet to come (named once the whole trace is read; the
+ * streaming timeline keeps ""). */
+static void fill_launch(const struct reader *r, const struct record *payload,
+		const struct class_info *info, struct dt_event *e)
 {
-	enum { TENSORS = DT_SLOT(api_launch, tensors) };
-	uint64_t function_id;
-	const char *name = launch_name(r, payload, info, vpid, &function_id);
-	dt_model_on_launch(r->model, vpid, vtid, ts,
-			get_unsigned(payload, info, DT_SLOT(api_launch, call_id)),
-			(int)get_signed(payload, info, DT_SLOT(api_launch, api)),
-			name ? name : "",
-			get_unsigned(payload, info, DT_SLOT(api_launch, stream)),
-			array_values(payload, info, TENSORS),
-			(uint32_t)array_length(payload, info, TENSORS),
-			(int)get_signed(payload, info, DT_SLOT(api_launch, result)));
-	if (!name)
-		dt_model_name_launch_later(r->model, vpid, function_id);
+	e->call_id = UNSIGNED(api_launch, call_id);
+	e->api = (int)SIGNED(api_launch, api);
+	e->name = launch_name(r, payload, info, e->vpid, &e->name_id);
+	e->name_later = e->name == NULL;
+	if (!e->name)
+		e->name = "";
+	e->stream = UNSIGNED(api_launch, stream);
+	e->tensors = array_values(payload, info, DT_SLOT(api_launch, tensors));
+	e->n_tensors = (uint32_t)array_length(payload, info,
+			DT_SLOT(api_launch, tensors));
+	e->result = (int)SIGNED(api_launch, result);
+	e->start_ns = UNSIGNED(api_launch, start_ns);
 }
 
 static void grow_buffer(void **buffer, size_t n, size_t size)
@@ -557,9 +558,8 @@ static void grow_buffer(void **buffer, size_t n, size_t size)
 /* dnntrace_lib:call: its arrays copied into reused buffers. The per-
  * argument arrays have one length each in CTF; a corrupt event with
  * unequal lengths is read as far as all of them go. */
-static void handle_lib_call(struct reader *r, const struct record *payload,
-		const struct class_info *info, int64_t vpid, int64_t vtid,
-		uint64_t ts)
+static void fill_lib_call(struct reader *r, const struct record *payload,
+		const struct class_info *info, struct dt_event *e)
 {
 	enum { TENSORS = DT_SLOT(lib_call, tensors), PTRS = DT_SLOT(lib_call, ptrs),
 		ROLES = DT_SLOT(lib_call, roles), DTYPES = DT_SLOT(lib_call, dtypes),
@@ -612,308 +612,208 @@ static void handle_lib_call(struct reader *r, const struct record *payload,
 			r->lib_dims[kept_dims++] = dims[d];
 		at += rank;
 	}
-	r->lib_n_args = (uint32_t)kept;
-	struct dt_lib_call_event call = {
-		.vtid = vtid,
-		.call_id = get_unsigned(payload, info, DT_SLOT(lib_call, call_id)),
-		.api = (int)get_signed(payload, info, DT_SLOT(lib_call, api)),
-		.stream = get_unsigned(payload, info, DT_SLOT(lib_call, stream)),
-		.n_args = (uint32_t)kept,
-		.tensors = r->lib_tensors,
-		.ptrs = r->lib_ptrs,
-		.roles = r->lib_roles,
-		.dtypes = r->lib_dtypes,
-		.ranks = r->lib_ranks,
-		.n_dims = (uint32_t)kept_dims,
-		.dims = r->lib_dims,
-		.result = (int)get_signed(payload, info, DT_SLOT(lib_call, result)),
-	};
-	dt_model_on_lib_call(r->model, vpid, ts, &call);
+	e->call_id = UNSIGNED(lib_call, call_id);
+	e->api = (int)SIGNED(lib_call, api);
+	e->stream = UNSIGNED(lib_call, stream);
+	e->n_tensors = (uint32_t)kept;
+	e->tensors = r->lib_tensors;
+	e->ptrs = r->lib_ptrs;
+	e->roles = r->lib_roles;
+	e->dtypes = r->lib_dtypes;
+	e->ranks = r->lib_ranks;
+	e->n_dims = (uint32_t)kept_dims;
+	e->dims = r->lib_dims;
+	e->result = (int)SIGNED(lib_call, result);
+	e->start_ns = UNSIGNED(lib_call, start_ns);
 }
 
-/*
- * The pass hooks (pass_hooks.h) get the event once the model has it, from
- * the same record; a launch's tensors are the record's own array, a
- * library call's those its handler kept.
- */
-static void run_hooks(struct reader *r, const struct record *rec,
-		const struct class_info *info, const struct record *payload,
-		int64_t vpid, uint64_t ts)
-{
-	struct dt_hook_event e = {.vpid = vpid, .ts = ts, .tensor = -1,
-		.src_tensor = -1};
-	e.vtid = rec->vtid;
-	switch (info->handler) {
-	case H_ALLOC:
-		e.kind = DT_HOOK_ALLOC;
-		e.api = (int)SIGNED(api_alloc, api);
-		e.mem_kind = alloc_kind(payload, info);
-		e.device = (int32_t)SIGNED(api_alloc, device);
-		e.bytes = UNSIGNED(api_alloc, bytes);
-		e.tensor = SIGNED(api_alloc, tensor_id);
-		e.result = (int)SIGNED(api_alloc, result);
-		e.stream = UNSIGNED(api_alloc, stream);
-		break;
-	case H_FREE:
-		e.kind = DT_HOOK_FREE;
-		e.tensor = SIGNED(api_free, tensor_id);
-		e.result = (int)SIGNED(api_free, result);
-		e.api = (int)SIGNED(api_free, api);
-		e.stream = UNSIGNED(api_free, stream);
-		break;
-	case H_MEMCPY:
-		e.kind = DT_HOOK_MEMCPY;
-		e.tensor = SIGNED(api_memcpy, dst_tensor);
-		e.result = (int)SIGNED(api_memcpy, result);
-		e.call_id = UNSIGNED(api_memcpy, call_id);
-		e.api = (int)SIGNED(api_memcpy, api);
-		e.bytes = UNSIGNED(api_memcpy, bytes);
-		e.src_tensor = info->kind[DT_SLOT(api_memcpy, src_tensor)] == F_ABSENT ? -1 :
-			SIGNED(api_memcpy, src_tensor);
-		e.stream = UNSIGNED(api_memcpy, stream);
-		e.start_ns = UNSIGNED(api_memcpy, start_ns);
-		break;
-	case H_MEMSET:
-		e.kind = DT_HOOK_MEMSET;
-		e.tensor = SIGNED(api_memset, tensor_id);
-		e.result = (int)SIGNED(api_memset, result);
-		e.call_id = UNSIGNED(api_memset, call_id);
-		e.api = (int)SIGNED(api_memset, api);
-		e.bytes = UNSIGNED(api_memset, bytes);
-		e.stream = UNSIGNED(api_memset, stream);
-		e.start_ns = UNSIGNED(api_memset, start_ns);
-		break;
-	case H_LAUNCH:
-		e.kind = DT_HOOK_LAUNCH;
-		e.call_id = UNSIGNED(api_launch, call_id);
-		e.api = (int)SIGNED(api_launch, api);
-		/* a streaming pass cannot wait for a late function event (only
-		 * two threads racing on a new kernel make one): "" then */
-		uint64_t function_id;
-		e.name = launch_name(r, payload, info, vpid, &function_id);
-		if (!e.name)
-			e.name = "";
-		e.stream = UNSIGNED(api_launch, stream);
-		e.tensors = array_values(payload, info, DT_SLOT(api_launch, tensors));
-		e.n_tensors = (uint32_t)array_length(payload, info,
-				DT_SLOT(api_launch, tensors));
-		e.result = (int)SIGNED(api_launch, result);
-		e.start_ns = UNSIGNED(api_launch, start_ns);
-		break;
-	case H_GRAPH_LAUNCH:
-		e.kind = DT_HOOK_GRAPH_LAUNCH;
-		e.call_id = UNSIGNED(api_graph_launch, call_id);
-		e.api = (int)SIGNED(api_graph_launch, api);
-		e.stream = UNSIGNED(api_graph_launch, stream);
-		e.result = (int)SIGNED(api_graph_launch, result);
-		e.start_ns = UNSIGNED(api_graph_launch, start_ns);
-		break;
-	case H_LIB_CALL:
-		e.kind = DT_HOOK_LIB_CALL;
-		e.call_id = UNSIGNED(lib_call, call_id);
-		e.api = (int)SIGNED(lib_call, api);
-		e.stream = UNSIGNED(lib_call, stream);
-		e.tensors = r->lib_tensors;
-		e.n_tensors = r->lib_n_args;
-		e.result = (int)SIGNED(lib_call, result);
-		e.start_ns = UNSIGNED(lib_call, start_ns);
-		break;
-	case H_GPU_KERNEL:
-		e.kind = DT_HOOK_GPU_KERNEL;
-		e.correlation_id = (uint32_t)UNSIGNED(gpu_kernel, correlation_id);
-		e.gpu_device = (uint32_t)UNSIGNED(gpu_kernel, device);
-		e.gpu_stream = (uint32_t)UNSIGNED(gpu_kernel, stream);
-		e.gpu_start = UNSIGNED(gpu_kernel, start);
-		e.gpu_end = UNSIGNED(gpu_kernel, end);
-		/* a streaming pass cannot wait for a late name event (only a
-		 * lossy channel makes one): "" then */
-		uint32_t name_id;
-		e.name = gpu_kernel_name(r, payload, info, vpid, &name_id);
-		if (!e.name)
-			e.name = "";
-		break;
-	case H_GPU_COPY:
-		e.kind = info->gpu_set ? DT_HOOK_GPU_MEMSET : DT_HOOK_GPU_MEMCPY;
-		e.correlation_id = (uint32_t)UNSIGNED(gpu_memcpy, correlation_id);
-		e.gpu_device = (uint32_t)UNSIGNED(gpu_memcpy, device);
-		e.gpu_stream = (uint32_t)UNSIGNED(gpu_memcpy, stream);
-		e.gpu_start = UNSIGNED(gpu_memcpy, start);
-		e.gpu_end = UNSIGNED(gpu_memcpy, end);
-		e.bytes = UNSIGNED(gpu_memcpy, bytes);
-		break;
-	case H_EXTERNAL_CORRELATION:
-		e.kind = DT_HOOK_EXTERNAL_CORRELATION;
-		e.correlation_id = (uint32_t)UNSIGNED(gpu_external_correlation, correlation_id);
-		e.call_id = UNSIGNED(gpu_external_correlation, call_id);
-		break;
-	case H_NVTX_PUSH:
-		e.kind = DT_HOOK_NVTX_PUSH;
-		e.domain = STRING(nvtx_push, domain);
-		e.name = STRING(nvtx_push, name);
-		break;
-	case H_NVTX_POP:
-		e.kind = DT_HOOK_NVTX_POP;
-		e.domain = STRING(nvtx_pop, domain);
-		break;
-	case H_NVTX_START:
-		e.kind = DT_HOOK_NVTX_START;
-		e.id = UNSIGNED(nvtx_start, id);
-		e.domain = STRING(nvtx_start, domain);
-		e.name = STRING(nvtx_start, name);
-		break;
-	case H_NVTX_END:
-		e.kind = DT_HOOK_NVTX_END;
-		e.id = UNSIGNED(nvtx_end, id);
-		break;
-	default:
-		return;
-	}
-	if (r->hooks->timeline)
-		dt_timeline_on_event(r->hooks->timeline, r->model, &e);
-	if (r->hooks->overheads)
-		dt_overheads_on_event(r->hooks->overheads, r->model, &e);
-}
-
-static void handle_event(struct reader *r, const struct record *rec)
+/* The one decoding of a record: its event, every field the model and the
+ * pass's listeners read. False for a handler that makes no event. */
+static bool fill_event(struct reader *r, const struct record *rec,
+		struct dt_event *e)
 {
 	const struct class_info *info = rec->info;
-	int64_t vpid = rec->vpid;
 	const struct record *payload = rec;
-	uint64_t ts = rec->ts;
-	struct dt_model *m = r->model;
+	*e = (struct dt_event){.vpid = rec->vpid, .vtid = rec->vtid,
+		.ts = rec->ts, .tensor = -1, .src_tensor = -1};
 	switch (info->handler) {
 	case H_ALLOC:
-		dt_model_on_alloc(m, vpid, ts, (int)SIGNED(api_alloc, api),
-				alloc_kind(payload, info),
-				(int32_t)SIGNED(api_alloc, device),
-				UNSIGNED(api_alloc, stream), UNSIGNED(api_alloc, ptr),
-				UNSIGNED(api_alloc, bytes), SIGNED(api_alloc, tensor_id),
-				(int)SIGNED(api_alloc, result));
+		e->kind = DT_EVENT_ALLOC;
+		e->api = (int)SIGNED(api_alloc, api);
+		e->mem_kind = alloc_kind(payload, info);
+		e->device = (int32_t)SIGNED(api_alloc, device);
+		e->stream = UNSIGNED(api_alloc, stream);
+		e->ptr = UNSIGNED(api_alloc, ptr);
+		e->bytes = UNSIGNED(api_alloc, bytes);
+		e->tensor = SIGNED(api_alloc, tensor_id);
+		e->result = (int)SIGNED(api_alloc, result);
 		break;
 	case H_FREE:
-		dt_model_on_free(m, vpid, ts, (int)SIGNED(api_free, api),
-				UNSIGNED(api_free, stream), SIGNED(api_free, tensor_id),
-				(int)SIGNED(api_free, result));
+		e->kind = DT_EVENT_FREE;
+		e->api = (int)SIGNED(api_free, api);
+		e->stream = UNSIGNED(api_free, stream);
+		e->tensor = SIGNED(api_free, tensor_id);
+		e->result = (int)SIGNED(api_free, result);
 		break;
 	case H_MEMCPY:
-		dt_model_on_memcpy(m, vpid, ts, UNSIGNED(api_memcpy, call_id),
-				(int)SIGNED(api_memcpy, api), SIGNED(api_memcpy, dst_tensor),
-				(int)SIGNED(api_memcpy, result));
+		e->kind = DT_EVENT_MEMCPY;
+		e->call_id = UNSIGNED(api_memcpy, call_id);
+		e->api = (int)SIGNED(api_memcpy, api);
+		e->tensor = SIGNED(api_memcpy, dst_tensor);
+		if (info->kind[DT_SLOT(api_memcpy, src_tensor)] != F_ABSENT)
+			e->src_tensor = SIGNED(api_memcpy, src_tensor);
+		e->bytes = UNSIGNED(api_memcpy, bytes);
+		e->stream = UNSIGNED(api_memcpy, stream);
+		e->result = (int)SIGNED(api_memcpy, result);
+		e->start_ns = UNSIGNED(api_memcpy, start_ns);
 		break;
 	case H_MEMSET:
-		dt_model_on_memset(m, vpid, ts, UNSIGNED(api_memset, call_id),
-				SIGNED(api_memset, tensor_id),
-				(int)SIGNED(api_memset, result));
+		e->kind = DT_EVENT_MEMSET;
+		e->call_id = UNSIGNED(api_memset, call_id);
+		e->api = (int)SIGNED(api_memset, api);
+		e->tensor = SIGNED(api_memset, tensor_id);
+		e->bytes = UNSIGNED(api_memset, bytes);
+		e->stream = UNSIGNED(api_memset, stream);
+		e->result = (int)SIGNED(api_memset, result);
+		e->start_ns = UNSIGNED(api_memset, start_ns);
 		break;
 	case H_GPU_COPY:
-		dt_model_on_gpu_copy(m, vpid,
-				(uint32_t)UNSIGNED(gpu_memcpy, correlation_id),
-				(uint32_t)UNSIGNED(gpu_memcpy, device),
-				(uint32_t)UNSIGNED(gpu_memcpy, stream),
-				UNSIGNED(gpu_memcpy, start), UNSIGNED(gpu_memcpy, end));
+		e->kind = info->gpu_set ? DT_EVENT_GPU_MEMSET : DT_EVENT_GPU_MEMCPY;
+		e->correlation_id = (uint32_t)UNSIGNED(gpu_memcpy, correlation_id);
+		e->gpu_device = (uint32_t)UNSIGNED(gpu_memcpy, device);
+		e->gpu_stream = (uint32_t)UNSIGNED(gpu_memcpy, stream);
+		e->gpu_start = UNSIGNED(gpu_memcpy, start);
+		e->gpu_end = UNSIGNED(gpu_memcpy, end);
+		e->bytes = UNSIGNED(gpu_memcpy, bytes);
 		break;
 	case H_LAUNCH:
-		handle_launch(r, payload, info, vpid, rec->vtid, ts);
+		e->kind = DT_EVENT_LAUNCH;
+		fill_launch(r, payload, info, e);
 		break;
 	case H_GRAPH_LAUNCH:
-		dt_model_on_graph_launch(m, vpid, rec->vtid, ts,
-				UNSIGNED(api_graph_launch, call_id),
-				(int)SIGNED(api_graph_launch, api),
-				UNSIGNED(api_graph_launch, stream),
-				(int)SIGNED(api_graph_launch, result));
-		break;
-	case H_TAG:
-		dt_model_on_tag(m, vpid, SIGNED(api_tag, tensor_id), STRING(api_tag, name));
-		break;
-	case H_MEM_INFO:
-		dt_model_on_mem_info(m, vpid, ts, (int32_t)SIGNED(api_mem_info, device),
-				UNSIGNED(api_mem_info, free_bytes),
-				UNSIGNED(api_mem_info, total_bytes));
-		break;
-	case H_STATUS:
-		dt_model_on_status(m, vpid, (int)SIGNED(api_status, cupti_ok),
-				STRING(api_status, message));
-		if (info->kind[DT_SLOT(api_status, format)] != F_ABSENT)
-			dt_model_on_trace_format(m, vpid, (int)SIGNED(api_status, format));
-		break;
-	case H_FUNCTION:
-		dt_model_on_function(m, vpid, UNSIGNED(api_function, function_id),
-				STRING(api_function, name));
-		break;
-	case H_GPU_KERNEL: {
-		uint32_t name_id;
-		const char *name = gpu_kernel_name(r, payload, info, vpid, &name_id);
-		dt_model_on_gpu_kernel(m, vpid,
-				(uint32_t)UNSIGNED(gpu_kernel, correlation_id),
-				(uint32_t)UNSIGNED(gpu_kernel, device),
-				(uint32_t)UNSIGNED(gpu_kernel, stream),
-				UNSIGNED(gpu_kernel, start), UNSIGNED(gpu_kernel, end),
-				name ? name : "");
-		if (!name)
-			dt_model_name_kernel_later(m, vpid, name_id);
-		break;
-	}
-	case H_GPU_KERNEL_NAME:
-		dt_model_on_kernel_name(m, vpid, (uint32_t)UNSIGNED(gpu_kernel_name, name_id),
-				STRING(gpu_kernel_name, name));
-		break;
-	case H_EXTERNAL_CORRELATION:
-		dt_model_on_external_correlation(m, vpid,
-				(uint32_t)UNSIGNED(gpu_external_correlation, correlation_id),
-				UNSIGNED(gpu_external_correlation, call_id));
-		break;
-	case H_RECORDS_DROPPED:
-		dt_model_on_records_dropped(m, vpid, UNSIGNED(gpu_records_dropped, count));
+		e->kind = DT_EVENT_GRAPH_LAUNCH;
+		e->call_id = UNSIGNED(api_graph_launch, call_id);
+		e->api = (int)SIGNED(api_graph_launch, api);
+		e->stream = UNSIGNED(api_graph_launch, stream);
+		e->result = (int)SIGNED(api_graph_launch, result);
+		e->start_ns = UNSIGNED(api_graph_launch, start_ns);
 		break;
 	case H_LIB_CALL:
-		handle_lib_call(r, payload, info, vpid, rec->vtid, ts);
+		e->kind = DT_EVENT_LIB_CALL;
+		fill_lib_call(r, payload, info, e);
 		break;
-	case H_NVTX_PUSH:
-		dt_model_on_nvtx_push(m, vpid, rec->vtid, ts,
-				STRING(nvtx_push, domain), STRING(nvtx_push, name));
+	case H_GPU_KERNEL:
+		e->kind = DT_EVENT_GPU_KERNEL;
+		e->correlation_id = (uint32_t)UNSIGNED(gpu_kernel, correlation_id);
+		e->gpu_device = (uint32_t)UNSIGNED(gpu_kernel, device);
+		e->gpu_stream = (uint32_t)UNSIGNED(gpu_kernel, stream);
+		e->gpu_start = UNSIGNED(gpu_kernel, start);
+		e->gpu_end = UNSIGNED(gpu_kernel, end);
+		/* "" and name_later while its kernel_name event is yet to come
+		 * (only a lossy channel makes one late) */
+		uint32_t name_id;
+		e->name = gpu_kernel_name(r, payload, info, e->vpid, &name_id);
+		e->name_id = name_id;
+		e->name_later = e->name == NULL;
+		if (!e->name)
+			e->name = "";
 		break;
-	case H_NVTX_POP:
-		dt_model_on_nvtx_pop(m, vpid, rec->vtid, ts,
-				STRING(nvtx_pop, domain));
+	case H_GPU_KERNEL_NAME:
+		e->kind = DT_EVENT_KERNEL_NAME;
+		e->id = (uint32_t)UNSIGNED(gpu_kernel_name, name_id);
+		e->name = STRING(gpu_kernel_name, name);
 		break;
-	case H_NVTX_START:
-		dt_model_on_nvtx_start(m, vpid, rec->vtid, ts,
-				UNSIGNED(nvtx_start, id), STRING(nvtx_start, domain),
-				STRING(nvtx_start, name));
+	case H_EXTERNAL_CORRELATION:
+		e->kind = DT_EVENT_EXTERNAL_CORRELATION;
+		e->correlation_id = (uint32_t)UNSIGNED(gpu_external_correlation, correlation_id);
+		e->call_id = UNSIGNED(gpu_external_correlation, call_id);
 		break;
-	case H_NVTX_END:
-		dt_model_on_nvtx_end(m, vpid, ts, UNSIGNED(nvtx_end, id));
+	case H_RECORDS_DROPPED:
+		e->kind = DT_EVENT_RECORDS_DROPPED;
+		e->count = UNSIGNED(gpu_records_dropped, count);
+		break;
+	case H_TAG:
+		e->kind = DT_EVENT_TAG;
+		e->tensor = SIGNED(api_tag, tensor_id);
+		e->name = STRING(api_tag, name);
+		break;
+	case H_MEM_INFO:
+		e->kind = DT_EVENT_MEM_INFO;
+		e->device = (int32_t)SIGNED(api_mem_info, device);
+		e->free_bytes = UNSIGNED(api_mem_info, free_bytes);
+		e->total_bytes = UNSIGNED(api_mem_info, total_bytes);
+		break;
+	case H_STATUS:
+		e->kind = DT_EVENT_STATUS;
+		e->cupti_ok = (int)SIGNED(api_status, cupti_ok);
+		e->name = STRING(api_status, message);
+		e->has_format = info->kind[DT_SLOT(api_status, format)] != F_ABSENT;
+		e->format = (int)SIGNED(api_status, format);
+		break;
+	case H_FUNCTION:
+		e->kind = DT_EVENT_FUNCTION;
+		e->id = UNSIGNED(api_function, function_id);
+		e->name = STRING(api_function, name);
 		break;
 	case H_LIB_SET_STREAM:
-		dt_model_on_lib_set_stream(m, vpid);
+		e->kind = DT_EVENT_LIB_SET_STREAM;
+		break;
+	case H_NVTX_PUSH:
+		e->kind = DT_EVENT_NVTX_PUSH;
+		e->domain = STRING(nvtx_push, domain);
+		e->name = STRING(nvtx_push, name);
+		break;
+	case H_NVTX_POP:
+		e->kind = DT_EVENT_NVTX_POP;
+		e->domain = STRING(nvtx_pop, domain);
+		break;
+	case H_NVTX_START:
+		e->kind = DT_EVENT_NVTX_START;
+		e->id = UNSIGNED(nvtx_start, id);
+		e->domain = STRING(nvtx_start, domain);
+		e->name = STRING(nvtx_start, name);
+		break;
+	case H_NVTX_END:
+		e->kind = DT_EVENT_NVTX_END;
+		e->id = UNSIGNED(nvtx_end, id);
 		break;
 	case H_POWER:
-		dt_model_on_power(m, vpid, (uint32_t)UNSIGNED(gpu_power, device),
-				UNSIGNED(gpu_power, sample_ns),
-				(uint32_t)UNSIGNED(gpu_power, read_ns),
-				(uint32_t)UNSIGNED(gpu_power, power_mw),
-				UNSIGNED(gpu_power, power_ok) != 0,
-				UNSIGNED(gpu_power, energy_mj),
-				UNSIGNED(gpu_power, energy_ok) != 0);
+		e->kind = DT_EVENT_POWER;
+		e->gpu_device = (uint32_t)UNSIGNED(gpu_power, device);
+		e->sample_ns = UNSIGNED(gpu_power, sample_ns);
+		e->read_ns = (uint32_t)UNSIGNED(gpu_power, read_ns);
+		e->power_mw = (uint32_t)UNSIGNED(gpu_power, power_mw);
+		e->power_ok = UNSIGNED(gpu_power, power_ok) != 0;
+		e->energy_mj = UNSIGNED(gpu_power, energy_mj);
+		e->energy_ok = UNSIGNED(gpu_power, energy_ok) != 0;
 		break;
 	case H_IGNORE:
-		break;
+		return false;
 	}
-	if (r->hooks)
-		run_hooks(r, rec, info, payload, vpid, ts);
+	return true;
 }
 
-/* The analysis thread: one chunk of records from the pipe, in order. */
+/* The analysis thread: one chunk of records from the pipe, in order, each
+ * decoded once and handed to the model, then to the pass's listeners. */
 static void consume_records(void *ctx, const char *data, size_t len)
 {
 	struct reader *r = ctx;
 	for (size_t at = 0; at < len;) {
 		const struct record *rec = (const struct record *)(data + at);
+		struct dt_event e;
+		bool made = true;
 		if (rec->info)
-			handle_event(r, rec);
+			made = fill_event(r, rec, &e);
 		else
-			dt_model_on_discarded(r->model, rec->value[0] != 0,
-					rec->value[1]);
+			e = (struct dt_event){.kind = DT_EVENT_DISCARDED,
+				.count_known = rec->value[0] != 0,
+				.count = rec->value[1], .tensor = -1,
+				.src_tensor = -1};
+		if (made) {
+			dt_model_on_event(r->model, &e);
+			if (r->hooks)
+				dt_pass_hooks_on_event(r->hooks, r->model, &e);
+		}
 		at += rec->size;
 	}
 }

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "analysis/model/api_names.h"
+#include "analysis/model/nvtx_ranges.h"
 #include "analysis/report/csv_writer.h"
 #include "analysis/util.h"
 
@@ -112,20 +113,20 @@ static struct ov_range *range_state(struct ov_process *p, size_t index)
 }
 
 void dt_overheads_on_event(struct dt_overheads *o, struct dt_model *m,
-		const struct dt_hook_event *e)
+		const struct dt_event *e)
 {
 	/* what submits GPU work without waiting for it: launches, library
 	 * calls, and (as the seed counts cudaMemcpyAsync) async copies and
 	 * sets; a synchronous copy's duration is mostly waiting */
-	bool async_copy = (e->kind == DT_HOOK_MEMCPY || e->kind == DT_HOOK_MEMSET) &&
+	bool async_copy = (e->kind == DT_EVENT_MEMCPY || e->kind == DT_EVENT_MEMSET) &&
 		strstr(dt_launch_api_name(e->api), "Async") != NULL;
-	if ((e->kind != DT_HOOK_LAUNCH && e->kind != DT_HOOK_GRAPH_LAUNCH &&
-	     e->kind != DT_HOOK_LIB_CALL && !async_copy) || e->result != 0)
+	if ((e->kind != DT_EVENT_LAUNCH && e->kind != DT_EVENT_GRAPH_LAUNCH &&
+	     e->kind != DT_EVENT_LIB_CALL && !async_copy) || e->result != 0)
 		return;
 	struct ov_process *p = process_of(o, e->vpid, true);
 	uint64_t end = e->ts;
 	uint64_t start = e->start_ns && e->start_ns <= end ? e->start_ns : end;
-	if (e->kind == DT_HOOK_LIB_CALL) {
+	if (e->kind == DT_EVENT_LIB_CALL) {
 		struct ov_row *lib = row_of(p, dt_lib_api_name(e->api));
 		lib->count++;
 		add(&lib->t[T4], (double)(end - start));

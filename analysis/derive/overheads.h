@@ -10,7 +10,7 @@
  * is the innermost range of some launch, or that contains no other range
  * (a host-only op); a library call
  * is also an op of its own (its row holds its calls' durations as T4).
- * Launches are gathered during the reader's pass (pass_hooks.h), the
+ * Launches are gathered during the reader's pass (report/pass_hooks.h), the
  * ranges' T1-T3 once the model has them all. Writes overheads.csv.
  * Must never look at GPU times: that is gpu_time.c.
  */
@@ -20,11 +20,11 @@
 #include <stdint.h>
 
 #include "analysis/model/model.h"
-#include "analysis/model/pass_hooks.h"
+#include "analysis/model/event.h"
 
 struct dt_overheads *dt_overheads_new(void);
 void dt_overheads_on_event(struct dt_overheads *o, struct dt_model *m,
-		const struct dt_hook_event *e);
+		const struct dt_event *e);
 /* After the pass: every closed range of the model becomes op instances. */
 void dt_overheads_finish(struct dt_overheads *o, const struct dt_model *m);
 /* Writes dir/overheads.csv for process vpid (header only when it has no

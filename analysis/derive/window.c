@@ -8,6 +8,7 @@
  * output.
  */
 #include "analysis/derive/group.h"
+#include "analysis/model/nvtx_ranges.h"
 
 #include <stdlib.h>
 #include <string.h>

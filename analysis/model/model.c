@@ -1,5 +1,6 @@
 /*
- * Feeds the event model (model.h): one function per dnntrace event kind.
+ * Feeds the event model (model.h): one decoded event at a time
+ * (dt_model_on_event), one handler per kind.
  * Each call is O(1) amortised and keeps only what the analysis needs later.
  * Must never fail on odd input (unknown ids, repeated frees, events before
  * their alloc): the trace is what it is; such events are ignored or kept as
@@ -8,6 +9,8 @@
 #include "analysis/model/model.h"
 
 #include "analysis/model/api_names.h"
+#include "analysis/model/nvtx_ranges.h"
+#include "analysis/model/power_samples.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -160,18 +163,19 @@ static struct dt_tensor *tensor_for_id(struct dt_process *p, int64_t id)
 	return t;
 }
 
-void dt_model_on_alloc(struct dt_model *m, int64_t vpid, uint64_t ts, int api,
-		int kind, int32_t device, uint64_t stream, uint64_t ptr,
-		uint64_t bytes, int64_t tensor_id, int result)
+static void on_alloc(struct dt_model *m, const struct dt_event *e)
 {
+	int kind = e->mem_kind;
+	int32_t device = e->device;
+	uint64_t bytes = e->bytes;
 	m->dnntrace_events++;
-	struct dt_process *p = dt_model_process(m, vpid);
+	struct dt_process *p = dt_model_process(m, e->vpid);
 	/* Counted on the device the event names, even -1 (a failed call may
 	 * not know it): group_build.c decides which group reports the count. */
 	struct dt_device_stats *stats = dt_process_device(p, device);
-	if (result == 0 && device >= 0)
+	if (e->result == 0 && device >= 0)
 		p->last_alloc_device = device;
-	if (result != 0) {
+	if (e->result != 0) {
 		stats->failed_allocs++;
 		return;
 	}
@@ -188,37 +192,36 @@ void dt_model_on_alloc(struct dt_model *m, int64_t vpid, uint64_t ts, int api,
 		stats->vmm_physical_bytes += bytes;
 		return;
 	}
-	if (tensor_id < 0)
+	if (e->tensor < 0)
 		return;
-	struct dt_tensor *t = tensor_for_id(p, tensor_id);
+	struct dt_tensor *t = tensor_for_id(p, e->tensor);
 	t->bytes = bytes;
 	t->device = device;
 	t->kind = kind;
-	t->ptr = ptr;
-	t->alloc_ns = ts;
+	t->ptr = e->ptr;
+	t->alloc_ns = e->ts;
 	t->allocated = true;
-	if (dnntrace_api_is_stream_ordered(api))
+	if (dnntrace_api_is_stream_ordered(e->api))
 		*DT_PUSH_SLOT(p->stream_calls, p->n_stream_calls,
 				p->cap_stream_calls) = (struct dt_stream_call){
-			(size_t)(t - p->tensors), stream, false};
+			(size_t)(t - p->tensors), e->stream, false};
 }
 
-void dt_model_on_free(struct dt_model *m, int64_t vpid, uint64_t ts, int api,
-		uint64_t stream, int64_t tensor_id, int result)
+static void on_free(struct dt_model *m, const struct dt_event *e)
 {
 	m->dnntrace_events++;
-	struct dt_process *p = dt_model_process(m, vpid);
-	struct dt_tensor *t = dt_process_find_tensor(p, tensor_id);
-	if (!t || result != 0 || t->free_ns != DT_NO_TIME)
+	struct dt_process *p = dt_model_process(m, e->vpid);
+	struct dt_tensor *t = dt_process_find_tensor(p, e->tensor);
+	if (!t || e->result != 0 || t->free_ns != DT_NO_TIME)
 		return;
-	t->free_ns = ts;
+	t->free_ns = e->ts;
 	/* Decided by the entry point, not the event's kind (the allocation's):
 	 * an async free of cudaMalloc memory is stream-ordered too, and
 	 * cudaFree of pool memory is not. */
-	if (dnntrace_api_is_stream_ordered(api))
+	if (dnntrace_api_is_stream_ordered(e->api))
 		*DT_PUSH_SLOT(p->stream_calls, p->n_stream_calls,
 				p->cap_stream_calls) = (struct dt_stream_call){
-			(size_t)(t - p->tensors), stream, true};
+			(size_t)(t - p->tensors), e->stream, true};
 }
 
 static void note_write(struct dt_process *p, int64_t tensor_id, uint64_t ts)
@@ -235,61 +238,55 @@ static void note_copy_call(struct dt_process *p, uint64_t call_id, uint64_t ts)
 		dt_u64map_put(&p->copy_call_ns, call_id, ts);
 }
 
-void dt_model_on_memcpy(struct dt_model *m, int64_t vpid, uint64_t ts,
-		uint64_t call_id, int api, int64_t dst_tensor, int result)
+/* A memcpy (dst: tensor) or memset. */
+static void on_copy_call(struct dt_model *m, const struct dt_event *e)
 {
 	m->dnntrace_events++;
-	if (result != 0)
+	if (e->result != 0)
 		return;
-	struct dt_process *p = dt_model_process(m, vpid);
-	if (!dt_api_is_prefetch(api))
-		note_write(p, dst_tensor, ts);
-	note_copy_call(p, call_id, ts);
+	struct dt_process *p = dt_model_process(m, e->vpid);
+	if (e->kind == DT_EVENT_MEMSET || !dt_api_is_prefetch(e->api))
+		note_write(p, e->tensor, e->ts);
+	note_copy_call(p, e->call_id, e->ts);
 }
 
-void dt_model_on_memset(struct dt_model *m, int64_t vpid, uint64_t ts,
-		uint64_t call_id, int64_t tensor_id, int result)
+/* dnntrace_gpu:memcpy and dnntrace_gpu:memset alike. */
+static void on_gpu_copy(struct dt_model *m, const struct dt_event *e)
 {
 	m->dnntrace_events++;
-	if (result != 0)
-		return;
-	struct dt_process *p = dt_model_process(m, vpid);
-	note_write(p, tensor_id, ts);
-	note_copy_call(p, call_id, ts);
-}
-
-void dt_model_on_gpu_copy(struct dt_model *m, int64_t vpid,
-		uint32_t correlation_id, uint32_t device, uint32_t stream,
-		uint64_t start, uint64_t end)
-{
-	m->dnntrace_events++;
-	struct dt_process *p = dt_model_process(m, vpid);
+	struct dt_process *p = dt_model_process(m, e->vpid);
 	*DT_PUSH_SLOT(p->gpu_copies, p->n_gpu_copies, p->cap_gpu_copies) =
-		(struct dt_gpu_copy){correlation_id, device, stream, start,
-			end < start ? start : end};
+		(struct dt_gpu_copy){e->correlation_id, e->gpu_device,
+			e->gpu_stream, e->gpu_start,
+			e->gpu_end < e->gpu_start ? e->gpu_start : e->gpu_end};
 }
 
-void dt_model_on_launch(struct dt_model *m, int64_t vpid, int64_t vtid,
-		uint64_t ts, uint64_t call_id, int api, const char *name, uint64_t stream,
-		const int64_t *tensors, uint32_t n_tensors, int result)
+static void name_launch_later(struct dt_process *p, uint64_t function_id);
+
+/* A launch, or a graph launch (no name, no tensors). */
+static void on_launch(struct dt_model *m, const struct dt_event *e)
 {
 	m->dnntrace_events++;
-	struct dt_process *p = dt_model_process(m, vpid);
+	struct dt_process *p = dt_model_process(m, e->vpid);
 	struct dt_launch *l = DT_PUSH_SLOT(p->launches, p->n_launches,
 			p->cap_launches);
-	l->call_id = call_id;
-	l->ts = ts;
-	l->api = api;
-	l->name = dt_strpool_intern(&m->names, name ? name : "");
-	l->op = dt_process_current_op(p, vtid);
-	l->stream = stream;
-	l->result = result;
+	bool graph = e->kind == DT_EVENT_GRAPH_LAUNCH;
+	uint32_t n_tensors = graph ? 0 : e->n_tensors;
+	l->call_id = e->call_id;
+	l->ts = e->ts;
+	l->api = e->api;
+	l->name = dt_strpool_intern(&m->names, !graph && e->name ? e->name : "");
+	l->op = dt_process_current_op(p, e->vtid);
+	l->stream = e->stream;
+	l->result = e->result;
 	l->tensors_at = p->n_launch_tensors;
 	l->n_tensors = n_tensors;
 	for (uint32_t i = 0; i < n_tensors; i++)
 		*DT_PUSH_SLOT(p->launch_tensors, p->n_launch_tensors,
-				p->cap_launch_tensors) = tensors[i];
-	dt_u64map_put(&p->launch_index, call_id, p->n_launches - 1);
+				p->cap_launch_tensors) = e->tensors[i];
+	dt_u64map_put(&p->launch_index, e->call_id, p->n_launches - 1);
+	if (!graph && e->name_later)
+		name_launch_later(p, e->name_id);
 }
 
 /*
@@ -301,35 +298,32 @@ void dt_model_on_launch(struct dt_model *m, int64_t vpid, int64_t vtid,
  * correlation id (CUDA 12/13 CUPTI documents graph node records carrying
  * the cudaGraphLaunch correlation id).
  */
-void dt_model_on_graph_launch(struct dt_model *m, int64_t vpid, int64_t vtid,
-		uint64_t ts, uint64_t call_id, int api, uint64_t stream, int result)
+static void on_graph_launch(struct dt_model *m, const struct dt_event *e)
 {
-	dt_model_on_launch(m, vpid, vtid, ts, call_id, api, "", stream, NULL, 0,
-			result);
-	if (result == 0)
-		note_copy_call(dt_model_process(m, vpid), call_id, ts);
+	on_launch(m, e);
+	if (e->result == 0)
+		note_copy_call(dt_model_process(m, e->vpid), e->call_id, e->ts);
 }
 
-void dt_model_on_lib_call(struct dt_model *m, int64_t vpid, uint64_t ts,
-		const struct dt_lib_call_event *c)
+static void on_lib_call(struct dt_model *m, const struct dt_event *c)
 {
 	m->dnntrace_events++;
-	struct dt_process *p = dt_model_process(m, vpid);
+	struct dt_process *p = dt_model_process(m, c->vpid);
 	struct dt_lib_call *call = DT_PUSH_SLOT(p->lib_calls, p->n_lib_calls,
 			p->cap_lib_calls);
 	call->call_id = c->call_id;
-	call->ts = ts;
+	call->ts = c->ts;
 	call->api = c->api;
 	call->result = c->result;
 	call->stream = c->stream;
 	call->op = dt_process_current_op(p, c->vtid);
 	call->args_at = p->n_lib_args;
-	call->n_args = c->n_args;
+	call->n_args = c->n_tensors;
 	/* dims of argument i follow those of arguments 0..i-1; a rank that
 	 * runs past the dims the event holds (a corrupt or truncated event)
 	 * makes that shape unknown, never a read out of bounds */
 	uint64_t dims_used = 0;
-	for (uint32_t i = 0; i < c->n_args; i++) {
+	for (uint32_t i = 0; i < c->n_tensors; i++) {
 		struct dt_lib_arg *a = DT_PUSH_SLOT(p->lib_args, p->n_lib_args,
 				p->cap_lib_args);
 		a->tensor = c->tensors[i];
@@ -352,45 +346,34 @@ void dt_model_on_lib_call(struct dt_model *m, int64_t vpid, uint64_t ts,
 	dt_u64map_put(&p->lib_call_index, c->call_id, p->n_lib_calls - 1);
 }
 
-void dt_model_on_lib_set_stream(struct dt_model *m, int64_t vpid)
-{
-	(void)vpid;
-	m->dnntrace_events++;
-}
-
-void dt_model_on_tag(struct dt_model *m, int64_t vpid, int64_t tensor_id,
-		const char *name)
+static void on_tag(struct dt_model *m, const struct dt_event *e)
 {
 	m->dnntrace_events++;
-	if (tensor_id < 0 || !name)
+	if (e->tensor < 0 || !e->name)
 		return;
-	struct dt_tensor *t = tensor_for_id(dt_model_process(m, vpid), tensor_id);
-	t->name = dt_strpool_intern(&m->names, name);
+	struct dt_tensor *t = tensor_for_id(dt_model_process(m, e->vpid), e->tensor);
+	t->name = dt_strpool_intern(&m->names, e->name);
 }
 
-void dt_model_on_mem_info(struct dt_model *m, int64_t vpid, uint64_t ts,
-		int32_t device, uint64_t free_bytes, uint64_t total_bytes)
+static void on_mem_info(struct dt_model *m, const struct dt_event *e)
 {
 	m->dnntrace_events++;
-	struct dt_process *p = dt_model_process(m, vpid);
-	if (free_bytes > total_bytes)
+	struct dt_process *p = dt_model_process(m, e->vpid);
+	if (e->free_bytes > e->total_bytes)
 		return;   /* not a reading of anything */
 	*DT_PUSH_SLOT(p->mem_samples, p->n_mem_samples, p->cap_mem_samples) =
-		(struct dt_mem_sample){ts, device, total_bytes - free_bytes};
+		(struct dt_mem_sample){e->ts, e->device,
+			e->total_bytes - e->free_bytes};
 }
 
-void dt_model_on_status(struct dt_model *m, int64_t vpid, int cupti_ok,
-		const char *message)
+static void on_status(struct dt_model *m, const struct dt_event *e)
 {
 	m->dnntrace_events++;
-	struct dt_process *p = dt_model_process(m, vpid);
-	p->cupti_ok = cupti_ok != 0;
-	p->cupti_message = message ? dt_strpool_intern(&m->names, message) : NULL;
-}
-
-void dt_model_on_trace_format(struct dt_model *m, int64_t vpid, int format)
-{
-	dt_model_process(m, vpid)->trace_format = format;
+	struct dt_process *p = dt_model_process(m, e->vpid);
+	p->cupti_ok = e->cupti_ok != 0;
+	p->cupti_message = e->name ? dt_strpool_intern(&m->names, e->name) : NULL;
+	if (e->has_format)
+		p->trace_format = e->format;
 }
 
 /* A name event (function or GPU kernel name): id -> interned name; a
@@ -418,11 +401,13 @@ static const char *name_of(const struct dt_u64map *names, uint64_t id)
 	return (const char *)(uintptr_t)name;
 }
 
-void dt_model_on_function(struct dt_model *m, int64_t vpid,
-		uint64_t function_id, const char *name)
+/* function, kernel_name */
+static void on_name(struct dt_model *m, const struct dt_event *e)
 {
 	m->dnntrace_events++;
-	note_name(m, &dt_model_process(m, vpid)->function_names, function_id, name);
+	struct dt_process *p = dt_model_process(m, e->vpid);
+	note_name(m, e->kind == DT_EVENT_FUNCTION ? &p->function_names :
+			&p->kernel_names, e->id, e->name);
 }
 
 const char *dt_model_function_name(const struct dt_model *m, int64_t vpid,
@@ -434,22 +419,14 @@ const char *dt_model_function_name(const struct dt_model *m, int64_t vpid,
 	return p ? name_of(&p->function_names, function_id) : NULL;
 }
 
-void dt_model_name_launch_later(struct dt_model *m, int64_t vpid,
-		uint64_t function_id)
+/* The process's last launch is named by function_id, still unknown. */
+static void name_launch_later(struct dt_process *p, uint64_t function_id)
 {
-	struct dt_process *p = dt_model_process(m, vpid);
 	if (p->n_launches == 0)
 		return;
 	*DT_PUSH_SLOT(p->unnamed_launches, p->n_unnamed_launches,
 			p->cap_unnamed_launches) = (struct dt_unnamed){
 		.index = p->n_launches - 1, .id = function_id};
-}
-
-void dt_model_on_kernel_name(struct dt_model *m, int64_t vpid, uint32_t name_id,
-		const char *name)
-{
-	m->dnntrace_events++;
-	note_name(m, &dt_model_process(m, vpid)->kernel_names, name_id, name);
 }
 
 const char *dt_model_kernel_name(const struct dt_model *m, int64_t vpid,
@@ -461,9 +438,9 @@ const char *dt_model_kernel_name(const struct dt_model *m, int64_t vpid,
 	return p ? name_of(&p->kernel_names, name_id) : NULL;
 }
 
-void dt_model_name_kernel_later(struct dt_model *m, int64_t vpid, uint32_t name_id)
+/* The process's last GPU kernel is named by name_id, still unknown. */
+static void name_kernel_later(struct dt_process *p, uint64_t name_id)
 {
-	struct dt_process *p = dt_model_process(m, vpid);
 	if (p->n_kernels == 0)
 		return;
 	*DT_PUSH_SLOT(p->unnamed_kernels, p->n_unnamed_kernels,
@@ -494,42 +471,90 @@ void dt_model_resolve_function_names(struct dt_model *m)
 	}
 }
 
-void dt_model_on_gpu_kernel(struct dt_model *m, int64_t vpid,
-		uint32_t correlation_id, uint32_t device, uint32_t stream,
-		uint64_t start, uint64_t end, const char *name)
+static void on_gpu_kernel(struct dt_model *m, const struct dt_event *e)
 {
 	m->dnntrace_events++;
-	struct dt_process *p = dt_model_process(m, vpid);
+	struct dt_process *p = dt_model_process(m, e->vpid);
 	struct dt_gpu_kernel *k = DT_PUSH_SLOT(p->kernels, p->n_kernels,
 			p->cap_kernels);
-	k->correlation_id = correlation_id;
-	k->device = device;
-	k->stream = stream;
-	k->start = start;
-	k->end = end < start ? start : end;
-	k->name = dt_strpool_intern(&m->names, name ? name : "");
+	k->correlation_id = e->correlation_id;
+	k->device = e->gpu_device;
+	k->stream = e->gpu_stream;
+	k->start = e->gpu_start;
+	k->end = e->gpu_end < e->gpu_start ? e->gpu_start : e->gpu_end;
+	k->name = dt_strpool_intern(&m->names, e->name ? e->name : "");
+	if (e->name_later)
+		name_kernel_later(p, e->name_id);
 }
 
-void dt_model_on_external_correlation(struct dt_model *m, int64_t vpid,
-		uint32_t correlation_id, uint64_t call_id)
+void dt_model_on_event(struct dt_model *m, const struct dt_event *e)
 {
-	m->dnntrace_events++;
-	dt_u64map_put(&dt_model_process(m, vpid)->call_of_correlation,
-			correlation_id, call_id);
-}
-
-void dt_model_on_records_dropped(struct dt_model *m, int64_t vpid,
-		uint64_t count)
-{
-	m->dnntrace_events++;
-	dt_model_process(m, vpid)->records_dropped += count;
-}
-
-void dt_model_on_discarded(struct dt_model *m, bool count_known,
-		uint64_t count)
-{
-	if (count_known)
-		m->discarded_events += count;
-	else
-		m->discarded_unknown = true;
+	switch (e->kind) {
+	case DT_EVENT_ALLOC:
+		on_alloc(m, e);
+		break;
+	case DT_EVENT_FREE:
+		on_free(m, e);
+		break;
+	case DT_EVENT_MEMCPY:
+	case DT_EVENT_MEMSET:
+		on_copy_call(m, e);
+		break;
+	case DT_EVENT_LAUNCH:
+		on_launch(m, e);
+		break;
+	case DT_EVENT_GRAPH_LAUNCH:
+		on_graph_launch(m, e);
+		break;
+	case DT_EVENT_LIB_CALL:
+		on_lib_call(m, e);
+		break;
+	case DT_EVENT_GPU_KERNEL:
+		on_gpu_kernel(m, e);
+		break;
+	case DT_EVENT_GPU_MEMCPY:
+	case DT_EVENT_GPU_MEMSET:
+		on_gpu_copy(m, e);
+		break;
+	case DT_EVENT_EXTERNAL_CORRELATION:
+		m->dnntrace_events++;
+		dt_u64map_put(&dt_model_process(m, e->vpid)->call_of_correlation,
+				e->correlation_id, e->call_id);
+		break;
+	case DT_EVENT_NVTX_PUSH:
+	case DT_EVENT_NVTX_POP:
+	case DT_EVENT_NVTX_START:
+	case DT_EVENT_NVTX_END:
+		dt_model_on_nvtx_event(m, e);
+		break;
+	case DT_EVENT_LIB_SET_STREAM:
+		m->dnntrace_events++;
+		break;
+	case DT_EVENT_TAG:
+		on_tag(m, e);
+		break;
+	case DT_EVENT_MEM_INFO:
+		on_mem_info(m, e);
+		break;
+	case DT_EVENT_STATUS:
+		on_status(m, e);
+		break;
+	case DT_EVENT_FUNCTION:
+	case DT_EVENT_KERNEL_NAME:
+		on_name(m, e);
+		break;
+	case DT_EVENT_RECORDS_DROPPED:
+		m->dnntrace_events++;
+		dt_model_process(m, e->vpid)->records_dropped += e->count;
+		break;
+	case DT_EVENT_POWER:
+		dt_model_on_power_event(m, e);
+		break;
+	case DT_EVENT_DISCARDED:
+		if (e->count_known)
+			m->discarded_events += e->count;
+		else
+			m->discarded_unknown = true;
+		break;
+	}
 }

@@ -1,7 +1,7 @@
 /*
  * The event model: what the trace says, per process, after one streaming
- * pass. The trace reader (or a unit test) calls one dt_model_on_* function
- * per dnntrace event; nothing here knows about babeltrace2. Memory grows
+ * pass. The trace reader (or a unit test) hands it each dnntrace event,
+ * decoded once, through dt_model_on_event; nothing here knows about babeltrace2. Memory grows
  * with tensors, launches, library calls (their arguments and shapes),
  * kernels, NVTX ranges and distinct names, and by a few words per copy or
  * set (their call time and GPU end: where a stream had got to, for
@@ -16,6 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "analysis/model/event.h"
 #include "analysis/util.h"
 
 #define DT_NO_TIME UINT64_MAX
@@ -110,25 +111,6 @@ struct dt_lib_call {
 	const char *op;            /* innermost NVTX range at the call, or NULL */
 	size_t args_at;            /* into dt_process.lib_args */
 	uint32_t n_args;
-};
-
-/* A dnntrace_lib:call event as the reader (or a test) hands it over: every
- * per-argument array has n_args entries; dims holds ranks[i] dimensions for
- * argument i, one argument after the other. */
-struct dt_lib_call_event {
-	int64_t vtid;              /* the calling thread (0 when unknown) */
-	uint64_t call_id;
-	int api;
-	uint64_t stream;
-	uint32_t n_args;
-	const int64_t *tensors;
-	const uint64_t *ptrs;
-	const uint8_t *roles;
-	const uint8_t *dtypes;
-	const uint8_t *ranks;
-	uint32_t n_dims;
-	const int64_t *dims;
-	int result;
 };
 
 /* One kernel that ran on the GPU (dnntrace_gpu:kernel). */
@@ -278,117 +260,43 @@ void dt_model_drop_built(struct dt_model *m);
  * counts stay. */
 void dt_model_drop_calls(struct dt_model *m);
 
-/* stream: the alloc's cudaStream_t (0 for the synchronous allocs). */
-void dt_model_on_alloc(struct dt_model *m, int64_t vpid, uint64_t ts, int api,
-		int kind, int32_t device, uint64_t stream, uint64_t ptr,
-		uint64_t bytes, int64_t tensor_id, int result);
-/* api: enum dnntrace_api_id; stream: the free's cudaStream_t (0 for the
- * synchronous frees). */
-void dt_model_on_free(struct dt_model *m, int64_t vpid, uint64_t ts, int api,
-		uint64_t stream, int64_t tensor_id, int result);
-/* api: enum dnntrace_api_id; a prefetch (dt_api_is_prefetch) writes nothing. */
-void dt_model_on_memcpy(struct dt_model *m, int64_t vpid, uint64_t ts,
-		uint64_t call_id, int api, int64_t dst_tensor, int result);
-void dt_model_on_memset(struct dt_model *m, int64_t vpid, uint64_t ts,
-		uint64_t call_id, int64_t tensor_id, int result);
-void dt_model_on_launch(struct dt_model *m, int64_t vpid, int64_t vtid,
-		uint64_t ts, uint64_t call_id, int api, const char *name, uint64_t stream,
-		const int64_t *tensors, uint32_t n_tensors, int result);
-/* A graph launch: every GPU kernel linked to call_id is one of the graph's
- * (its api column names the graph launch; its tensors are unknown, the
- * event names none), and with --granularity op they make one op. The GPU
- * copies and sets linked to it are placed on their stream at its time. */
-void dt_model_on_graph_launch(struct dt_model *m, int64_t vpid, int64_t vtid,
-		uint64_t ts, uint64_t call_id, int api, uint64_t stream, int result);
-void dt_model_on_lib_call(struct dt_model *m, int64_t vpid, uint64_t ts,
-		const struct dt_lib_call_event *call);
-/* cudnnSetStream / cublasSetStream_v2: counted only, since every call
- * event carries its handle's stream at the call. */
-void dt_model_on_lib_set_stream(struct dt_model *m, int64_t vpid);
-void dt_model_on_tag(struct dt_model *m, int64_t vpid, int64_t tensor_id,
-		const char *name);
-/* dnntrace_api:mem_info: a sample of the device memory in use. */
-void dt_model_on_mem_info(struct dt_model *m, int64_t vpid, uint64_t ts,
-		int32_t device, uint64_t free_bytes, uint64_t total_bytes);
-void dt_model_on_status(struct dt_model *m, int64_t vpid, int cupti_ok,
-		const char *message);
-/* status.format: the trace format the process wrote (1 when absent). */
-void dt_model_on_trace_format(struct dt_model *m, int64_t vpid, int format);
 /*
- * Format 2 names a launch's kernel by function id: dnntrace_api:function
- * gives the name, once per process (the first event for an id wins). A
- * launch read before its function event (another CPU's stream, stamped a
- * few ns later) is stored with the name "" and dt_model_name_launch_later;
- * dt_model_resolve_function_names, once the whole trace is read, names it.
+ * The model's one entry point: one decoded event (event.h), in trace
+ * order. What each kind does:
+ *  - alloc, free: tensors (stream: the call's cudaStream_t, 0 for the
+ *    synchronous entry points; stream-ordered ones take effect when their
+ *    stream gets there), per-device counts (failed, pinned, VMM physical);
+ *  - memcpy, memset: a tensor's first write (a prefetch, dt_api_is_prefetch,
+ *    writes nothing) and the call's time, for stream points;
+ *  - launch, graph launch: a launch (a graph launch is one with no
+ *    tensors: every GPU kernel linked to its call_id is one of the graph's,
+ *    one op at --granularity op; the GPU copies and sets linked to it are
+ *    placed on their stream at its time);
+ *  - library call: the call and its arguments with their shapes;
+ *    lib_set_stream (cudnnSetStream, cublasSetStream_v2) is counted only,
+ *    since every call event carries its handle's stream;
+ *  - GPU kernel, GPU copy/set, external correlation, records dropped;
+ *  - function, kernel_name: format 2 names a launch's kernel by function
+ *    id, format 3 a GPU kernel record's by name id, once per process (the
+ *    first event for an id wins). A launch or GPU kernel read before its
+ *    name's event comes with name_later: it is stored with the name "" and
+ *    named by dt_model_resolve_function_names once the whole trace is read;
+ *  - tag (a tensor's name), mem_info (device memory in use), status
+ *    (CUPTI state; format: the trace format the process wrote, 1 when
+ *    absent), power (power_samples.c: samples with neither value are
+ *    dropped), NVTX push/pop/start/end (nvtx_ranges.c: a pop with nothing
+ *    open on that (thread, domain), or an end of an unknown id, is
+ *    ignored), discarded (events the tracer or the trace lost).
  */
-void dt_model_on_function(struct dt_model *m, int64_t vpid,
-		uint64_t function_id, const char *name);
+void dt_model_on_event(struct dt_model *m, const struct dt_event *e);
 /* The interned name of function_id, or NULL while no event gave it. */
 const char *dt_model_function_name(const struct dt_model *m, int64_t vpid,
 		uint64_t function_id);
-/* The process's last launch is named by function_id, still unknown. */
-void dt_model_name_launch_later(struct dt_model *m, int64_t vpid,
-		uint64_t function_id);
-/*
- * Format 3 names a GPU kernel record's kernel by name id the same way:
- * dnntrace_gpu:kernel_name gives the name, once per process, and a record
- * read before it (only a lossy channel lets one come first) is named by
- * dt_model_resolve_function_names at the end.
- */
-void dt_model_on_kernel_name(struct dt_model *m, int64_t vpid, uint32_t name_id,
-		const char *name);
 /* The interned name of name_id ("" for 0), or NULL while no event gave it. */
 const char *dt_model_kernel_name(const struct dt_model *m, int64_t vpid,
 		uint32_t name_id);
-/* The process's last GPU kernel is named by name_id, still unknown. */
-void dt_model_name_kernel_later(struct dt_model *m, int64_t vpid, uint32_t name_id);
 /* Names the launches and GPU kernels read before their name's event. */
 void dt_model_resolve_function_names(struct dt_model *m);
-void dt_model_on_gpu_kernel(struct dt_model *m, int64_t vpid,
-		uint32_t correlation_id, uint32_t device, uint32_t stream,
-		uint64_t start, uint64_t end, const char *name);
-/* dnntrace_gpu:memcpy and dnntrace_gpu:memset alike. */
-void dt_model_on_gpu_copy(struct dt_model *m, int64_t vpid,
-		uint32_t correlation_id, uint32_t device, uint32_t stream,
-		uint64_t start, uint64_t end);
-void dt_model_on_external_correlation(struct dt_model *m, int64_t vpid,
-		uint32_t correlation_id, uint64_t call_id);
-void dt_model_on_records_dropped(struct dt_model *m, int64_t vpid,
-		uint64_t count);
-/* NVTX ranges (nvtx_ranges.c). vtid: the thread of the event (0 when the
- * trace has no vtid context). A pop with nothing open on that (thread,
- * domain), or an end of an unknown id, is ignored. */
-void dt_model_on_nvtx_push(struct dt_model *m, int64_t vpid, int64_t vtid,
-		uint64_t ts, const char *domain, const char *name);
-void dt_model_on_nvtx_pop(struct dt_model *m, int64_t vpid, int64_t vtid,
-		uint64_t ts, const char *domain);
-void dt_model_on_nvtx_start(struct dt_model *m, int64_t vpid, int64_t vtid,
-		uint64_t ts, uint64_t id, const char *domain, const char *name);
-void dt_model_on_nvtx_end(struct dt_model *m, int64_t vpid, uint64_t ts,
-		uint64_t id);
-/* The name of the innermost NVTX range enclosing a call made now (in
- * trace order) on thread vtid, or NULL: see nvtx_ranges.c. */
-const char *dt_process_current_op(struct dt_process *p, int64_t vtid);
-/* The same range's index in p->ranges, or DT_NO_RANGE. */
-#define DT_NO_RANGE SIZE_MAX
-size_t dt_process_current_range(struct dt_process *p, int64_t vtid);
-/* The occurrence-th (0-based) range named name in the process, in opening
- * order, any domain and thread; NULL if it occurs fewer times. *count
- * (may be NULL) gets how many times it occurs. */
-const struct dt_range *dt_process_find_range(const struct dt_process *p,
-		const char *name, size_t occurrence, size_t *count);
-void dt_process_free_ranges(struct dt_process *p);
-
-/* dnntrace_gpu:power (power_samples.c): samples with neither value are
- * dropped. */
-void dt_model_on_power(struct dt_model *m, int64_t vpid, uint32_t device,
-		uint64_t sample_ns, uint32_t read_ns, uint32_t power_mw,
-		bool power_ok, uint64_t energy_mj, bool energy_ok);
-
-/* Events the tracer or the trace lost (CTF discarded events/packets). */
-void dt_model_on_discarded(struct dt_model *m, bool count_known,
-		uint64_t count);
-
 struct dt_process *dt_model_process(struct dt_model *m, int64_t vpid);
 /* The process with that vpid, or NULL (never creates one). */
 const struct dt_process *dt_model_find_process(const struct dt_model *m,

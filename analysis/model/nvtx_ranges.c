@@ -7,7 +7,7 @@
  * O(domains of the thread), and nothing per event is kept.
  * Must never decide which kernels a range covers: window.c does.
  */
-#include "analysis/model/model.h"
+#include "analysis/model/nvtx_ranges.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -57,7 +57,7 @@ static struct dt_range_stack *stack_of(struct dt_process *p, int64_t vtid,
 	return s;
 }
 
-void dt_model_on_nvtx_push(struct dt_model *m, int64_t vpid, int64_t vtid,
+static void on_push(struct dt_model *m, int64_t vpid, int64_t vtid,
 		uint64_t ts, const char *domain, const char *name)
 {
 	m->dnntrace_events++;
@@ -69,7 +69,7 @@ void dt_model_on_nvtx_push(struct dt_model *m, int64_t vpid, int64_t vtid,
 	*DT_PUSH_SLOT(s->ranges, s->n, s->cap) = range;
 }
 
-void dt_model_on_nvtx_pop(struct dt_model *m, int64_t vpid, int64_t vtid,
+static void on_pop(struct dt_model *m, int64_t vpid, int64_t vtid,
 		uint64_t ts, const char *domain)
 {
 	m->dnntrace_events++;
@@ -81,7 +81,7 @@ void dt_model_on_nvtx_pop(struct dt_model *m, int64_t vpid, int64_t vtid,
 	p->ranges[s->ranges[--s->n]].end_ns = ts;
 }
 
-void dt_model_on_nvtx_start(struct dt_model *m, int64_t vpid, int64_t vtid,
+static void on_start(struct dt_model *m, int64_t vpid, int64_t vtid,
 		uint64_t ts, uint64_t id, const char *domain, const char *name)
 {
 	m->dnntrace_events++;
@@ -94,7 +94,7 @@ void dt_model_on_nvtx_start(struct dt_model *m, int64_t vpid, int64_t vtid,
 	*DT_PUSH_SLOT(p->open_by_id, p->n_open_by_id, p->cap_open_by_id) = range;
 }
 
-void dt_model_on_nvtx_end(struct dt_model *m, int64_t vpid, uint64_t ts,
+static void on_end(struct dt_model *m, int64_t vpid, uint64_t ts,
 		uint64_t id)
 {
 	m->dnntrace_events++;
@@ -104,6 +104,26 @@ void dt_model_on_nvtx_end(struct dt_model *m, int64_t vpid, uint64_t ts,
 	    p->ranges[range].end_ns != DT_NO_TIME)
 		return;
 	p->ranges[range].end_ns = ts;
+}
+
+void dt_model_on_nvtx_event(struct dt_model *m, const struct dt_event *e)
+{
+	switch (e->kind) {
+	case DT_EVENT_NVTX_PUSH:
+		on_push(m, e->vpid, e->vtid, e->ts, e->domain, e->name);
+		break;
+	case DT_EVENT_NVTX_POP:
+		on_pop(m, e->vpid, e->vtid, e->ts, e->domain);
+		break;
+	case DT_EVENT_NVTX_START:
+		on_start(m, e->vpid, e->vtid, e->ts, e->id, e->domain, e->name);
+		break;
+	case DT_EVENT_NVTX_END:
+		on_end(m, e->vpid, e->ts, e->id);
+		break;
+	default:
+		break;
+	}
 }
 
 /*

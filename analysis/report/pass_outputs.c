@@ -14,6 +14,37 @@
 #include "analysis/derive/overheads.h"
 #include "analysis/report/timeline_json.h"
 
+/* The timeline's processes and its end time are those of these events
+ * only: a sample or a name event moves neither. */
+void dt_pass_hooks_on_event(const struct dt_pass_hooks *h, struct dt_model *m,
+		const struct dt_event *e)
+{
+	switch (e->kind) {
+	case DT_EVENT_ALLOC:
+	case DT_EVENT_FREE:
+	case DT_EVENT_MEMCPY:
+	case DT_EVENT_MEMSET:
+	case DT_EVENT_LAUNCH:
+	case DT_EVENT_GRAPH_LAUNCH:
+	case DT_EVENT_LIB_CALL:
+	case DT_EVENT_GPU_KERNEL:
+	case DT_EVENT_GPU_MEMCPY:
+	case DT_EVENT_GPU_MEMSET:
+	case DT_EVENT_EXTERNAL_CORRELATION:
+	case DT_EVENT_NVTX_PUSH:
+	case DT_EVENT_NVTX_POP:
+	case DT_EVENT_NVTX_START:
+	case DT_EVENT_NVTX_END:
+		break;
+	default:
+		return;
+	}
+	if (h->timeline)
+		dt_timeline_on_event(h->timeline, m, e);
+	if (h->overheads)
+		dt_overheads_on_event(h->overheads, m, e);
+}
+
 /* Renamed to timeline.json only once complete. */
 #define PARTIAL_TIMELINE "timeline.json.partial"
 

@@ -14,7 +14,7 @@
 
 #include "analysis/derive/group.h"
 #include "analysis/model/model.h"
-#include "analysis/model/pass_hooks.h"
+#include "analysis/report/pass_hooks.h"
 
 struct dt_pass_outputs {
 	struct dt_pass_hooks hooks;

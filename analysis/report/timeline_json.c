@@ -430,18 +430,18 @@ static void range_event(struct dt_timeline *tl, char ph, int64_t vpid,
 
 /* ---- host calls -------------------------------------------------------- */
 
-static const char *call_name(const struct dt_hook_event *e)
+static const char *call_name(const struct dt_event *e)
 {
-	const char *name = e->kind == DT_HOOK_LIB_CALL ?
+	const char *name = e->kind == DT_EVENT_LIB_CALL ?
 		dt_lib_api_name(e->api) : dt_launch_api_name(e->api);
 	if (name[0])
 		return name;
 	switch (e->kind) {
-	case DT_HOOK_ALLOC: return "alloc";
-	case DT_HOOK_FREE: return "free";
-	case DT_HOOK_MEMCPY: return "memcpy";
-	case DT_HOOK_MEMSET: return "memset";
-	case DT_HOOK_LIB_CALL: return "library call";
+	case DT_EVENT_ALLOC: return "alloc";
+	case DT_EVENT_FREE: return "free";
+	case DT_EVENT_MEMCPY: return "memcpy";
+	case DT_EVENT_MEMSET: return "memset";
+	case DT_EVENT_LIB_CALL: return "library call";
 	default: return "launch";
 	}
 }
@@ -464,7 +464,7 @@ static uint64_t tensor_bytes(const struct dt_process *mp, const int64_t *ids,
 }
 
 static void host_call(struct dt_timeline *tl, struct tl_process *p,
-		const struct dt_process *mp, const struct dt_hook_event *e)
+		const struct dt_process *mp, const struct dt_event *e)
 {
 	struct dt_out *f = &tl->out;
 	uint64_t start = e->start_ns && e->start_ns <= e->ts ? e->start_ns : e->ts;
@@ -477,35 +477,35 @@ static void host_call(struct dt_timeline *tl, struct tl_process *p,
 	bool first = true;
 	const struct dt_tensor *t;
 	switch (e->kind) {
-	case DT_HOOK_ALLOC:
+	case DT_EVENT_ALLOC:
 		put_int_arg(f, &first, "bytes", (int64_t)e->bytes);
 		put_int_arg(f, &first, "tensor", e->tensor);
 		put_int_arg(f, &first, "device", e->device);
 		break;
-	case DT_HOOK_FREE:
+	case DT_EVENT_FREE:
 		put_int_arg(f, &first, "tensor", e->tensor);
 		t = e->tensor >= 0 ? dt_process_find_tensor(mp, e->tensor) : NULL;
 		if (t)
 			put_int_arg(f, &first, "bytes", (int64_t)t->bytes);
 		break;
-	case DT_HOOK_MEMCPY:
+	case DT_EVENT_MEMCPY:
 		put_int_arg(f, &first, "bytes", (int64_t)e->bytes);
 		put_int_arg(f, &first, "dst_tensor", e->tensor);
 		put_int_arg(f, &first, "src_tensor", e->src_tensor);
 		put_int_arg(f, &first, "call_id", (int64_t)e->call_id);
 		break;
-	case DT_HOOK_MEMSET:
+	case DT_EVENT_MEMSET:
 		put_int_arg(f, &first, "bytes", (int64_t)e->bytes);
 		put_int_arg(f, &first, "tensor", e->tensor);
 		put_int_arg(f, &first, "call_id", (int64_t)e->call_id);
 		break;
 	default:             /* launches, graph launches, library calls */
 		put_int_arg(f, &first, "call_id", (int64_t)e->call_id);
-		if (e->kind == DT_HOOK_LAUNCH) {
+		if (e->kind == DT_EVENT_LAUNCH) {
 			put(f, ",\"kernel\":");
 			json_string(f, e->name);
 		}
-		if (e->kind != DT_HOOK_GRAPH_LAUNCH) {
+		if (e->kind != DT_EVENT_GRAPH_LAUNCH) {
 			put(f, ",\"tensors\":[");
 			for (uint32_t i = 0; i < e->n_tensors; i++) {
 				if (i)
@@ -518,14 +518,14 @@ static void host_call(struct dt_timeline *tl, struct tl_process *p,
 		}
 		break;
 	}
-	if (e->kind != DT_HOOK_ALLOC && e->kind != DT_HOOK_FREE &&
+	if (e->kind != DT_EVENT_ALLOC && e->kind != DT_EVENT_FREE &&
 	    e->stream != 0) {
 		put(f, ",\"stream\":");
 		put_hex(f, e->stream);
 	}
 	put_int_arg(f, &first, "result", e->result);
 	put(f, "}}");
-	if (e->kind == DT_HOOK_ALLOC || e->kind == DT_HOOK_FREE)
+	if (e->kind == DT_EVENT_ALLOC || e->kind == DT_EVENT_FREE)
 		return;
 	remember_call(p, e->call_id, e->vtid, start);
 }
@@ -533,7 +533,7 @@ static void host_call(struct dt_timeline *tl, struct tl_process *p,
 /* Allocations and frees of tensors move the live counter and open or
  * close the tensor's lifetime. The model has already taken the event. */
 static void tensor_change(struct dt_timeline *tl, struct tl_process *p,
-		const struct dt_process *mp, const struct dt_hook_event *e)
+		const struct dt_process *mp, const struct dt_event *e)
 {
 	if (e->result != 0 || e->tensor < 0)
 		return;
@@ -541,7 +541,7 @@ static void tensor_change(struct dt_timeline *tl, struct tl_process *p,
 	if (!t || !t->allocated)
 		return;
 	uint64_t *live = live_of(p, t->device);
-	if (e->kind == DT_HOOK_ALLOC) {
+	if (e->kind == DT_EVENT_ALLOC) {
 		if (t->alloc_ns != e->ts)
 			return;              /* not this event's tensor */
 		*live += t->bytes;
@@ -610,10 +610,10 @@ static void link_work(struct dt_timeline *tl, struct tl_process *p,
 }
 
 static void gpu_work(struct dt_timeline *tl, struct tl_process *p,
-		const struct dt_process *mp, const struct dt_hook_event *e)
+		const struct dt_process *mp, const struct dt_event *e)
 {
 	struct dt_out *f = &tl->out;
-	bool kernel = e->kind == DT_HOOK_GPU_KERNEL;
+	bool kernel = e->kind == DT_EVENT_GPU_KERNEL;
 	int64_t tid = gpu_tid(e->gpu_device, e->gpu_stream);
 	uint64_t end = e->gpu_end > e->gpu_start ? e->gpu_end : e->gpu_start;
 	name_track(tl, p, tid, true, e->gpu_device, e->gpu_stream);
@@ -625,7 +625,7 @@ static void gpu_work(struct dt_timeline *tl, struct tl_process *p,
 	put_us(f, end - e->gpu_start);
 	put(f, ",\"cat\":\"gpu\"");
 	put_name(f, "name", kernel ? e->name :
-			e->kind == DT_HOOK_GPU_MEMSET ? "memset" : "memcpy");
+			e->kind == DT_EVENT_GPU_MEMSET ? "memset" : "memcpy");
 	put(f, ",\"args\":{");
 	bool first = true;
 	put_int_arg(f, &first, "correlation_id", e->correlation_id);
@@ -651,7 +651,7 @@ static void gpu_work(struct dt_timeline *tl, struct tl_process *p,
 }
 
 static void correlation(struct dt_timeline *tl, struct tl_process *p,
-		const struct dt_process *mp, const struct dt_hook_event *e)
+		const struct dt_process *mp, const struct dt_event *e)
 {
 	uint64_t i;
 	if (!dt_u64map_get(&p->pending_head, e->correlation_id, &i) ||
@@ -676,14 +676,14 @@ static uint64_t *depth_of(struct tl_process *p, int64_t vtid, const char *domain
 
 static void nvtx(struct dt_timeline *tl, struct tl_process *p,
 		struct dt_model *m, struct dt_process *mp,
-		const struct dt_hook_event *e)
+		const struct dt_event *e)
 {
 	struct dt_out *f = &tl->out;
 	const char *domain = e->domain ?
 		dt_strpool_intern(&m->names, e->domain) : NULL;
 	uint64_t range;
 	switch (e->kind) {
-	case DT_HOOK_NVTX_PUSH:
+	case DT_EVENT_NVTX_PUSH:
 		name_track(tl, p, e->vtid, false, 0, 0);
 		++*depth_of(p, e->vtid, domain);
 		begin_event(tl, 'B', e->vpid, e->vtid, e->ts);
@@ -693,7 +693,7 @@ static void nvtx(struct dt_timeline *tl, struct tl_process *p,
 		json_string(f, e->domain);
 		put(f, "}}");
 		break;
-	case DT_HOOK_NVTX_POP: {
+	case DT_EVENT_NVTX_POP: {
 		uint64_t *depth = depth_of(p, e->vtid, domain);
 		if (*depth == 0)
 			break;           /* a pop with nothing open: ignored */
@@ -702,14 +702,14 @@ static void nvtx(struct dt_timeline *tl, struct tl_process *p,
 		put(f, "}");
 		break;
 	}
-	case DT_HOOK_NVTX_START:
+	case DT_EVENT_NVTX_START:
 		name_track(tl, p, e->vtid, false, 0, 0);
 		if (mp->n_ranges > 0)   /* the model has just opened it */
 			range_event(tl, 'b', e->vpid, e->ts,
 					&mp->ranges[mp->n_ranges - 1],
 					mp->n_ranges - 1);
 		break;
-	case DT_HOOK_NVTX_END:
+	case DT_EVENT_NVTX_END:
 		if (e->id != DT_MAP_EMPTY &&
 		    dt_u64map_get(&mp->range_of_id, e->id, &range) &&
 		    mp->ranges[range].end_ns == e->ts)
@@ -737,38 +737,40 @@ struct dt_timeline *dt_timeline_open(const char *path)
 }
 
 void dt_timeline_on_event(struct dt_timeline *tl, struct dt_model *m,
-		const struct dt_hook_event *e)
+		const struct dt_event *e)
 {
 	struct tl_process *p = process_of(tl, e->vpid);
 	struct dt_process *mp = dt_model_process(m, e->vpid);
 	if (e->ts > tl->last_ts)
 		tl->last_ts = e->ts;
 	switch (e->kind) {
-	case DT_HOOK_ALLOC:
-	case DT_HOOK_FREE:
+	case DT_EVENT_ALLOC:
+	case DT_EVENT_FREE:
 		host_call(tl, p, mp, e);
 		tensor_change(tl, p, mp, e);
 		break;
-	case DT_HOOK_MEMCPY:
-	case DT_HOOK_MEMSET:
-	case DT_HOOK_LAUNCH:
-	case DT_HOOK_GRAPH_LAUNCH:
-	case DT_HOOK_LIB_CALL:
+	case DT_EVENT_MEMCPY:
+	case DT_EVENT_MEMSET:
+	case DT_EVENT_LAUNCH:
+	case DT_EVENT_GRAPH_LAUNCH:
+	case DT_EVENT_LIB_CALL:
 		host_call(tl, p, mp, e);
 		break;
-	case DT_HOOK_GPU_KERNEL:
-	case DT_HOOK_GPU_MEMCPY:
-	case DT_HOOK_GPU_MEMSET:
+	case DT_EVENT_GPU_KERNEL:
+	case DT_EVENT_GPU_MEMCPY:
+	case DT_EVENT_GPU_MEMSET:
 		gpu_work(tl, p, mp, e);
 		break;
-	case DT_HOOK_EXTERNAL_CORRELATION:
+	case DT_EVENT_EXTERNAL_CORRELATION:
 		correlation(tl, p, mp, e);
 		break;
-	case DT_HOOK_NVTX_PUSH:
-	case DT_HOOK_NVTX_POP:
-	case DT_HOOK_NVTX_START:
-	case DT_HOOK_NVTX_END:
+	case DT_EVENT_NVTX_PUSH:
+	case DT_EVENT_NVTX_POP:
+	case DT_EVENT_NVTX_START:
+	case DT_EVENT_NVTX_END:
 		nvtx(tl, p, m, mp, e);
+		break;
+	default:             /* never handed here (pass_hooks.h) */
 		break;
 	}
 }

@@ -13,12 +13,12 @@
 #include <stdio.h>
 
 #include "analysis/model/model.h"
-#include "analysis/model/pass_hooks.h"
+#include "analysis/model/event.h"
 
 /* Creates path; NULL with errno set when it cannot. */
 struct dt_timeline *dt_timeline_open(const char *path);
 void dt_timeline_on_event(struct dt_timeline *tl, struct dt_model *m,
-		const struct dt_hook_event *e);
+		const struct dt_event *e);
 /* Ends what is still open at the trace's last time (NVTX ranges,
  * tensors never freed), closes the JSON and the file, frees tl.
  * 0, or -1 with errno set when anything could not be written. */
