@@ -12,7 +12,7 @@
 #include <stddef.h>
 
 #include "analysis/derive/group.h"
-#include "analysis/report/memory_report.h"
+#include "analysis/derive/categories.h"
 
 #define DT_DEFAULT_WATCHDOG_S 30
 #define DT_DEFAULT_LOG_NAME "dnntrace"

@@ -7,16 +7,14 @@
  * waited for while that kernel's call had not yet returned (call_ns, the
  * call's event time; for a library call that is when the whole call
  * returned, so its gaps lean to the host).
- * Must never change the group.
+ * Must never change the group, nor write: report/gpu_time_report.c does.
  */
 #include "analysis/derive/gpu_time.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analysis/model/api_names.h"
-#include "analysis/report/csv_writer.h"
 #include "analysis/util.h"
 #include "tracepoints/dnntrace_enums.h"
 
@@ -110,15 +108,9 @@ void dt_gpu_time_compute(const struct dt_group *g, struct dt_gpu_time *out)
 	out->idle_ns = out->idle_host_ns + out->idle_other_ns;
 }
 
-struct row {
-	const char *name;
-	bool op;
-	uint64_t count, ns;
-};
-
 static int compare_rows(const void *a, const void *b)
 {
-	const struct row *x = a, *y = b;
+	const struct dt_gpu_time_row *x = a, *y = b;
 	if (x->op != y->op)
 		return x->op ? -1 : 1;
 	if (x->ns != y->ns)
@@ -126,7 +118,7 @@ static int compare_rows(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
-static void add_row(struct row **rows, size_t *n, size_t *cap,
+static void add_row(struct dt_gpu_time_row **rows, size_t *n, size_t *cap,
 		struct dt_u64map *index, const char *name, bool op, uint64_t ns)
 {
 	/* names are interned (kernel names, ranges) or static (library
@@ -136,81 +128,31 @@ static void add_row(struct row **rows, size_t *n, size_t *cap,
 	if (!dt_u64map_get(index, key, &i)) {
 		i = *n;
 		dt_u64map_put(index, key, i);
-		*DT_PUSH_SLOT(*rows, *n, *cap) = (struct row){name, op, 0, 0};
+		*DT_PUSH_SLOT(*rows, *n, *cap) = (struct dt_gpu_time_row){name, op, 0, 0};
 	}
 	(*rows)[i].count++;
 	(*rows)[i].ns += ns;
 }
 
-int dt_gpu_time_write_csv(const struct dt_group *g, const char *dir)
+struct dt_gpu_time_row *dt_gpu_time_rows(const struct dt_group *g,
+		size_t *n_rows)
 {
-	struct dt_out out, *f = &out;
-	if (dt_out_open_in(f, dir, "gpu_time.csv") != 0)
-		return -1;
-	DT_OUT_LIT(f, "kind,name,count,device_us,share\n");
-	struct dt_gpu_time t;
-	dt_gpu_time_compute(g, &t);
-	if (t.valid) {
-		struct row *rows = NULL;
-		size_t n_rows = 0, cap_rows = 0;
-		struct dt_u64map index = {0};
-		for (size_t i = 0; i < g->win_count; i++) {
-			const struct dt_kernel *k = &g->kernels[g->win_first + i];
-			uint64_t ns = k->end > k->start ? k->end - k->start : 0;
-			const char *op = k->op ? k->op :
-				k->source == DT_SOURCE_LIBRARY ?
-				dt_lib_api_name(k->api) : NULL;
-			if (op && op[0])
-				add_row(&rows, &n_rows, &cap_rows, &index, op,
-						true, ns);
-			add_row(&rows, &n_rows, &cap_rows, &index,
-					k->name ? k->name : "", false, ns);
-		}
-		dt_sort(rows, n_rows, sizeof(*rows), compare_rows);
-		for (size_t i = 0; i < n_rows; i++) {
-			dt_out_str(f, rows[i].op ? "op," : "kernel,");
-			dt_csv_field(f, rows[i].name);
-			dt_out_printf(f, ",%llu,%.3f,%.6f\n",
-					(unsigned long long)rows[i].count,
-					(double)rows[i].ns / 1000.0, t.busy_ns ?
-					(double)rows[i].ns / (double)t.busy_ns : 0.0);
-		}
-		free(rows);
-		dt_u64map_free(&index);
+	struct dt_gpu_time_row *rows = NULL;
+	size_t cap_rows = 0;
+	struct dt_u64map index = {0};
+	*n_rows = 0;
+	for (size_t i = 0; i < g->win_count; i++) {
+		const struct dt_kernel *k = &g->kernels[g->win_first + i];
+		uint64_t ns = k->end > k->start ? k->end - k->start : 0;
+		const char *op = k->op ? k->op :
+			k->source == DT_SOURCE_LIBRARY ?
+			dt_lib_api_name(k->api) : NULL;
+		if (op && op[0])
+			add_row(&rows, n_rows, &cap_rows, &index, op, true, ns);
+		add_row(&rows, n_rows, &cap_rows, &index,
+				k->name ? k->name : "", false, ns);
 	}
-	return dt_out_close(f);
-}
-
-void dt_gpu_time_write_summary(FILE *f, const struct dt_group *g)
-{
-	struct dt_gpu_time t;
-	dt_gpu_time_compute(g, &t);
-	if (!t.valid) {
-		fprintf(f, "GPU time: not computed (%s)\n",
-				g->granularity != DT_GRANULARITY_KERNEL ?
-				"use --granularity kernel" : g->kernel_times_missing ?
-				"kernel times missing" : "no kernels");
-		return;
-	}
-	double span = (double)t.span_ns;
-	fprintf(f, "GPU span: %.3f us (first kernel start to last kernel end)\n",
-			span / 1000.0);
-	fprintf(f, "GPU busy: %.3f us (%.1f%%)\n", (double)t.busy_ns / 1000.0,
-			span > 0 ? 100.0 * (double)t.busy_ns / span : 0.0);
-	fprintf(f, "GPU idle: %.3f us (%.1f%%): waiting for the host %.3f us, "
-			"waiting on other work %.3f us\n",
-			(double)t.idle_ns / 1000.0,
-			span > 0 ? 100.0 * (double)t.idle_ns / span : 0.0,
-			(double)t.idle_host_ns / 1000.0,
-			(double)t.idle_other_ns / 1000.0);
-	fprintf(f, "stream overlap: %.3f us (two or more kernels at once)\n",
-			(double)t.overlap_ns / 1000.0);
-	if (t.n_delays)
-		fprintf(f, "kernel launch delay: mean %.3f us, max %.3f us "
-				"(%llu launches; kernel start - launch call end)\n",
-				t.delay_mean_ns / 1000.0,
-				(double)t.delay_max_ns / 1000.0,
-				(unsigned long long)t.n_delays);
-	else
-		fputs("kernel launch delay: no kernel linked to a launch\n", f);
+	dt_sort(rows, *n_rows, sizeof(*rows), compare_rows);
+	dt_u64map_free(&index);
+	return rows;
 }

@@ -10,14 +10,15 @@
  * busy time. Kernel granularity only: an op of --granularity op spans
  * gaps, so nothing here is computed from ops. Copies and sets are not
  * counted (the group holds kernels only).
- * Must never look at host overheads: that is overheads.c.
+ * report/gpu_time_report.c writes them.
+ * Must never look at host overheads (that is overheads.c), nor write.
  */
 #ifndef DNNTRACE_ANALYSIS_GPU_TIME_H
 #define DNNTRACE_ANALYSIS_GPU_TIME_H
 
 #include <stdbool.h>
 #include <stdint.h>
-#include <stdio.h>
+#include <stddef.h>
 
 #include "analysis/derive/group.h"
 
@@ -33,9 +34,15 @@ struct dt_gpu_time {
 };
 
 void dt_gpu_time_compute(const struct dt_group *g, struct dt_gpu_time *out);
-/* dir/gpu_time.csv: kind,name,count,device_us,share. 0, or -1 (errno). */
-int dt_gpu_time_write_csv(const struct dt_group *g, const char *dir);
-/* The summary section (summary.c calls it). */
-void dt_gpu_time_write_summary(FILE *f, const struct dt_group *g);
+/* Device time per op (its NVTX range, else its library entry point) and
+ * per kernel name over the window: ops first, then by time, longest
+ * first, then by name. The caller frees the array (NULL when empty). */
+struct dt_gpu_time_row {
+	const char *name;
+	bool op;
+	uint64_t count, ns;
+};
+struct dt_gpu_time_row *dt_gpu_time_rows(const struct dt_group *g,
+		size_t *n_rows);
 
 #endif

@@ -14,28 +14,12 @@
  */
 #include "analysis/derive/overheads.h"
 
-#include <errno.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analysis/model/api_names.h"
 #include "analysis/model/nvtx_ranges.h"
-#include "analysis/report/csv_writer.h"
 #include "analysis/util.h"
-
-enum { T1, T2, T3, T4, T5, N_T };
-
-struct ov_stat {
-	uint64_t n;
-	double sum, sum_sq;          /* ns, ns^2 */
-};
-
-struct ov_row {
-	const char *name;
-	uint64_t count;              /* op instances (calls, for a library row) */
-	struct ov_stat t[N_T];
-};
 
 /* What the calls charged to one range instance left. */
 struct ov_range {
@@ -47,7 +31,7 @@ struct ov_process {
 	int64_t vpid;
 	struct ov_range *ranges;     /* by model range index */
 	size_t cap_ranges;
-	struct ov_row *rows;
+	struct dt_overheads_row *rows;
 	size_t n_rows, cap_rows;
 	struct dt_u64map row_of;     /* name pointer -> row */
 };
@@ -79,19 +63,19 @@ static struct ov_process *process_of(struct dt_overheads *o, int64_t vpid,
 
 /* Rows are keyed by the name's pointer: range names are interned by the
  * model, library names are the api_names tables' own strings. */
-static struct ov_row *row_of(struct ov_process *p, const char *name)
+static struct dt_overheads_row *row_of(struct ov_process *p, const char *name)
 {
 	uint64_t i;
 	if (dt_u64map_get(&p->row_of, (uint64_t)(uintptr_t)name, &i))
 		return &p->rows[i];
 	dt_u64map_put(&p->row_of, (uint64_t)(uintptr_t)name, p->n_rows);
-	struct ov_row *row = DT_PUSH_SLOT(p->rows, p->n_rows, p->cap_rows);
+	struct dt_overheads_row *row = DT_PUSH_SLOT(p->rows, p->n_rows, p->cap_rows);
 	memset(row, 0, sizeof(*row));
 	row->name = name;
 	return row;
 }
 
-static void add(struct ov_stat *s, double ns)
+static void add(struct dt_overhead_stat *s, double ns)
 {
 	s->n++;
 	s->sum += ns;
@@ -127,19 +111,19 @@ void dt_overheads_on_event(struct dt_overheads *o, struct dt_model *m,
 	uint64_t end = e->ts;
 	uint64_t start = e->start_ns && e->start_ns <= end ? e->start_ns : end;
 	if (e->kind == DT_EVENT_LIB_CALL) {
-		struct ov_row *lib = row_of(p, dt_lib_api_name(e->api));
+		struct dt_overheads_row *lib = row_of(p, dt_lib_api_name(e->api));
 		lib->count++;
-		add(&lib->t[T4], (double)(end - start));
+		add(&lib->t[DT_T4], (double)(end - start));
 	}
 	struct dt_process *mp = dt_model_process(m, e->vpid);
 	size_t r = dt_process_current_range(mp, e->vtid);
 	if (r == DT_NO_RANGE)
 		return;   /* outside every range: no op to charge */
 	struct ov_range *st = range_state(p, r);
-	struct ov_row *row = row_of(p, mp->ranges[r].name);
-	add(&row->t[T4], (double)(end - start));
+	struct dt_overheads_row *row = row_of(p, mp->ranges[r].name);
+	add(&row->t[DT_T4], (double)(end - start));
 	if (st->n_calls > 0)
-		add(&row->t[T5], (double)start - (double)st->last_end);
+		add(&row->t[DT_T5], (double)start - (double)st->last_end);
 	else
 		st->first_start = start;
 	st->last_end = end;
@@ -201,22 +185,22 @@ static void finish_process(struct ov_process *p, const struct dt_process *mp)
 		if (range->end_ns == DT_NO_TIME || range->end_ns < range->start_ns ||
 		    (st->n_calls == 0 && has_child[r]))
 			continue;   /* open, or a container: no op instance */
-		struct ov_row *row = row_of(p, range->name);
+		struct dt_overheads_row *row = row_of(p, range->name);
 		row->count++;
 		uint64_t *last = sibling_end_of(&ends, &n_ends, &cap_ends,
 				range->vtid, parent[r]);
 		if (*last != DT_NO_TIME && *last <= range->start_ns)
-			add(&row->t[T1], (double)(range->start_ns - *last));
+			add(&row->t[DT_T1], (double)(range->start_ns - *last));
 		if (*last == DT_NO_TIME || range->end_ns > *last)
 			*last = range->end_ns;
 		if (st->n_calls == 0) {
-			add(&row->t[T5], (double)(range->end_ns - range->start_ns));
+			add(&row->t[DT_T5], (double)(range->end_ns - range->start_ns));
 			continue;
 		}
-		add(&row->t[T2], (double)st->first_start - (double)range->start_ns);
-		add(&row->t[T3], (double)range->end_ns - (double)st->last_end);
+		add(&row->t[DT_T2], (double)st->first_start - (double)range->start_ns);
+		add(&row->t[DT_T3], (double)range->end_ns - (double)st->last_end);
 		if (st->n_calls == 1)
-			add(&row->t[T5], 0.0);
+			add(&row->t[DT_T5], 0.0);
 	}
 	free(ends);
 	free(parent);
@@ -232,42 +216,17 @@ void dt_overheads_finish(struct dt_overheads *o, const struct dt_model *m)
 	}
 }
 
-static void put_stat(struct dt_out *f, const struct ov_stat *s)
+const struct dt_overheads_row *dt_overheads_rows(const struct dt_overheads *o,
+		int64_t vpid, size_t *n)
 {
-	if (s->n == 0) {
-		DT_OUT_LIT(f, ",,");
-		return;
+	*n = 0;
+	for (size_t i = 0; i < o->n_processes; i++) {
+		if (o->processes[i].vpid == vpid) {
+			*n = o->processes[i].n_rows;
+			return o->processes[i].rows;
+		}
 	}
-	double mean = s->sum / (double)s->n;
-	double var = s->sum_sq / (double)s->n - mean * mean;
-	dt_out_printf(f, ",%.3f,%.3f", mean / 1000.0,
-			var > 0 ? sqrt(var) / 1000.0 : 0.0);
-}
-
-int dt_overheads_write(const struct dt_overheads *o, int64_t vpid,
-		const char *dir)
-{
-	struct dt_out out, *f = &out;
-	if (dt_out_open_in(f, dir, "overheads.csv") != 0)
-		return -1;
-	DT_OUT_LIT(f, "op,count,t1_mean_us,t1_std_us,t2_mean_us,t2_std_us,t3_mean_us,"
-			"t3_std_us,t4_mean_us,t4_std_us,t5_mean_us,t5_std_us\n");
-	const struct ov_process *p = NULL;
-	for (size_t i = 0; i < o->n_processes && !p; i++)
-		if (o->processes[i].vpid == vpid)
-			p = &o->processes[i];
-	for (size_t i = 0; p && i < p->n_rows; i++) {
-		const struct ov_row *row = &p->rows[i];
-		if (row->count == 0)
-			continue;   /* only ranges still open charged it */
-		dt_csv_field(f, row->name);
-		dt_out_c(f, ',');
-		dt_out_u64(f, row->count);
-		for (int t = 0; t < N_T; t++)
-			put_stat(f, &row->t[t]);
-		dt_out_c(f, '\n');
-	}
-	return dt_out_close(f);
+	return NULL;
 }
 
 void dt_overheads_free(struct dt_overheads *o)

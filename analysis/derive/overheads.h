@@ -11,26 +11,43 @@
  * (a host-only op); a library call
  * is also an op of its own (its row holds its calls' durations as T4).
  * Launches are gathered during the reader's pass (report/pass_hooks.h), the
- * ranges' T1-T3 once the model has them all. Writes overheads.csv.
- * Must never look at GPU times: that is gpu_time.c.
+ * ranges' T1-T3 once the model has them all. report/overheads_csv.c
+ * writes overheads.csv.
+ * Must never look at GPU times (that is gpu_time.c), nor write.
  */
 #ifndef DNNTRACE_ANALYSIS_OVERHEADS_H
 #define DNNTRACE_ANALYSIS_OVERHEADS_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "analysis/model/model.h"
 #include "analysis/model/event.h"
+
+enum { DT_T1, DT_T2, DT_T3, DT_T4, DT_T5, DT_N_T };
+
+/* One of T1..T5 over an op's instances: count, sum, sum of squares (ns). */
+struct dt_overhead_stat {
+	uint64_t n;
+	double sum, sum_sq;          /* ns, ns^2 */
+};
+
+struct dt_overheads_row {
+	const char *name;
+	uint64_t count;              /* op instances (calls, for a library row);
+	                              * 0: only ranges still open charged it */
+	struct dt_overhead_stat t[DT_N_T];
+};
 
 struct dt_overheads *dt_overheads_new(void);
 void dt_overheads_on_event(struct dt_overheads *o, struct dt_model *m,
 		const struct dt_event *e);
 /* After the pass: every closed range of the model becomes op instances. */
 void dt_overheads_finish(struct dt_overheads *o, const struct dt_model *m);
-/* Writes dir/overheads.csv for process vpid (header only when it has no
- * op). 0, or -1 with errno set. */
-int dt_overheads_write(const struct dt_overheads *o, int64_t vpid,
-		const char *dir);
+/* Process vpid's rows: one per op name (and per library entry point), in
+ * the order first charged; *n of them (0, NULL: none). */
+const struct dt_overheads_row *dt_overheads_rows(const struct dt_overheads *o,
+		int64_t vpid, size_t *n);
 void dt_overheads_free(struct dt_overheads *o);
 
 #endif

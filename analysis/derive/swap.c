@@ -13,12 +13,11 @@
  * itself (no two copies share it) and copies overlap the kernels fully.
  * Must never change the group's results; only reads them.
  */
-#include "analysis/report/memory_report.h"
+#include "analysis/derive/swap.h"
 
-#include <inttypes.h>
 #include <stdlib.h>
 
-#include "analysis/report/csv_writer.h"
+#include "analysis/util.h"
 
 /* Cumulative duration at index k of the window repeated twice (looped
  * periods run past the window's end into the next iteration). */
@@ -112,40 +111,6 @@ bool dt_swap_absent(const struct dt_swap *s, const struct dt_group *g,
 	size_t n = g->win_count;
 	return (k >= s->absent_lo[p] && k < s->absent_hi[p]) ||
 		(k + n >= s->absent_lo[p] && k + n < s->absent_hi[p]);
-}
-
-int dt_swap_write_csv(const struct dt_swap *s, const struct dt_group *g,
-		const char *dir)
-{
-	struct dt_out out, *f = &out;
-	if (dt_out_open_in(f, dir, "swap.csv") != 0)
-		return -1;
-	DT_OUT_LIT(f, "tensor,period,size_bytes,period_start_kernel,period_end_kernel,"
-			"looped,idle_us,transfer_us,feasible\n");
-	for (size_t t = 0; t < g->n_tensors; t++) {
-		const struct dt_tensor_result *r = &g->results[t];
-		for (size_t i = 0; i < r->n_periods; i++) {
-			size_t p = r->periods_at + i;
-			const struct dt_period *period = &g->periods[p];
-			uint64_t bytes = g->tensors[t].bytes;
-			dt_out_i64(f, g->tensors[t].id);
-			dt_out_c(f, ',');
-			dt_out_u64(f, i);
-			dt_out_c(f, ',');
-			dt_out_u64(f, bytes);
-			dt_out_c(f, ',');
-			dt_out_i64(f, period->start);
-			dt_out_c(f, ',');
-			dt_out_i64(f, period->end);
-			dt_out_str(f, period->looped ? ",1," : ",0,");
-			/* ns as microseconds with 3 decimals, exactly */
-			dt_out_us3(f, period->estimated_ns);
-			/* out and back: 2 * bytes / (GB/s) ns */
-			dt_out_printf(f, ",%.3f,%d\n", 2.0 * (double)bytes /
-					s->link_gbps / 1000.0, s->feasible[p]);
-		}
-	}
-	return dt_out_close(f);
 }
 
 void dt_swap_free(struct dt_swap *s)

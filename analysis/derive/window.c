@@ -14,65 +14,8 @@
 #include <string.h>
 
 #include "analysis/derive/category.h"
+#include "analysis/derive/live_bytes.h"
 #include "analysis/request.h"
-
-struct memory_event {
-	uint64_t time;
-	int64_t delta;
-};
-
-static int compare_memory_events(const void *a, const void *b)
-{
-	uint64_t x = ((const struct memory_event *)a)->time;
-	uint64_t y = ((const struct memory_event *)b)->time;
-	return x < y ? -1 : x > y;
-}
-
-static const struct dt_kernel *sort_base;
-static int compare_kernel_starts(const void *a, const void *b)
-{
-	uint64_t x = sort_base[*(const size_t *)a].start;
-	uint64_t y = sort_base[*(const size_t *)b].start;
-	return x < y ? -1 : x > y;
-}
-
-/* live_bytes[i]: bytes of tensors allocated at kernel i's start
- * (ready <= start < release: stream-ordered allocs and frees count when
- * their stream got there), by one sweep over them in time order. */
-static void compute_live_bytes(struct dt_group *g)
-{
-	const struct dt_kernel *window = &g->kernels[g->win_first];
-	size_t n_events = 0;
-	struct memory_event *events = dt_xmalloc(2 * g->n_tensors *
-			sizeof(*events) + 1);
-	for (size_t i = 0; i < g->n_tensors; i++) {
-		const struct dt_tensor *t = &g->tensors[i];
-		uint64_t ready = dt_tensor_ready_ns(t);
-		events[n_events++] = (struct memory_event){ready,
-			(int64_t)t->bytes};
-		uint64_t release = dt_tensor_release_ns(t);
-		if (release != DT_NO_TIME)
-			events[n_events++] = (struct memory_event){
-				release < ready ? ready : release,
-				-(int64_t)t->bytes};
-	}
-	dt_sort(events, n_events, sizeof(*events), compare_memory_events);
-	size_t *order = dt_xmalloc(g->win_count * sizeof(size_t) + 1);
-	for (size_t i = 0; i < g->win_count; i++)
-		order[i] = i;
-	sort_base = window;
-	dt_sort(order, g->win_count, sizeof(size_t), compare_kernel_starts);
-	int64_t live = 0;
-	size_t next = 0;
-	for (size_t o = 0; o < g->win_count; o++) {
-		size_t k = order[o];
-		while (next < n_events && events[next].time <= window[k].start)
-			live += events[next++].delta;
-		g->live_bytes[k] = live > 0 ? (uint64_t)live : 0;
-	}
-	free(order);
-	free(events);
-}
 
 /* Categories: the tag's prefix, else a WORKSPACE role in any library
  * call, else inferred from the tensor's uses in the window (category.c). */
@@ -277,7 +220,7 @@ static void analyze_window(struct dt_group *g, size_t first, size_t count)
 	free(uses);
 	free(use_at);
 
-	compute_live_bytes(g);
+	dt_live_bytes_sweep(g, NULL, 1, g->live_bytes);
 	g->peak_kernel = 0;
 	g->peak_bytes = 0;
 	for (size_t k = 0; k < nk; k++) {

@@ -1,23 +1,13 @@
 /*
- * One group's memory report (memory_report.h): categories and swaps
- * computed together (the categories at the swapped peak need the swaps),
- * written together, summarised in three lines. Must never compute
- * anything itself: categories_report.c and swap.c do.
+ * One group's memory report written (memory_report.h): its CSV files
+ * (memory_csv.c) and its three summary lines. Must never compute anything
+ * itself: derive/memory.c does.
  */
 #include "analysis/report/memory_report.h"
 
 #include <inttypes.h>
-#include <stdlib.h>
 
-struct dt_memory_report *dt_memory_report_new(const struct dt_group *g,
-		const struct dt_process *p, const struct dt_category_rules *rules,
-		double link_gbps)
-{
-	struct dt_memory_report *r = dt_xcalloc(1, sizeof(*r));
-	dt_swap_compute(&r->swap, g, link_gbps);
-	dt_categories_compute(&r->categories, g, p, rules, &r->swap);
-	return r;
-}
+#include "analysis/report/memory_csv.h"
 
 int dt_memory_report_write(const struct dt_memory_report *r,
 		const struct dt_group *g, const char *dir)
@@ -58,13 +48,4 @@ void dt_memory_report_summary(FILE *f, const struct dt_memory_report *r,
 			" bytes at %s %zu (traced: %" PRIu64 ")\n",
 			r->swap.link_gbps, r->swap.n_feasible, g->n_periods,
 			r->swap.peak_bytes, unit, r->swap.peak_kernel, g->peak_bytes);
-}
-
-void dt_memory_report_free(struct dt_memory_report *r)
-{
-	if (!r)
-		return;
-	dt_swap_free(&r->swap);
-	dt_categories_free(&r->categories);
-	free(r);
 }

@@ -10,8 +10,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "analysis/derive/gpu_time.h"
+#include "analysis/report/gpu_time_report.h"
 #include "analysis/derive/overheads.h"
+#include "analysis/report/overheads_csv.h"
 #include "analysis/report/timeline_json.h"
 
 /* The timeline's processes and its end time are those of these events

@@ -5,7 +5,7 @@
 #include "analysis/report/summary.h"
 
 #include "analysis/report/memory_report.h"
-#include "analysis/derive/gpu_time.h"
+#include "analysis/report/gpu_time_report.h"
 
 #include <inttypes.h>
 #include <stdlib.h>

@@ -15,6 +15,8 @@
 #include "analysis/derive/group.h"
 #include "analysis/model/model.h"
 #include "analysis/derive/overheads.h"
+#include "analysis/report/gpu_time_report.h"
+#include "analysis/report/overheads_csv.h"
 #include "analysis/report/timeline_json.h"
 #include "tests/analysis/check.h"
 #include "tracepoints/dnntrace_enums.h"

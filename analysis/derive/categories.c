@@ -11,15 +11,16 @@
  * Categories inferred from lifetimes (tensors.csv) are guesses and go to
  * "Others" here. Must never change the group's results.
  */
-#include "analysis/report/memory_report.h"
+#include "analysis/derive/categories.h"
 
 #include <errno.h>
-#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analysis/derive/category.h"
-#include "analysis/report/csv_writer.h"
+#include "analysis/derive/live_bytes.h"
+#include "analysis/util.h"
 
 #define OTHERS "Others"
 #define UNTRACKABLE "Untrackable"
@@ -133,56 +134,6 @@ static int compare_events(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static const struct dt_kernel *sort_base;
-static int compare_starts(const void *a, const void *b)
-{
-	uint64_t x = sort_base[*(const size_t *)a].start;
-	uint64_t y = sort_base[*(const size_t *)b].start;
-	return x < y ? -1 : x > y;
-}
-
-/* Bytes per row at each window kernel's start, by the rule memory.csv
- * uses (ready <= start < release), so the rows add up to live_bytes. */
-static void sweep_kernels(struct dt_categories *c, const struct dt_group *g)
-{
-	size_t nk = g->win_count;
-	const struct dt_kernel *window = &g->kernels[g->win_first];
-	struct mem_event *events = dt_xmalloc(2 * g->n_tensors * sizeof(*events) + 1);
-	size_t n_events = 0;
-	for (size_t t = 0; t < g->n_tensors; t++) {
-		const struct dt_tensor *tensor = &g->tensors[t];
-		uint64_t ready = dt_tensor_ready_ns(tensor);
-		events[n_events++] = (struct mem_event){ready,
-			(int64_t)tensor->bytes, c->of_tensor[t]};
-		uint64_t release = dt_tensor_release_ns(tensor);
-		if (release != DT_NO_TIME)
-			events[n_events++] = (struct mem_event){
-				release < ready ? ready : release,
-				-(int64_t)tensor->bytes, c->of_tensor[t]};
-	}
-	dt_sort(events, n_events, sizeof(*events), compare_events);
-	size_t *order = dt_xmalloc(nk * sizeof(size_t) + 1);
-	for (size_t k = 0; k < nk; k++)
-		order[k] = k;
-	sort_base = window;
-	dt_sort(order, nk, sizeof(size_t), compare_starts);
-	int64_t *running = dt_xcalloc(c->n, sizeof(int64_t));
-	size_t next = 0;
-	for (size_t o = 0; o < nk; o++) {
-		size_t k = order[o];
-		while (next < n_events && events[next].time <= window[k].start) {
-			running[events[next].row] += events[next].delta;
-			next++;
-		}
-		for (size_t i = 0; i < c->n; i++)
-			c->per_kernel[k * c->n + i] = running[i] > 0 ?
-				(uint64_t)running[i] : 0;
-	}
-	free(running);
-	free(order);
-	free(events);
-}
-
 /* Untrackable at each mem_info sample of the group's device: in use minus
  * the group's tensors allocated then (host call times: the sample's clock). */
 static void untrackable(struct dt_categories *c, const struct dt_group *g,
@@ -290,7 +241,8 @@ void dt_categories_compute(struct dt_categories *c, const struct dt_group *g,
 	c->max = dt_xcalloc(c->n, sizeof(uint64_t));
 	c->at_swapped_peak = dt_xcalloc(c->n, sizeof(uint64_t));
 	c->mean = dt_xcalloc(c->n, sizeof(double));
-	sweep_kernels(c, g);
+	/* by the rule memory.csv uses, so the rows add up to live_bytes */
+	dt_live_bytes_sweep(g, c->of_tensor, c->n, c->per_kernel);
 	for (size_t k = 0; k < nk; k++) {
 		for (size_t i = 0; i < c->n; i++) {
 			uint64_t v = c->per_kernel[k * c->n + i];
@@ -322,56 +274,6 @@ void dt_categories_compute(struct dt_categories *c, const struct dt_group *g,
 			c->untrackable_at_kernel[swap->peak_kernel] >= 0 ?
 			(uint64_t)c->untrackable_at_kernel[swap->peak_kernel] :
 			c->untrackable_at_peak;
-}
-
-int dt_categories_write_csv(const struct dt_categories *c,
-		const struct dt_swap *swap, const struct dt_group *g,
-		const char *dir)
-{
-	struct dt_out out, *f = &out;
-	if (dt_out_open_in(f, dir, "categories.csv") != 0)
-		return -1;
-	DT_OUT_LIT(f, "category,peak_bytes,mean_bytes,max_bytes,swapped_peak_bytes\n");
-	for (size_t i = 0; i < c->n; i++)
-		dt_out_printf(f, "%s,%" PRIu64 ",%.1f,%" PRIu64 ",%" PRIu64 "\n",
-				c->names[i], c->at_peak[i], c->mean[i], c->max[i],
-				c->at_swapped_peak[i]);
-	if (c->n_samples)
-		dt_out_printf(f, UNTRACKABLE ",%" PRIu64 ",%.1f,%" PRIu64 ",%" PRIu64 "\n",
-				c->untrackable_at_peak, c->untrackable_mean,
-				c->untrackable_max, c->untrackable_at_swapped_peak);
-	else
-		DT_OUT_LIT(f, UNTRACKABLE ",,,,\n");
-	if (dt_out_close(f) != 0)
-		return -1;
-
-	if (dt_out_open_in(f, dir, "categories_time.csv") != 0)
-		return -1;
-	DT_OUT_LIT(f, "index,time_us");
-	for (size_t i = 0; i < c->n; i++) {
-		dt_out_c(f, ',');
-		dt_out_str(f, c->names[i]);
-	}
-	DT_OUT_LIT(f, "," UNTRACKABLE ",live_with_swaps\n");
-	const struct dt_kernel *window = &g->kernels[g->win_first];
-	uint64_t origin = g->win_count ? window[0].start : 0;
-	for (size_t k = 0; k < g->win_count; k++) {
-		uint64_t ns = window[k].start > origin ? window[k].start - origin : 0;
-		dt_out_u64(f, k);
-		dt_out_c(f, ',');
-		dt_out_us3(f, ns);   /* µs with 3 decimals, no printf */
-		for (size_t i = 0; i < c->n; i++) {
-			dt_out_c(f, ',');
-			dt_out_u64(f, c->per_kernel[k * c->n + i]);
-		}
-		dt_out_c(f, ',');
-		if (c->untrackable_at_kernel[k] >= 0)
-			dt_out_i64(f, c->untrackable_at_kernel[k]);
-		dt_out_c(f, ',');
-		dt_out_u64(f, swap->live_bytes[k]);
-		dt_out_c(f, '\n');
-	}
-	return dt_out_close(f);
 }
 
 void dt_categories_free(struct dt_categories *c)
