@@ -9,7 +9,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +18,7 @@
 #include "analysis/decode/damage.h"
 #include "analysis/decode/metadata_check.h"
 #include "analysis/decode/stream_scan.h"
+#include "analysis/decode/trace_finder.h"
 #include "analysis/supervisor.h"
 #include "analysis/util.h"
 
@@ -43,27 +43,6 @@ static struct {
 	struct trace *items;
 	size_t n, cap;
 } found;
-
-static int visit(const char *path, const struct stat *st, int type,
-		struct FTW *ftw)
-{
-	(void)ftw;
-	const char *base = strrchr(path, '/');
-	base = base ? base + 1 : path;
-	if (type == FTW_F && S_ISREG(st->st_mode) && strcmp(base, "metadata") == 0) {
-		struct trace *t = DT_PUSH_SLOT(found.items, found.n, found.cap);
-		memset(t, 0, sizeof(*t));
-		size_t dir_len = (size_t)(base - path);
-		t->dir = dt_xmalloc(dir_len + 2);
-		if (dir_len == 0) {
-			strcpy(t->dir, ".");
-		} else {
-			memcpy(t->dir, path, dir_len - 1);
-			t->dir[dir_len - 1] = '\0';
-		}
-	}
-	return 0;
-}
 
 static int compare_names(const void *a, const void *b)
 {
@@ -335,11 +314,19 @@ int dt_trace_check(const char *trace_dir, struct dt_trace_check *c,
 	dt_progress_enter(DT_PHASE_CHECKING);
 	struct stat st;
 	/* not a directory, no metadata: the reader says so */
+	char **dirs = NULL;
+	size_t n_dirs = 0;
 	if (stat(trace_dir, &st) != 0 || !S_ISDIR(st.st_mode) ||
-	    nftw(trace_dir, visit, 32, FTW_PHYS) != 0 || found.n == 0) {
-		free_found();
+	    dt_find_trace_dirs(trace_dir, &dirs, &n_dirs) != 0 || n_dirs == 0) {
+		dt_trace_dirs_free(dirs, n_dirs);
 		return 0;
 	}
+	for (size_t k = 0; k < n_dirs; k++) {
+		struct trace *t = DT_PUSH_SLOT(found.items, found.n, found.cap);
+		memset(t, 0, sizeof(*t));
+		t->dir = dirs[k];   /* the trace owns it now */
+	}
+	free(dirs);
 	size_t prefix = strlen(trace_dir);
 	bool any_usable = false, view = false;
 	char first_error[1024] = "";
@@ -409,19 +396,9 @@ void dt_trace_check_error_path(const struct dt_trace_check *c,
 		snprintf(error, error_size, "%s", line);
 }
 
-static int remove_entry(const char *path, const struct stat *st, int type,
-		struct FTW *ftw)
-{
-	(void)st;
-	(void)type;
-	(void)ftw;
-	remove(path);
-	return 0;
-}
-
 void dt_trace_check_free(struct dt_trace_check *c)
 {
 	if (c->view_dir[0])
-		nftw(c->view_dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+		dt_remove_tree(c->view_dir);
 	c->view_dir[0] = '\0';
 }

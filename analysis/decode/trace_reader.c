@@ -20,13 +20,13 @@
 #include "analysis/decode/damage.h"
 #include "analysis/decode/event_pipe.h"
 #include "analysis/decode/event_specs.h"
+#include "analysis/decode/trace_finder.h"
 #include "analysis/model/event.h"
 #include "analysis/supervisor.h"
 #include "tracepoints/memory_kinds.h"
 
 #include <babeltrace2/babeltrace.h>
 #include <errno.h>
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -904,30 +904,7 @@ static bt_graph_simple_sink_component_consume_func_status sink_consume(
 	return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_OK;
 }
 
-/* ---- finding the CTF traces under the directory ------------------------- */
-
-static bt_value *found_inputs;   /* nftw has no user data pointer */
-
-static int visit(const char *path, const struct stat *st, int type,
-		struct FTW *ftw)
-{
-	(void)ftw;
-	const char *base = strrchr(path, '/');
-	base = base ? base + 1 : path;
-	if (type == FTW_F && S_ISREG(st->st_mode) && strcmp(base, "metadata") == 0) {
-		size_t dir_len = (size_t)(base - path);
-		char *dir = dt_xmalloc(dir_len + 2);
-		if (dir_len == 0) {
-			strcpy(dir, ".");
-		} else {
-			memcpy(dir, path, dir_len - 1);
-			dir[dir_len - 1] = '\0';
-		}
-		bt_value_array_append_string_element(found_inputs, dir);
-		free(dir);
-	}
-	return 0;
-}
+/* ---- the graph ---------------------------------------------------------- */
 
 /* The root babeltrace2 error cause (index 0), flattened to one short line. */
 static void take_error_cause(char *out, size_t size)
@@ -1082,9 +1059,12 @@ int dt_read_trace_hooked(const char *trace_dir, struct dt_model *m,
 		snprintf(error, error_size, "out of memory");
 		return -1;
 	}
-	found_inputs = inputs;
-	int walk = nftw(trace_dir, visit, 32, FTW_PHYS);
-	found_inputs = NULL;
+	char **dirs;
+	size_t n_dirs;
+	int walk = dt_find_trace_dirs(trace_dir, &dirs, &n_dirs);
+	for (size_t i = 0; i < n_dirs; i++)
+		bt_value_array_append_string_element(inputs, dirs[i]);
+	dt_trace_dirs_free(dirs, n_dirs);
 	if (walk != 0 || bt_value_array_get_length(inputs) == 0) {
 		bt_value_put_ref(params);
 		snprintf(error, error_size, "%s: not an LTTng trace (no CTF "

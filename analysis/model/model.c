@@ -261,8 +261,6 @@ static void on_gpu_copy(struct dt_model *m, const struct dt_event *e)
 			e->gpu_end < e->gpu_start ? e->gpu_start : e->gpu_end};
 }
 
-static void name_launch_later(struct dt_process *p, uint64_t function_id);
-
 /* A launch, or a graph launch (no name, no tensors). */
 static void on_launch(struct dt_model *m, const struct dt_event *e)
 {
@@ -285,8 +283,10 @@ static void on_launch(struct dt_model *m, const struct dt_event *e)
 		*DT_PUSH_SLOT(p->launch_tensors, p->n_launch_tensors,
 				p->cap_launch_tensors) = e->tensors[i];
 	dt_u64map_put(&p->launch_index, e->call_id, p->n_launches - 1);
-	if (!graph && e->name_later)
-		name_launch_later(p, e->name_id);
+	if (!graph && e->name_later)   /* named at the end */
+		*DT_PUSH_SLOT(p->unnamed_launches, p->n_unnamed_launches,
+				p->cap_unnamed_launches) = (struct dt_unnamed){
+			.index = p->n_launches - 1, .id = e->name_id};
 }
 
 /*
@@ -419,16 +419,6 @@ const char *dt_model_function_name(const struct dt_model *m, int64_t vpid,
 	return p ? name_of(&p->function_names, function_id) : NULL;
 }
 
-/* The process's last launch is named by function_id, still unknown. */
-static void name_launch_later(struct dt_process *p, uint64_t function_id)
-{
-	if (p->n_launches == 0)
-		return;
-	*DT_PUSH_SLOT(p->unnamed_launches, p->n_unnamed_launches,
-			p->cap_unnamed_launches) = (struct dt_unnamed){
-		.index = p->n_launches - 1, .id = function_id};
-}
-
 const char *dt_model_kernel_name(const struct dt_model *m, int64_t vpid,
 		uint32_t name_id)
 {
@@ -438,15 +428,6 @@ const char *dt_model_kernel_name(const struct dt_model *m, int64_t vpid,
 	return p ? name_of(&p->kernel_names, name_id) : NULL;
 }
 
-/* The process's last GPU kernel is named by name_id, still unknown. */
-static void name_kernel_later(struct dt_process *p, uint64_t name_id)
-{
-	if (p->n_kernels == 0)
-		return;
-	*DT_PUSH_SLOT(p->unnamed_kernels, p->n_unnamed_kernels,
-			p->cap_unnamed_kernels) = (struct dt_unnamed){
-		.index = p->n_kernels - 1, .id = name_id};
-}
 
 /* A name event that never came (a lossy channel dropped it) leaves the
  * launch's or kernel's name "", as an unknown name always was. */
@@ -483,8 +464,10 @@ static void on_gpu_kernel(struct dt_model *m, const struct dt_event *e)
 	k->start = e->gpu_start;
 	k->end = e->gpu_end < e->gpu_start ? e->gpu_start : e->gpu_end;
 	k->name = dt_strpool_intern(&m->names, e->name ? e->name : "");
-	if (e->name_later)
-		name_kernel_later(p, e->name_id);
+	if (e->name_later)   /* named at the end */
+		*DT_PUSH_SLOT(p->unnamed_kernels, p->n_unnamed_kernels,
+				p->cap_unnamed_kernels) = (struct dt_unnamed){
+			.index = p->n_kernels - 1, .id = e->name_id};
 }
 
 void dt_model_on_event(struct dt_model *m, const struct dt_event *e)
