@@ -18,14 +18,6 @@
 #include "analysis/util.h"
 #include "tracepoints/dnntrace_enums.h"
 
-static bool is_graph_launch(int api)
-{
-	return api == DNNTRACE_API_cudaGraphLaunch ||
-	       api == DNNTRACE_API_cudaGraphLaunch_ptsz ||
-	       api == DNNTRACE_API_cuGraphLaunch ||
-	       api == DNNTRACE_API_cuGraphLaunch_ptsz;
-}
-
 struct point {
 	uint64_t t;
 	int delta;                   /* -1 an end, +1 a start */
@@ -70,7 +62,7 @@ void dt_gpu_time_compute(const struct dt_group *g, struct dt_gpu_time *out)
 		/* a graph launch may return after its kernels (host nodes run
 		 * inside it): its kernels have no launch delay of their own */
 		if (k[i].source == DT_SOURCE_LAUNCH && k[i].call_ns != DT_NO_TIME &&
-		    !is_graph_launch(k[i].api)) {
+		    !dt_api_is_graph_launch(k[i].api)) {
 			int64_t delay = (int64_t)(k[i].start - k[i].call_ns);
 			if (out->n_delays == 0 || delay > out->delay_max_ns)
 				out->delay_max_ns = delay;

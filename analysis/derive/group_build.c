@@ -9,6 +9,7 @@
  * write output.
  */
 #include "analysis/derive/group.h"
+#include "analysis/model/api_names.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -155,12 +156,6 @@ static void add_call_without_kernels(const struct dt_process_view *v,
 
 /* Calls of the process that count: successful ones, on this device, and
  * (unless every call counts, as stand-ins) none of whose kernels ran. */
-static bool is_graph_launch_api(int api)
-{
-	return api == DNNTRACE_API_cudaGraphLaunch || api == DNNTRACE_API_cudaGraphLaunch_ptsz ||
-	       api == DNNTRACE_API_cuGraphLaunch || api == DNNTRACE_API_cuGraphLaunch_ptsz;
-}
-
 static void add_calls_without_kernels(const struct dt_process_view *v,
 		int32_t device, bool only_kernelless,
 		struct pending_kernel **pending, size_t *n, size_t *cap)
@@ -176,7 +171,7 @@ static void add_calls_without_kernels(const struct dt_process_view *v,
 		 * not an op of its own. Graph launches and library calls
 		 * without kernels still are.
 		 */
-		if (only_kernelless && !is_graph_launch_api(p->launches[i].api))
+		if (only_kernelless && !dt_api_is_graph_launch(p->launches[i].api))
 			continue;
 		if (p->launches[i].result != 0 || (only_kernelless &&
 				dt_u64map_get(&v->calls_with_kernels,
@@ -206,7 +201,7 @@ static uint64_t count_launches_without_records(const struct dt_process_view *v,
 	for (size_t i = 0; i < p->n_launches; i++) {
 		struct dt_call_ref call = {DT_SOURCE_LAUNCH, i};
 		if (p->launches[i].result == 0 &&
-		    !is_graph_launch_api(p->launches[i].api) &&
+		    !dt_api_is_graph_launch(p->launches[i].api) &&
 		    !dt_u64map_get(&v->calls_with_kernels,
 				p->launches[i].call_id, &unused) &&
 		    guessed_call_device(v, call) == device)

@@ -103,7 +103,7 @@ void dt_overheads_on_event(struct dt_overheads *o, struct dt_model *m,
 	 * calls, and (as the seed counts cudaMemcpyAsync) async copies and
 	 * sets; a synchronous copy's duration is mostly waiting */
 	bool async_copy = (e->kind == DT_EVENT_MEMCPY || e->kind == DT_EVENT_MEMSET) &&
-		strstr(dt_launch_api_name(e->api), "Async") != NULL;
+		dt_api_is_async_copy(e->api);
 	if ((e->kind != DT_EVENT_LAUNCH && e->kind != DT_EVENT_GRAPH_LAUNCH &&
 	     e->kind != DT_EVENT_LIB_CALL && !async_copy) || e->result != 0)
 		return;

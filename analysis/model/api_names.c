@@ -1,6 +1,8 @@
 /*
  * Entry point names (api_names.h), one table per provider, indexed by the
- * stable enum values of tracepoints/dnntrace_enums.h. Must never index a
+ * stable enum values of tracepoints/dnntrace_enums.h, and the predicates
+ * the analysis asks of a call, by its kind in the catalogue
+ * (tracepoints/entry_kinds.h). Must never index a
  * table without checking the id: traces come from any tracer version.
  */
 #include "analysis/model/api_names.h"
@@ -8,6 +10,7 @@
 #include <stddef.h>
 
 #include "tracepoints/dnntrace_enums.h"
+#include "tracepoints/entry_kinds.h"
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -18,7 +21,7 @@
  * reads as "".
  */
 static const char *const launch_api_names[DNNTRACE_API_COUNT] = {
-#define DT_API_NAME(id, name, proc, cbid) [id] = #name,
+#define DT_API_NAME(id, name, kind, proc, cbid) [id] = #name,
 	DNNTRACE_API_ENTRIES(DT_API_NAME)
 #undef DT_API_NAME
 };
@@ -48,6 +51,17 @@ const char *dt_lib_api_name(int api)
 
 bool dt_api_is_prefetch(int api)
 {
-	return api == DNNTRACE_API_cudaMemPrefetchAsync ||
-	       api == DNNTRACE_API_cudaMemPrefetchAsync_ptsz;
+	return dnntrace_api_kind(api) == DNNTRACE_KIND_PREFETCH;
+}
+
+bool dt_api_is_graph_launch(int api)
+{
+	return dnntrace_api_kind(api) == DNNTRACE_KIND_GRAPH_LAUNCH;
+}
+
+bool dt_api_is_async_copy(int api)
+{
+	enum dnntrace_entry_kind kind = dnntrace_api_kind(api);
+	return kind == DNNTRACE_KIND_COPY_ASYNC || kind == DNNTRACE_KIND_SET_ASYNC ||
+	       kind == DNNTRACE_KIND_PREFETCH;
 }
