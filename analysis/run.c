@@ -24,6 +24,8 @@
 #include "analysis/decode/trace_check.h"
 #include "analysis/decode/trace_reader.h"
 #include "analysis/util.h"
+#include "analysis/derive/group_build.h"
+#include "analysis/derive/window.h"
 
 #define PROG DT_ANALYZE_PROG
 

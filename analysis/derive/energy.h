@@ -73,10 +73,4 @@ struct dt_group;
 void dt_energy_of_group(const struct dt_model *m, const struct dt_group *g,
 		struct dt_energy *e);
 
-/* energy.csv: kind,name,count,time_us,energy_mj,mean_power_w (header
- * only when there are no samples). 0, or -1 with errno. */
-int dt_energy_write_csv(const struct dt_energy *e, const char *dir);
-/* The summary section: method, totals, top ops. */
-void dt_energy_write_summary(FILE *f, const struct dt_energy *e);
-
 #endif

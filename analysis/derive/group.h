@@ -1,9 +1,9 @@
 /*
  * One analysis group: the kernels and tensors of one (process, device), in
- * G10's terms. dt_groups_build (group_build.c, with tensor_uses.c for the
+ * G10's terms. dt_groups_build (group_build.h, with tensor_uses.c for the
  * tensors each kernel uses and their roles) turns the event model into
  * ordered kernels with their tensor uses and roles; dt_group_analyze
- * (window.c) then computes, for a window of kernels, everything the
+ * (window.h) then computes, for a window of kernels, everything the
  * writers print (global flags, Birth and Death, inactive periods, memory
  * per kernel). Tests may also fill a group by hand (dt_group_add_*,
  * group.c) and analyze it without any trace.
@@ -129,13 +129,6 @@ struct dt_group {
 	struct dt_memory_report *memory;
 };
 
-/* Every (process, device) with tensors, kernels or allocation attempts, in
- * process order then device order, one index per kernel or per op.
- * Fills *groups; returns the count. A group may read the model's tensors
- * in place (the model then marks them lent, and must outlive it). */
-size_t dt_groups_build(struct dt_model *m, enum dt_granularity granularity,
-		struct dt_group **groups);
-
 /* Hand-made groups (tests): tensors must be added in increasing id order. */
 void dt_group_init(struct dt_group *g, int64_t vpid, int32_t device);
 void dt_group_add_tensor(struct dt_group *g, const struct dt_tensor *t);
@@ -146,40 +139,6 @@ void dt_group_add_kernel(struct dt_group *g, const struct dt_kernel *k,
 /* Stores rank dimensions; returns their dims_at for a touch. */
 uint32_t dt_group_add_dims(struct dt_group *g, const int64_t *dims, uint8_t rank);
 
-/* The window of kernels launched inside an NVTX range: from the first to
- * the last kernel (full order) whose call's host time is in [start_ns,
- * end_ns] (end DT_NO_TIME: open). Kernels between them go with them, so
- * the window stays contiguous as G10's are. False if there is none. */
-bool dt_group_range_window(const struct dt_group *g, uint64_t start_ns,
-		uint64_t end_ns, size_t *first, size_t *count);
-
-/* Analyzes the window of an NVTX range [start_ns, end_ns] (above), with
- * global and alive judged by the range's own times: global = allocated
- * before the range opened and not freed before it closed. False (and
- * nothing analyzed) when no kernel was launched inside it. */
-bool dt_group_analyze_range(struct dt_group *g, uint64_t start_ns,
-		uint64_t end_ns);
-
-/* Analyzes kernels [first, first+count) of the full order (count 0: none). */
-void dt_group_analyze(struct dt_group *g, size_t first, size_t count);
-
-/* The window every group gets for what req asks (window.c): --kernels
- * A:B in each group it fits, --range NAME:N in each group that launched
- * kernels inside that range, else every kernel; a group the window does
- * not fit gets all its kernels with window_misfit set. Sets win_first,
- * win_count (and the range's times), analyzes nothing: energy needs the
- * window before the model's calls are dropped, the analysis after. 0, or
- * 1 (a usage error: the window fits no group) with a one-line reason in
- * *error (malloc'd, the caller frees it; NULL on 0). */
-int dt_groups_choose_windows(const struct dt_request *req,
-		const struct dt_model *m, struct dt_group *groups, size_t n_groups,
-		char **error);
-/* Analyzes each group's chosen window (dt_group_analyze's work). */
-void dt_groups_analyze_windows(struct dt_group *groups, size_t n_groups);
-/* Both: chooses the windows, analyzes them; returns what choosing did. */
-int dt_groups_analyze_request(const struct dt_request *req,
-		const struct dt_model *m, struct dt_group *groups, size_t n_groups,
-		char **error);
 void dt_group_free(struct dt_group *g);
 
 /* A tensor's display name: its tag, else "t<id>"; buf needs 32 bytes. */

@@ -8,7 +8,7 @@
  * window (window.c), decide roles (tensor_uses.c), read the trace or
  * write output.
  */
-#include "analysis/derive/group.h"
+#include "analysis/derive/group_build.h"
 #include "analysis/model/api_names.h"
 
 #include <stdlib.h>

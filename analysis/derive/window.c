@@ -7,7 +7,7 @@
  * or reorder kernels (group_build.c), read the trace, print or write
  * output.
  */
-#include "analysis/derive/group.h"
+#include "analysis/derive/window.h"
 #include "analysis/model/nvtx_ranges.h"
 
 #include <stdlib.h>

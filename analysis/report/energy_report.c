@@ -3,7 +3,7 @@
  * the C locale's format, names through dt_csv_field. Must never compute
  * anything beyond unit conversion and ranking.
  */
-#include "analysis/derive/energy.h"
+#include "analysis/report/energy_report.h"
 
 #include <inttypes.h>
 

@@ -22,6 +22,7 @@
 #include "analysis/report/report_index.h"
 #include "analysis/report/summary.h"
 #include "analysis/util.h"
+#include "analysis/report/energy_report.h"
 
 static int make_dirs(const char *path)
 {

@@ -6,6 +6,7 @@
  * own analysis has not: it only lists and adds up.
  */
 #include "analysis/report/report_index.h"
+#include "analysis/derive/group_build.h"
 
 #include <errno.h>
 #include <inttypes.h>

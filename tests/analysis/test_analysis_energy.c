@@ -13,6 +13,7 @@
 
 #include "analysis/derive/energy.h"
 #include "analysis/model/model.h"
+#include "analysis/report/energy_report.h"
 #include "tests/analysis/check.h"
 #include "tracepoints/dnntrace_enums.h"
 

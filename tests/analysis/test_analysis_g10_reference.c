@@ -22,6 +22,7 @@
 
 #include "analysis/report/g10_writer.h"
 #include "analysis/derive/group.h"
+#include "analysis/derive/window.h"
 #include "tests/analysis/check.h"
 #include "tracepoints/dnntrace_enums.h"
 

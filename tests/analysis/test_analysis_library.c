@@ -19,6 +19,8 @@
 #include "analysis/report/g10_writer.h"
 #include "analysis/derive/group.h"
 #include "analysis/model/model.h"
+#include "analysis/derive/group_build.h"
+#include "analysis/derive/window.h"
 #include "tests/analysis/check.h"
 #include "tests/analysis/group_checks.h"
 #include "tracepoints/dnntrace_enums.h"

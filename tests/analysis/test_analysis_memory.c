@@ -15,6 +15,7 @@
 #include "analysis/derive/category.h"
 #include "analysis/derive/group.h"
 #include "analysis/report/memory_report.h"
+#include "analysis/derive/window.h"
 #include "tests/analysis/check.h"
 
 /*

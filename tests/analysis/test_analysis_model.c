@@ -17,7 +17,10 @@
 #include "analysis/report/csv_writer.h"
 #include "analysis/report/g10_writer.h"
 #include "analysis/derive/group.h"
+#include "analysis/model/api_names.h"
 #include "analysis/model/model.h"
+#include "analysis/derive/group_build.h"
+#include "analysis/derive/window.h"
 #include "tests/analysis/check.h"
 #include "tests/analysis/group_checks.h"
 #include "tracepoints/dnntrace_enums.h"
@@ -628,6 +631,32 @@ static void test_number_format(void)
 	CHECK_EQ_STR(got, "18446744073709551615");
 }
 
+/* The call predicates come from the catalogue's kinds: CUDA's own
+ * meaning of each entry point is the truth here. */
+static void test_call_predicates(void)
+{
+	CHECK(dt_api_is_graph_launch(DNNTRACE_API_cudaGraphLaunch));
+	CHECK(dt_api_is_graph_launch(DNNTRACE_API_cudaGraphLaunch_ptsz));
+	CHECK(dt_api_is_graph_launch(DNNTRACE_API_cuGraphLaunch));
+	CHECK(dt_api_is_graph_launch(DNNTRACE_API_cuGraphLaunch_ptsz));
+	CHECK(!dt_api_is_graph_launch(DNNTRACE_API_cudaLaunchKernel));
+	CHECK(!dt_api_is_graph_launch(DNNTRACE_API_cuLaunchKernel));
+	CHECK(dt_api_is_prefetch(DNNTRACE_API_cudaMemPrefetchAsync));
+	CHECK(dt_api_is_prefetch(DNNTRACE_API_cudaMemPrefetchAsync_ptsz));
+	CHECK(!dt_api_is_prefetch(DNNTRACE_API_cudaMemcpyAsync));
+	CHECK(dt_api_is_async_copy(DNNTRACE_API_cudaMemcpyAsync));
+	CHECK(dt_api_is_async_copy(DNNTRACE_API_cudaMemcpyPeerAsync));
+	CHECK(dt_api_is_async_copy(DNNTRACE_API_cuMemsetD8Async_ptsz));
+	CHECK(dt_api_is_async_copy(DNNTRACE_API_cudaMemPrefetchAsync));
+	CHECK(!dt_api_is_async_copy(DNNTRACE_API_cudaMemcpy));
+	CHECK(!dt_api_is_async_copy(DNNTRACE_API_cuMemsetD32_v2));
+	CHECK(!dt_api_is_async_copy(DNNTRACE_API_cudaLaunchKernel));
+	/* an id from a newer tracer is none of them */
+	CHECK(!dt_api_is_graph_launch(DNNTRACE_API_COUNT + 7));
+	CHECK(!dt_api_is_prefetch(-1));
+	CHECK(!dt_api_is_async_copy(DNNTRACE_API_COUNT + 7));
+}
+
 /* Format 2's function events (model.h): the first event for an id names
  * it; id 0 is the unknown name ""; a launch read before its function event
  * is named once the trace is read; one whose event never came keeps "". */
@@ -670,6 +699,7 @@ static void test_function_names(void)
 int main(void)
 {
 	test_function_names();
+	test_call_predicates();
 	test_us_format();
 	test_number_format();
 	test_groups();

@@ -20,6 +20,8 @@
 #include "analysis/derive/group.h"
 #include "analysis/model/model.h"
 #include "analysis/model/nvtx_ranges.h"
+#include "analysis/derive/group_build.h"
+#include "analysis/derive/window.h"
 #include "tests/analysis/check.h"
 #include "tests/analysis/group_checks.h"
 #include "tracepoints/dnntrace_enums.h"

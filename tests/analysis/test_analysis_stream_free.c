@@ -15,6 +15,8 @@
 #include "analysis/derive/group.h"
 #include "analysis/model/model.h"
 #include "analysis/derive/stream_order.h"
+#include "analysis/derive/group_build.h"
+#include "analysis/derive/window.h"
 #include "tests/analysis/check.h"
 #include "tracepoints/dnntrace_enums.h"
 

@@ -18,6 +18,7 @@
 #include "analysis/report/gpu_time_report.h"
 #include "analysis/report/overheads_csv.h"
 #include "analysis/report/timeline_json.h"
+#include "analysis/derive/window.h"
 #include "tests/analysis/check.h"
 #include "tracepoints/dnntrace_enums.h"
 
