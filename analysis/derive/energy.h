@@ -1,7 +1,7 @@
 /*
  * Energy per kernel and per op from NVML power samples (dnntrace_gpu:power)
  * of one (process, device), over a window of GPU time. Two methods, as the
- * samples allow (analysis/README.md, "Energy"):
+ * samples allow (analysis/DECISIONS.md, "Energy"):
  *  - energy counter (every sample has one): each interval between two
  *    samples has an exact energy (the counter's delta); time is cut into
  *    runs, stretches with one set of running kernels; an interval inside

@@ -1,6 +1,6 @@
 /*
  * Writes G10's five output files for one analyzed group, byte-compatible in
- * format with G10's tensor_liveness_analysis (see analysis/README.md).
+ * format with G10's tensor_liveness_analysis (see analysis/DECISIONS.md).
  * Must never compute analysis results: it prints what group_build.c and window.c decided.
  */
 #ifndef DNNTRACE_ANALYSIS_G10_WRITER_H
