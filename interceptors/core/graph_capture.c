@@ -72,7 +72,7 @@ static bool per_thread_api(int api)
 {
 	const char *name = NULL;
 	switch (api) {
-#define DT_NAME_CASE(id, entry, proc, cbid) \
+#define DT_NAME_CASE(id, entry, kind, proc, cbid) \
 	case id: name = #entry; break;
 	DNNTRACE_API_ENTRIES(DT_NAME_CASE)
 #undef DT_NAME_CASE

@@ -11,8 +11,10 @@
  */
 #include <stdlib.h>
 
-#include "analysis/group.h"
-#include "analysis/model.h"
+#include "analysis/derive/group.h"
+#include "analysis/derive/group_build.h"
+#include "analysis/derive/liveness.h"
+#include "analysis/model/model.h"
 #include "tests/analysis/check.h"
 #include "tracepoints/dnntrace_enums.h"
 
@@ -21,15 +23,29 @@ static const uint64_t EXEC = 0xe000;
 
 static void alloc(struct dt_model *m, uint64_t ts, int64_t id)
 {
-	dt_model_on_alloc(m, VPID, ts, DNNTRACE_API_cudaMalloc, DNNTRACE_MEM_DEVICE, 0, 0,
-			0x10000 * (uint64_t)(id + 1), 256, id, 0);
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_ALLOC, .vpid = VPID,
+			.ts = ts, .api = DNNTRACE_API_cudaMalloc, .mem_kind = DNNTRACE_MEM_DEVICE,
+			.ptr = 0x10000 * (uint64_t)(id + 1), .bytes = 256, .tensor = id});
 }
 
 static void node_params(struct dt_model *m, uint64_t call_id, uint64_t exec,
 		uint64_t node, int64_t tensor)
 {
-	dt_model_on_graph_node(m, VPID, call_id, DNNTRACE_API_cudaGraphAddKernelNode, exec, node,
-			&tensor, 1, 0);
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_GRAPH_NODE, .vpid = VPID,
+			.call_id = call_id, .api = DNNTRACE_API_cudaGraphAddKernelNode,
+			.graph_exec = exec, .node_id = node, .tensors = &tensor, .n_tensors = 1});
+}
+
+static void captured(struct dt_model *m, uint64_t call_id, uint64_t node)
+{
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_CAPTURED_NODE, .vpid = VPID,
+			.call_id = call_id, .node_id = node});
+}
+
+static void clone(struct dt_model *m, uint64_t node, uint64_t original)
+{
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_GRAPH_NODE_CLONE, .vpid = VPID,
+			.node_id = node, .original_node_id = original, .graph_exec = EXEC});
 }
 
 /* One graph launch (call call_id at ts) of EXEC running nodes, one GPU
@@ -37,43 +53,46 @@ static void node_params(struct dt_model *m, uint64_t call_id, uint64_t exec,
 static void graph_launch(struct dt_model *m, uint64_t call_id, uint64_t ts,
 		uint32_t correlation, uint64_t start, const uint64_t *nodes, int n)
 {
-	dt_model_on_graph_exec_launch(m, VPID, 0, ts, call_id,
-			DNNTRACE_API_cudaGraphLaunch, EXEC, 5, 0);
-	dt_model_on_external_correlation(m, VPID, correlation, call_id);
-	for (int i = 0; i < n; i++) {
-		dt_model_on_gpu_kernel(m, VPID, correlation, 0, 9, start + 100 * (uint64_t)i,
-				start + 100 * (uint64_t)i + 50, "k");
-		dt_model_set_kernel_graph_node(m, VPID, nodes[i]);
-	}
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_GRAPH_LAUNCH, .vpid = VPID,
+			.ts = ts, .call_id = call_id, .api = DNNTRACE_API_cudaGraphLaunch,
+			.graph_exec = EXEC, .stream = 5});
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_EXTERNAL_CORRELATION,
+			.vpid = VPID, .correlation_id = correlation, .call_id = call_id});
+	for (int i = 0; i < n; i++)
+		dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_GPU_KERNEL, .vpid = VPID,
+				.correlation_id = correlation, .gpu_stream = 9,
+				.gpu_start = start + 100 * (uint64_t)i,
+				.gpu_end = start + 100 * (uint64_t)i + 50, .name = "k",
+				.node_id = nodes[i]});
 }
 
 static void feed(struct dt_model *m)
 {
-	dt_model_on_status(m, VPID, 1, "ok");
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_STATUS, .vpid = VPID,
+			.cupti_ok = 1, .name = "ok"});
 	for (int64_t id = 0; id < 4; id++)
 		alloc(m, 1 + (uint64_t)id, id);
 	/* captured: launch 10 (tensor 0) -> node 100; GEMM 11 (1 read, 2
 	 * written) -> node 101; by hand: call 12, node 102 on tensor 3 */
 	int64_t t0 = 0;
-	dt_model_on_launch(m, VPID, 0, 10, 10, DNNTRACE_API___cudaLaunchKernel, "k", 5,
-			&t0, 1, 0);
-	dt_model_on_captured_node(m, VPID, 10, 100);
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_LAUNCH, .vpid = VPID, .ts = 10,
+			.call_id = 10, .api = DNNTRACE_API___cudaLaunchKernel, .name = "k",
+			.stream = 5, .tensors = &t0, .n_tensors = 1});
+	captured(m, 10, 100);
 	int64_t tensors[] = {1, 2};
 	uint64_t ptrs[] = {0x20000, 0x30000};
 	uint8_t roles[] = {DNNTRACE_ROLE_READ, DNNTRACE_ROLE_WRITE}, dtypes[2] = {0},
 		ranks[2] = {0};
-	struct dt_lib_call_event gemm = {
-		.call_id = 11, .api = DNNTRACE_LIB_cublasSgemm_v2, .stream = 5, .n_args = 2,
-		.tensors = tensors, .ptrs = ptrs, .roles = roles, .dtypes = dtypes,
-		.ranks = ranks,
-	};
-	dt_model_on_lib_call(m, VPID, 11, &gemm);
-	dt_model_on_captured_node(m, VPID, 11, 101);
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_LIB_CALL, .vpid = VPID,
+			.ts = 11, .call_id = 11, .api = DNNTRACE_LIB_cublasSgemm_v2, .stream = 5,
+			.n_tensors = 2, .tensors = tensors, .ptrs = ptrs, .roles = roles,
+			.dtypes = dtypes, .ranks = ranks});
+	captured(m, 11, 101);
 	node_params(m, 12, 0, 102, 3);
 	/* instantiation: the exec's copies 200, 201, 202 */
-	dt_model_on_graph_node_clone(m, VPID, 200, 100, EXEC);
-	dt_model_on_graph_node_clone(m, VPID, 201, 101, EXEC);
-	dt_model_on_graph_node_clone(m, VPID, 202, 102, EXEC);
+	clone(m, 200, 100);
+	clone(m, 201, 101);
+	clone(m, 202, 102);
 	const uint64_t all[] = {200, 201, 202};
 	graph_launch(m, 20, 20, 500, 1000, all, 3);
 	/* the exec's copy of 102 on tensor 0 from now on */
@@ -84,7 +103,8 @@ static void feed(struct dt_model *m)
 	node_params(m, 24, 0, 301, 3);
 	node_params(m, 25, 0, 302, 1);
 	const int64_t update[] = {300, 301, 302};
-	dt_model_on_graph_exec_update(m, VPID, EXEC, update, 3, 0);
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_GRAPH_EXEC_UPDATE, .vpid = VPID,
+			.graph_exec = EXEC, .tensors = update, .n_tensors = 3});
 	const uint64_t with_unknown[] = {200, 201, 202, 999};
 	graph_launch(m, 26, 40, 502, 3000, with_unknown, 4);
 }
