@@ -1,5 +1,5 @@
 /*
- * Graph kernels take their node's tensors (analysis/graph_nodes.c), on a
+ * Graph kernels take their node's tensors (analysis/model/graph_nodes.c), on a
  * model fed by hand with format 4's graph events: nodes from a captured
  * launch, a captured library call (roles known) and explicit parameters;
  * an exec instantiated from them (clones with ids of their own); the
