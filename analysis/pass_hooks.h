@@ -42,6 +42,7 @@ struct dt_hook_event {
 	int32_t device;              /* alloc */
 	uint64_t stream;             /* host stream pointer */
 	uint64_t bytes;              /* alloc, memcpy, memset, GPU copy/set */
+	uint32_t copy_kind;          /* GPU copy: CUpti_ActivityMemcpyKind */
 	int64_t tensor;              /* alloc, free, memset; memcpy: dst */
 	int64_t src_tensor;          /* memcpy */
 	const int64_t *tensors;      /* launch, library call */

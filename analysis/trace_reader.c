@@ -740,6 +740,8 @@ static void run_hooks(struct reader *r, const struct record *rec,
 		e.gpu_start = UNSIGNED(gpu_memcpy, start);
 		e.gpu_end = UNSIGNED(gpu_memcpy, end);
 		e.bytes = UNSIGNED(gpu_memcpy, bytes);
+		e.copy_kind = info->gpu_set ? 0 :
+			(uint32_t)UNSIGNED(gpu_memcpy, copy_kind);
 		break;
 	case H_EXTERNAL_CORRELATION:
 		e.kind = DT_HOOK_EXTERNAL_CORRELATION;
