@@ -123,6 +123,7 @@ static int write_group(const struct dt_group *g, const char *dir,
 		return -1;
 	dt_write_summary(f, g, req);
 	dt_energy_write_summary(f, energy);
+	dt_write_summary_version(f);
 	return fclose(f) == 0 ? 0 : -1;
 }
 
@@ -172,10 +173,12 @@ int dt_write_reports(const struct dt_request *req,
 			printf("\n== %s\n", dir);
 		dt_write_summary(stdout, g, req);
 		dt_energy_write_summary(stdout, &energy[i]);
+		dt_write_summary_version(stdout);
 		if (all) {
 			fprintf(all, "\n== %s\n", dir);
 			dt_write_summary(all, g, req);
 			dt_energy_write_summary(all, &energy[i]);
+			dt_write_summary_version(all);
 		}
 	}
 	if (all && fclose(all) != 0 && rc == 0) {

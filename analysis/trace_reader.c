@@ -998,10 +998,13 @@ static bt_graph_simple_sink_component_consume_func_status sink_consume(
 	}
 	dt_progress_tick();
 	lsan_enable();
+	uint64_t events = 0;
 	for (uint64_t i = 0; i < count; i++) {
+		events += bt_message_get_type(messages[i]) == BT_MESSAGE_TYPE_EVENT;
 		handle_message(r, messages[i]);
 		bt_message_put_ref(messages[i]);
 	}
+	dt_progress_events(events);
 	lsan_disable();
 	return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_OK;
 }
