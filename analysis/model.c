@@ -195,6 +195,7 @@ void dt_model_on_alloc(struct dt_model *m, int64_t vpid, uint64_t ts, int api,
 	t->device = device;
 	t->kind = kind;
 	t->ptr = ptr;
+	t->stream = stream;
 	t->alloc_ns = ts;
 	t->allocated = true;
 	if (dnntrace_api_is_stream_ordered(api))

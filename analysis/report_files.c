@@ -19,6 +19,7 @@
 #include "analysis/damage.h"
 #include "analysis/g10_writer.h"
 #include "analysis/memory_report.h"
+#include "analysis/memory_snapshot.h"
 #include "analysis/report_index.h"
 #include "analysis/summary.h"
 #include "analysis/util.h"
@@ -112,6 +113,8 @@ static int write_group(const struct dt_group *g, const char *dir,
 		}
 	}
 	if (g->memory && dt_memory_report_write(g->memory, g, dir) != 0)
+		return -1;
+	if (dt_memory_snapshot_write(g, dir) != 0)
 		return -1;
 	if (dt_energy_write_csv(energy, dir) != 0)
 		return -1;
