@@ -27,11 +27,14 @@ enum dt_hook_kind {
 	DT_HOOK_NVTX_POP,
 	DT_HOOK_NVTX_START,
 	DT_HOOK_NVTX_END,
+	DT_HOOK_THREAD_NAME,         /* a thread's first event: its procname */
 };
 
 struct dt_hook_event {
 	enum dt_hook_kind kind;
 	int64_t vpid, vtid;          /* 0 when the trace lacks the context */
+	const char *procname;        /* DT_HOOK_THREAD_NAME: the thread's
+	                              * name (LTTng's procname context) */
 	uint64_t ts;                 /* the event's time: a call's return */
 	uint64_t start_ns;           /* entry of a launch, graph launch, copy,
 	                              * set or library call; 0: unknown */

@@ -93,6 +93,12 @@ struct tl_push {
 	uint64_t start;
 };
 
+/* A thread's name: LTTng's procname context, sent with its first event. */
+struct tl_thread_name {
+	int64_t vtid;
+	const char *name;            /* interned by the model */
+};
+
 struct tl_device {
 	int32_t device;
 	uint64_t live;               /* bytes of live tensors */
@@ -132,6 +138,10 @@ struct tl_process {
 	struct tl_device *devices;
 	size_t n_devices, cap_devices;
 	uint64_t steps;                  /* ProfilerStep slices so far */
+	struct tl_thread_name *names;
+	size_t n_names, cap_names;
+	bool named;                      /* process_name written with a
+	                                  * program's name */
 };
 
 struct dt_timeline {
@@ -362,10 +372,6 @@ static void open_file(struct dt_timeline *tl, struct tl_process *p)
 	dt_out_i64(f, p->vpid);
 	put(f, "},\"traceEvents\":[");
 	begin_event(p, 'M', p->vpid, 0, 0);
-	put(f, ",\"name\":\"process_name\",\"args\":{\"name\":\"process ");
-	dt_out_i64(f, p->vpid);
-	put(f, "\"}}");
-	begin_event(p, 'M', p->vpid, 0, 0);
 	put(f, ",\"name\":\"process_labels\",\"args\":{\"labels\":\"CPU\"}}");
 }
 
@@ -401,6 +407,35 @@ static struct tl_device *device_of(struct tl_process *p, int32_t device)
 	return d;
 }
 
+/* The process's name: the program's (its main thread's procname, or the
+ * first thread's until the main one shows up), else "process <vpid>". */
+static void name_process(struct tl_process *p, const char *program)
+{
+	struct dt_out *f = &p->out;
+	begin_event(p, 'M', p->vpid, 0, 0);
+	put(f, ",\"name\":\"process_name\",\"args\":{\"name\":");
+	if (program) {
+		json_string(f, program);
+	} else {
+		put(f, "\"process ");
+		dt_out_i64(f, p->vpid);
+		dt_out_c(f, '"');
+	}
+	put(f, "}}");
+}
+
+/* A thread's first event brings its name (pass_hooks.h). */
+static void thread_named(struct dt_model *m, struct tl_process *p,
+		const struct dt_hook_event *e)
+{
+	const char *name = dt_strpool_intern(&m->names, e->procname);
+	*DT_PUSH_SLOT(p->names, p->n_names, p->cap_names) =
+		(struct tl_thread_name){e->vtid, name};
+	if (!p->named || e->vtid == p->vpid)
+		name_process(p, name);
+	p->named = true;
+}
+
 /* Names a host thread's track the first time it is used. */
 static void name_thread(struct tl_process *p, int64_t tid)
 {
@@ -408,11 +443,27 @@ static void name_thread(struct tl_process *p, int64_t tid)
 		if (p->threads[i] == tid)
 			return;
 	*DT_PUSH_SLOT(p->threads, p->n_threads, p->cap_threads) = tid;
+	const char *program = NULL;
+	for (size_t i = 0; i < p->n_names && !program; i++)
+		if (p->names[i].vtid == tid)
+			program = p->names[i].name;
 	struct dt_out *f = &p->out;
 	begin_event(p, 'M', p->vpid, tid, 0);
 	put(f, ",\"name\":\"thread_name\",\"args\":{\"name\":\"");
 	put(f, tid == p->vpid ? "main thread " : "thread ");
 	dt_out_i64(f, tid);
+	if (program) {
+		/* the name goes in a JSON string: its text escaped, the
+		 * quotes around it dropped */
+		put(f, " (");
+		struct dt_out *o = f;
+		size_t before = o->len;
+		json_string(o, program);
+		size_t after = o->len;
+		memmove(o->buf + before, o->buf + before + 1, after - before - 2);
+		o->len = after - 2;
+		dt_out_c(f, ')');
+	}
 	put(f, "\"}}");
 	begin_event(p, 'M', p->vpid, tid, 0);
 	put(f, ",\"name\":\"thread_sort_index\",\"args\":{\"sort_index\":");
@@ -944,6 +995,11 @@ void dt_timeline_on_event(struct dt_timeline *tl, struct dt_model *m,
 	if (!p->writing)
 		return;
 	struct dt_process *mp = dt_model_process(m, e->vpid);
+	if (e->kind == DT_HOOK_THREAD_NAME) {
+		if (e->procname)
+			thread_named(m, p, e);
+		return;
+	}
 	if (e->ts > tl->last_ts)
 		tl->last_ts = e->ts;
 	switch (e->kind) {
@@ -973,6 +1029,8 @@ void dt_timeline_on_event(struct dt_timeline *tl, struct dt_model *m,
 	case DT_HOOK_NVTX_END:
 		nvtx(tl, p, m, mp, e);
 		break;
+	case DT_HOOK_THREAD_NAME:
+		break;
 	}
 }
 
@@ -988,6 +1046,7 @@ static void free_timeline(struct dt_timeline *tl)
 		free(p->streams);
 		free(p->pushes);
 		free(p->devices);
+		free(p->names);
 	}
 	free(tl->processes);
 	free(tl->step_range);
@@ -1021,6 +1080,8 @@ static int finish_process(struct dt_timeline *tl, struct tl_process *p,
 				tensor_lifetime(p, p->vpid, tensor, end);
 		}
 	}
+	if (!p->named)
+		name_process(p, NULL);
 	put(f, "\n],\"deviceProperties\":[");
 	for (size_t d = 0; d < p->n_devices; d++) {
 		put(f, d ? ",{\"id\":" : "{\"id\":");

@@ -46,6 +46,7 @@ struct class_info {
 	bool vpid_signed;
 	int64_t vtid_index;          /* likewise; read only by events that need it */
 	bool vtid_signed;
+	int64_t procname_index;      /* the context's procname, -1: absent */
 	bool gpu_set;                /* dnntrace_gpu:memset (H_GPU_COPY) */
 	uint8_t n_fields;            /* slots the handler reads */
 };
@@ -64,6 +65,8 @@ struct record {
 	size_t size;                     /* bytes, data included, 8-aligned */
 	int64_t vpid, vtid;              /* 0 when the context lacks them */
 	uint64_t ts;
+	uint32_t procname_at;            /* the thread's name (its first
+	                                  * record only), 0: none */
 	uint64_t value[];                /* integers; for strings and arrays,
 	                                  * their data's offset in the record */
 };
@@ -81,6 +84,10 @@ struct reader {
 	                                      * grows */
 	size_t n_classes, cap_classes;
 	size_t last_class;
+	struct dt_u64map named_threads;      /* vtids whose procname was sent
+	                                      * (only when hooks listen) */
+	int64_t last_named_vtid;
+	bool named_any;
 	/* the analysis thread's: one library call's arrays
 	 * (dnntrace_lib:call), reused */
 	int64_t *lib_tensors, *lib_dims;
@@ -192,6 +199,7 @@ static void resolve_class(struct class_info *info, const bt_event_class *ec)
 	info->handler = H_IGNORE;
 	info->vpid_index = -1;
 	info->vtid_index = -1;
+	info->procname_index = -1;
 	const char *name = bt_event_class_get_name(ec);
 	if (!name)
 		return;
@@ -249,6 +257,13 @@ static void resolve_class(struct class_info *info, const bt_event_class *ec)
 			&info->vpid_signed);
 	find_context_integer(context, "vtid", &info->vtid_index,
 			&info->vtid_signed);
+	uint64_t procname;
+	const bt_field_class *procname_class;
+	enum field_kind procname_kind;
+	if (find_member(context, "procname", &procname, &procname_class) &&
+	    classify_field(procname_class, &procname_kind) &&
+	    procname_kind == F_STRING)
+		info->procname_index = (int64_t)procname;
 	info->handler = spec->handler;
 }
 
@@ -359,12 +374,33 @@ static void capture_event(struct reader *r, const bt_message *msg)
 			size += (1 + lengths[i]) * sizeof(int64_t);
 		}
 	}
+	/* The thread's name, with its first record only (the timeline names
+	 * its tracks with it): one lookup per change of thread. */
+	int64_t vtid = context_integer(event, info->vtid_index, info->vtid_signed);
+	const bt_field *procname = NULL;
+	uint64_t procname_length = 0;
+	if (r->hooks && info->procname_index >= 0 &&
+	    (vtid != r->last_named_vtid || !r->named_any) &&
+	    (uint64_t)vtid != DT_MAP_EMPTY) {
+		uint64_t seen;
+		if (!dt_u64map_get(&r->named_threads, (uint64_t)vtid, &seen)) {
+			dt_u64map_put(&r->named_threads, (uint64_t)vtid, 1);
+			procname = bt_field_structure_borrow_member_field_by_index_const(
+					bt_event_borrow_common_context_field_const(event),
+					(uint64_t)info->procname_index);
+			procname_length = string_length(procname);
+			size += ALIGN8(procname_length + 1);
+		}
+		r->last_named_vtid = vtid;
+		r->named_any = true;
+	}
 	struct record *rec = (struct record *)dt_event_pipe_reserve(r->pipe, size);
 	rec->info = info;
 	rec->size = size;
 	/* no vpid context: one process */
 	rec->vpid = context_integer(event, info->vpid_index, info->vpid_signed);
-	rec->vtid = context_integer(event, info->vtid_index, info->vtid_signed);
+	rec->vtid = vtid;
+	rec->procname_at = 0;
 	rec->ts = event_time(msg, info);
 	size_t at = sizeof(struct record) + info->n_fields * sizeof(uint64_t);
 	for (int i = 0; i < info->n_fields; i++) {
@@ -399,6 +435,14 @@ static void capture_event(struct reader *r, const bt_message *msg)
 		case F_ABSENT:
 			break;
 		}
+	}
+	if (procname) {
+		char *text = (char *)rec + at;
+		if (procname_length)
+			memcpy(text, bt_field_string_get_value(procname),
+					procname_length);
+		text[procname_length] = '\0';
+		rec->procname_at = (uint32_t)at;
 	}
 	dt_event_pipe_commit(r->pipe, size);
 }
@@ -643,6 +687,13 @@ static void run_hooks(struct reader *r, const struct record *rec,
 	struct dt_hook_event e = {.vpid = vpid, .ts = ts, .tensor = -1,
 		.src_tensor = -1};
 	e.vtid = rec->vtid;
+	if (rec->procname_at && r->hooks->timeline) {
+		/* the thread's name, from its first event whatever it is */
+		struct dt_hook_event named = e;
+		named.kind = DT_HOOK_THREAD_NAME;
+		named.procname = (const char *)rec + rec->procname_at;
+		dt_timeline_on_event(r->hooks->timeline, r->model, &named);
+	}
 	switch (info->handler) {
 	case H_ALLOC:
 		e.kind = DT_HOOK_ALLOC;
@@ -1206,6 +1257,7 @@ int dt_read_trace_hooked(const char *trace_dir, struct dt_model *m,
 	for (size_t i = 0; i < r.n_classes; i++)
 		free(r.classes[i]);
 	free(r.classes);
+	dt_u64map_free(&r.named_threads);
 	free(r.lib_tensors);
 	free(r.lib_ptrs);
 	free(r.lib_roles);

@@ -24,7 +24,8 @@ HTA's side (always):
     with bytes and "memory bandwidth (GB/s)" = bytes / ns;
   - ProfilerStep#1..STEPS (cat user_annotation), consecutive, when STEPS
     is given; none otherwise;
-  - processes and threads are named; no name is a bare "tensor".
+  - processes and threads are named, the traced process for its program
+    (LTTng's procname), not "process <pid>"; no name is a bare "tensor".
 Against TRUTH_DIR (kernels.csv, tensors.csv as the workloads write them):
   - the kernel slices are the truth's kernels, by name, in start order;
   - every truth tensor has one lifetime (async b/e, cat tensor) named for
@@ -144,6 +145,11 @@ def check(events, devices, truth, steps):
 
     meta = [e for e in events if e.get("ph") == "M"]
     named_pids = {e["pid"] for e in meta if e.get("name") == "process_name"}
+    host_pids = {e["pid"] for e in slices if e.get("cat") in HOST_CATS}
+    for e in meta:
+        if e.get("name") == "process_name" and e["pid"] in host_pids and \
+                e["args"]["name"] == f"process {e['pid']}":
+            problem(f"process {e['pid']} is not named for its program")
     named_tracks = {(e["pid"], e.get("tid")) for e in meta if e.get("name") == "thread_name"}
     for e in slices:
         if e["pid"] not in named_pids:
