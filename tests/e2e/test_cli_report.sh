@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# What the command line adds to a report: the version in summary.txt (its
-# last line, include/dnntrace_version.h's) and in timeline.json
+# What the command line adds to a report: the version in the trace (the
+# tracer's status event), in summary.txt (its last line,
+# include/dnntrace_version.h's) and in timeline.json
 # (otherData.version); progress on stderr while analysing only when stderr
 # is a terminal (a pseudo-terminal from util-linux's script(1) here): the
 # phase and the events decoded (and events/s on traces that take longer
@@ -15,6 +16,9 @@ version=$(sed -n 's/^#define DNNTRACE_VERSION "\(.*\)"$/\1/p' "$DNNTRACE_ROOT/in
 
 record "$e2e_tmp/trace" "$workload" "$e2e_tmp/truth" >/dev/null 2>"$e2e_tmp/record.err" ||
 	fail "record exited $?: $(tail -n 1 "$e2e_tmp/record.err")"
+# the tracer stamps its version into the trace (its status event)
+babeltrace2 "$e2e_tmp/trace" 2>/dev/null | grep 'dnntrace_api:status' | grep -qF "version = \"$version\"" ||
+	fail "the trace's status event lacks version $version"
 analyze "$e2e_tmp/trace" -o "$e2e_tmp/report" >"$e2e_tmp/summary.out" 2>"$e2e_tmp/analyze.err" ||
 	fail "analyze exited $?: $(tail -n 1 "$e2e_tmp/analyze.err")"
 [ ! -s "$e2e_tmp/analyze.err" ] || fail "stderr not a terminal, yet: $(head -c 200 "$e2e_tmp/analyze.err")"
