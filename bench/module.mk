@@ -1,5 +1,5 @@
 # bench/: `make bench` builds the benchmark programs and runs run_bench.sh,
-# which prints each figure of README.md's benchmark table as a ratio measured
+# which prints each figure of docs/benchmarks.md's table as a ratio measured
 # in one run. Benchmarks are never part of `make test`.
 
 BENCH_BIN := $(BUILD)/bench

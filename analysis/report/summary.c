@@ -12,6 +12,7 @@
 
 #include "analysis/decode/damage.h"
 #include "analysis/request.h"
+#include "dnntrace_version.h"
 
 #define TOP_IDLE 5
 
@@ -114,4 +115,9 @@ void dt_write_summary(FILE *f, const struct dt_group *g,
 		fputs("analysis incomplete: events were lost\n", f);
 	}
 	dt_damage_write_summary(f);
+}
+
+void dt_write_summary_version(FILE *f)
+{
+	fputs("report by dnntrace-analyze " DNNTRACE_VERSION "\n", f);
 }

@@ -43,6 +43,7 @@
 #include "interceptors/core/dlsym_wrapper.h"
 #include "interceptors/core/kernel_names.h"
 #include "interceptors/core/real_functions.h"
+#include "dnntrace_version.h"
 #include "tracepoints/dnntrace_api.h"
 #include "tracepoints/dnntrace_gpu.h"
 
@@ -610,12 +611,14 @@ void cupti_session_start(void)
 	if (code != 0) {
 		fprintf(stderr, "dnntrace: CUPTI unavailable (%s): GPU kernel times will be "
 			"missing; API calls are still traced\n", message);
-		lttng_ust_tracepoint(dnntrace_api, status, 0, code, message, DNNTRACE_TRACE_FORMAT);
+		lttng_ust_tracepoint(dnntrace_api, status, 0, code, message, DNNTRACE_TRACE_FORMAT,
+				DNNTRACE_VERSION);
 		return;
 	}
 	owner_pid = getpid();
 	atomic_store_explicit(&cupti_session_running, true, memory_order_release);
-	lttng_ust_tracepoint(dnntrace_api, status, 1, 0, message, DNNTRACE_TRACE_FORMAT);
+	lttng_ust_tracepoint(dnntrace_api, status, 1, 0, message, DNNTRACE_TRACE_FORMAT,
+				DNNTRACE_VERSION);
 }
 
 bool cupti_session_push_slow(uint64_t call_id)
