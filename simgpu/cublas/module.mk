@@ -31,15 +31,30 @@ $(SIMGPU_CUBLAS_OBJ)/blas_gemm_kernels.o $(SIMGPU_CUBLAS_OBJ)/lt_gemm_kernels.o:
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(CUDA_CFLAGS) -pthread -MMD -MP -MT $@ -MT $(abspath $@) -c $< -o $@
 
-$(SIMGPU_CUBLASLT_LIB): $(SIMGPU_CUBLAS_LT_OBJS) $(SIMGPU_CUBLAS_DIR)/libcublasLt.map $(SIMGPU_CUBLAS_RUNTIME)
+# "Not supported" stubs for what the real libraries export and these
+# objects do not define (simgpu/exports/module.mk).
+SIMGPU_CUBLAS_STUB_OBJS := $(BUILD)/simgpu/stubs/libcublas.so.13.stubs.o $(BUILD)/simgpu/obj/exports/not_supported.o
+SIMGPU_CUBLASLT_STUB_OBJS := $(BUILD)/simgpu/stubs/libcublasLt.so.13.stubs.o $(BUILD)/simgpu/obj/exports/not_supported.o
+$(BUILD)/simgpu/stubs/libcublas.so.13.stubs.c: simgpu/exports/libcublas.so.13.exports \
+		simgpu/exports/gen_stubs.sh $(SIMGPU_CUBLAS_BLAS_OBJS) | check-cuda
 	@mkdir -p $(@D)
-	$(CC) -shared -o $@ $(SIMGPU_CUBLAS_LT_OBJS) -Wl,-soname,libcublasLt.so.13 \
+	simgpu/exports/gen_stubs.sh $< $(CUDA_HOME)/include/cublas_api.h \
+		CUBLAS_STATUS_NOT_SUPPORTED $(SIMGPU_CUBLAS_BLAS_OBJS) > $@.tmp && mv $@.tmp $@
+$(BUILD)/simgpu/stubs/libcublasLt.so.13.stubs.c: simgpu/exports/libcublasLt.so.13.exports \
+		simgpu/exports/gen_stubs.sh $(SIMGPU_CUBLAS_LT_OBJS) | check-cuda
+	@mkdir -p $(@D)
+	simgpu/exports/gen_stubs.sh $< $(CUDA_HOME)/include/cublas_api.h \
+		CUBLAS_STATUS_NOT_SUPPORTED $(SIMGPU_CUBLAS_LT_OBJS) > $@.tmp && mv $@.tmp $@
+
+$(SIMGPU_CUBLASLT_LIB): $(SIMGPU_CUBLAS_LT_OBJS) $(SIMGPU_CUBLASLT_STUB_OBJS) $(SIMGPU_CUBLAS_DIR)/libcublasLt.map $(SIMGPU_CUBLAS_RUNTIME)
+	@mkdir -p $(@D)
+	$(CC) -shared -o $@ $(SIMGPU_CUBLAS_LT_OBJS) $(SIMGPU_CUBLASLT_STUB_OBJS) -Wl,-soname,libcublasLt.so.13 \
 		-Wl,--version-script,$(SIMGPU_CUBLAS_DIR)/libcublasLt.map $(SAN_LDFLAGS) \
 		-L$(SIMGPU_CUBLAS_LIBDIR) -l:libcudart.so.13 -Wl,-rpath,'$$ORIGIN' -pthread
 
-$(SIMGPU_CUBLAS_LIB): $(SIMGPU_CUBLAS_BLAS_OBJS) $(SIMGPU_CUBLAS_DIR)/libcublas.map $(SIMGPU_CUBLASLT_LIB)
+$(SIMGPU_CUBLAS_LIB): $(SIMGPU_CUBLAS_BLAS_OBJS) $(SIMGPU_CUBLAS_STUB_OBJS) $(SIMGPU_CUBLAS_DIR)/libcublas.map $(SIMGPU_CUBLASLT_LIB)
 	@mkdir -p $(@D)
-	$(CC) -shared -o $@ $(SIMGPU_CUBLAS_BLAS_OBJS) -Wl,-soname,libcublas.so.13 \
+	$(CC) -shared -o $@ $(SIMGPU_CUBLAS_BLAS_OBJS) $(SIMGPU_CUBLAS_STUB_OBJS) -Wl,-soname,libcublas.so.13 \
 		-Wl,--version-script,$(SIMGPU_CUBLAS_DIR)/libcublas.map $(SAN_LDFLAGS) \
 		-L$(SIMGPU_CUBLAS_LIBDIR) -l:libcublasLt.so.13 -l:libcudart.so.13 \
 		-Wl,-rpath,'$$ORIGIN' -pthread
