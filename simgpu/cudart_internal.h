@@ -118,7 +118,10 @@ cudaError_t cudart_memcpy_1d(void *dst, const void *src, size_t count,
 	X(graph_destroy, "cuGraphDestroy", cuGraphDestroy)                    \
 	X(stream_begin_capture, "cuStreamBeginCapture",                       \
 	  cuStreamBeginCapture_v2)                                            \
-	X(stream_end_capture, "cuStreamEndCapture", cuStreamEndCapture)
+	X(stream_end_capture, "cuStreamEndCapture", cuStreamEndCapture)       \
+	X(device_get_name, "cuDeviceGetName", cuDeviceGetName)                \
+	X(stream_attach_mem_async, "cuStreamAttachMemAsync",                  \
+	  cuStreamAttachMemAsync)
 
 struct cudart_driver {
 #define CUDART_DRIVER_FIELD(field, name, proto) __typeof__(&proto) field;

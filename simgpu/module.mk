@@ -17,7 +17,8 @@ SIMGPU_DRIVER_SRCS := core_timeline.c core_memory.c core_sticky_error.c \
 	driver/cuda_api_vmm.c \
 	driver/cuda_api_transfer.c driver/cuda_api_exec.c \
 	driver/cuda_api_graphs.c \
-	driver/cuda_proc_address.c
+	driver/cuda_proc_address.c driver/cuda_api_occupancy.c \
+	driver/cuda_api_attach.c
 SIMGPU_CUDART_SRCS := cudart_driver.c cudart_errors.c cudart_api_memory.c \
 	cudart_api_exec.c cudart_api_kernels.c cudart_api_graphs.c \
 	cudart_api_modules.c cudart_api_properties.c cudart_api_host.c \
@@ -142,7 +143,7 @@ $(SIMGPU_TESTS): $(BUILD)/tests/test_simgpu_%: $(SIMGPU_DIR)/test_%.c \
 # simgpu/driver/test_driver_*.c: the driver alone (libcuda.so.1 only)
 # and the whole stack (runtime, CUPTI) reaching it.
 SIMGPU_DRIVER_ALONE_TESTS := $(patsubst %,$(BUILD)/tests/test_simgpu_%,\
-	driver_api driver_proc_address driver_modules)
+	driver_api driver_proc_address driver_modules driver_h100)
 SIMGPU_DRIVER_STACK_TESTS := $(patsubst %,$(BUILD)/tests/test_simgpu_%,\
 	driver_runtime_path pools_devices)
 TESTS += $(SIMGPU_DRIVER_ALONE_TESTS) $(SIMGPU_DRIVER_STACK_TESTS)

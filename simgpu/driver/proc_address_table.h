@@ -144,6 +144,18 @@
 	PT(cuStreamWaitEvent, 7000, cuStreamWaitEvent_ptsz)                  \
 	FN(cuStreamGetFlags, 5050, cuStreamGetFlags)                         \
 	PT(cuStreamGetFlags, 7000, cuStreamGetFlags_ptsz)                    \
+	FN(cuStreamAttachMemAsync, 6000, cuStreamAttachMemAsync)             \
+	PT(cuStreamAttachMemAsync, 7000, cuStreamAttachMemAsync_ptsz)        \
+	FN(cuOccupancyMaxActiveBlocksPerMultiprocessor, 6050,                \
+	   cuOccupancyMaxActiveBlocksPerMultiprocessor)                      \
+	FN(cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags, 7000,       \
+	   cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags)             \
+	FN(cuOccupancyMaxPotentialBlockSize, 6050,                           \
+	   cuOccupancyMaxPotentialBlockSize)                                 \
+	FN(cuOccupancyMaxPotentialBlockSizeWithFlags, 7000,                  \
+	   cuOccupancyMaxPotentialBlockSizeWithFlags)                        \
+	FN(cuOccupancyAvailableDynamicSMemPerBlock, 10020,                   \
+	   cuOccupancyAvailableDynamicSMemPerBlock)                          \
 	FN(cuStreamGetPriority, 5050, cuStreamGetPriority)                   \
 	PT(cuStreamGetPriority, 7000, cuStreamGetPriority_ptsz)              \
 	FN(cuEventCreate, 2000, cuEventCreate)                               \
