@@ -10,7 +10,7 @@ SIMGPU_CUBLAS_LIBDIR := $(BUILD)/simgpu/lib
 # Spelled out: this file is read before simgpu/module.mk defines its names.
 SIMGPU_CUBLAS_RUNTIME := $(SIMGPU_CUBLAS_LIBDIR)/libcudart.so.13 $(SIMGPU_CUBLAS_LIBDIR)/libcupti.so.13
 
-SIMGPU_CUBLAS_BLAS_OBJS := $(addprefix $(SIMGPU_CUBLAS_OBJ)/,cublas_handle.o cublas_gemm.o cublas_transfer.o blas_gemm_kernels.o)
+SIMGPU_CUBLAS_BLAS_OBJS := $(addprefix $(SIMGPU_CUBLAS_OBJ)/,cublas_handle.o cublas_gemm.o cublas_batched.o cublas_transfer.o blas_gemm_kernels.o)
 SIMGPU_CUBLAS_LT_OBJS := $(addprefix $(SIMGPU_CUBLAS_OBJ)/,cublaslt_descriptors.o cublaslt_matmul.o lt_gemm_kernels.o)
 SIMGPU_CUBLAS_LIB := $(SIMGPU_CUBLAS_LIBDIR)/libcublas.so.13
 SIMGPU_CUBLASLT_LIB := $(SIMGPU_CUBLAS_LIBDIR)/libcublasLt.so.13
@@ -71,7 +71,8 @@ $(SIMGPU_CUBLAS_CXX_CHECK): interceptors/cublas/cublas_cxx_only.h | check-cuda
 	touch $@
 
 # ---- tests ----
-SIMGPU_CUBLAS_TESTS := $(BUILD)/tests/test_simgpu_cublas_gemm $(BUILD)/tests/test_simgpu_cublas_lt
+SIMGPU_CUBLAS_TESTS := $(BUILD)/tests/test_simgpu_cublas_gemm $(BUILD)/tests/test_simgpu_cublas_lt \
+	$(BUILD)/tests/test_simgpu_cublas_batched
 TESTS += $(SIMGPU_CUBLAS_TESTS)
 all: $(SIMGPU_CUBLAS_TESTS)
 
