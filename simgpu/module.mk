@@ -18,7 +18,7 @@ SIMGPU_DRIVER_SRCS := core_timeline.c core_memory.c core_sticky_error.c \
 	driver/cuda_api_transfer.c driver/cuda_api_exec.c \
 	driver/cuda_api_graphs.c \
 	driver/cuda_proc_address.c driver/cuda_api_occupancy.c \
-	driver/cuda_api_attach.c
+	driver/cuda_api_attach.c driver/cuda_api_arrays.c
 SIMGPU_CUDART_SRCS := cudart_driver.c cudart_errors.c cudart_api_memory.c \
 	cudart_api_exec.c cudart_api_kernels.c cudart_api_graphs.c \
 	cudart_api_modules.c cudart_api_properties.c cudart_api_host.c \
@@ -128,7 +128,7 @@ $(SIMGPU_LIB)/libcupti.so: $(SIMGPU_CUPTI)
 
 # ---- tests ----
 SIMGPU_TEST_NAMES := memory errors timeline virtual_time kernels cupti threads graphs \
-	cupti_subscribers \
+	cupti_subscribers arrays \
 	registration
 SIMGPU_TESTS := $(SIMGPU_TEST_NAMES:%=$(BUILD)/tests/test_simgpu_%)
 TESTS += $(SIMGPU_TESTS)
