@@ -10,7 +10,7 @@
  * (pointer arrays of cublasGemmBatchedEx included: the kernel gets their
  * addresses, as a real kernel reads them on the device).
  */
-#include "interceptors/cublas/cublas_cxx_only.h"
+#include "simgpu/cublas/cublas_half.h"
 #include "simgpu/cublas/cublas_handle.h"
 #include "simgpu/cublas/gemm_kernels.h"
 

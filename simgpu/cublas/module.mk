@@ -16,7 +16,8 @@ SIMGPU_CUBLAS_LIB := $(SIMGPU_CUBLAS_LIBDIR)/libcublas.so.13
 SIMGPU_CUBLASLT_LIB := $(SIMGPU_CUBLAS_LIBDIR)/libcublasLt.so.13
 SIMGPU_CUBLAS_LIBS := $(SIMGPU_CUBLAS_LIB) $(SIMGPU_CUBLASLT_LIB) \
 	$(SIMGPU_CUBLAS_LIBDIR)/libcublas.so $(SIMGPU_CUBLAS_LIBDIR)/libcublasLt.so
-# Checks interceptors/cublas/cublas_cxx_only.h against the C++-only declarations.
+# Checks interceptors/cublas/cublas_cxx_only.h (the tracer's) and
+# cublas_half.h (simgpu's own) against the C++-only declarations.
 SIMGPU_CUBLAS_CXX_CHECK := $(SIMGPU_CUBLAS_OBJ)/cublas_cxx_only.checked
 
 all: $(SIMGPU_CUBLAS_LIBS) $(SIMGPU_CUBLAS_CXX_CHECK)
@@ -64,9 +65,9 @@ $(SIMGPU_CUBLAS_LIBDIR)/libcublas.so: $(SIMGPU_CUBLAS_LIB)
 $(SIMGPU_CUBLAS_LIBDIR)/libcublasLt.so: $(SIMGPU_CUBLASLT_LIB)
 	ln -sf libcublasLt.so.13 $@
 
-$(SIMGPU_CUBLAS_CXX_CHECK): interceptors/cublas/cublas_cxx_only.h | check-cuda
+$(SIMGPU_CUBLAS_CXX_CHECK): interceptors/cublas/cublas_cxx_only.h $(SIMGPU_CUBLAS_DIR)/cublas_half.h | check-cuda
 	@mkdir -p $(@D)
-	printf '#include <cublas_v2.h>\n#include "interceptors/cublas/cublas_cxx_only.h"\n' | \
+	printf '#include <cublas_v2.h>\n#include "interceptors/cublas/cublas_cxx_only.h"\n#include "$(SIMGPU_CUBLAS_DIR)/cublas_half.h"\n' | \
 		$(CXX) -x c++ -fsyntax-only -I. $(CUDA_CFLAGS) -
 	touch $@
 

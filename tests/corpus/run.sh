@@ -155,6 +155,7 @@ while IFS='|' read -r name checkout srcdir sources extra args; do
 		fi
 	fi
 	counts=-
+	rm -rf "$out/report/$name"
 	if [ -d "$out/trace/$name" ] &&
 		"$root/scripts/dnntrace" analyze "$out/trace/$name" -o "$out/report/$name" \
 			>"$out/log/$name.analyze" 2>&1; then
