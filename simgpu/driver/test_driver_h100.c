@@ -5,8 +5,12 @@
  * checked here against an H100's published figures, not against that
  * file), an attribute cuda.h does not have, the occupancy calls against
  * the arithmetic of 2048 threads / 32 blocks / 228 KiB per SM, and
- * cuStreamAttachMemAsync's argument rules (cuda.h).
+ * cuStreamAttachMemAsync's argument rules (cuda.h); cuGetProcAddress
+ * handing out exported entry points its table lacks (the "not supported"
+ * stubs: a program gets their status, not a NULL pointer), but still no
+ * variant names.
  */
+#include <dlfcn.h>
 #include <stdint.h>
 
 #include "simgpu/driver/driver_test.h"
@@ -131,6 +135,27 @@ int main(void)
 	CHECK_CU_IS(cuStreamAttachMemAsync(s, managed, 0, CU_MEM_ATTACH_SINGLE), CUDA_ERROR_INVALID_HANDLE);
 	CHECK_CU(cuMemFree_v2(managed));
 	CHECK_CU(cuMemFree_v2(device));
-	printf("driver: H100 attributes, occupancy, stream attach\n");
+	/* Entry points outside cuGetProcAddress's table: the exports. */
+	void *self = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
+	CHECK(self != NULL);
+	void *fn = NULL;
+	CUdriverProcAddressQueryResult q = (CUdriverProcAddressQueryResult)77;
+	CHECK_CU(cuGetProcAddress_v2("cuTensorMapEncodeTiled", &fn, 13000, 0, &q));
+	CHECK(fn == dlsym(self, "cuTensorMapEncodeTiled") && q == CU_GET_PROC_ADDRESS_SUCCESS);
+	CHECK(((CUresult (*)(void))fn)() == CUDA_ERROR_NOT_SUPPORTED);
+	CHECK_CU(cuGetProcAddress_v2("cuGraphicsMapResources", &fn, 13000,
+				     CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM, &q));
+	CHECK(fn == dlsym(self, "cuGraphicsMapResources_ptsz"));
+	CHECK_CU(cuGetProcAddress_v2("cuGraphicsResourceGetMappedPointer", &fn, 13000, 0, &q));
+	CHECK(fn == dlsym(self, "cuGraphicsResourceGetMappedPointer_v2")); /* newest variant */
+	CHECK_CU_IS(cuGetProcAddress_v2("cuTensorMapEncodeTiled_v2", &fn, 13000, 0, &q),
+		    CUDA_ERROR_NOT_FOUND); /* no such export */
+	CHECK_CU_IS(cuGetProcAddress_v2("cuGraphicsMapResources_ptsz", &fn, 13000, 0, &q),
+		    CUDA_ERROR_NOT_FOUND); /* a variant, not a base name */
+	CHECK(fn == NULL && q == CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND);
+	CHECK_CU_IS(cuGetProcAddress_v2("simgpu_define_kernel", &fn, 13000, 0, &q),
+		    CUDA_ERROR_NOT_FOUND);
+	dlclose(self);
+	printf("driver: H100 attributes, occupancy, stream attach, exported entry points\n");
 	return 0;
 }
