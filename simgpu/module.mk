@@ -21,7 +21,7 @@ SIMGPU_DRIVER_SRCS := core_timeline.c core_memory.c core_sticky_error.c \
 SIMGPU_CUDART_SRCS := cudart_driver.c cudart_errors.c cudart_api_memory.c \
 	cudart_api_exec.c cudart_api_kernels.c cudart_api_graphs.c \
 	cudart_api_modules.c cudart_api_properties.c cudart_api_host.c
-SIMGPU_CUPTI_SRCS := cupti_activity.c
+SIMGPU_CUPTI_SRCS := cupti_activity.c cupti_callbacks.c
 SIMGPU_DRIVER_OBJS := $(SIMGPU_DRIVER_SRCS:%.c=$(SIMGPU_OBJ)/%.o)
 SIMGPU_CUDART_OBJS := $(SIMGPU_CUDART_SRCS:%.c=$(SIMGPU_OBJ)/%.o)
 SIMGPU_CUPTI_OBJS := $(SIMGPU_CUPTI_SRCS:%.c=$(SIMGPU_OBJ)/%.o)
