@@ -33,9 +33,12 @@ Environment:
                                   comes first (always at least 1)
   DNNTRACE_BENCH_GPU_DEADLINE     seconds from DNNTRACE_BENCH_GPU_T0 (epoch
                                   seconds; default this script's start) by
-                                  which the measuring must end (default 480):
-                                  no round starts that would not end by then,
-                                  judged by the longest round so far
+                                  which everything must end (default 480): no
+                                  round starts that would not end, with the
+                                  analyses' 60 s, by then (judged by the
+                                  longest round so far); an analysis gets
+                                  what is left (at least 15 s) and none starts
+                                  past it
   DNNTRACE_BENCH_GPU_STEPS        train_step.py --steps (LW:LN,GW:GN;
                                   default 50:400,10:40); on simgpu, N of
                                   real_gpu_cost steps (default 20)
@@ -58,6 +61,7 @@ import tempfile
 import time
 
 MODES = ("off", "kernels", "work", "full")
+ANALYSIS_RESERVE_S = 60  # what the rounds leave before the deadline for check_links
 DEFAULT_MODE = "work"  # tracepoints/gpu_records.h, DNNTRACE_GPU_RECORDS_DEFAULT
 
 # (key, label); the order of the table's rows
@@ -152,6 +156,15 @@ def render(results):
 
 # ---- the measuring ---------------------------------------------------------
 
+def another_round(done, rounds, left, longest):
+    """Whether round done+1 of rounds starts, left seconds before the
+    deadline, the longest round so far having taken longest seconds: the
+    first always; a later one only if it and the analyses fit."""
+    if done >= rounds:
+        return False
+    return done == 0 or left >= longest + ANALYSIS_RESERVE_S
+
+
 class Bench:
     def __init__(self, build, real_gpu_cost, out_md):
         self.build = os.path.abspath(build)
@@ -205,7 +218,7 @@ class Bench:
     def run(self, key, program, name):
         """stdout of one run, or None (the reason logged)."""
         argv, env, _ = self.command(key, program, name)
-        limit = max(30, min(240, self.left() + 60))
+        limit = max(30, min(240, self.left()))
         err = os.path.join(self.work, f"{name}.{key}.err")
         try:
             with open(err, "w") as err_file:
@@ -264,15 +277,19 @@ class Bench:
             if not os.path.isdir(trace):
                 self.results["linked"][key] = "no trace"
                 continue
-            if self.left() < -60:
+            if self.left() <= 0:
                 self.results["linked"][key] = "not analyzed: deadline"
                 continue
             report = os.path.join(self.work, "reports", key)
             shutil.rmtree(report, ignore_errors=True)
             os.makedirs(os.path.dirname(report), exist_ok=True)
-            done = subprocess.run([self.dnntrace, "analyze", trace, "-o", report], env=self.env,
-                                  stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                                  timeout=max(30, self.left() + 90))
+            try:
+                done = subprocess.run([self.dnntrace, "analyze", trace, "-o", report], env=self.env,
+                                      stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                                      timeout=max(15, self.left()))
+            except subprocess.TimeoutExpired:
+                self.results["linked"][key] = "not analyzed: deadline"
+                continue
             if done.returncode != 0:
                 self.results["linked"][key] = f"analyze failed: {done.stderr.strip()[-60:]}"
                 continue
@@ -301,7 +318,7 @@ class Bench:
         self.results["device"] = self.device()
         longest = 0.0
         for r in range(self.rounds):
-            if r > 0 and self.left() < longest:
+            if not another_round(r, self.rounds, self.left(), longest):
                 self.results["notes"].append(
                     f"{r} of {self.rounds} rounds: the deadline ({self.deadline:.0f} s) left no time for more.")
                 break

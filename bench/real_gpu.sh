@@ -9,7 +9,7 @@
 # beside it as .json). bench/gpu_cost.py does the measuring and says what
 # each figure is; bench/README.md shows the table. Refuses in one line
 # (exit 77) without a GPU, nvcc, LTTng or PyTorch with CUDA. Ends its
-# measuring within DNNTRACE_BENCH_GPU_DEADLINE seconds (default 480) of its
+# measuring and analysing within DNNTRACE_BENCH_GPU_DEADLINE seconds (default 480) of its
 # start, so a 10-minute device call has room. Never part of make test;
 # DNNTRACE_BENCH_GPU_SIMGPU=1 runs it on simgpu to test it.
 set -euo pipefail
