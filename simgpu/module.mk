@@ -101,7 +101,7 @@ $(SIMGPU_LIB)/libcupti.so: $(SIMGPU_CUPTI)
 	ln -sf libcupti.so.13 $@
 
 # ---- tests ----
-SIMGPU_TEST_NAMES := memory errors timeline virtual_time kernels cupti threads graphs \
+SIMGPU_TEST_NAMES := memory errors timeline virtual_time kernels cupti cupti_callbacks threads graphs \
 	registration
 SIMGPU_TESTS := $(SIMGPU_TEST_NAMES:%=$(BUILD)/tests/test_simgpu_%)
 TESTS += $(SIMGPU_TESTS)
