@@ -39,6 +39,19 @@ else
 		"$top/bench/real_gpu_cost.cu" -o "$program"
 fi
 out=${DNNTRACE_BENCH_GPU_OUT:-$build/bench-gpu.md}
-# One private session daemon for every run (dnntrace record uses the one
-# running): no daemon start and stop inside the figures' runs.
-exec "$top/tests/lib/private_lttng.sh" python3 "$top/bench/gpu_cost.py" run "$build" "$program" "$out"
+# One session daemon for every run (dnntrace record uses the one running):
+# no daemon start and stop inside the figures' runs. On simgpu (a test on a
+# shared machine) a private one; on a GPU machine the user's, as `dnntrace
+# record` does: the one running, else one started here and stopped at the
+# end (private_lttng.sh needs unshare as root, which a container may lack).
+if [ "${DNNTRACE_BENCH_GPU_SIMGPU:-0}" = 1 ]; then
+	exec "$top/tests/lib/private_lttng.sh" python3 "$top/bench/gpu_cost.py" run "$build" "$program" "$out"
+fi
+DNNTRACE_BUILD=$build
+# shellcheck source=../scripts/lib/dnntrace-session.sh
+. "$top/scripts/lib/dnntrace-session.sh"
+dnntrace_locate
+started_daemon=
+dnntrace_sessiond_running || started_daemon=$(dnntrace_start_sessiond)
+trap 'dnntrace_stop_sessiond "$started_daemon"' EXIT
+python3 "$top/bench/gpu_cost.py" run "$build" "$program" "$out"
