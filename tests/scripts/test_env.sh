@@ -114,6 +114,8 @@ done
 "$DNNTRACE" env --gpu-records full | grep -qx "export DNNTRACE_GPU_RECORDS=full" ||
 	fail "env --gpu-records full (two words) does not export it"
 "$DNNTRACE" env | grep -q DNNTRACE_GPU_RECORDS && fail "env exports DNNTRACE_GPU_RECORDS unasked"
+sourced=$(bash -c '. "$1" --gpu-records=kernels && echo "$DNNTRACE_GPU_RECORDS"' _ "$SCRIPTS/set_env.sh")
+[ "$sourced" = kernels ] || fail "sourced set_env.sh --gpu-records=kernels set: $sourced"
 for bad in --gpu-records=bogus --gpu-records=; do
 	if "$DNNTRACE" env "$bad" >"$TEST_TMP/bad.out" 2>"$TEST_TMP/bad.err"; then
 		fail "env $bad succeeded"
