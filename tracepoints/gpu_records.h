@@ -44,7 +44,9 @@ enum dnntrace_gpu_records {
  * and an external correlation record for every linked call, or for EVERY
  * CUDA call once the program had initialised CUDA before tracing started
  * (PyTorch does), and pushes and pops an id through CUPTI around each.
- * `work` pays one callback per linked call instead, which emits one event.
+ * `work` pays CUPTI's callbacks on the linked calls only (entry and exit,
+ * runtime and driver entry point), which write one event per correlation
+ * id.
  * Assumed: a CUPTI callback costs less than an API record plus an external
  * correlation record. `make bench-gpu` measures every mode.
  */

@@ -35,13 +35,14 @@ record_mode() {
 		fail "$name, $mode: the summary does not name the mode: $(grep '^gpu records' "$dir/report/summary.txt")"
 }
 
-# same_kernels NAME MODE: kernels.csv of NAME.MODE equals NAME.full's but
-# for the GPU times (kernel granularity, and op granularity when there).
+# same_kernels NAME MODE REFERENCE: kernels.csv of NAME.MODE equals
+# NAME.REFERENCE's but for the GPU times (kernel granularity, and op
+# granularity when there).
 same_kernels() {
-	local name=$1 mode=$2 report
+	local name=$1 mode=$2 reference=$3 report
 	for report in report report-op; do
-		[ -f "$e2e_tmp/$name.full/$report/kernels.csv" ] || continue
-		python3 - "$e2e_tmp/$name.full/$report/kernels.csv" "$e2e_tmp/$name.$mode/$report/kernels.csv" <<'PY' ||
+		[ -f "$e2e_tmp/$name.$reference/$report/kernels.csv" ] || continue
+		python3 - "$e2e_tmp/$name.$reference/$report/kernels.csv" "$e2e_tmp/$name.$mode/$report/kernels.csv" <<'PY' ||
 import csv, sys
 TIMES = {"start_ns", "end_ns", "duration_ns"}
 def rows(path):
@@ -53,6 +54,6 @@ for i, (a, b) in enumerate(zip(full, other)):
         sys.exit(1)
 sys.exit(0 if len(full) == len(other) and full else 1)
 PY
-			fail "$name, $mode: $report/kernels.csv differs from --gpu-records=full's beyond GPU times"
+			fail "$name, $mode: $report/kernels.csv differs from --gpu-records=$reference's beyond GPU times"
 	done
 }
