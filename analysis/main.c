@@ -16,7 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "analysis/pass_outputs.h"
+#include "analysis/report/pass_outputs.h"
 #include "analysis/request.h"
 #include "analysis/run.h"
 #include "analysis/supervisor.h"

@@ -13,17 +13,20 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "analysis/energy.h"
-#include "analysis/group.h"
-#include "analysis/memory_report.h"
-#include "analysis/model.h"
-#include "analysis/pass_outputs.h"
-#include "analysis/report_files.h"
+#include "analysis/derive/energy.h"
+#include "analysis/derive/group.h"
+#include "analysis/report/memory_report.h"
+#include "analysis/model/model.h"
+#include "analysis/report/pass_outputs.h"
+#include "analysis/report/report_files.h"
 #include "analysis/request.h"
 #include "analysis/supervisor.h"
-#include "analysis/trace_check.h"
-#include "analysis/trace_reader.h"
+#include "analysis/decode/trace_check.h"
+#include "analysis/decode/stream_split.h"
+#include "analysis/decode/trace_reader.h"
 #include "analysis/util.h"
+#include "analysis/derive/group_build.h"
+#include "analysis/derive/window.h"
 
 #define PROG DT_ANALYZE_PROG
 
@@ -48,6 +51,8 @@ int dt_run_request(void *request)
 	if (!begun ||
 	    dt_trace_check(req->trace_dir, &check, error, sizeof(error)) != 0 ||
 	    dt_read_trace_hooked(check.decode_dir, &model, &outputs.hooks,
+			/* a damaged trace's view is read by one graph */
+			check.view_dir[0] ? 1 : dt_decoders_wanted(),
 			error, sizeof(error)) != 0 ||
 	    dt_pass_outputs_end(&outputs, &model, error, sizeof(error)) != 0) {
 		if (begun)
