@@ -23,7 +23,7 @@ SIMGPU_CUDART_SRCS := cudart_driver.c cudart_errors.c cudart_api_memory.c \
 	cudart_api_exec.c cudart_api_kernels.c cudart_api_graphs.c \
 	cudart_api_modules.c cudart_api_properties.c cudart_api_host.c \
 	cudart_api_arrays.c
-SIMGPU_CUPTI_SRCS := cupti_activity.c cupti_subscribers.c
+SIMGPU_CUPTI_SRCS := cupti_activity.c cupti_callbacks.c
 SIMGPU_DRIVER_OBJS := $(SIMGPU_DRIVER_SRCS:%.c=$(SIMGPU_OBJ)/%.o)
 SIMGPU_CUDART_OBJS := $(SIMGPU_CUDART_SRCS:%.c=$(SIMGPU_OBJ)/%.o)
 SIMGPU_CUPTI_OBJS := $(SIMGPU_CUPTI_SRCS:%.c=$(SIMGPU_OBJ)/%.o)
@@ -127,7 +127,7 @@ $(SIMGPU_LIB)/libcupti.so: $(SIMGPU_CUPTI)
 	ln -sf libcupti.so.13 $@
 
 # ---- tests ----
-SIMGPU_TEST_NAMES := memory errors timeline virtual_time kernels cupti threads graphs \
+SIMGPU_TEST_NAMES := memory errors timeline virtual_time kernels cupti cupti_callbacks threads graphs \
 	cupti_subscribers arrays \
 	registration
 SIMGPU_TESTS := $(SIMGPU_TEST_NAMES:%=$(BUILD)/tests/test_simgpu_%)

@@ -149,6 +149,7 @@ tensors: 6 (6 in the G10 files, 4 global)
 failed allocations: 1
 pinned host memory: 4096 bytes in 1 allocations
 peak memory: 3424 bytes at kernel 2 (k_c)
+gpu records: full (recorded before --gpu-records existed)
 top idle tensors (byte-seconds):
   t1 (tensor 1, 2000 bytes): 0.0014
   weights (tensor 0, 1000 bytes): 0.0005
