@@ -96,6 +96,7 @@ struct dt_group {
 	 * bodies): each counts as touching every tensor live at its start */
 	uint64_t graph_kernels_unknown;
 	const char *cupti_message;
+	int cupti_ok;                /* status.cupti_ok; -1: no status event */
 	uint64_t events_lost;        /* known counts: discarded + dropped */
 	bool events_lost_unknown;
 	struct dt_device_stats stats;
