@@ -7,6 +7,7 @@
 #include <cuda_runtime_api.h>
 
 #include "interceptors/core/allocation_record.h"
+#include "interceptors/core/event_count.h"
 #include "interceptors/core/mem_info.h"
 #include "interceptors/core/tracer.h"
 #include "tracepoints/dnntrace_api.h"
@@ -50,10 +51,10 @@ void allocation_record_alloc(enum dnntrace_api_id api, int device, const void *s
 	if (result == 0 && dnntrace_mem_kind_is_tensor(kind) && ptr)
 		tensor_id = new_tensor(kind, ptr, bytes);
 	if (kind == DNNTRACE_MEM_STREAM_ORDERED)
-		lttng_ust_tracepoint(dnntrace_api, alloc_async, api, device, ptr, bytes, tensor_id,
+		DNNTRACE_EMIT(dnntrace_api, alloc_async, api, device, ptr, bytes, tensor_id,
 				     result, stream);
 	else
-		lttng_ust_tracepoint(dnntrace_api, alloc, api, device, ptr, bytes, tensor_id,
+		DNNTRACE_EMIT(dnntrace_api, alloc, api, device, ptr, bytes, tensor_id,
 				     result);
 	if (tensor_id >= 0)
 		mem_info_after_alloc(device);
@@ -72,7 +73,7 @@ void allocation_record_free(enum dnntrace_api_id api, const void *stream, bool k
 	if (known && result != 0)
 		(void)tensor_map_insert(&tracer_tensors, entry, NULL);
 	if (dnntrace_api_is_stream_ordered(api))
-		lttng_ust_tracepoint(dnntrace_api, free_async, api, tensor_id, result, stream);
+		DNNTRACE_EMIT(dnntrace_api, free_async, api, tensor_id, result, stream);
 	else
-		lttng_ust_tracepoint(dnntrace_api, free, api, tensor_id, result);
+		DNNTRACE_EMIT(dnntrace_api, free, api, tensor_id, result);
 }
