@@ -3,6 +3,7 @@
  * them. Must never compute analysis results beyond ranking.
  */
 #include "analysis/summary.h"
+#include "analysis/record_status.h"
 
 #include "analysis/memory_report.h"
 #include "analysis/gpu_time.h"
@@ -77,8 +78,10 @@ void dt_write_summary(FILE *f, const struct dt_group *g,
 	if (g->launches_without_records)
 		fprintf(f, "launches without a kernel record: %" PRIu64
 				" (captured into a CUDA graph, or their records "
-				"were never delivered: the process was killed)\n",
-				g->launches_without_records);
+				"were never delivered%s)\n", g->launches_without_records,
+				!dt_record_status.present ?
+				": the process was killed, or the trace lost them" :
+				dt_record_status_killed() ? ": the process was killed" : "");
 
 	/* top tensors by idle byte-seconds: a partial selection, ties by id */
 	size_t top[TOP_IDLE], n_top = 0;
@@ -113,5 +116,6 @@ void dt_write_summary(FILE *f, const struct dt_group *g,
 				g->events_lost_unknown ? " (and an unknown number more)" : "");
 		fputs("analysis incomplete: events were lost\n", f);
 	}
+	dt_record_status_write_summary(f);
 	dt_damage_write_summary(f);
 }

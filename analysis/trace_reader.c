@@ -14,6 +14,7 @@
  * Must never print: failures come back as one line for run.c.
  */
 #include "analysis/trace_reader.h"
+#include "analysis/record_status.h"
 
 #include "analysis/damage.h"
 #include "analysis/event_pipe.h"
@@ -909,8 +910,10 @@ static void consume_records(void *ctx, const char *data, size_t len)
 	struct reader *r = ctx;
 	for (size_t at = 0; at < len;) {
 		const struct record *rec = (const struct record *)(data + at);
-		if (rec->info)
+		if (rec->info) {
+			dt_record_status_on_event(rec->vpid);
 			handle_event(r, rec);
+		}
 		else
 			dt_model_on_discarded(r->model, rec->value[0] != 0,
 					rec->value[1]);
@@ -1210,7 +1213,9 @@ int dt_read_trace_hooked(const char *trace_dir, struct dt_model *m,
 	bt_current_thread_clear_error();
 	if (rc == 0)
 		dt_model_resolve_function_names(m);
-	if (rc == 0 && m->dnntrace_events == 0) {
+	/* dnntrace record's status proves the program was traced: it simply
+	 * made no traced call (the report says so) */
+	if (rc == 0 && m->dnntrace_events == 0 && !dt_record_status.present) {
 		snprintf(error, error_size, "%s: trace has no dnntrace events "
 				"(was the program traced with dnntrace record?)",
 				trace_dir);

@@ -22,13 +22,15 @@
 
 struct event_counts *event_counts_mapped;
 
-void event_count_not_enabled(void)
+bool event_count_unregistered_slow(void)
 {
 	struct event_counts *counts = event_counts_mapped;
 	/* dnntrace record enables every dnntrace event: one that is off
 	 * means no session has reached this process yet. */
-	if (counts && !lttng_ust_tracepoint_enabled(dnntrace_api, alloc))
-		atomic_fetch_add_explicit(&counts->untraced, 1, memory_order_relaxed);
+	if (!counts || lttng_ust_tracepoint_enabled(dnntrace_api, alloc))
+		return false;
+	atomic_fetch_add_explicit(&counts->untraced, 1, memory_order_relaxed);
+	return true;
 }
 
 static void event_count_open(void)

@@ -14,6 +14,7 @@
 
 #include <lttng/tracepoint.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 /* The counter file's layout (native byte order, read by scripts/lib/dnntrace-record.sh). */
@@ -32,10 +33,16 @@ static inline void event_count_emitted(void)
 		atomic_fetch_add_explicit(&counts->emitted, 1, memory_order_relaxed);
 }
 
-/* A traced call that only forwards because its event is off: counted when
- * no dnntrace event at all is on (the process has not registered with the
- * session daemon), not for a call a wrapper forwards by choice. */
-void event_count_not_enabled(void);
+/* For an outermost traced call that only forwards because its event is off:
+ * true (and the call counted) when counting and no dnntrace event at all is
+ * on (the process has not registered with the session daemon yet), false
+ * for a call a wrapper forwards by choice (cudaFree(NULL)). */
+bool event_count_unregistered_slow(void);
+
+static inline bool event_count_unregistered(void)
+{
+	return event_counts_mapped && event_count_unregistered_slow();
+}
 
 /* lttng_ust_tracepoint, counted: the count is taken before the event is
  * written, so a process killed in between counts it as lost, which it is. */

@@ -17,7 +17,6 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "interceptors/core/event_count.h"
 #include "interceptors/core/tensor_map.h"
 
 /* Marks the only symbols libdnntrace.so exports (built -fvisibility=hidden). */
@@ -42,13 +41,8 @@ void tracer_start_slow(void);
  */
 static inline bool tracer_enter(bool event_enabled)
 {
-	if (tracer_nesting != 0)
+	if (tracer_nesting != 0 || !event_enabled)
 		return false;
-	if (!event_enabled) {
-		if (event_counts_mapped)
-			event_count_not_enabled();
-		return false;
-	}
 	tracer_nesting++;
 	if (atomic_load_explicit(&tracer_start_state, memory_order_acquire) != TRACER_STARTED)
 		tracer_start_slow();
