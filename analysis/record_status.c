@@ -62,7 +62,7 @@ static bool parse_u64(const char *s, uint64_t *value)
 
 static void parse_line(struct dt_record_status *s, const char *line)
 {
-	uint64_t v, emitted, untraced;
+	uint64_t v, emitted, untraced, late = 0;
 	long long pid;
 	const char *value = strchr(line, ' ');
 	value = value ? value + 1 : "";
@@ -87,11 +87,12 @@ static void parse_line(struct dt_record_status *s, const char *line)
 		s->discarded_known = parse_u64(value, &s->discarded);
 	} else if (strncmp(line, "write_errors ", 13) == 0) {
 		snprintf(s->write_errors, sizeof(s->write_errors), "%s", value);
-	} else if (sscanf(line, "process %lld %" SCNu64 " %" SCNu64, &pid, &emitted,
-			&untraced) == 3 && pid > 0) {
+	} else if (sscanf(line, "process %lld %" SCNu64 " %" SCNu64 " %" SCNu64, &pid,
+			&emitted, &untraced, &late) >= 3 && pid > 0) {
 		struct dt_record_process *p = process_of(pid);
 		p->emitted += emitted;
 		p->untraced += untraced;
+		p->untraced_late += late;
 	} else {
 		s->malformed = true;
 	}
@@ -172,6 +173,14 @@ static uint64_t not_written(void)
 	return lost;
 }
 
+static uint64_t late_calls(void)
+{
+	uint64_t calls = 0;
+	for (size_t i = 0; i < dt_record_status.n_processes; i++)
+		calls = add_sat(calls, dt_record_status.processes[i].untraced_late);
+	return calls;
+}
+
 static uint64_t untraced_calls(size_t *processes)
 {
 	uint64_t calls = 0;
@@ -192,8 +201,9 @@ uint64_t dt_record_status_lost(bool *at_least)
 	/* A call not recorded is at least one event; a record that never
 	 * ended wrote no counts. The counts themselves are exact: the tracer
 	 * counts an event before writing it, so one cut short counts as lost. */
-	*at_least = untraced > 0 || !s->ended || s->malformed;
-	return add_sat(not_written(), untraced);
+	uint64_t late = late_calls();
+	*at_least = untraced > 0 || late > 0 || !s->ended || s->malformed;
+	return add_sat(add_sat(not_written(), untraced), late);
 }
 
 void dt_record_status_write_summary(FILE *f)
@@ -215,7 +225,8 @@ void dt_record_status_write_summary(FILE *f)
 		discarded = missing;   /* the trace holds some after all */
 	uint64_t other = missing - discarded;
 	bool broken = s->teardown_timed_out || s->teardown_failed || s->write_errors[0];
-	if (missing == 0 && untraced == 0 && !broken && !s->malformed)
+	uint64_t late = late_calls();
+	if (missing == 0 && untraced == 0 && late == 0 && !broken && !s->malformed)
 		return;
 	bool at_least;
 	uint64_t lost = dt_record_status_lost(&at_least);
@@ -242,12 +253,19 @@ void dt_record_status_write_summary(FILE *f)
 			fputs("LTTng lost them, cause unknown", f);
 		sep = "; ";
 	}
-	if (untraced)
+	if (untraced) {
 		fprintf(f, "%s%" PRIu64 " calls of %zu process%s made before %s "
 				"registered with LTTng", sep, untraced, untraced_processes,
 				untraced_processes == 1 ? "" : "es",
 				untraced_processes == 1 ? "it" : "they");
-	else if (s->malformed)
+		sep = "; ";
+	}
+	if (late) {
+		fprintf(f, "%s%" PRIu64 " calls made while their process exited, "
+				"after tracing had ended for it", sep, late);
+		sep = "; ";
+	}
+	if (s->malformed)
 		fprintf(f, "%sthe recording's status file is partly unreadable", sep);
 	fputs(")\n", f);
 }

@@ -22,6 +22,7 @@ struct dt_record_process {
 	int64_t pid;
 	uint64_t emitted;      /* events the tracer handed to LTTng */
 	uint64_t untraced;     /* traced calls made before the process registered */
+	uint64_t untraced_late;/* ... after tracing had ended for it (its exit) */
 	uint64_t seen;         /* events of this pid the analysis decoded */
 };
 

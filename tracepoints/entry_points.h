@@ -53,6 +53,7 @@
 	X(8,   cudaMallocHost,                 DT_NO_PROC, DT_NO_CBID) \
 	X(9,   cudaHostAlloc,                  DT_NO_PROC, DT_NO_CBID) \
 	X(10,  cudaFreeHost,                   DT_NO_PROC, DT_NO_CBID) \
+	X(96,  cudaDeviceReset,                DT_NO_PROC, DT_NO_CBID) \
 	/* cudart: copies and sets */ \
 	X(11,  cudaMemcpy,                     DT_NO_PROC, DT_RUNTIME_CBID(cudaMemcpy_v3020)) \
 	X(21,  cudaMemcpy_ptds,                DT_NO_PROC, DT_RUNTIME_CBID(cudaMemcpy_ptds_v7000)) \

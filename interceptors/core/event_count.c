@@ -29,7 +29,12 @@ bool event_count_unregistered_slow(void)
 	 * means no session has reached this process yet. */
 	if (!counts || lttng_ust_tracepoint_enabled(dnntrace_api, alloc))
 		return false;
-	atomic_fetch_add_explicit(&counts->untraced, 1, memory_order_relaxed);
+	/* An event already written: the process was registered, and tracing
+	 * has ended for it (at exit, other threads still calling). */
+	if (atomic_load_explicit(&counts->emitted, memory_order_relaxed) > 0)
+		atomic_fetch_add_explicit(&counts->untraced_late, 1, memory_order_relaxed);
+	else
+		atomic_fetch_add_explicit(&counts->untraced, 1, memory_order_relaxed);
 	return true;
 }
 

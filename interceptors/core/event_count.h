@@ -20,7 +20,10 @@
 /* The counter file's layout (native byte order, read by scripts/lib/dnntrace-record.sh). */
 struct event_counts {
 	_Atomic uint64_t emitted;   /* events handed to LTTng (their tracepoint enabled) */
-	_Atomic uint64_t untraced;  /* traced calls not recorded: no session listened */
+	_Atomic uint64_t untraced;  /* traced calls not recorded: no session had
+	                               reached the process yet */
+	_Atomic uint64_t untraced_late; /* ... no session listened any more
+	                                   (LTTng-UST's exit handler had run) */
 };
 
 /* NULL unless `dnntrace record` asked for counts and the file is mapped. */

@@ -68,18 +68,19 @@ dnntrace_write_errors() {
 }
 
 # dnntrace_event_counts DIR: prints one line per traced process, "PID
-# EMITTED UNTRACED", from the counter files the tracer keeps in DIR (see
-# interceptors/core/event_count.c): events handed to LTTng, and traced calls
-# not recorded because no session listened (the process had not registered).
+# EMITTED UNTRACED LATE", from the counter files the tracer keeps in DIR (see
+# interceptors/core/event_count.c): events handed to LTTng, traced calls
+# not recorded because no session listened yet (the process had not
+# registered), and those made after tracing had ended for it (at its exit).
 dnntrace_event_counts() {
 	local file pid values
 	for file in "$1"/*; do
 		[ -f "$file" ] || continue
 		pid=${file##*/}
 		[[ "$pid" =~ ^[0-9]+$ ]] || continue
-		values=$(od -An -v -t u8 -N 16 "$file" 2>/dev/null | tr -s ' \n' ' ')
-		# shellcheck disable=SC2086 # two numbers
+		values=$(od -An -v -t u8 -N 24 "$file" 2>/dev/null | tr -s ' \n' ' ')
+		# shellcheck disable=SC2086 # three numbers
 		set -- $values
-		[ $# -eq 2 ] && echo "$pid $1 $2"
+		[ $# -eq 3 ] && echo "$pid $1 $2 $3"
 	done | sort -n
 }
