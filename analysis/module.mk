@@ -13,7 +13,7 @@ ANALYSIS_CORE_SRCS := analysis/util.c analysis/out_buffer.c analysis/model.c ana
 	analysis/gpu_time.c analysis/overheads.c \
 	analysis/timeline_json.c analysis/pass_outputs.c analysis/report_files.c \
 	analysis/damage.c analysis/metadata_check.c analysis/event_specs.c \
-	analysis/record_status.c
+	analysis/record_status.c analysis/report_clear.c
 ANALYSIS_CORE_OBJS := $(ANALYSIS_CORE_SRCS:%.c=$(BUILD)/obj/%.o)
 ANALYSIS_CORE_LIB := $(BUILD)/obj/analysis/libdtanalysis.a
 ANALYSIS_BIN_OBJS := $(BUILD)/obj/analysis/trace_reader.o $(BUILD)/obj/analysis/event_pipe.o $(BUILD)/obj/analysis/main.o \
