@@ -71,6 +71,9 @@ void dt_write_summary(FILE *f, const struct dt_group *g,
 				g->kernels[g->win_first + g->peak_kernel].name);
 	else
 		fprintf(f, "peak memory: no %s\n", unit);
+	if (g->bytes_saturated)
+		fputs("inconsistent sizes: traced tensors add up to more than "
+				"18446744073709551615 bytes (shown as that)\n", f);
 	if (g->kernel_times_missing)
 		fprintf(f, "kernel times missing: launches stand in for kernels"
 				" (CUPTI: %s)\n", g->cupti_message ?

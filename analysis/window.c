@@ -15,9 +15,28 @@
 #include "analysis/category.h"
 #include "analysis/request.h"
 
+/* Byte sums: wide enough that no trace can overflow them (2^64 tensors
+ * of 2^64 bytes), then saturated to what a report can print; the group
+ * says when that happened (bytes_saturated). */
+static uint64_t saturate_bytes(struct dt_group *g, __int128 v)
+{
+	if (v < 0)
+		return 0;
+	if (v > (__int128)UINT64_MAX) {
+		g->bytes_saturated = true;
+		return UINT64_MAX;
+	}
+	return (uint64_t)v;
+}
+
+static uint64_t add_bytes(struct dt_group *g, uint64_t a, uint64_t b)
+{
+	return saturate_bytes(g, (__int128)a + b);
+}
+
 struct memory_event {
 	uint64_t time;
-	int64_t delta;
+	__int128 delta;      /* sizes near 2^64 must neither wrap nor overflow */
 };
 
 static int compare_memory_events(const void *a, const void *b)
@@ -48,12 +67,12 @@ static void compute_live_bytes(struct dt_group *g)
 		const struct dt_tensor *t = &g->tensors[i];
 		uint64_t ready = dt_tensor_ready_ns(t);
 		events[n_events++] = (struct memory_event){ready,
-			(int64_t)t->bytes};
+			(__int128)t->bytes};
 		uint64_t release = dt_tensor_release_ns(t);
 		if (release != DT_NO_TIME)
 			events[n_events++] = (struct memory_event){
 				release < ready ? ready : release,
-				-(int64_t)t->bytes};
+				-(__int128)t->bytes};
 	}
 	dt_sort(events, n_events, sizeof(*events), compare_memory_events);
 	size_t *order = dt_xmalloc(g->win_count * sizeof(size_t) + 1);
@@ -61,13 +80,13 @@ static void compute_live_bytes(struct dt_group *g)
 		order[i] = i;
 	sort_base = window;
 	dt_sort(order, g->win_count, sizeof(size_t), compare_kernel_starts);
-	int64_t live = 0;
+	__int128 live = 0;
 	size_t next = 0;
 	for (size_t o = 0; o < g->win_count; o++) {
 		size_t k = order[o];
 		while (next < n_events && events[next].time <= window[k].start)
 			live += events[next++].delta;
-		g->live_bytes[k] = live > 0 ? (uint64_t)live : 0;
+		g->live_bytes[k] = saturate_bytes(g, live);
 	}
 	free(order);
 	free(events);
@@ -166,6 +185,7 @@ static void analyze_window(struct dt_group *g, size_t first, size_t count)
 	free(g->live_bytes);
 	free(g->active_bytes);
 	free(g->g10_total_bytes);
+	g->bytes_saturated = false;
 	set_window(g, first, count);
 	first = g->win_first;
 	count = g->win_count;
@@ -193,7 +213,8 @@ static void analyze_window(struct dt_group *g, size_t first, size_t count)
 				&g->touches[window[k].touches_at + i];
 			uses[fill[touch->tensor]++] = (struct dt_use){
 				(uint32_t)k, touch->roles};
-			g->active_bytes[k] += g->tensors[touch->tensor].bytes;
+			g->active_bytes[k] = add_bytes(g, g->active_bytes[k],
+					g->tensors[touch->tensor].bytes);
 		}
 	}
 	free(fill);
@@ -221,7 +242,7 @@ static void analyze_window(struct dt_group *g, size_t first, size_t count)
 	g->periods = dt_xmalloc((n_uses + nt) * sizeof(*g->periods) + 1);
 	g->n_periods = 0;
 	g->global_bytes = 0;
-	int64_t *total_delta = dt_xcalloc(nk + 1, sizeof(int64_t));
+	__int128 *total_delta = dt_xcalloc(nk + 1, sizeof(__int128));
 	for (size_t t = 0; t < nt; t++) {
 		const struct dt_tensor *tensor = &g->tensors[t];
 		struct dt_tensor_result *r = &g->results[t];
@@ -243,15 +264,15 @@ static void analyze_window(struct dt_group *g, size_t first, size_t count)
 		if (!r->in_g10)
 			continue;
 		if (r->global) {
-			g->global_bytes += tensor->bytes;
+			g->global_bytes = add_bytes(g, g->global_bytes, tensor->bytes);
 		} else {
 			dt_liveness_local(tu, tn, &r->birth, &r->death);
 			/* G10 "total": live from Birth to Death-1; a Death of -1
 			 * counts as Birth+1. */
 			if (r->birth >= 0) {
 				int64_t end = r->death >= 0 ? r->death : r->birth + 1;
-				total_delta[r->birth] += (int64_t)tensor->bytes;
-				total_delta[end] -= (int64_t)tensor->bytes;
+				total_delta[r->birth] += tensor->bytes;
+				total_delta[end] -= tensor->bytes;
 			}
 		}
 		r->periods_at = g->n_periods;
@@ -265,10 +286,10 @@ static void analyze_window(struct dt_group *g, size_t first, size_t count)
 				(double)period->estimated_ns / 1e9;
 		}
 	}
-	int64_t running = 0;
+	__int128 running = 0;
 	for (size_t k = 0; k < nk; k++) {
 		running += total_delta[k];
-		g->g10_total_bytes[k] = g->global_bytes + (uint64_t)running;
+		g->g10_total_bytes[k] = saturate_bytes(g, running + g->global_bytes);
 	}
 	free(total_delta);
 	free(prefix_ns);

@@ -20,6 +20,8 @@
  *   driver   VMM memory (cuMemCreate, a cuMemMap'ed tensor), a
  *            cuLaunchKernel and a cudaGraphLaunch of two kernels: the
  *            scenario of test_analysis_reader_driver.sh
+ *   huge     three tensors of 2^63, 2^63 and 2^64-1 bytes, one kernel on
+ *            them: byte sums past 2^64 (tests/hostile/test_huge_sizes.sh)
  *   none     registers with LTTng but emits nothing
  *   bulk N   about N events shaped like a training loop (for timing the
  *            analyzer against babeltrace2 -o dummy); no expected values
@@ -553,6 +555,18 @@ static void emit_other(void)
 	lttng_ust_tracepoint(dnntrace_gpu, records_dropped, 3);
 }
 
+static void emit_huge(void)
+{
+	alloc(DNNTRACE_MEM_DEVICE, 0, (uint64_t)1 << 63, 0, 0);
+	alloc(DNNTRACE_MEM_DEVICE, 0, (uint64_t)1 << 63, 1, 0);
+	alloc(DNNTRACE_MEM_DEVICE, 0, UINT64_MAX, 2, 0);
+	int64_t t[] = {0, 1, 2};
+	uint64_t s = now_ns() + 1000000;
+	launch(1, "huge_k", t, 3, 0);
+	lttng_ust_tracepoint(dnntrace_gpu, external_correlation, 1, 1);
+	gpu_kernel(1, 0, s, 10, "huge_k");
+}
+
 static void emit_nocupti(void)
 {
 	STATUS(0, 15, "CUPTI_ERROR_NOT_INITIALIZED");
@@ -634,10 +648,12 @@ int main(int argc, char **argv)
 		emit_nvtx();
 	else if (strcmp(mode, "driver") == 0)
 		emit_driver();
+	else if (strcmp(mode, "huge") == 0)
+		emit_huge();
 	else if (strcmp(mode, "bulk") == 0 && argc > 2)
 		emit_bulk(atol(argv[2]));
 	else if (strcmp(mode, "none") != 0) {
-		fprintf(stderr, "usage: %s [main|other|nocupti|lib|nvtx|driver|none|bulk N]\n", argv[0]);
+		fprintf(stderr, "usage: %s [main|other|nocupti|lib|nvtx|driver|huge|none|bulk N]\n", argv[0]);
 		return 2;
 	}
 	if (descheduled) {
