@@ -16,8 +16,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "analysis/pass_outputs.h"
-#include "analysis/report_clear.h"
+#include "analysis/report/pass_outputs.h"
+#include "analysis/report/report_clear.h"
 #include "analysis/request.h"
 #include "analysis/run.h"
 #include "analysis/supervisor.h"

@@ -2,31 +2,38 @@
 # The analysis core (everything but the babeltrace2 reader and main) is also
 # a static library that the unit tests link, so tests need no trace.
 
-ANALYSIS_CORE_SRCS := analysis/util.c analysis/out_buffer.c analysis/model.c analysis/nvtx_ranges.c \
-	analysis/liveness.c analysis/category.c \
-	analysis/api_names.c analysis/stream_order.c \
-	analysis/group.c analysis/group_build.c analysis/tensor_uses.c \
-	analysis/window.c analysis/g10_writer.c analysis/csv_writer.c \
-	analysis/summary.c analysis/report_index.c analysis/swap.c \
-	analysis/categories_report.c analysis/memory_report.c \
-	analysis/power_samples.c analysis/energy.c analysis/energy_report.c \
-	analysis/gpu_time.c analysis/overheads.c \
-	analysis/timeline_json.c analysis/pass_outputs.c analysis/report_files.c \
-	analysis/damage.c analysis/metadata_check.c analysis/event_specs.c \
-	analysis/record_status.c analysis/report_clear.c
+# By stage, top-down (README.md): decode -> model -> derive -> report. The
+# core is every stage but the babeltrace2 side of decode and the driver.
+ANALYSIS_DECODE_CORE_SRCS := analysis/decode/damage.c analysis/decode/metadata_check.c \
+	analysis/decode/event_specs.c analysis/decode/record_status.c
+ANALYSIS_MODEL_SRCS := analysis/model/model.c analysis/model/nvtx_ranges.c \
+	analysis/model/power_samples.c analysis/model/api_names.c
+ANALYSIS_DERIVE_SRCS := analysis/derive/group.c analysis/derive/group_build.c \
+	analysis/derive/tensor_uses.c analysis/derive/stream_order.c analysis/derive/window.c \
+	analysis/derive/liveness.c analysis/derive/category.c analysis/derive/categories.c analysis/derive/live_bytes.c \
+	analysis/derive/swap.c analysis/derive/memory.c analysis/derive/energy.c analysis/derive/gpu_time.c \
+	analysis/derive/overheads.c
+ANALYSIS_REPORT_SRCS := analysis/report/out_buffer.c analysis/report/g10_writer.c \
+	analysis/report/csv_writer.c analysis/report/summary.c analysis/report/report_index.c \
+	analysis/report/memory_report.c analysis/report/memory_csv.c analysis/report/energy_report.c \
+	analysis/report/overheads_csv.c analysis/report/gpu_time_report.c analysis/report/timeline_json.c analysis/report/pass_outputs.c analysis/report/report_files.c \
+	analysis/report/report_clear.c
+ANALYSIS_CORE_SRCS := analysis/util.c $(ANALYSIS_DECODE_CORE_SRCS) $(ANALYSIS_MODEL_SRCS) \
+	$(ANALYSIS_DERIVE_SRCS) $(ANALYSIS_REPORT_SRCS)
 ANALYSIS_CORE_OBJS := $(ANALYSIS_CORE_SRCS:%.c=$(BUILD)/obj/%.o)
 ANALYSIS_CORE_LIB := $(BUILD)/obj/analysis/libdtanalysis.a
-ANALYSIS_BIN_OBJS := $(BUILD)/obj/analysis/trace_reader.o $(BUILD)/obj/analysis/event_pipe.o $(BUILD)/obj/analysis/main.o \
-	$(BUILD)/obj/analysis/run.o \
-	$(BUILD)/obj/analysis/supervisor.o $(BUILD)/obj/analysis/trace_check.o \
-	$(BUILD)/obj/analysis/stream_scan.o
+# The babeltrace2 side of decode, and the driver (CLI, run, supervisor).
+ANALYSIS_BIN_SRCS := analysis/decode/trace_reader.c analysis/decode/event_pipe.c \
+	analysis/decode/trace_check.c analysis/decode/trace_finder.c analysis/decode/stream_scan.c \
+	analysis/main.c analysis/run.c analysis/supervisor.c
+ANALYSIS_BIN_OBJS := $(ANALYSIS_BIN_SRCS:%.c=$(BUILD)/obj/%.o)
 ANALYSIS_BIN := $(BUILD)/bin/dnntrace-analyze
 ANALYSIS_BT_CFLAGS := $(shell pkg-config --cflags babeltrace2 2>/dev/null)
 ANALYSIS_BT_LIBS := $(shell pkg-config --libs babeltrace2 2>/dev/null || echo -lbabeltrace2)
 
 all: $(ANALYSIS_BIN)
 
-$(BUILD)/obj/analysis/%.o: analysis/%.c $(wildcard analysis/*.h) tracepoints/dnntrace_enums.h \
+$(BUILD)/obj/analysis/%.o: analysis/%.c $(wildcard analysis/*.h analysis/*/*.h) tracepoints/dnntrace_enums.h \
 		tracepoints/event_fields.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(ANALYSIS_BT_CFLAGS) -c $< -o $@

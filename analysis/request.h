@@ -11,8 +11,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "analysis/group.h"
-#include "analysis/memory_report.h"
+#include "analysis/derive/group.h"
+#include "analysis/derive/categories.h"
 
 #define DT_DEFAULT_WATCHDOG_S 30
 #define DT_DEFAULT_LOG_NAME "dnntrace"

@@ -8,23 +8,25 @@
  * group_build.c and report_files.c do.
  */
 #include "analysis/run.h"
-#include "analysis/record_status.h"
+#include "analysis/decode/record_status.h"
 
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "analysis/energy.h"
-#include "analysis/group.h"
-#include "analysis/memory_report.h"
-#include "analysis/model.h"
-#include "analysis/pass_outputs.h"
-#include "analysis/report_files.h"
+#include "analysis/derive/energy.h"
+#include "analysis/derive/group.h"
+#include "analysis/report/memory_report.h"
+#include "analysis/model/model.h"
+#include "analysis/report/pass_outputs.h"
+#include "analysis/report/report_files.h"
 #include "analysis/request.h"
 #include "analysis/supervisor.h"
-#include "analysis/trace_check.h"
-#include "analysis/trace_reader.h"
+#include "analysis/decode/trace_check.h"
+#include "analysis/decode/trace_reader.h"
 #include "analysis/util.h"
+#include "analysis/derive/group_build.h"
+#include "analysis/derive/window.h"
 
 #define PROG DT_ANALYZE_PROG
 

@@ -7,9 +7,10 @@
  */
 #include "analysis/supervisor.h"
 
+#include "analysis/util.h"
+
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -131,23 +132,13 @@ static void abort_reason(const struct captured *c, char *out, size_t size)
 	out[n] = '\0';
 }
 
-static int remove_entry(const char *path, const struct stat *st, int type,
-		struct FTW *ftw)
-{
-	(void)st;
-	(void)type;
-	(void)ftw;
-	remove(path);
-	return 0;
-}
-
 /* The child's scratch directory goes, whatever became of the child. Only a
  * path the child named under the system's temporary directory is removed. */
 static void remove_scratch(struct dt_progress *p)
 {
 	p->scratch_dir[sizeof(p->scratch_dir) - 1] = '\0';
 	if (p->scratch_dir[0] == '/' && strstr(p->scratch_dir, "/dnntrace-view."))
-		nftw(p->scratch_dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+		dt_remove_tree(p->scratch_dir);
 }
 
 int dt_supervise(int (*work)(void *), void *arg, const char *prog,

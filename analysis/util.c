@@ -1,10 +1,11 @@
 /*
- * Checked allocation, growable arrays, the u64 hash map and the string pool
- * (see util.h). Out of memory is the one failure handled by exiting, with a
+ * Checked allocation, growable arrays, the u64 hash map, the string pool
+ * and removing a scratch tree (see util.h). Out of memory is the one failure handled by exiting, with a
  * single line on stderr: the analyzer cannot produce partial results then.
  */
 #include "analysis/util.h"
 
+#include <ftw.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -364,4 +365,19 @@ const char *dt_format_us_g(uint64_t ns, char *buf)
 slow:
 	snprintf(buf, 32, "%g", (double)ns / 1000.0);
 	return buf;
+}
+
+static int remove_entry(const char *path, const struct stat *st, int type,
+		struct FTW *ftw)
+{
+	(void)st;
+	(void)type;
+	(void)ftw;
+	remove(path);
+	return 0;
+}
+
+void dt_remove_tree(const char *path)
+{
+	nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
 }

@@ -67,4 +67,8 @@ struct dt_strpool {
 const char *dt_strpool_intern(struct dt_strpool *pool, const char *s);
 void dt_strpool_free(struct dt_strpool *pool);
 
+/* Removes path and everything below it, as far as it can (links are
+ * removed, never followed). */
+void dt_remove_tree(const char *path);
+
 #endif

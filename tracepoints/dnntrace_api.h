@@ -28,7 +28,7 @@
 
 /* Which API entry point the program called. Values are stable (see enums). */
 #ifndef DT_API_LABEL
-#define DT_API_LABEL(id, name, proc, cbid) lttng_ust_field_enum_value(#name, id)
+#define DT_API_LABEL(id, name, kind, proc, cbid) lttng_ust_field_enum_value(#name, id)
 #endif
 LTTNG_UST_TRACEPOINT_ENUM(dnntrace_api, api,
 	LTTNG_UST_TP_ENUM_VALUES(

@@ -14,14 +14,14 @@
 
 /* Entry points traced by dnntrace_api, with the ids of tracepoints/entry_points.h. */
 enum dnntrace_api_id {
-#define DT_API_ENUMERATOR(id, name, proc, cbid) DNNTRACE_API_##name = (id),
+#define DT_API_ENUMERATOR(id, name, kind, proc, cbid) DNNTRACE_API_##name = (id),
 	DNNTRACE_API_ENTRIES(DT_API_ENUMERATOR)
 #undef DT_API_ENUMERATOR
 };
 
 /* One more than the largest dnntrace_api id: the size of a table indexed by id. */
 union dnntrace_api_id_bound {
-#define DT_API_BOUND(id, name, proc, cbid) char bound_##name[(id) + 1];
+#define DT_API_BOUND(id, name, kind, proc, cbid) char bound_##name[(id) + 1];
 	DNNTRACE_API_ENTRIES(DT_API_BOUND)
 #undef DT_API_BOUND
 };

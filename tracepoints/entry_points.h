@@ -10,7 +10,9 @@
  *   the table of real functions  interceptors/core/real_functions.h (REAL(x))
  *   cuGetProcAddress versions    interceptors/driver/entry_point_queries.c
  *   CUPTI callback ids to link   interceptors/core/cupti_session.c
- *   the analyzer's names         analysis/api_names.c
+ *   each entry point's kind      tracepoints/entry_kinds.h (tracer and analyzer)
+ *   the analyzer's names and     analysis/model/api_names.c
+ *   predicates (prefetch, graph launch, async copy or set)
  *
  * Adding an entry point is one line here plus its wrapper (and, for a call
  * with tensors, the function that describes them). tests/tracepoints checks
@@ -22,9 +24,16 @@
  * as a macro argument, where an #include cannot stand.
  *
  * DNNTRACE_API_ENTRIES(X): traced by the dnntrace_api provider.
- *   X(id, name, proc, cbid)
+ *   X(id, name, kind, proc, cbid)
  *   id    the stable `api` value in dnntrace_api events
  *   name  the exact symbol the library exports (versioned names included)
+ *   kind  what the call does, as the analyzer tells calls apart
+ *         (tracepoints/entry_kinds.h, DNNTRACE_KIND_<kind>): ALLOC, FREE
+ *         (memory and VMM ranges: which memory, DNNTRACE_MEMORY_ENTRIES),
+ *         COPY, COPY_ASYNC, SET, SET_ASYNC (copies and sets; _ASYNC: the
+ *         call returns before the GPU has done it), PREFETCH (managed
+ *         memory moved, no contents written; asynchronous), LAUNCH,
+ *         GRAPH_LAUNCH. Every DNNTRACE_LIB_ENTRIES entry is a library call.
  *   proc  how cuGetProcAddress names it: DT_PROC(symbol, cuda_version)
  *         (cudaTypedefs.h's PFN_<symbol>_v<version>), DT_PROC_PT(...) for
  *         the per-thread-default-stream twin, DT_NO_PROC for runtime calls
@@ -39,108 +48,108 @@
 
 #define DNNTRACE_API_ENTRIES(X) \
 	/* cudart: allocation */ \
-	X(0,   cudaMalloc,                     DT_NO_PROC, DT_NO_CBID) \
-	X(1,   cudaFree,                       DT_NO_PROC, DT_NO_CBID) \
-	X(2,   cudaMallocAsync,                DT_NO_PROC, DT_NO_CBID) \
-	X(31,  cudaMallocAsync_ptsz,           DT_NO_PROC, DT_NO_CBID) \
-	X(3,   cudaFreeAsync,                  DT_NO_PROC, DT_NO_CBID) \
-	X(32,  cudaFreeAsync_ptsz,             DT_NO_PROC, DT_NO_CBID) \
-	X(4,   cudaMallocFromPoolAsync,        DT_NO_PROC, DT_NO_CBID) \
-	X(33,  cudaMallocFromPoolAsync_ptsz,   DT_NO_PROC, DT_NO_CBID) \
-	X(5,   cudaMallocManaged,              DT_NO_PROC, DT_NO_CBID) \
-	X(6,   cudaMallocPitch,                DT_NO_PROC, DT_NO_CBID) \
-	X(7,   cudaMalloc3D,                   DT_NO_PROC, DT_NO_CBID) \
-	X(8,   cudaMallocHost,                 DT_NO_PROC, DT_NO_CBID) \
-	X(9,   cudaHostAlloc,                  DT_NO_PROC, DT_NO_CBID) \
-	X(10,  cudaFreeHost,                   DT_NO_PROC, DT_NO_CBID) \
-	X(96,  cudaDeviceReset,                DT_NO_PROC, DT_NO_CBID) \
+	X(0,   cudaMalloc,                     ALLOC,        DT_NO_PROC, DT_NO_CBID) \
+	X(1,   cudaFree,                       FREE,         DT_NO_PROC, DT_NO_CBID) \
+	X(2,   cudaMallocAsync,                ALLOC,        DT_NO_PROC, DT_NO_CBID) \
+	X(31,  cudaMallocAsync_ptsz,           ALLOC,        DT_NO_PROC, DT_NO_CBID) \
+	X(3,   cudaFreeAsync,                  FREE,         DT_NO_PROC, DT_NO_CBID) \
+	X(32,  cudaFreeAsync_ptsz,             FREE,         DT_NO_PROC, DT_NO_CBID) \
+	X(4,   cudaMallocFromPoolAsync,        ALLOC,        DT_NO_PROC, DT_NO_CBID) \
+	X(33,  cudaMallocFromPoolAsync_ptsz,   ALLOC,        DT_NO_PROC, DT_NO_CBID) \
+	X(5,   cudaMallocManaged,              ALLOC,        DT_NO_PROC, DT_NO_CBID) \
+	X(6,   cudaMallocPitch,                ALLOC,        DT_NO_PROC, DT_NO_CBID) \
+	X(7,   cudaMalloc3D,                   ALLOC,        DT_NO_PROC, DT_NO_CBID) \
+	X(8,   cudaMallocHost,                 ALLOC,        DT_NO_PROC, DT_NO_CBID) \
+	X(9,   cudaHostAlloc,                  ALLOC,        DT_NO_PROC, DT_NO_CBID) \
+	X(10,  cudaFreeHost,                   FREE,         DT_NO_PROC, DT_NO_CBID) \
+	X(96,  cudaDeviceReset,                FREE,         DT_NO_PROC, DT_NO_CBID) \
 	/* cudart: copies and sets */ \
-	X(11,  cudaMemcpy,                     DT_NO_PROC, DT_RUNTIME_CBID(cudaMemcpy_v3020)) \
-	X(21,  cudaMemcpy_ptds,                DT_NO_PROC, DT_RUNTIME_CBID(cudaMemcpy_ptds_v7000)) \
-	X(12,  cudaMemcpyAsync,                DT_NO_PROC, DT_RUNTIME_CBID(cudaMemcpyAsync_v3020)) \
-	X(22,  cudaMemcpyAsync_ptsz,           DT_NO_PROC, DT_RUNTIME_CBID(cudaMemcpyAsync_ptsz_v7000)) \
-	X(13,  cudaMemcpy2D,                   DT_NO_PROC, DT_RUNTIME_CBID(cudaMemcpy2D_v3020)) \
-	X(23,  cudaMemcpy2D_ptds,              DT_NO_PROC, DT_RUNTIME_CBID(cudaMemcpy2D_ptds_v7000)) \
-	X(14,  cudaMemcpy2DAsync,              DT_NO_PROC, DT_RUNTIME_CBID(cudaMemcpy2DAsync_v3020)) \
-	X(24,  cudaMemcpy2DAsync_ptsz,         DT_NO_PROC, DT_RUNTIME_CBID(cudaMemcpy2DAsync_ptsz_v7000)) \
-	X(93,  cudaMemcpyPeerAsync,            DT_NO_PROC, DT_RUNTIME_CBID(cudaMemcpyPeerAsync_v4000)) \
-	X(94,  cudaMemPrefetchAsync,           DT_NO_PROC, DT_RUNTIME_CBID(cudaMemPrefetchAsync_v12020)) \
-	X(95,  cudaMemPrefetchAsync_ptsz,      DT_NO_PROC, DT_RUNTIME_CBID(cudaMemPrefetchAsync_ptsz_v12020)) \
-	X(15,  cudaMemset,                     DT_NO_PROC, DT_RUNTIME_CBID(cudaMemset_v3020)) \
-	X(25,  cudaMemset_ptds,                DT_NO_PROC, DT_RUNTIME_CBID(cudaMemset_ptds_v7000)) \
-	X(16,  cudaMemsetAsync,                DT_NO_PROC, DT_RUNTIME_CBID(cudaMemsetAsync_v3020)) \
-	X(26,  cudaMemsetAsync_ptsz,           DT_NO_PROC, DT_RUNTIME_CBID(cudaMemsetAsync_ptsz_v7000)) \
-	X(17,  cudaMemset2D,                   DT_NO_PROC, DT_RUNTIME_CBID(cudaMemset2D_v3020)) \
-	X(27,  cudaMemset2D_ptds,              DT_NO_PROC, DT_RUNTIME_CBID(cudaMemset2D_ptds_v7000)) \
-	X(18,  cudaMemset2DAsync,              DT_NO_PROC, DT_RUNTIME_CBID(cudaMemset2DAsync_v3020)) \
-	X(28,  cudaMemset2DAsync_ptsz,         DT_NO_PROC, DT_RUNTIME_CBID(cudaMemset2DAsync_ptsz_v7000)) \
+	X(11,  cudaMemcpy,                     COPY,         DT_NO_PROC, DT_RUNTIME_CBID(cudaMemcpy_v3020)) \
+	X(21,  cudaMemcpy_ptds,                COPY,         DT_NO_PROC, DT_RUNTIME_CBID(cudaMemcpy_ptds_v7000)) \
+	X(12,  cudaMemcpyAsync,                COPY_ASYNC,   DT_NO_PROC, DT_RUNTIME_CBID(cudaMemcpyAsync_v3020)) \
+	X(22,  cudaMemcpyAsync_ptsz,           COPY_ASYNC,   DT_NO_PROC, DT_RUNTIME_CBID(cudaMemcpyAsync_ptsz_v7000)) \
+	X(13,  cudaMemcpy2D,                   COPY,         DT_NO_PROC, DT_RUNTIME_CBID(cudaMemcpy2D_v3020)) \
+	X(23,  cudaMemcpy2D_ptds,              COPY,         DT_NO_PROC, DT_RUNTIME_CBID(cudaMemcpy2D_ptds_v7000)) \
+	X(14,  cudaMemcpy2DAsync,              COPY_ASYNC,   DT_NO_PROC, DT_RUNTIME_CBID(cudaMemcpy2DAsync_v3020)) \
+	X(24,  cudaMemcpy2DAsync_ptsz,         COPY_ASYNC,   DT_NO_PROC, DT_RUNTIME_CBID(cudaMemcpy2DAsync_ptsz_v7000)) \
+	X(93,  cudaMemcpyPeerAsync,            COPY_ASYNC,   DT_NO_PROC, DT_RUNTIME_CBID(cudaMemcpyPeerAsync_v4000)) \
+	X(94,  cudaMemPrefetchAsync,           PREFETCH,     DT_NO_PROC, DT_RUNTIME_CBID(cudaMemPrefetchAsync_v12020)) \
+	X(95,  cudaMemPrefetchAsync_ptsz,      PREFETCH,     DT_NO_PROC, DT_RUNTIME_CBID(cudaMemPrefetchAsync_ptsz_v12020)) \
+	X(15,  cudaMemset,                     SET,          DT_NO_PROC, DT_RUNTIME_CBID(cudaMemset_v3020)) \
+	X(25,  cudaMemset_ptds,                SET,          DT_NO_PROC, DT_RUNTIME_CBID(cudaMemset_ptds_v7000)) \
+	X(16,  cudaMemsetAsync,                SET_ASYNC,    DT_NO_PROC, DT_RUNTIME_CBID(cudaMemsetAsync_v3020)) \
+	X(26,  cudaMemsetAsync_ptsz,           SET_ASYNC,    DT_NO_PROC, DT_RUNTIME_CBID(cudaMemsetAsync_ptsz_v7000)) \
+	X(17,  cudaMemset2D,                   SET,          DT_NO_PROC, DT_RUNTIME_CBID(cudaMemset2D_v3020)) \
+	X(27,  cudaMemset2D_ptds,              SET,          DT_NO_PROC, DT_RUNTIME_CBID(cudaMemset2D_ptds_v7000)) \
+	X(18,  cudaMemset2DAsync,              SET_ASYNC,    DT_NO_PROC, DT_RUNTIME_CBID(cudaMemset2DAsync_v3020)) \
+	X(28,  cudaMemset2DAsync_ptsz,         SET_ASYNC,    DT_NO_PROC, DT_RUNTIME_CBID(cudaMemset2DAsync_ptsz_v7000)) \
 	/* cudart: launches (nvcc 13's <<<>>> calls __cudaLaunchKernel) */ \
-	X(19,  cudaLaunchKernel,               DT_NO_PROC, DT_RUNTIME_CBID(cudaLaunchKernel_v7000)) \
-	X(29,  cudaLaunchKernel_ptsz,          DT_NO_PROC, DT_RUNTIME_CBID(cudaLaunchKernel_ptsz_v7000)) \
-	X(20,  cudaLaunchKernelExC,            DT_NO_PROC, DT_RUNTIME_CBID(cudaLaunchKernelExC_v11060)) \
-	X(30,  cudaLaunchKernelExC_ptsz,       DT_NO_PROC, DT_RUNTIME_CBID(cudaLaunchKernelExC_ptsz_v11060)) \
-	X(34,  __cudaLaunchKernel,             DT_NO_PROC, DT_RUNTIME_CBID(__cudaLaunchKernel_v13000)) \
-	X(35,  __cudaLaunchKernel_ptsz,        DT_NO_PROC, DT_RUNTIME_CBID(__cudaLaunchKernel_ptsz_v13000)) \
-	X(91,  cudaGraphLaunch,                DT_NO_PROC, DT_RUNTIME_CBID(cudaGraphLaunch_v10000)) \
-	X(92,  cudaGraphLaunch_ptsz,           DT_NO_PROC, DT_RUNTIME_CBID(cudaGraphLaunch_ptsz_v10000)) \
+	X(19,  cudaLaunchKernel,               LAUNCH,       DT_NO_PROC, DT_RUNTIME_CBID(cudaLaunchKernel_v7000)) \
+	X(29,  cudaLaunchKernel_ptsz,          LAUNCH,       DT_NO_PROC, DT_RUNTIME_CBID(cudaLaunchKernel_ptsz_v7000)) \
+	X(20,  cudaLaunchKernelExC,            LAUNCH,       DT_NO_PROC, DT_RUNTIME_CBID(cudaLaunchKernelExC_v11060)) \
+	X(30,  cudaLaunchKernelExC_ptsz,       LAUNCH,       DT_NO_PROC, DT_RUNTIME_CBID(cudaLaunchKernelExC_ptsz_v11060)) \
+	X(34,  __cudaLaunchKernel,             LAUNCH,       DT_NO_PROC, DT_RUNTIME_CBID(__cudaLaunchKernel_v13000)) \
+	X(35,  __cudaLaunchKernel_ptsz,        LAUNCH,       DT_NO_PROC, DT_RUNTIME_CBID(__cudaLaunchKernel_ptsz_v13000)) \
+	X(91,  cudaGraphLaunch,                GRAPH_LAUNCH, DT_NO_PROC, DT_RUNTIME_CBID(cudaGraphLaunch_v10000)) \
+	X(92,  cudaGraphLaunch_ptsz,           GRAPH_LAUNCH, DT_NO_PROC, DT_RUNTIME_CBID(cudaGraphLaunch_ptsz_v10000)) \
 	/* driver: allocation, virtual memory management, pinned host memory */ \
-	X(36,  cuMemAlloc_v2,                  DT_PROC(cuMemAlloc, 3020), DT_NO_CBID) \
-	X(37,  cuMemAllocPitch_v2,             DT_PROC(cuMemAllocPitch, 3020), DT_NO_CBID) \
-	X(38,  cuMemAllocManaged,              DT_PROC(cuMemAllocManaged, 6000), DT_NO_CBID) \
-	X(39,  cuMemAllocAsync,                DT_PROC(cuMemAllocAsync, 11020), DT_NO_CBID) \
-	X(40,  cuMemAllocAsync_ptsz,           DT_PROC_PT(cuMemAllocAsync, 11020), DT_NO_CBID) \
-	X(41,  cuMemAllocFromPoolAsync,        DT_PROC(cuMemAllocFromPoolAsync, 11020), DT_NO_CBID) \
-	X(42,  cuMemAllocFromPoolAsync_ptsz,   DT_PROC_PT(cuMemAllocFromPoolAsync, 11020), DT_NO_CBID) \
-	X(43,  cuMemFree_v2,                   DT_PROC(cuMemFree, 3020), DT_NO_CBID) \
-	X(44,  cuMemFreeAsync,                 DT_PROC(cuMemFreeAsync, 11020), DT_NO_CBID) \
-	X(45,  cuMemFreeAsync_ptsz,            DT_PROC_PT(cuMemFreeAsync, 11020), DT_NO_CBID) \
-	X(46,  cuMemCreate,                    DT_PROC(cuMemCreate, 10020), DT_NO_CBID) \
-	X(47,  cuMemRelease,                   DT_PROC(cuMemRelease, 10020), DT_NO_CBID) \
-	X(48,  cuMemAddressReserve,            DT_PROC(cuMemAddressReserve, 10020), DT_NO_CBID) \
-	X(49,  cuMemAddressFree,               DT_PROC(cuMemAddressFree, 10020), DT_NO_CBID) \
-	X(50,  cuMemMap,                       DT_PROC(cuMemMap, 10020), DT_NO_CBID) \
-	X(51,  cuMemUnmap,                     DT_PROC(cuMemUnmap, 10020), DT_NO_CBID) \
-	X(52,  cuMemHostAlloc,                 DT_PROC(cuMemHostAlloc, 2020), DT_NO_CBID) \
-	X(53,  cuMemAllocHost_v2,              DT_PROC(cuMemAllocHost, 3020), DT_NO_CBID) \
-	X(54,  cuMemFreeHost,                  DT_PROC(cuMemFreeHost, 2000), DT_NO_CBID) \
+	X(36,  cuMemAlloc_v2,                  ALLOC,        DT_PROC(cuMemAlloc, 3020), DT_NO_CBID) \
+	X(37,  cuMemAllocPitch_v2,             ALLOC,        DT_PROC(cuMemAllocPitch, 3020), DT_NO_CBID) \
+	X(38,  cuMemAllocManaged,              ALLOC,        DT_PROC(cuMemAllocManaged, 6000), DT_NO_CBID) \
+	X(39,  cuMemAllocAsync,                ALLOC,        DT_PROC(cuMemAllocAsync, 11020), DT_NO_CBID) \
+	X(40,  cuMemAllocAsync_ptsz,           ALLOC,        DT_PROC_PT(cuMemAllocAsync, 11020), DT_NO_CBID) \
+	X(41,  cuMemAllocFromPoolAsync,        ALLOC,        DT_PROC(cuMemAllocFromPoolAsync, 11020), DT_NO_CBID) \
+	X(42,  cuMemAllocFromPoolAsync_ptsz,   ALLOC,        DT_PROC_PT(cuMemAllocFromPoolAsync, 11020), DT_NO_CBID) \
+	X(43,  cuMemFree_v2,                   FREE,         DT_PROC(cuMemFree, 3020), DT_NO_CBID) \
+	X(44,  cuMemFreeAsync,                 FREE,         DT_PROC(cuMemFreeAsync, 11020), DT_NO_CBID) \
+	X(45,  cuMemFreeAsync_ptsz,            FREE,         DT_PROC_PT(cuMemFreeAsync, 11020), DT_NO_CBID) \
+	X(46,  cuMemCreate,                    ALLOC,        DT_PROC(cuMemCreate, 10020), DT_NO_CBID) \
+	X(47,  cuMemRelease,                   FREE,         DT_PROC(cuMemRelease, 10020), DT_NO_CBID) \
+	X(48,  cuMemAddressReserve,            ALLOC,        DT_PROC(cuMemAddressReserve, 10020), DT_NO_CBID) \
+	X(49,  cuMemAddressFree,               FREE,         DT_PROC(cuMemAddressFree, 10020), DT_NO_CBID) \
+	X(50,  cuMemMap,                       ALLOC,        DT_PROC(cuMemMap, 10020), DT_NO_CBID) \
+	X(51,  cuMemUnmap,                     FREE,         DT_PROC(cuMemUnmap, 10020), DT_NO_CBID) \
+	X(52,  cuMemHostAlloc,                 ALLOC,        DT_PROC(cuMemHostAlloc, 2020), DT_NO_CBID) \
+	X(53,  cuMemAllocHost_v2,              ALLOC,        DT_PROC(cuMemAllocHost, 3020), DT_NO_CBID) \
+	X(54,  cuMemFreeHost,                  FREE,         DT_PROC(cuMemFreeHost, 2000), DT_NO_CBID) \
 	/* driver: copies and sets */ \
-	X(55,  cuMemcpy,                       DT_PROC(cuMemcpy, 4000), DT_DRIVER_CBID(cuMemcpy)) \
-	X(56,  cuMemcpy_ptds,                  DT_PROC_PT(cuMemcpy, 7000), DT_DRIVER_CBID(cuMemcpy_ptds)) \
-	X(57,  cuMemcpyAsync,                  DT_PROC(cuMemcpyAsync, 4000), DT_DRIVER_CBID(cuMemcpyAsync)) \
-	X(58,  cuMemcpyAsync_ptsz,             DT_PROC_PT(cuMemcpyAsync, 7000), DT_DRIVER_CBID(cuMemcpyAsync_ptsz)) \
-	X(59,  cuMemcpyHtoD_v2,                DT_PROC(cuMemcpyHtoD, 3020), DT_DRIVER_CBID(cuMemcpyHtoD_v2)) \
-	X(60,  cuMemcpyHtoD_v2_ptds,           DT_PROC_PT(cuMemcpyHtoD, 7000), DT_DRIVER_CBID(cuMemcpyHtoD_v2_ptds)) \
-	X(61,  cuMemcpyDtoH_v2,                DT_PROC(cuMemcpyDtoH, 3020), DT_DRIVER_CBID(cuMemcpyDtoH_v2)) \
-	X(62,  cuMemcpyDtoH_v2_ptds,           DT_PROC_PT(cuMemcpyDtoH, 7000), DT_DRIVER_CBID(cuMemcpyDtoH_v2_ptds)) \
-	X(63,  cuMemcpyDtoD_v2,                DT_PROC(cuMemcpyDtoD, 3020), DT_DRIVER_CBID(cuMemcpyDtoD_v2)) \
-	X(64,  cuMemcpyDtoD_v2_ptds,           DT_PROC_PT(cuMemcpyDtoD, 7000), DT_DRIVER_CBID(cuMemcpyDtoD_v2_ptds)) \
-	X(65,  cuMemcpyHtoDAsync_v2,           DT_PROC(cuMemcpyHtoDAsync, 3020), DT_DRIVER_CBID(cuMemcpyHtoDAsync_v2)) \
-	X(66,  cuMemcpyHtoDAsync_v2_ptsz,      DT_PROC_PT(cuMemcpyHtoDAsync, 7000), DT_DRIVER_CBID(cuMemcpyHtoDAsync_v2_ptsz)) \
-	X(67,  cuMemcpyDtoHAsync_v2,           DT_PROC(cuMemcpyDtoHAsync, 3020), DT_DRIVER_CBID(cuMemcpyDtoHAsync_v2)) \
-	X(68,  cuMemcpyDtoHAsync_v2_ptsz,      DT_PROC_PT(cuMemcpyDtoHAsync, 7000), DT_DRIVER_CBID(cuMemcpyDtoHAsync_v2_ptsz)) \
-	X(69,  cuMemcpyDtoDAsync_v2,           DT_PROC(cuMemcpyDtoDAsync, 3020), DT_DRIVER_CBID(cuMemcpyDtoDAsync_v2)) \
-	X(70,  cuMemcpyDtoDAsync_v2_ptsz,      DT_PROC_PT(cuMemcpyDtoDAsync, 7000), DT_DRIVER_CBID(cuMemcpyDtoDAsync_v2_ptsz)) \
-	X(71,  cuMemsetD8_v2,                  DT_PROC(cuMemsetD8, 3020), DT_DRIVER_CBID(cuMemsetD8_v2)) \
-	X(72,  cuMemsetD8_v2_ptds,             DT_PROC_PT(cuMemsetD8, 7000), DT_DRIVER_CBID(cuMemsetD8_v2_ptds)) \
-	X(73,  cuMemsetD16_v2,                 DT_PROC(cuMemsetD16, 3020), DT_DRIVER_CBID(cuMemsetD16_v2)) \
-	X(74,  cuMemsetD16_v2_ptds,            DT_PROC_PT(cuMemsetD16, 7000), DT_DRIVER_CBID(cuMemsetD16_v2_ptds)) \
-	X(75,  cuMemsetD32_v2,                 DT_PROC(cuMemsetD32, 3020), DT_DRIVER_CBID(cuMemsetD32_v2)) \
-	X(76,  cuMemsetD32_v2_ptds,            DT_PROC_PT(cuMemsetD32, 7000), DT_DRIVER_CBID(cuMemsetD32_v2_ptds)) \
-	X(77,  cuMemsetD8Async,                DT_PROC(cuMemsetD8Async, 3020), DT_DRIVER_CBID(cuMemsetD8Async)) \
-	X(78,  cuMemsetD8Async_ptsz,           DT_PROC_PT(cuMemsetD8Async, 7000), DT_DRIVER_CBID(cuMemsetD8Async_ptsz)) \
-	X(79,  cuMemsetD16Async,               DT_PROC(cuMemsetD16Async, 3020), DT_DRIVER_CBID(cuMemsetD16Async)) \
-	X(80,  cuMemsetD16Async_ptsz,          DT_PROC_PT(cuMemsetD16Async, 7000), DT_DRIVER_CBID(cuMemsetD16Async_ptsz)) \
-	X(81,  cuMemsetD32Async,               DT_PROC(cuMemsetD32Async, 3020), DT_DRIVER_CBID(cuMemsetD32Async)) \
-	X(82,  cuMemsetD32Async_ptsz,          DT_PROC_PT(cuMemsetD32Async, 7000), DT_DRIVER_CBID(cuMemsetD32Async_ptsz)) \
+	X(55,  cuMemcpy,                       COPY,         DT_PROC(cuMemcpy, 4000), DT_DRIVER_CBID(cuMemcpy)) \
+	X(56,  cuMemcpy_ptds,                  COPY,         DT_PROC_PT(cuMemcpy, 7000), DT_DRIVER_CBID(cuMemcpy_ptds)) \
+	X(57,  cuMemcpyAsync,                  COPY_ASYNC,   DT_PROC(cuMemcpyAsync, 4000), DT_DRIVER_CBID(cuMemcpyAsync)) \
+	X(58,  cuMemcpyAsync_ptsz,             COPY_ASYNC,   DT_PROC_PT(cuMemcpyAsync, 7000), DT_DRIVER_CBID(cuMemcpyAsync_ptsz)) \
+	X(59,  cuMemcpyHtoD_v2,                COPY,         DT_PROC(cuMemcpyHtoD, 3020), DT_DRIVER_CBID(cuMemcpyHtoD_v2)) \
+	X(60,  cuMemcpyHtoD_v2_ptds,           COPY,         DT_PROC_PT(cuMemcpyHtoD, 7000), DT_DRIVER_CBID(cuMemcpyHtoD_v2_ptds)) \
+	X(61,  cuMemcpyDtoH_v2,                COPY,         DT_PROC(cuMemcpyDtoH, 3020), DT_DRIVER_CBID(cuMemcpyDtoH_v2)) \
+	X(62,  cuMemcpyDtoH_v2_ptds,           COPY,         DT_PROC_PT(cuMemcpyDtoH, 7000), DT_DRIVER_CBID(cuMemcpyDtoH_v2_ptds)) \
+	X(63,  cuMemcpyDtoD_v2,                COPY,         DT_PROC(cuMemcpyDtoD, 3020), DT_DRIVER_CBID(cuMemcpyDtoD_v2)) \
+	X(64,  cuMemcpyDtoD_v2_ptds,           COPY,         DT_PROC_PT(cuMemcpyDtoD, 7000), DT_DRIVER_CBID(cuMemcpyDtoD_v2_ptds)) \
+	X(65,  cuMemcpyHtoDAsync_v2,           COPY_ASYNC,   DT_PROC(cuMemcpyHtoDAsync, 3020), DT_DRIVER_CBID(cuMemcpyHtoDAsync_v2)) \
+	X(66,  cuMemcpyHtoDAsync_v2_ptsz,      COPY_ASYNC,   DT_PROC_PT(cuMemcpyHtoDAsync, 7000), DT_DRIVER_CBID(cuMemcpyHtoDAsync_v2_ptsz)) \
+	X(67,  cuMemcpyDtoHAsync_v2,           COPY_ASYNC,   DT_PROC(cuMemcpyDtoHAsync, 3020), DT_DRIVER_CBID(cuMemcpyDtoHAsync_v2)) \
+	X(68,  cuMemcpyDtoHAsync_v2_ptsz,      COPY_ASYNC,   DT_PROC_PT(cuMemcpyDtoHAsync, 7000), DT_DRIVER_CBID(cuMemcpyDtoHAsync_v2_ptsz)) \
+	X(69,  cuMemcpyDtoDAsync_v2,           COPY_ASYNC,   DT_PROC(cuMemcpyDtoDAsync, 3020), DT_DRIVER_CBID(cuMemcpyDtoDAsync_v2)) \
+	X(70,  cuMemcpyDtoDAsync_v2_ptsz,      COPY_ASYNC,   DT_PROC_PT(cuMemcpyDtoDAsync, 7000), DT_DRIVER_CBID(cuMemcpyDtoDAsync_v2_ptsz)) \
+	X(71,  cuMemsetD8_v2,                  SET,          DT_PROC(cuMemsetD8, 3020), DT_DRIVER_CBID(cuMemsetD8_v2)) \
+	X(72,  cuMemsetD8_v2_ptds,             SET,          DT_PROC_PT(cuMemsetD8, 7000), DT_DRIVER_CBID(cuMemsetD8_v2_ptds)) \
+	X(73,  cuMemsetD16_v2,                 SET,          DT_PROC(cuMemsetD16, 3020), DT_DRIVER_CBID(cuMemsetD16_v2)) \
+	X(74,  cuMemsetD16_v2_ptds,            SET,          DT_PROC_PT(cuMemsetD16, 7000), DT_DRIVER_CBID(cuMemsetD16_v2_ptds)) \
+	X(75,  cuMemsetD32_v2,                 SET,          DT_PROC(cuMemsetD32, 3020), DT_DRIVER_CBID(cuMemsetD32_v2)) \
+	X(76,  cuMemsetD32_v2_ptds,            SET,          DT_PROC_PT(cuMemsetD32, 7000), DT_DRIVER_CBID(cuMemsetD32_v2_ptds)) \
+	X(77,  cuMemsetD8Async,                SET_ASYNC,    DT_PROC(cuMemsetD8Async, 3020), DT_DRIVER_CBID(cuMemsetD8Async)) \
+	X(78,  cuMemsetD8Async_ptsz,           SET_ASYNC,    DT_PROC_PT(cuMemsetD8Async, 7000), DT_DRIVER_CBID(cuMemsetD8Async_ptsz)) \
+	X(79,  cuMemsetD16Async,               SET_ASYNC,    DT_PROC(cuMemsetD16Async, 3020), DT_DRIVER_CBID(cuMemsetD16Async)) \
+	X(80,  cuMemsetD16Async_ptsz,          SET_ASYNC,    DT_PROC_PT(cuMemsetD16Async, 7000), DT_DRIVER_CBID(cuMemsetD16Async_ptsz)) \
+	X(81,  cuMemsetD32Async,               SET_ASYNC,    DT_PROC(cuMemsetD32Async, 3020), DT_DRIVER_CBID(cuMemsetD32Async)) \
+	X(82,  cuMemsetD32Async_ptsz,          SET_ASYNC,    DT_PROC_PT(cuMemsetD32Async, 7000), DT_DRIVER_CBID(cuMemsetD32Async_ptsz)) \
 	/* driver: launches and graph launches */ \
-	X(83,  cuLaunchKernel,                 DT_PROC(cuLaunchKernel, 4000), DT_DRIVER_CBID(cuLaunchKernel)) \
-	X(84,  cuLaunchKernel_ptsz,            DT_PROC_PT(cuLaunchKernel, 7000), DT_DRIVER_CBID(cuLaunchKernel_ptsz)) \
-	X(85,  cuLaunchKernelEx,               DT_PROC(cuLaunchKernelEx, 11060), DT_DRIVER_CBID(cuLaunchKernelEx)) \
-	X(86,  cuLaunchKernelEx_ptsz,          DT_PROC_PT(cuLaunchKernelEx, 11060), DT_DRIVER_CBID(cuLaunchKernelEx_ptsz)) \
-	X(87,  cuLaunchCooperativeKernel,      DT_PROC(cuLaunchCooperativeKernel, 9000), DT_DRIVER_CBID(cuLaunchCooperativeKernel)) \
-	X(88,  cuLaunchCooperativeKernel_ptsz, DT_PROC_PT(cuLaunchCooperativeKernel, 9000), DT_DRIVER_CBID(cuLaunchCooperativeKernel_ptsz)) \
-	X(89,  cuGraphLaunch,                  DT_PROC(cuGraphLaunch, 10000), DT_DRIVER_CBID(cuGraphLaunch)) \
-	X(90,  cuGraphLaunch_ptsz,             DT_PROC_PT(cuGraphLaunch, 10000), DT_DRIVER_CBID(cuGraphLaunch_ptsz))
+	X(83,  cuLaunchKernel,                 LAUNCH,       DT_PROC(cuLaunchKernel, 4000), DT_DRIVER_CBID(cuLaunchKernel)) \
+	X(84,  cuLaunchKernel_ptsz,            LAUNCH,       DT_PROC_PT(cuLaunchKernel, 7000), DT_DRIVER_CBID(cuLaunchKernel_ptsz)) \
+	X(85,  cuLaunchKernelEx,               LAUNCH,       DT_PROC(cuLaunchKernelEx, 11060), DT_DRIVER_CBID(cuLaunchKernelEx)) \
+	X(86,  cuLaunchKernelEx_ptsz,          LAUNCH,       DT_PROC_PT(cuLaunchKernelEx, 11060), DT_DRIVER_CBID(cuLaunchKernelEx_ptsz)) \
+	X(87,  cuLaunchCooperativeKernel,      LAUNCH,       DT_PROC(cuLaunchCooperativeKernel, 9000), DT_DRIVER_CBID(cuLaunchCooperativeKernel)) \
+	X(88,  cuLaunchCooperativeKernel_ptsz, LAUNCH,       DT_PROC_PT(cuLaunchCooperativeKernel, 9000), DT_DRIVER_CBID(cuLaunchCooperativeKernel_ptsz)) \
+	X(89,  cuGraphLaunch,                  GRAPH_LAUNCH, DT_PROC(cuGraphLaunch, 10000), DT_DRIVER_CBID(cuGraphLaunch)) \
+	X(90,  cuGraphLaunch_ptsz,             GRAPH_LAUNCH, DT_PROC_PT(cuGraphLaunch, 10000), DT_DRIVER_CBID(cuGraphLaunch_ptsz))
 
 /*
  * DNNTRACE_MEMORY_ENTRIES(X): the kind of memory each allocation and free
@@ -166,6 +175,7 @@
 	X(cudaMallocHost,               PINNED_HOST) \
 	X(cudaHostAlloc,                PINNED_HOST) \
 	X(cudaFreeHost,                 PINNED_HOST) \
+	X(cudaDeviceReset,              DEVICE) \
 	X(cuMemAlloc_v2,                DEVICE) \
 	X(cuMemAllocPitch_v2,           DEVICE) \
 	X(cuMemFree_v2,                 DEVICE) \
@@ -358,7 +368,7 @@
  * Symbols are stringified and callback ids pasted at once, before anything
  * else can expand them: cuda.h defines cuMemAlloc as cuMemAlloc_v2. For the
  * same reason a consumer may only stringify (#name) or paste (##name) an
- * entry's name, never use it bare.
+ * entry's name (and paste its kind), never use them bare.
  */
 #define DT_NO_PROC                   0, "", 0
 #define DT_PROC(symbol, version)     1, #symbol, version

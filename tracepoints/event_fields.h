@@ -5,7 +5,7 @@
  *
  *   the tracepoint definitions  tracepoints/dnntrace_*.h (LTTNG_UST_TP_FIELDS,
  *                               through DT_TP_FIELD below)
- *   the analyzer's reader       analysis/event_specs.h (the names it looks up
+ *   the analyzer's reader       analysis/decode/event_specs.h (the names it looks up
  *                               and the slot of each)
  *
  * so a field the tracer writes is a field the reader knows by the same name,

@@ -452,7 +452,7 @@ struct linked_cbid {
 #define DT_LINKED_0(cbid, function)
 #define DT_LINKED_1(cbid, function) DT_LINKED_RUNTIME_ROW(cbid, function)
 #define DT_LINKED_2(cbid, function) DT_LINKED_DRIVER_ROW(cbid, function)
-#define DT_LINKED_OF_API(id, name, proc, cbid) DT_SPREAD(DT_LINKED, cbid, REAL_##name)
+#define DT_LINKED_OF_API(id, name, kind, proc, cbid) DT_SPREAD(DT_LINKED, cbid, REAL_##name)
 
 /* The catalogue's cbid column (tracepoints/entry_points.h), runtime ones. */
 #define DT_LINKED_RUNTIME_ROW(cbid, function) { cbid, function },

@@ -34,7 +34,7 @@
 _Atomic(void *) real_function_table[REAL_FUNCTION_COUNT];
 
 static const char *const function_names[REAL_FUNCTION_COUNT] = {
-#define DT_NAME_API(id, name, proc, cbid) [REAL_##name] = #name,
+#define DT_NAME_API(id, name, kind, proc, cbid) [REAL_##name] = #name,
 #define DT_NAME_LIB(id, name, args, params) [REAL_##name] = #name,
 #define DT_NAME_WRAPPED(name, proc) [REAL_##name] = #name,
 #define DT_NAME_HELPER(name) [REAL_##name] = #name,

@@ -19,7 +19,7 @@
  * the ones we wrap and trace, the ones we wrap only, and the helpers we only
  * call. A wrapped one warns once when it cannot be found.
  */
-#define DT_REAL_ID_API(id, name, proc, cbid) REAL_##name,
+#define DT_REAL_ID_API(id, name, kind, proc, cbid) REAL_##name,
 #define DT_REAL_ID_LIB(id, name, args, params) REAL_##name,
 #define DT_REAL_ID_WRAPPED(name, proc) REAL_##name,
 #define DT_REAL_ID_HELPER(name) REAL_##name,

@@ -47,7 +47,7 @@ struct proc_variant {
 #define DT_VARIANT_0(symbol, version, id)
 #define DT_VARIANT_1(symbol, version, id) { symbol, version, false, id },
 #define DT_VARIANT_2(symbol, version, id) { symbol, version, true, id },
-#define DT_VARIANT_OF_API(id, name, proc, cbid) DT_SPREAD(DT_VARIANT, proc, REAL_##name)
+#define DT_VARIANT_OF_API(id, name, kind, proc, cbid) DT_SPREAD(DT_VARIANT, proc, REAL_##name)
 #define DT_VARIANT_OF_WRAPPED(name, proc) DT_SPREAD(DT_VARIANT, proc, REAL_##name)
 
 static const struct proc_variant variants[] = {

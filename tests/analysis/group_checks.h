@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "analysis/group.h"
+#include "analysis/derive/group.h"
 #include "tests/analysis/check.h"
 
 /* The whole file dir/name (static buffer: valid until the next call). */

@@ -14,11 +14,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analysis/api_names.h"
-#include "analysis/csv_writer.h"
-#include "analysis/group.h"
-#include "analysis/model.h"
-#include "analysis/summary.h"
+#include "analysis/model/api_names.h"
+#include "analysis/report/csv_writer.h"
+#include "analysis/derive/group.h"
+#include "analysis/model/model.h"
+#include "analysis/report/summary.h"
+#include "analysis/derive/group_build.h"
+#include "analysis/derive/window.h"
 #include "tests/analysis/check.h"
 #include "tracepoints/dnntrace_enums.h"
 
@@ -64,34 +66,78 @@ static void test_api_names(void)
 static void feed_driver_process(struct dt_model *m)
 {
 	const int64_t vpid = 7;
-	dt_model_on_status(m, vpid, 1, "ok");
-	dt_model_on_alloc(m, vpid, 10, DNNTRACE_API_cuMemAddressReserve,
-			DNNTRACE_MEM_VMM_RESERVED, 0, 0, 0x700000000000ULL,
-			4 * MiB2, -1, 0);
-	dt_model_on_alloc(m, vpid, 11, DNNTRACE_API_cuMemCreate,
-			DNNTRACE_MEM_VMM_PHYSICAL, 0, 0, 1, MiB2, -1, 0);
-	dt_model_on_alloc(m, vpid, 12, DNNTRACE_API_cuMemMap,
-			DNNTRACE_MEM_VMM_MAPPED, 0, 0, 0x700000000000ULL, MiB2, 0, 0);
-	dt_model_on_alloc(m, vpid, 13, DNNTRACE_API_cuMemAlloc_v2,
-			DNNTRACE_MEM_DEVICE, 0, 0, 0x10000, 512, 1, 0);
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_STATUS,
+			.vpid = vpid, .cupti_ok = 1, .name = "ok"});
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_ALLOC,
+			.vpid = vpid, .ts = 10,
+			.api = DNNTRACE_API_cuMemAddressReserve,
+			.mem_kind = DNNTRACE_MEM_VMM_RESERVED, .device = 0,
+			.stream = 0, .ptr = 0x700000000000ULL, .bytes = 4 * MiB2,
+			.tensor = -1, .result = 0});
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_ALLOC,
+			.vpid = vpid, .ts = 11, .api = DNNTRACE_API_cuMemCreate,
+			.mem_kind = DNNTRACE_MEM_VMM_PHYSICAL, .device = 0,
+			.stream = 0, .ptr = 1, .bytes = MiB2, .tensor = -1,
+			.result = 0});
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_ALLOC,
+			.vpid = vpid, .ts = 12, .api = DNNTRACE_API_cuMemMap,
+			.mem_kind = DNNTRACE_MEM_VMM_MAPPED, .device = 0,
+			.stream = 0, .ptr = 0x700000000000ULL, .bytes = MiB2,
+			.tensor = 0, .result = 0});
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_ALLOC,
+			.vpid = vpid, .ts = 13,
+			.api = DNNTRACE_API_cuMemAlloc_v2,
+			.mem_kind = DNNTRACE_MEM_DEVICE, .device = 0,
+			.stream = 0, .ptr = 0x10000, .bytes = 512, .tensor = 1,
+			.result = 0});
 	int64_t args[] = {0, 1};
-	dt_model_on_launch(m, vpid, 0, 20, 1, DNNTRACE_API_cuLaunchKernel,
-			"drv_k", 5, args, 2, 0);
-	dt_model_on_graph_launch(m, vpid, 0, 30, 2, DNNTRACE_API_cudaGraphLaunch,
-			5, 0);
-	dt_model_on_free(m, vpid, 35, DNNTRACE_API_cuMemFreeAsync, 5, 1, 0);
-	dt_model_on_graph_launch(m, vpid, 0, 40, 3,
-			DNNTRACE_API_cuGraphLaunch_ptsz, 5, 0);
-	dt_model_on_graph_launch(m, vpid, 0, 50, 4, DNNTRACE_API_cudaGraphLaunch,
-			5, 1);
-	dt_model_on_free(m, vpid, 60, DNNTRACE_API_cuMemUnmap, 0, 0, 0);
-	dt_model_on_gpu_kernel(m, vpid, 101, 0, 9, 1000, 1100, "drv_k");
-	dt_model_on_gpu_kernel(m, vpid, 102, 0, 9, 2000, 2100, "g_a");
-	dt_model_on_gpu_kernel(m, vpid, 102, 0, 9, 2200, 2250, "g_b");
-	dt_model_on_gpu_kernel(m, vpid, 102, 0, 9, 2300, 2400, "g_c");
-	dt_model_on_gpu_copy(m, vpid, 102, 0, 9, 2500, 2600);
-	dt_model_on_external_correlation(m, vpid, 101, 1);
-	dt_model_on_external_correlation(m, vpid, 102, 2);
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_LAUNCH,
+			.vpid = vpid, .vtid = 0, .ts = 20, .call_id = 1,
+			.api = DNNTRACE_API_cuLaunchKernel, .name = "drv_k",
+			.stream = 5, .tensors = args, .n_tensors = 2,
+			.result = 0});
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_GRAPH_LAUNCH,
+			.vpid = vpid, .vtid = 0, .ts = 30, .call_id = 2,
+			.api = DNNTRACE_API_cudaGraphLaunch, .stream = 5,
+			.result = 0});
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_FREE,
+			.vpid = vpid, .ts = 35,
+			.api = DNNTRACE_API_cuMemFreeAsync, .stream = 5,
+			.tensor = 1, .result = 0});
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_GRAPH_LAUNCH,
+			.vpid = vpid, .vtid = 0, .ts = 40, .call_id = 3,
+			.api = DNNTRACE_API_cuGraphLaunch_ptsz, .stream = 5,
+			.result = 0});
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_GRAPH_LAUNCH,
+			.vpid = vpid, .vtid = 0, .ts = 50, .call_id = 4,
+			.api = DNNTRACE_API_cudaGraphLaunch, .stream = 5,
+			.result = 1});
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_FREE,
+			.vpid = vpid, .ts = 60, .api = DNNTRACE_API_cuMemUnmap,
+			.stream = 0, .tensor = 0, .result = 0});
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_GPU_KERNEL,
+			.vpid = vpid, .correlation_id = 101, .gpu_device = 0,
+			.gpu_stream = 9, .gpu_start = 1000, .gpu_end = 1100,
+			.name = "drv_k"});
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_GPU_KERNEL,
+			.vpid = vpid, .correlation_id = 102, .gpu_device = 0,
+			.gpu_stream = 9, .gpu_start = 2000, .gpu_end = 2100,
+			.name = "g_a"});
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_GPU_KERNEL,
+			.vpid = vpid, .correlation_id = 102, .gpu_device = 0,
+			.gpu_stream = 9, .gpu_start = 2200, .gpu_end = 2250,
+			.name = "g_b"});
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_GPU_KERNEL,
+			.vpid = vpid, .correlation_id = 102, .gpu_device = 0,
+			.gpu_stream = 9, .gpu_start = 2300, .gpu_end = 2400,
+			.name = "g_c"});
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_GPU_MEMCPY,
+			.vpid = vpid, .correlation_id = 102, .gpu_device = 0,
+			.gpu_stream = 9, .gpu_start = 2500, .gpu_end = 2600});
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_EXTERNAL_CORRELATION,
+			.vpid = vpid, .correlation_id = 101, .call_id = 1});
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_EXTERNAL_CORRELATION,
+			.vpid = vpid, .correlation_id = 102, .call_id = 2});
 }
 
 static char *read_text(const char *dir, const char *name)

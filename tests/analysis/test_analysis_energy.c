@@ -1,5 +1,5 @@
 /*
- * Energy attribution (analysis/energy.c) on hand-made traces whose power is
+ * Energy attribution (analysis/derive/energy.c) on hand-made traces whose power is
  * known exactly: P(t) = idle + the power of each kernel running at t, the
  * energy counter its integral (integer mJ by construction: W x ms). Checks
  * every row against the integral worked out below, for the counter method
@@ -11,8 +11,9 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "analysis/energy.h"
-#include "analysis/model.h"
+#include "analysis/derive/energy.h"
+#include "analysis/model/model.h"
+#include "analysis/report/energy_report.h"
 #include "tests/analysis/check.h"
 #include "tracepoints/dnntrace_enums.h"
 
@@ -55,9 +56,13 @@ static void add_samples(struct dt_model *m, const struct kernel_spec *k,
 {
 	for (uint64_t t = 5; t <= last_ms; t += 10) {
 		double e = energy_at(k, n, idle_w, (double)t);
-		dt_model_on_power(m, P, 0, t * MS, 0,
-				(uint32_t)(power_at(k, n, idle_w, (double)t) * 1000),
-				true, counter ? 1000000 + (uint64_t)e : 0, counter);
+		dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_POWER,
+				.vpid = P, .gpu_device = 0, .sample_ns = t * MS,
+				.read_ns = 0,
+				.power_mw = (uint32_t)(power_at(k, n, idle_w, (double)t) * 1000),
+				.power_ok = true,
+				.energy_mj = counter ? 1000000 + (uint64_t)e : 0,
+				.energy_ok = counter});
 	}
 }
 
@@ -92,24 +97,42 @@ static const struct kernel_spec serial[] = {
 static void build_serial(struct dt_model *m, bool counter, bool glitch)
 {
 	int64_t none[1] = {0};
-	dt_model_on_nvtx_push(m, P, 1, 1, "<default>", "opX");
-	dt_model_on_launch(m, P, 1, 2, 1, DNNTRACE_API_cudaLaunchKernel, "kA", 0,
-			none, 0, 0);
-	struct dt_lib_call_event call = {.vtid = 1, .call_id = 2,
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_NVTX_PUSH,
+			.vpid = P, .vtid = 1, .ts = 1, .domain = "<default>",
+			.name = "opX"});
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_LAUNCH,
+			.vpid = P, .vtid = 1, .ts = 2, .call_id = 1,
+			.api = DNNTRACE_API_cudaLaunchKernel, .name = "kA",
+			.stream = 0, .tensors = none, .n_tensors = 0,
+			.result = 0});
+	struct dt_event call = {.kind = DT_EVENT_LIB_CALL, .vpid = P, .ts = 3, .vtid = 1, .call_id = 2,
 		.api = DNNTRACE_LIB_cudnnConvolutionForward};
-	dt_model_on_lib_call(m, P, 3, &call);
-	dt_model_on_nvtx_pop(m, P, 1, 4, "<default>");
-	dt_model_on_launch(m, P, 1, 5, 3, DNNTRACE_API_cudaLaunchKernel, "kA", 0,
-			none, 0, 0);
+	dt_model_on_event(m, &call);
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_NVTX_POP,
+			.vpid = P, .vtid = 1, .ts = 4, .domain = "<default>"});
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_LAUNCH,
+			.vpid = P, .vtid = 1, .ts = 5, .call_id = 3,
+			.api = DNNTRACE_API_cudaLaunchKernel, .name = "kA",
+			.stream = 0, .tensors = none, .n_tensors = 0,
+			.result = 0});
 	for (uint32_t c = 1; c <= 3; c++) {
 		const struct kernel_spec *k = &serial[c - 1];
-		dt_model_on_external_correlation(m, P, 100 + c, c);
-		dt_model_on_gpu_kernel(m, P, 100 + c, 0, k->stream,
-				k->start_ms * MS, k->end_ms * MS, k->name);
+		dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_EXTERNAL_CORRELATION,
+				.vpid = P, .correlation_id = 100 + c,
+				.call_id = c});
+		dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_GPU_KERNEL,
+				.vpid = P, .correlation_id = 100 + c,
+				.gpu_device = 0, .gpu_stream = k->stream,
+				.gpu_start = k->start_ms * MS,
+				.gpu_end = k->end_ms * MS, .name = k->name});
 	}
 	add_samples(m, serial, 3, 50, 395, counter);
 	if (glitch)  /* one wild reading inside the second kA */
-		dt_model_on_power(m, P, 0, 262 * MS, 0, 5000000, true, 0, false);
+		dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_POWER,
+				.vpid = P, .gpu_device = 0,
+				.sample_ns = 262 * MS, .read_ns = 0,
+				.power_mw = 5000000, .power_ok = true,
+				.energy_mj = 0, .energy_ok = false});
 }
 
 static void check_serial(const struct dt_energy *e)
@@ -221,9 +244,13 @@ static void test_overlap_shares(void)
 		struct dt_model m;
 		dt_model_init(&m);
 		for (uint32_t c = 0; c < 2; c++)
-			dt_model_on_gpu_kernel(&m, P, c + 1, 0, both[c].stream,
-					both[c].start_ms * MS, both[c].end_ms * MS,
-					both[c].name);
+			dt_model_on_event(&m, &(struct dt_event){.kind = DT_EVENT_GPU_KERNEL,
+					.vpid = P, .correlation_id = c + 1,
+					.gpu_device = 0,
+					.gpu_stream = both[c].stream,
+					.gpu_start = both[c].start_ms * MS,
+					.gpu_end = both[c].end_ms * MS,
+					.name = both[c].name});
 		add_samples(&m, both, 2, 0, 195, counter);
 		struct dt_energy e;
 		dt_energy_compute(dt_model_find_process(&m, P), 0, 0, UINT64_MAX, &e);

@@ -20,8 +20,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analysis/g10_writer.h"
-#include "analysis/group.h"
+#include "analysis/report/g10_writer.h"
+#include "analysis/derive/group.h"
+#include "analysis/derive/window.h"
 #include "tests/analysis/check.h"
 #include "tracepoints/dnntrace_enums.h"
 
@@ -423,7 +424,7 @@ static void compare_logs(const char *ref_dir, const char *out_dir,
 	}
 	compare_active(ref, ours, g);
 	/* G10 adds its tensor 0's size (input_size) to every total; we print
-	 * globals + live locals only (analysis/README.md). */
+	 * globals + live locals only (analysis/DECISIONS.md). */
 	unsigned long long input_size;
 	CHECK(sscanf(strstr(ref, "input_size = "), "input_size = %llu",
 			&input_size) == 1);

@@ -15,10 +15,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/csv_writer.h"
-#include "analysis/g10_writer.h"
-#include "analysis/group.h"
-#include "analysis/model.h"
+#include "analysis/report/csv_writer.h"
+#include "analysis/report/g10_writer.h"
+#include "analysis/derive/group.h"
+#include "analysis/model/model.h"
+#include "analysis/derive/group_build.h"
+#include "analysis/derive/window.h"
 #include "tests/analysis/check.h"
 #include "tests/analysis/group_checks.h"
 #include "tracepoints/dnntrace_enums.h"
@@ -59,26 +61,34 @@ static void lib_call(struct dt_model *m, uint64_t ts, uint64_t call_id, int api,
 		for (uint8_t d = 0; d < args[i].rank; d++)
 			dims[n_dims++] = args[i].dims[d];
 	}
-	struct dt_lib_call_event call = {
-		.call_id = call_id, .api = api, .stream = 0x5000, .n_args = n_args,
+	struct dt_event call = {.kind = DT_EVENT_LIB_CALL, .vpid = VPID, .ts = ts,
+		.call_id = call_id, .api = api, .stream = 0x5000, .n_tensors = n_args,
 		.tensors = tensors, .ptrs = ptrs, .roles = roles, .dtypes = dtypes,
 		.ranks = ranks, .n_dims = n_dims, .dims = dims, .result = result,
 	};
-	dt_model_on_lib_call(m, VPID, ts, &call);
+	dt_model_on_event(m, &call);
 }
 
 static void alloc(struct dt_model *m, uint64_t ts, uint64_t ptr, uint64_t bytes,
 		int64_t id)
 {
-	dt_model_on_alloc(m, VPID, ts, DNNTRACE_API_cudaMalloc,
-			DNNTRACE_MEM_DEVICE, 0, 0, ptr, bytes, id, 0);
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_ALLOC,
+			.vpid = VPID, .ts = ts, .api = DNNTRACE_API_cudaMalloc,
+			.mem_kind = DNNTRACE_MEM_DEVICE, .device = 0,
+			.stream = 0, .ptr = ptr, .bytes = bytes, .tensor = id,
+			.result = 0});
 }
 
 static void gpu_kernel(struct dt_model *m, uint32_t correlation,
 		uint64_t call_id, uint64_t start, uint64_t end, const char *name)
 {
-	dt_model_on_gpu_kernel(m, VPID, correlation, 0, 7, start, end, name);
-	dt_model_on_external_correlation(m, VPID, correlation, call_id);
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_GPU_KERNEL,
+			.vpid = VPID, .correlation_id = correlation,
+			.gpu_device = 0, .gpu_stream = 7, .gpu_start = start,
+			.gpu_end = end, .name = name});
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_EXTERNAL_CORRELATION,
+			.vpid = VPID, .correlation_id = correlation,
+			.call_id = call_id});
 }
 
 /*
@@ -105,20 +115,32 @@ static void gpu_kernel(struct dt_model *m, uint32_t correlation,
  */
 static void feed(struct dt_model *m)
 {
-	dt_model_on_status(m, VPID, 1, "ok");
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_STATUS,
+			.vpid = VPID, .cupti_ok = 1, .name = "ok"});
 	alloc(m, 1, 0x50000, 8192, 7);
-	dt_model_on_free(m, VPID, 5, DNNTRACE_API_cudaFree, 0, 7, 0);
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_FREE,
+			.vpid = VPID, .ts = 5, .api = DNNTRACE_API_cudaFree,
+			.stream = 0, .tensor = 7, .result = 0});
 	alloc(m, 10, 0x1000, 4096, 0);
 	alloc(m, 11, 0x10000, 1024, 1);
 	alloc(m, 15, 0x50000, 4096, 5);
-	dt_model_on_memcpy(m, VPID, 20, 901, DNNTRACE_API_cudaMemcpy, 0, 0);
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_MEMCPY,
+			.vpid = VPID, .ts = 20, .call_id = 901,
+			.api = DNNTRACE_API_cudaMemcpy, .tensor = 0,
+			.result = 0});
 	alloc(m, 800, 0x30000, 512, 3);
 	alloc(m, 950, 0x20000, 8192, 2);
 	alloc(m, 1800, 0x40000, 2048, 4);
 	alloc(m, 4800, 0x60000, 256, 6);
-	dt_model_on_free(m, VPID, 4000, DNNTRACE_API_cudaFree, 0, 2, 0);
-	dt_model_on_free(m, VPID, 5500, DNNTRACE_API_cudaFree, 0, 4, 0);
-	dt_model_on_free(m, VPID, 6000, DNNTRACE_API_cudaFree, 0, 3, 0);
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_FREE,
+			.vpid = VPID, .ts = 4000, .api = DNNTRACE_API_cudaFree,
+			.stream = 0, .tensor = 2, .result = 0});
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_FREE,
+			.vpid = VPID, .ts = 5500, .api = DNNTRACE_API_cudaFree,
+			.stream = 0, .tensor = 4, .result = 0});
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_FREE,
+			.vpid = VPID, .ts = 6000, .api = DNNTRACE_API_cudaFree,
+			.stream = 0, .tensor = 3, .result = 0});
 
 	const struct arg conv[] = {
 		{0, 0x1000, R, F32, 4, {2, 3, 8, 8}},
@@ -129,8 +151,11 @@ static void feed(struct dt_model *m)
 	};
 	lib_call(m, 900, 1, DNNTRACE_LIB_cudnnConvolutionForward, conv, 5, 0);
 	int64_t relu[] = {2, 4};
-	dt_model_on_launch(m, VPID, 0, 1900, 2, DNNTRACE_API_cudaLaunchKernel,
-			"relu_kernel", 7, relu, 2, 0);
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_LAUNCH,
+			.vpid = VPID, .vtid = 0, .ts = 1900, .call_id = 2,
+			.api = DNNTRACE_API_cudaLaunchKernel,
+			.name = "relu_kernel", .stream = 7, .tensors = relu,
+			.n_tensors = 2, .result = 0});
 	const struct arg gemm[] = {
 		{4, 0x40000, R, F32, 2, {16, 8}},
 		{-1, 0x50100, R, F32, 2, {8, 4}},
@@ -375,13 +400,18 @@ static void test_fallback(void)
 	for (int op = 0; op < 2; op++) {
 		struct dt_model m;
 		dt_model_init(&m);
-		dt_model_on_status(&m, VPID, 0, "CUPTI_ERROR_NOT_INITIALIZED");
+		dt_model_on_event(&m, &(struct dt_event){.kind = DT_EVENT_STATUS,
+				.vpid = VPID, .cupti_ok = 0,
+				.name = "CUPTI_ERROR_NOT_INITIALIZED"});
 		alloc(&m, 1, 0x1000, 64, 0);
 		const struct arg a[] = {{0, 0x1000, R, F32, 1, {16}}};
 		lib_call(&m, 30, 3, DNNTRACE_LIB_cudnnAddTensor, a, 1, 0);
 		int64_t t[] = {0};
-		dt_model_on_launch(&m, VPID, 0, 20, 2, DNNTRACE_API_cudaLaunchKernel,
-				"fill", 0, t, 1, 0);
+		dt_model_on_event(&m, &(struct dt_event){.kind = DT_EVENT_LAUNCH,
+				.vpid = VPID, .vtid = 0, .ts = 20, .call_id = 2,
+				.api = DNNTRACE_API_cudaLaunchKernel,
+				.name = "fill", .stream = 0, .tensors = t,
+				.n_tensors = 1, .result = 0});
 		lib_call(&m, 40, 4, DNNTRACE_LIB_cudnnAddTensor, a, 1, 5);
 		struct dt_group g = build(&m, op ? DT_GRANULARITY_OP :
 				DT_GRANULARITY_KERNEL);
@@ -406,12 +436,12 @@ static void test_ranks_past_dims(void)
 	int64_t tensors[] = {0, 0}, dims[] = {5, 6, 7};
 	uint64_t ptrs[] = {1, 2};
 	uint8_t roles[] = {R, W}, dtypes[] = {F32, F32}, ranks[] = {2, 4};
-	struct dt_lib_call_event call = {
-		.call_id = 1, .api = 0, .n_args = 2, .tensors = tensors,
+	struct dt_event call = {.kind = DT_EVENT_LIB_CALL, .vpid = 1, .ts = 0,
+		.call_id = 1, .api = 0, .n_tensors = 2, .tensors = tensors,
 		.ptrs = ptrs, .roles = roles, .dtypes = dtypes, .ranks = ranks,
 		.n_dims = 3, .dims = dims,
 	};
-	dt_model_on_lib_call(&m, 1, 0, &call);
+	dt_model_on_event(&m, &call);
 	const struct dt_process *p = &m.processes[0];
 	CHECK_EQ_INT(p->lib_args[0].rank, 2);
 	CHECK_EQ_INT(p->lib_dims[p->lib_args[0].dims_at + 1], 6);

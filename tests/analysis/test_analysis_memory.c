@@ -12,9 +12,10 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "analysis/category.h"
-#include "analysis/group.h"
-#include "analysis/memory_report.h"
+#include "analysis/derive/category.h"
+#include "analysis/derive/group.h"
+#include "analysis/report/memory_report.h"
+#include "analysis/derive/window.h"
 #include "tests/analysis/check.h"
 
 /*

@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analysis/metadata_check.h"
+#include "analysis/decode/metadata_check.h"
 #include "tests/analysis/check.h"
 
 static int text_ok(const char *text)

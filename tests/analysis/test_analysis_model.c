@@ -14,10 +14,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analysis/csv_writer.h"
-#include "analysis/g10_writer.h"
-#include "analysis/group.h"
-#include "analysis/model.h"
+#include "analysis/report/csv_writer.h"
+#include "analysis/report/g10_writer.h"
+#include "analysis/derive/group.h"
+#include "analysis/model/api_names.h"
+#include "analysis/model/model.h"
+#include "analysis/derive/group_build.h"
+#include "analysis/derive/window.h"
 #include "tests/analysis/check.h"
 #include "tests/analysis/group_checks.h"
 #include "tracepoints/dnntrace_enums.h"
@@ -40,42 +43,129 @@
 static void feed_main_process(struct dt_model *m)
 {
 	const int64_t vpid = 100;
-	dt_model_on_status(m, vpid, 1, "ok");
-	dt_model_on_alloc(m, vpid, 10, CALL_MALLOC, DNNTRACE_MEM_DEVICE, 0, 0, 0, 1000, 0, 0);
-	dt_model_on_alloc(m, vpid, 11, CALL_MALLOC, DNNTRACE_MEM_DEVICE, 0, 0, 0, 2000, 1, 0);
-	dt_model_on_alloc(m, vpid, 12, CALL_MALLOC, DNNTRACE_MEM_DEVICE, 0, 0, 0, 1 << 30, -1, 2);
-	dt_model_on_alloc(m, vpid, 13, CALL_MALLOC, DNNTRACE_MEM_DEVICE, 0, 0, 0, 64, 4, 0);
-	dt_model_on_memset(m, vpid, 14, 902, 4, 0);
-	dt_model_on_alloc(m, vpid, 15, CALL_MALLOC, DNNTRACE_MEM_STREAM_ORDERED, 0, 0, 0, 10, 5, 0);
-	dt_model_on_memcpy(m, vpid, 16, 903, DNNTRACE_API_cudaMemcpyAsync, 5, 0);
-	dt_model_on_alloc(m, vpid, 17, DNNTRACE_API_cudaMallocHost,
-			DNNTRACE_MEM_PINNED_HOST, 0, 0, 0, 4096, -1, 0);
-	dt_model_on_memcpy(m, vpid, 20, 904, DNNTRACE_API_cudaMemcpy, 0, 0);
-	dt_model_on_memcpy(m, vpid, 21, 905, DNNTRACE_API_cudaMemcpy, 1, 700); /* failed: not a write */
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_STATUS,
+			.vpid = vpid, .cupti_ok = 1, .name = "ok"});
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_ALLOC,
+			.vpid = vpid, .ts = 10, .api = CALL_MALLOC,
+			.mem_kind = DNNTRACE_MEM_DEVICE, .device = 0,
+			.stream = 0, .ptr = 0, .bytes = 1000, .tensor = 0,
+			.result = 0});
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_ALLOC,
+			.vpid = vpid, .ts = 11, .api = CALL_MALLOC,
+			.mem_kind = DNNTRACE_MEM_DEVICE, .device = 0,
+			.stream = 0, .ptr = 0, .bytes = 2000, .tensor = 1,
+			.result = 0});
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_ALLOC,
+			.vpid = vpid, .ts = 12, .api = CALL_MALLOC,
+			.mem_kind = DNNTRACE_MEM_DEVICE, .device = 0,
+			.stream = 0, .ptr = 0, .bytes = 1 << 30, .tensor = -1,
+			.result = 2});
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_ALLOC,
+			.vpid = vpid, .ts = 13, .api = CALL_MALLOC,
+			.mem_kind = DNNTRACE_MEM_DEVICE, .device = 0,
+			.stream = 0, .ptr = 0, .bytes = 64, .tensor = 4,
+			.result = 0});
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_MEMSET,
+			.vpid = vpid, .ts = 14, .call_id = 902, .tensor = 4,
+			.result = 0});
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_ALLOC,
+			.vpid = vpid, .ts = 15, .api = CALL_MALLOC,
+			.mem_kind = DNNTRACE_MEM_STREAM_ORDERED, .device = 0,
+			.stream = 0, .ptr = 0, .bytes = 10, .tensor = 5,
+			.result = 0});
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_MEMCPY,
+			.vpid = vpid, .ts = 16, .call_id = 903,
+			.api = DNNTRACE_API_cudaMemcpyAsync, .tensor = 5,
+			.result = 0});
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_ALLOC,
+			.vpid = vpid, .ts = 17,
+			.api = DNNTRACE_API_cudaMallocHost,
+			.mem_kind = DNNTRACE_MEM_PINNED_HOST, .device = 0,
+			.stream = 0, .ptr = 0, .bytes = 4096, .tensor = -1,
+			.result = 0});
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_MEMCPY,
+			.vpid = vpid, .ts = 20, .call_id = 904,
+			.api = DNNTRACE_API_cudaMemcpy, .tensor = 0,
+			.result = 0});
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_MEMCPY,
+			.vpid = vpid, .ts = 21, .call_id = 905,
+			.api = DNNTRACE_API_cudaMemcpy, .tensor = 1,
+			.result = 700}); /* failed: not a write */
 	/* a prefetch moves pages and writes nothing: tensor 1 stays unwritten */
-	dt_model_on_memcpy(m, vpid, 22, 906, DNNTRACE_API_cudaMemPrefetchAsync, 1, 0);
-	dt_model_on_tag(m, vpid, 0, "first_name");
-	dt_model_on_tag(m, vpid, 0, "weights");    /* the last tag wins */
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_MEMCPY,
+			.vpid = vpid, .ts = 22, .call_id = 906,
+			.api = DNNTRACE_API_cudaMemPrefetchAsync, .tensor = 1,
+			.result = 0});
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_TAG,
+			.vpid = vpid, .tensor = 0, .name = "first_name"});
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_TAG,
+			.vpid = vpid, .tensor = 0,
+			.name = "weights"});    /* the last tag wins */
 	int64_t l1[] = {0, 1}, l2[] = {1, 3, 5}, l3[] = {2, 4}, l4[] = {0, 3, 4};
-	dt_model_on_launch(m, vpid, 0, 100, 1, LAUNCH, "k_a", 7, l1, 2, 0);
-	dt_model_on_alloc(m, vpid, 1500, CALL_MALLOC, DNNTRACE_MEM_DEVICE, 0, 0, 0, 50, 3, 0);
-	dt_model_on_launch(m, vpid, 0, 110, 2, LAUNCH, "k_b", 7, l2, 3, 0);
-	dt_model_on_alloc(m, vpid, 2500, CALL_MALLOC, DNNTRACE_MEM_DEVICE, 0, 0, 0, 300, 2, 0);
-	dt_model_on_launch(m, vpid, 0, 120, 3, LAUNCH, "k_c", 7, l3, 2, 0);
-	dt_model_on_launch(m, vpid, 0, 130, 4, LAUNCH, "k_d", 7, l4, 3, 0);
-	dt_model_on_free(m, vpid, 3500, DNNTRACE_API_cudaFree, 0, 2, 0);
-	dt_model_on_free(m, vpid, 4500, DNNTRACE_API_cudaFree, 0, 3, 0);
-	dt_model_on_free(m, vpid, 5000, DNNTRACE_API_cudaFree, 0, 1, 0);
-	dt_model_on_free(m, vpid, 5001, DNNTRACE_API_cudaFree, 0, 1, 0);     /* double free: ignored */
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_LAUNCH,
+			.vpid = vpid, .vtid = 0, .ts = 100, .call_id = 1,
+			.api = LAUNCH, .name = "k_a", .stream = 7, .tensors = l1,
+			.n_tensors = 2, .result = 0});
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_ALLOC,
+			.vpid = vpid, .ts = 1500, .api = CALL_MALLOC,
+			.mem_kind = DNNTRACE_MEM_DEVICE, .device = 0,
+			.stream = 0, .ptr = 0, .bytes = 50, .tensor = 3,
+			.result = 0});
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_LAUNCH,
+			.vpid = vpid, .vtid = 0, .ts = 110, .call_id = 2,
+			.api = LAUNCH, .name = "k_b", .stream = 7, .tensors = l2,
+			.n_tensors = 3, .result = 0});
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_ALLOC,
+			.vpid = vpid, .ts = 2500, .api = CALL_MALLOC,
+			.mem_kind = DNNTRACE_MEM_DEVICE, .device = 0,
+			.stream = 0, .ptr = 0, .bytes = 300, .tensor = 2,
+			.result = 0});
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_LAUNCH,
+			.vpid = vpid, .vtid = 0, .ts = 120, .call_id = 3,
+			.api = LAUNCH, .name = "k_c", .stream = 7, .tensors = l3,
+			.n_tensors = 2, .result = 0});
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_LAUNCH,
+			.vpid = vpid, .vtid = 0, .ts = 130, .call_id = 4,
+			.api = LAUNCH, .name = "k_d", .stream = 7, .tensors = l4,
+			.n_tensors = 3, .result = 0});
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_FREE,
+			.vpid = vpid, .ts = 3500, .api = DNNTRACE_API_cudaFree,
+			.stream = 0, .tensor = 2, .result = 0});
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_FREE,
+			.vpid = vpid, .ts = 4500, .api = DNNTRACE_API_cudaFree,
+			.stream = 0, .tensor = 3, .result = 0});
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_FREE,
+			.vpid = vpid, .ts = 5000, .api = DNNTRACE_API_cudaFree,
+			.stream = 0, .tensor = 1, .result = 0});
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_FREE,
+			.vpid = vpid, .ts = 5001, .api = DNNTRACE_API_cudaFree,
+			.stream = 0, .tensor = 1,
+			.result = 0});     /* double free: ignored */
 	/* late GPU records, out of order */
-	dt_model_on_gpu_kernel(m, vpid, 14, 0, 7, 4000, 4400, "k_d");
-	dt_model_on_gpu_kernel(m, vpid, 12, 0, 7, 2000, 2200, "k_b");
-	dt_model_on_external_correlation(m, vpid, 14, 4);
-	dt_model_on_gpu_kernel(m, vpid, 11, 0, 7, 1000, 1100, "k_a");
-	dt_model_on_gpu_kernel(m, vpid, 13, 0, 7, 3000, 3300, "k_c");
-	dt_model_on_external_correlation(m, vpid, 11, 1);
-	dt_model_on_external_correlation(m, vpid, 12, 2);
-	dt_model_on_external_correlation(m, vpid, 13, 3);
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_GPU_KERNEL,
+			.vpid = vpid, .correlation_id = 14, .gpu_device = 0,
+			.gpu_stream = 7, .gpu_start = 4000, .gpu_end = 4400,
+			.name = "k_d"});
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_GPU_KERNEL,
+			.vpid = vpid, .correlation_id = 12, .gpu_device = 0,
+			.gpu_stream = 7, .gpu_start = 2000, .gpu_end = 2200,
+			.name = "k_b"});
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_EXTERNAL_CORRELATION,
+			.vpid = vpid, .correlation_id = 14, .call_id = 4});
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_GPU_KERNEL,
+			.vpid = vpid, .correlation_id = 11, .gpu_device = 0,
+			.gpu_stream = 7, .gpu_start = 1000, .gpu_end = 1100,
+			.name = "k_a"});
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_GPU_KERNEL,
+			.vpid = vpid, .correlation_id = 13, .gpu_device = 0,
+			.gpu_stream = 7, .gpu_start = 3000, .gpu_end = 3300,
+			.name = "k_c"});
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_EXTERNAL_CORRELATION,
+			.vpid = vpid, .correlation_id = 11, .call_id = 1});
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_EXTERNAL_CORRELATION,
+			.vpid = vpid, .correlation_id = 12, .call_id = 2});
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_EXTERNAL_CORRELATION,
+			.vpid = vpid, .correlation_id = 13, .call_id = 3});
 }
 
 static void test_full_window(struct dt_group *g)
@@ -265,18 +355,45 @@ static void test_window(struct dt_group *g)
 /* A second process on device 1, and a third with CUPTI unavailable. */
 static void feed_other_processes(struct dt_model *m)
 {
-	dt_model_on_alloc(m, 200, 50, CALL_MALLOC, DNNTRACE_MEM_DEVICE, 1, 0, 0, 128, 0, 0);
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_ALLOC,
+			.vpid = 200, .ts = 50, .api = CALL_MALLOC,
+			.mem_kind = DNNTRACE_MEM_DEVICE, .device = 1,
+			.stream = 0, .ptr = 0, .bytes = 128, .tensor = 0,
+			.result = 0});
 	int64_t t[] = {0};
-	dt_model_on_launch(m, 200, 0, 60, 9, LAUNCH, "other", 0, t, 1, 0);
-	dt_model_on_external_correlation(m, 200, 1, 9);
-	dt_model_on_gpu_kernel(m, 200, 1, 1, 3, 70, 80, "other");
-	dt_model_on_records_dropped(m, 200, 5);
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_LAUNCH,
+			.vpid = 200, .vtid = 0, .ts = 60, .call_id = 9,
+			.api = LAUNCH, .name = "other", .stream = 0,
+			.tensors = t, .n_tensors = 1, .result = 0});
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_EXTERNAL_CORRELATION,
+			.vpid = 200, .correlation_id = 1, .call_id = 9});
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_GPU_KERNEL,
+			.vpid = 200, .correlation_id = 1, .gpu_device = 1,
+			.gpu_stream = 3, .gpu_start = 70, .gpu_end = 80,
+			.name = "other"});
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_RECORDS_DROPPED,
+			.vpid = 200, .count = 5});
 
-	dt_model_on_status(m, 300, 0, "CUPTI_ERROR_NOT_INITIALIZED");
-	dt_model_on_alloc(m, 300, 10, CALL_MALLOC, DNNTRACE_MEM_DEVICE, 0, 0, 0, 8, 0, 0);
-	dt_model_on_launch(m, 300, 0, 30, 2, LAUNCH, "second", 0, t, 1, 0);
-	dt_model_on_launch(m, 300, 0, 20, 1, LAUNCH, "first", 0, t, 1, 0);
-	dt_model_on_launch(m, 300, 0, 40, 3, LAUNCH, "failed", 0, t, 1, 1);
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_STATUS,
+			.vpid = 300, .cupti_ok = 0,
+			.name = "CUPTI_ERROR_NOT_INITIALIZED"});
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_ALLOC,
+			.vpid = 300, .ts = 10, .api = CALL_MALLOC,
+			.mem_kind = DNNTRACE_MEM_DEVICE, .device = 0,
+			.stream = 0, .ptr = 0, .bytes = 8, .tensor = 0,
+			.result = 0});
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_LAUNCH,
+			.vpid = 300, .vtid = 0, .ts = 30, .call_id = 2,
+			.api = LAUNCH, .name = "second", .stream = 0,
+			.tensors = t, .n_tensors = 1, .result = 0});
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_LAUNCH,
+			.vpid = 300, .vtid = 0, .ts = 20, .call_id = 1,
+			.api = LAUNCH, .name = "first", .stream = 0,
+			.tensors = t, .n_tensors = 1, .result = 0});
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_LAUNCH,
+			.vpid = 300, .vtid = 0, .ts = 40, .call_id = 3,
+			.api = LAUNCH, .name = "failed", .stream = 0,
+			.tensors = t, .n_tensors = 1, .result = 1});
 }
 
 static void test_groups(void)
@@ -285,7 +402,8 @@ static void test_groups(void)
 	dt_model_init(&m);
 	feed_main_process(&m);
 	feed_other_processes(&m);
-	dt_model_on_discarded(&m, true, 2);
+	dt_model_on_event(&m, &(struct dt_event){.kind = DT_EVENT_DISCARDED,
+			.count_known = true, .count = 2});
 	struct dt_group *groups;
 	size_t n = dt_groups_build(&m, DT_GRANULARITY_KERNEL, &groups);
 	CHECK_EQ_INT(n, 3);
@@ -322,12 +440,23 @@ static void test_managed_first_use(void)
 {
 	struct dt_model m;
 	dt_model_init(&m);
-	dt_model_on_alloc(&m, 1, 1, DNNTRACE_API_cudaMallocManaged,
-			DNNTRACE_MEM_MANAGED, 0, 0, 0, 16, 0, 0);
+	dt_model_on_event(&m, &(struct dt_event){.kind = DT_EVENT_ALLOC,
+			.vpid = 1, .ts = 1,
+			.api = DNNTRACE_API_cudaMallocManaged,
+			.mem_kind = DNNTRACE_MEM_MANAGED, .device = 0,
+			.stream = 0, .ptr = 0, .bytes = 16, .tensor = 0,
+			.result = 0});
 	int64_t t[] = {0};
-	dt_model_on_launch(&m, 1, 0, 2, 1, LAUNCH, "k", 0, t, 1, 0);
-	dt_model_on_external_correlation(&m, 1, 1, 1);
-	dt_model_on_gpu_kernel(&m, 1, 1, 0, 0, 10, 20, "k");
+	dt_model_on_event(&m, &(struct dt_event){.kind = DT_EVENT_LAUNCH,
+			.vpid = 1, .vtid = 0, .ts = 2, .call_id = 1,
+			.api = LAUNCH, .name = "k", .stream = 0, .tensors = t,
+			.n_tensors = 1, .result = 0});
+	dt_model_on_event(&m, &(struct dt_event){.kind = DT_EVENT_EXTERNAL_CORRELATION,
+			.vpid = 1, .correlation_id = 1, .call_id = 1});
+	dt_model_on_event(&m, &(struct dt_event){.kind = DT_EVENT_GPU_KERNEL,
+			.vpid = 1, .correlation_id = 1, .gpu_device = 0,
+			.gpu_stream = 0, .gpu_start = 10, .gpu_end = 20,
+			.name = "k"});
 	struct dt_group *groups;
 	size_t n = dt_groups_build(&m, DT_GRANULARITY_KERNEL, &groups);
 	CHECK_EQ_INT(n, 1);
@@ -346,23 +475,69 @@ static void test_failed_alloc_groups(void)
 	dt_model_init(&m);
 	int64_t t[] = {0};
 	/* process 1: one tensor on device 0, failures on -1, 3 and 0 */
-	dt_model_on_alloc(&m, 1, 1, CALL_MALLOC, DNNTRACE_MEM_DEVICE, 0, 0, 0, 16, 0, 0);
-	dt_model_on_alloc(&m, 1, 2, CALL_MALLOC, DNNTRACE_MEM_DEVICE, -1, 0, 0, 1 << 30, -1, 2);
-	dt_model_on_alloc(&m, 1, 3, CALL_MALLOC, DNNTRACE_MEM_DEVICE, 3, 0, 0, 1 << 30, -1, 2);
-	dt_model_on_alloc(&m, 1, 4, CALL_MALLOC, DNNTRACE_MEM_DEVICE, 0, 0, 0, 1 << 30, -1, 2);
-	dt_model_on_alloc(&m, 1, 5, DNNTRACE_API_cudaMallocHost,
-			DNNTRACE_MEM_PINNED_HOST, -1, 0, 0, 4096, -1, 0);
-	dt_model_on_launch(&m, 1, 0, 6, 1, LAUNCH, "k", 0, t, 1, 0);
-	dt_model_on_external_correlation(&m, 1, 1, 1);
-	dt_model_on_gpu_kernel(&m, 1, 1, 0, 0, 10, 20, "k");
+	dt_model_on_event(&m, &(struct dt_event){.kind = DT_EVENT_ALLOC,
+			.vpid = 1, .ts = 1, .api = CALL_MALLOC,
+			.mem_kind = DNNTRACE_MEM_DEVICE, .device = 0,
+			.stream = 0, .ptr = 0, .bytes = 16, .tensor = 0,
+			.result = 0});
+	dt_model_on_event(&m, &(struct dt_event){.kind = DT_EVENT_ALLOC,
+			.vpid = 1, .ts = 2, .api = CALL_MALLOC,
+			.mem_kind = DNNTRACE_MEM_DEVICE, .device = -1,
+			.stream = 0, .ptr = 0, .bytes = 1 << 30, .tensor = -1,
+			.result = 2});
+	dt_model_on_event(&m, &(struct dt_event){.kind = DT_EVENT_ALLOC,
+			.vpid = 1, .ts = 3, .api = CALL_MALLOC,
+			.mem_kind = DNNTRACE_MEM_DEVICE, .device = 3,
+			.stream = 0, .ptr = 0, .bytes = 1 << 30, .tensor = -1,
+			.result = 2});
+	dt_model_on_event(&m, &(struct dt_event){.kind = DT_EVENT_ALLOC,
+			.vpid = 1, .ts = 4, .api = CALL_MALLOC,
+			.mem_kind = DNNTRACE_MEM_DEVICE, .device = 0,
+			.stream = 0, .ptr = 0, .bytes = 1 << 30, .tensor = -1,
+			.result = 2});
+	dt_model_on_event(&m, &(struct dt_event){.kind = DT_EVENT_ALLOC,
+			.vpid = 1, .ts = 5, .api = DNNTRACE_API_cudaMallocHost,
+			.mem_kind = DNNTRACE_MEM_PINNED_HOST, .device = -1,
+			.stream = 0, .ptr = 0, .bytes = 4096, .tensor = -1,
+			.result = 0});
+	dt_model_on_event(&m, &(struct dt_event){.kind = DT_EVENT_LAUNCH,
+			.vpid = 1, .vtid = 0, .ts = 6, .call_id = 1,
+			.api = LAUNCH, .name = "k", .stream = 0, .tensors = t,
+			.n_tensors = 1, .result = 0});
+	dt_model_on_event(&m, &(struct dt_event){.kind = DT_EVENT_EXTERNAL_CORRELATION,
+			.vpid = 1, .correlation_id = 1, .call_id = 1});
+	dt_model_on_event(&m, &(struct dt_event){.kind = DT_EVENT_GPU_KERNEL,
+			.vpid = 1, .correlation_id = 1, .gpu_device = 0,
+			.gpu_stream = 0, .gpu_start = 10, .gpu_end = 20,
+			.name = "k"});
 	/* process 2: tensors on devices 1 and 2; a device -1 failure goes to
 	 * the first group, a device 2 failure to device 2 */
-	dt_model_on_alloc(&m, 2, 1, CALL_MALLOC, DNNTRACE_MEM_DEVICE, 2, 0, 0, 16, 0, 0);
-	dt_model_on_alloc(&m, 2, 2, CALL_MALLOC, DNNTRACE_MEM_DEVICE, 1, 0, 0, 16, 1, 0);
-	dt_model_on_alloc(&m, 2, 3, CALL_MALLOC, DNNTRACE_MEM_DEVICE, -1, 0, 0, 99, -1, 2);
-	dt_model_on_alloc(&m, 2, 4, CALL_MALLOC, DNNTRACE_MEM_DEVICE, 2, 0, 0, 99, -1, 2);
+	dt_model_on_event(&m, &(struct dt_event){.kind = DT_EVENT_ALLOC,
+			.vpid = 2, .ts = 1, .api = CALL_MALLOC,
+			.mem_kind = DNNTRACE_MEM_DEVICE, .device = 2,
+			.stream = 0, .ptr = 0, .bytes = 16, .tensor = 0,
+			.result = 0});
+	dt_model_on_event(&m, &(struct dt_event){.kind = DT_EVENT_ALLOC,
+			.vpid = 2, .ts = 2, .api = CALL_MALLOC,
+			.mem_kind = DNNTRACE_MEM_DEVICE, .device = 1,
+			.stream = 0, .ptr = 0, .bytes = 16, .tensor = 1,
+			.result = 0});
+	dt_model_on_event(&m, &(struct dt_event){.kind = DT_EVENT_ALLOC,
+			.vpid = 2, .ts = 3, .api = CALL_MALLOC,
+			.mem_kind = DNNTRACE_MEM_DEVICE, .device = -1,
+			.stream = 0, .ptr = 0, .bytes = 99, .tensor = -1,
+			.result = 2});
+	dt_model_on_event(&m, &(struct dt_event){.kind = DT_EVENT_ALLOC,
+			.vpid = 2, .ts = 4, .api = CALL_MALLOC,
+			.mem_kind = DNNTRACE_MEM_DEVICE, .device = 2,
+			.stream = 0, .ptr = 0, .bytes = 99, .tensor = -1,
+			.result = 2});
 	/* process 3: only a failure on device -1 */
-	dt_model_on_alloc(&m, 3, 1, CALL_MALLOC, DNNTRACE_MEM_DEVICE, -1, 0, 0, 99, -1, 2);
+	dt_model_on_event(&m, &(struct dt_event){.kind = DT_EVENT_ALLOC,
+			.vpid = 3, .ts = 1, .api = CALL_MALLOC,
+			.mem_kind = DNNTRACE_MEM_DEVICE, .device = -1,
+			.stream = 0, .ptr = 0, .bytes = 99, .tensor = -1,
+			.result = 2});
 	struct dt_group *groups;
 	size_t n = dt_groups_build(&m, DT_GRANULARITY_KERNEL, &groups);
 	CHECK_EQ_INT(n, 4);
@@ -456,6 +631,32 @@ static void test_number_format(void)
 	CHECK_EQ_STR(got, "18446744073709551615");
 }
 
+/* The call predicates come from the catalogue's kinds: CUDA's own
+ * meaning of each entry point is the truth here. */
+static void test_call_predicates(void)
+{
+	CHECK(dt_api_is_graph_launch(DNNTRACE_API_cudaGraphLaunch));
+	CHECK(dt_api_is_graph_launch(DNNTRACE_API_cudaGraphLaunch_ptsz));
+	CHECK(dt_api_is_graph_launch(DNNTRACE_API_cuGraphLaunch));
+	CHECK(dt_api_is_graph_launch(DNNTRACE_API_cuGraphLaunch_ptsz));
+	CHECK(!dt_api_is_graph_launch(DNNTRACE_API_cudaLaunchKernel));
+	CHECK(!dt_api_is_graph_launch(DNNTRACE_API_cuLaunchKernel));
+	CHECK(dt_api_is_prefetch(DNNTRACE_API_cudaMemPrefetchAsync));
+	CHECK(dt_api_is_prefetch(DNNTRACE_API_cudaMemPrefetchAsync_ptsz));
+	CHECK(!dt_api_is_prefetch(DNNTRACE_API_cudaMemcpyAsync));
+	CHECK(dt_api_is_async_copy(DNNTRACE_API_cudaMemcpyAsync));
+	CHECK(dt_api_is_async_copy(DNNTRACE_API_cudaMemcpyPeerAsync));
+	CHECK(dt_api_is_async_copy(DNNTRACE_API_cuMemsetD8Async_ptsz));
+	CHECK(dt_api_is_async_copy(DNNTRACE_API_cudaMemPrefetchAsync));
+	CHECK(!dt_api_is_async_copy(DNNTRACE_API_cudaMemcpy));
+	CHECK(!dt_api_is_async_copy(DNNTRACE_API_cuMemsetD32_v2));
+	CHECK(!dt_api_is_async_copy(DNNTRACE_API_cudaLaunchKernel));
+	/* an id from a newer tracer is none of them */
+	CHECK(!dt_api_is_graph_launch(DNNTRACE_API_COUNT + 7));
+	CHECK(!dt_api_is_prefetch(-1));
+	CHECK(!dt_api_is_async_copy(DNNTRACE_API_COUNT + 7));
+}
+
 /* Format 2's function events (model.h): the first event for an id names
  * it; id 0 is the unknown name ""; a launch read before its function event
  * is named once the trace is read; one whose event never came keeps "". */
@@ -464,23 +665,33 @@ static void test_function_names(void)
 	struct dt_model m;
 	dt_model_init(&m);
 	int64_t none[1] = {0};
-	dt_model_on_function(&m, 7, 1, "k_first");
-	dt_model_on_function(&m, 7, 1, "k_duplicate");
+	dt_model_on_event(&m, &(struct dt_event){.kind = DT_EVENT_FUNCTION,
+			.vpid = 7, .id = 1, .name = "k_first"});
+	dt_model_on_event(&m, &(struct dt_event){.kind = DT_EVENT_FUNCTION,
+			.vpid = 7, .id = 1, .name = "k_duplicate"});
 	CHECK_EQ_STR(dt_model_function_name(&m, 7, 1), "k_first");
 	CHECK_EQ_STR(dt_model_function_name(&m, 7, 0), "");
 	CHECK(dt_model_function_name(&m, 7, 2) == NULL);
 	CHECK(dt_model_function_name(&m, 8, 1) == NULL);   /* ids are per process */
-	dt_model_on_launch(&m, 7, 7, 10, 1, 19, "", 0, none, 0, 0);
-	dt_model_name_launch_later(&m, 7, 2);
-	dt_model_on_launch(&m, 7, 7, 11, 2, 19, "", 0, none, 0, 0);
-	dt_model_name_launch_later(&m, 7, 3);
-	dt_model_on_function(&m, 7, 2, "k_late");
+	dt_model_on_event(&m, &(struct dt_event){.kind = DT_EVENT_LAUNCH,
+			.vpid = 7, .vtid = 7, .ts = 10, .call_id = 1, .api = 19,
+			.name = "", .name_later = true, .name_id = 2,
+			.stream = 0, .tensors = none, .n_tensors = 0,
+			.result = 0});
+	dt_model_on_event(&m, &(struct dt_event){.kind = DT_EVENT_LAUNCH,
+			.vpid = 7, .vtid = 7, .ts = 11, .call_id = 2, .api = 19,
+			.name = "", .name_later = true, .name_id = 3,
+			.stream = 0, .tensors = none, .n_tensors = 0,
+			.result = 0});
+	dt_model_on_event(&m, &(struct dt_event){.kind = DT_EVENT_FUNCTION,
+			.vpid = 7, .id = 2, .name = "k_late"});
 	dt_model_resolve_function_names(&m);
 	const struct dt_process *p = dt_model_find_process(&m, 7);
 	CHECK_EQ_STR(p->launches[0].name, "k_late");
 	CHECK_EQ_STR(p->launches[1].name, "");
 	CHECK_EQ_INT(p->trace_format, 1);
-	dt_model_on_trace_format(&m, 7, 2);
+	dt_model_on_event(&m, &(struct dt_event){.kind = DT_EVENT_STATUS,
+			.vpid = 7, .cupti_ok = 1, .has_format = true, .format = 2});
 	CHECK_EQ_INT(p->trace_format, 2);
 	dt_model_free(&m);
 }
@@ -488,6 +699,7 @@ static void test_function_names(void)
 int main(void)
 {
 	test_function_names();
+	test_call_predicates();
 	test_us_format();
 	test_number_format();
 	test_groups();

@@ -14,11 +14,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/category.h"
-#include "analysis/csv_writer.h"
-#include "analysis/g10_writer.h"
-#include "analysis/group.h"
-#include "analysis/model.h"
+#include "analysis/derive/category.h"
+#include "analysis/report/csv_writer.h"
+#include "analysis/report/g10_writer.h"
+#include "analysis/derive/group.h"
+#include "analysis/model/model.h"
+#include "analysis/model/nvtx_ranges.h"
+#include "analysis/derive/group_build.h"
+#include "analysis/derive/window.h"
 #include "tests/analysis/check.h"
 #include "tests/analysis/group_checks.h"
 #include "tracepoints/dnntrace_enums.h"
@@ -30,17 +33,22 @@ static void launch_at(struct dt_model *m, int64_t vpid, int64_t vtid,
 		uint64_t ts, uint64_t call_id, const char *name)
 {
 	int64_t none[1] = {0};
-	dt_model_on_launch(m, vpid, vtid, ts, call_id, LAUNCH, name, 0, none,
-			0, 0);
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_LAUNCH,
+			.vpid = vpid, .vtid = vtid, .ts = ts, .call_id = call_id,
+			.api = LAUNCH, .name = name, .stream = 0,
+			.tensors = none, .n_tensors = 0, .result = 0});
 }
 
 /* The GPU kernel of call c: correlation c, start 1000 + 100 c, 10 ns. */
 static void gpu_kernel_of(struct dt_model *m, int64_t vpid, uint32_t c,
 		const char *name)
 {
-	dt_model_on_external_correlation(m, vpid, c, c);
-	dt_model_on_gpu_kernel(m, vpid, c, 0, 1, 1000 + 100 * (uint64_t)c,
-			1010 + 100 * (uint64_t)c, name);
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_EXTERNAL_CORRELATION,
+			.vpid = vpid, .correlation_id = c, .call_id = c});
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_GPU_KERNEL,
+			.vpid = vpid, .correlation_id = c, .gpu_device = 0,
+			.gpu_stream = 1, .gpu_start = 1000 + 100 * (uint64_t)c,
+			.gpu_end = 1010 + 100 * (uint64_t)c, .name = name});
 }
 
 /*
@@ -66,50 +74,87 @@ static void gpu_kernel_of(struct dt_model *m, int64_t vpid, uint32_t c,
 static void feed_ops(struct dt_model *m)
 {
 	const int64_t P = 1;
-	dt_model_on_status(m, P, 1, "ok");
-	dt_model_on_nvtx_push(m, P, A, 10, "", "step");
-	dt_model_on_nvtx_push(m, P, A, 20, "", "aten::conv");
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_STATUS,
+			.vpid = P, .cupti_ok = 1, .name = "ok"});
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_NVTX_PUSH,
+			.vpid = P, .vtid = A, .ts = 10, .domain = "",
+			.name = "step"});
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_NVTX_PUSH,
+			.vpid = P, .vtid = A, .ts = 20, .domain = "",
+			.name = "aten::conv"});
 	launch_at(m, P, A, 30, 1, "conv_k");
 	launch_at(m, P, B, 40, 2, "b_k");
-	dt_model_on_nvtx_push(m, P, B, 45, "D2", "loader");
-	dt_model_on_nvtx_push(m, P, A, 50, "D2", "inner2");
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_NVTX_PUSH,
+			.vpid = P, .vtid = B, .ts = 45, .domain = "D2",
+			.name = "loader"});
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_NVTX_PUSH,
+			.vpid = P, .vtid = A, .ts = 50, .domain = "D2",
+			.name = "inner2"});
 	launch_at(m, P, A, 55, 3, "k3");
 	launch_at(m, P, B, 57, 4, "k4");
-	dt_model_on_nvtx_pop(m, P, A, 60, "");
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_NVTX_POP,
+			.vpid = P, .vtid = A, .ts = 60, .domain = ""});
 	launch_at(m, P, A, 65, 5, "k5");
-	dt_model_on_nvtx_pop(m, P, A, 70, "D2");
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_NVTX_POP,
+			.vpid = P, .vtid = A, .ts = 70, .domain = "D2"});
 	launch_at(m, P, A, 75, 6, "k6");
-	dt_model_on_nvtx_start(m, P, B, 80, 7, "", "iter");
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_NVTX_START,
+			.vpid = P, .vtid = B, .ts = 80, .id = 7, .domain = "",
+			.name = "iter"});
 	launch_at(m, P, A, 85, 7, "k7");
-	dt_model_on_nvtx_push(m, P, A, 90, "", "aten::add");
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_NVTX_PUSH,
+			.vpid = P, .vtid = A, .ts = 90, .domain = "",
+			.name = "aten::add"});
 	launch_at(m, P, A, 95, 8, "k8");
-	dt_model_on_nvtx_pop(m, P, A, 100, "");
-	dt_model_on_nvtx_end(m, P, 105, 7);
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_NVTX_POP,
+			.vpid = P, .vtid = A, .ts = 100, .domain = ""});
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_NVTX_END,
+			.vpid = P, .ts = 105, .id = 7});
 	launch_at(m, P, A, 110, 9, "k9");
-	struct dt_lib_call_event call = {.vtid = B, .call_id = 10,
-		.api = DNNTRACE_LIB_cublasSgemm_v2, .n_args = 0, .result = 0};
-	dt_model_on_lib_call(m, P, 115, &call);
-	dt_model_on_nvtx_pop(m, P, B, 118, "no such domain");
-	dt_model_on_nvtx_pop(m, P, B, 120, "D2");
+	struct dt_event call = {.kind = DT_EVENT_LIB_CALL, .vpid = P, .ts = 115, .vtid = B, .call_id = 10,
+		.api = DNNTRACE_LIB_cublasSgemm_v2, .n_tensors = 0, .result = 0};
+	dt_model_on_event(m, &call);
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_NVTX_POP,
+			.vpid = P, .vtid = B, .ts = 118,
+			.domain = "no such domain"});
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_NVTX_POP,
+			.vpid = P, .vtid = B, .ts = 120, .domain = "D2"});
 	launch_at(m, P, B, 125, 11, "k11");
-	dt_model_on_nvtx_pop(m, P, A, 130, "");
-	dt_model_on_nvtx_pop(m, P, A, 131, "");          /* nothing open */
-	dt_model_on_nvtx_end(m, P, 132, 99);             /* unknown id */
-	dt_model_on_nvtx_start(m, P, A, 140, 1, "", "x");
-	dt_model_on_nvtx_start(m, P, A, 141, 2, "", "y");
-	dt_model_on_nvtx_end(m, P, 142, 2);
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_NVTX_POP,
+			.vpid = P, .vtid = A, .ts = 130, .domain = ""});
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_NVTX_POP,
+			.vpid = P, .vtid = A, .ts = 131,
+			.domain = ""});          /* nothing open */
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_NVTX_END,
+			.vpid = P, .ts = 132,
+			.id = 99});             /* unknown id */
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_NVTX_START,
+			.vpid = P, .vtid = A, .ts = 140, .id = 1, .domain = "",
+			.name = "x"});
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_NVTX_START,
+			.vpid = P, .vtid = A, .ts = 141, .id = 2, .domain = "",
+			.name = "y"});
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_NVTX_END,
+			.vpid = P, .ts = 142, .id = 2});
 	launch_at(m, P, A, 143, 12, "k12");
-	dt_model_on_nvtx_start(m, P, A, 144, 3, "", "z");
-	dt_model_on_nvtx_end(m, P, 145, 1);
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_NVTX_START,
+			.vpid = P, .vtid = A, .ts = 144, .id = 3, .domain = "",
+			.name = "z"});
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_NVTX_END,
+			.vpid = P, .ts = 145, .id = 1});
 	launch_at(m, P, A, 146, 13, "k13");
-	dt_model_on_nvtx_end(m, P, 147, 3);
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_NVTX_END,
+			.vpid = P, .ts = 147, .id = 3});
 	launch_at(m, P, A, 148, 14, "k14");
 	const char *names[] = {NULL, "conv_k", "b_k", "k3", "k4", "k5", "k6",
 		"k7", "k8", "k9", "sgemm", "k11", "k12", "k13", "k14"};
 	for (uint32_t c = 1; c <= 14; c++)
 		gpu_kernel_of(m, P, c, names[c]);
 	/* a kernel nothing links to, between calls 7 and 8: no op */
-	dt_model_on_gpu_kernel(m, P, 500, 0, 1, 1750, 1760, "unlinked");
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_GPU_KERNEL,
+			.vpid = P, .correlation_id = 500, .gpu_device = 0,
+			.gpu_stream = 1, .gpu_start = 1750, .gpu_end = 1760,
+			.name = "unlinked"});
 }
 
 static void test_ops(void)
@@ -217,40 +262,92 @@ static void test_range_window(void)
 	const int64_t P = 2;
 	struct dt_model m;
 	dt_model_init(&m);
-	dt_model_on_status(&m, P, 1, "ok");
-	dt_model_on_alloc(&m, P, 1, DNNTRACE_API_cudaMalloc, DNNTRACE_MEM_DEVICE,
-			0, 0, 0x1000, 100, 0, 0);
-	dt_model_on_nvtx_push(&m, P, A, 10, "", "step");
-	dt_model_on_alloc(&m, P, 11, DNNTRACE_API_cudaMalloc, DNNTRACE_MEM_DEVICE,
-			0, 0, 0x2000, 200, 1, 0);
+	dt_model_on_event(&m, &(struct dt_event){.kind = DT_EVENT_STATUS,
+			.vpid = P, .cupti_ok = 1, .name = "ok"});
+	dt_model_on_event(&m, &(struct dt_event){.kind = DT_EVENT_ALLOC,
+			.vpid = P, .ts = 1, .api = DNNTRACE_API_cudaMalloc,
+			.mem_kind = DNNTRACE_MEM_DEVICE, .device = 0,
+			.stream = 0, .ptr = 0x1000, .bytes = 100, .tensor = 0,
+			.result = 0});
+	dt_model_on_event(&m, &(struct dt_event){.kind = DT_EVENT_NVTX_PUSH,
+			.vpid = P, .vtid = A, .ts = 10, .domain = "",
+			.name = "step"});
+	dt_model_on_event(&m, &(struct dt_event){.kind = DT_EVENT_ALLOC,
+			.vpid = P, .ts = 11, .api = DNNTRACE_API_cudaMalloc,
+			.mem_kind = DNNTRACE_MEM_DEVICE, .device = 0,
+			.stream = 0, .ptr = 0x2000, .bytes = 200, .tensor = 1,
+			.result = 0});
 	int64_t wa[] = {0, 1}, a[] = {1}, wb[] = {0, 2}, c[] = {3},
 		w[] = {0}, bd[] = {2, 4};
-	dt_model_on_launch(&m, P, A, 12, 1, LAUNCH, "c1", 0, wa, 2, 0);
-	dt_model_on_launch(&m, P, A, 13, 2, LAUNCH, "c2", 0, a, 1, 0);
-	dt_model_on_free(&m, P, 60, DNNTRACE_API_cudaFree, 0, 1, 0);
-	dt_model_on_nvtx_pop(&m, P, A, 61, "");
-	dt_model_on_alloc(&m, P, 80, DNNTRACE_API_cudaMalloc, DNNTRACE_MEM_DEVICE,
-			0, 0, 0x5000, 500, 4, 0);
-	dt_model_on_nvtx_push(&m, P, A, 100, "", "step");
-	dt_model_on_alloc(&m, P, 101, DNNTRACE_API_cudaMalloc, DNNTRACE_MEM_DEVICE,
-			0, 0, 0x3000, 300, 2, 0);
-	dt_model_on_launch(&m, P, A, 102, 3, LAUNCH, "c3", 0, wb, 2, 0);
-	dt_model_on_alloc(&m, P, 125, DNNTRACE_API_cudaMalloc, DNNTRACE_MEM_DEVICE,
-			0, 0, 0x4000, 400, 3, 0);
-	dt_model_on_launch(&m, P, A, 126, 4, LAUNCH, "c4", 0, c, 1, 0);
-	dt_model_on_launch(&m, P, B, 127, 6, LAUNCH, "c6", 0, bd, 2, 0);
-	dt_model_on_free(&m, P, 145, DNNTRACE_API_cudaFree, 0, 3, 0);
-	dt_model_on_free(&m, P, 150, DNNTRACE_API_cudaFree, 0, 2, 0);
-	dt_model_on_nvtx_pop(&m, P, A, 151, "");
-	dt_model_on_free(&m, P, 160, DNNTRACE_API_cudaFree, 0, 4, 0);
-	dt_model_on_launch(&m, P, A, 200, 5, LAUNCH, "c5", 0, w, 1, 0);
+	dt_model_on_event(&m, &(struct dt_event){.kind = DT_EVENT_LAUNCH,
+			.vpid = P, .vtid = A, .ts = 12, .call_id = 1,
+			.api = LAUNCH, .name = "c1", .stream = 0, .tensors = wa,
+			.n_tensors = 2, .result = 0});
+	dt_model_on_event(&m, &(struct dt_event){.kind = DT_EVENT_LAUNCH,
+			.vpid = P, .vtid = A, .ts = 13, .call_id = 2,
+			.api = LAUNCH, .name = "c2", .stream = 0, .tensors = a,
+			.n_tensors = 1, .result = 0});
+	dt_model_on_event(&m, &(struct dt_event){.kind = DT_EVENT_FREE,
+			.vpid = P, .ts = 60, .api = DNNTRACE_API_cudaFree,
+			.stream = 0, .tensor = 1, .result = 0});
+	dt_model_on_event(&m, &(struct dt_event){.kind = DT_EVENT_NVTX_POP,
+			.vpid = P, .vtid = A, .ts = 61, .domain = ""});
+	dt_model_on_event(&m, &(struct dt_event){.kind = DT_EVENT_ALLOC,
+			.vpid = P, .ts = 80, .api = DNNTRACE_API_cudaMalloc,
+			.mem_kind = DNNTRACE_MEM_DEVICE, .device = 0,
+			.stream = 0, .ptr = 0x5000, .bytes = 500, .tensor = 4,
+			.result = 0});
+	dt_model_on_event(&m, &(struct dt_event){.kind = DT_EVENT_NVTX_PUSH,
+			.vpid = P, .vtid = A, .ts = 100, .domain = "",
+			.name = "step"});
+	dt_model_on_event(&m, &(struct dt_event){.kind = DT_EVENT_ALLOC,
+			.vpid = P, .ts = 101, .api = DNNTRACE_API_cudaMalloc,
+			.mem_kind = DNNTRACE_MEM_DEVICE, .device = 0,
+			.stream = 0, .ptr = 0x3000, .bytes = 300, .tensor = 2,
+			.result = 0});
+	dt_model_on_event(&m, &(struct dt_event){.kind = DT_EVENT_LAUNCH,
+			.vpid = P, .vtid = A, .ts = 102, .call_id = 3,
+			.api = LAUNCH, .name = "c3", .stream = 0, .tensors = wb,
+			.n_tensors = 2, .result = 0});
+	dt_model_on_event(&m, &(struct dt_event){.kind = DT_EVENT_ALLOC,
+			.vpid = P, .ts = 125, .api = DNNTRACE_API_cudaMalloc,
+			.mem_kind = DNNTRACE_MEM_DEVICE, .device = 0,
+			.stream = 0, .ptr = 0x4000, .bytes = 400, .tensor = 3,
+			.result = 0});
+	dt_model_on_event(&m, &(struct dt_event){.kind = DT_EVENT_LAUNCH,
+			.vpid = P, .vtid = A, .ts = 126, .call_id = 4,
+			.api = LAUNCH, .name = "c4", .stream = 0, .tensors = c,
+			.n_tensors = 1, .result = 0});
+	dt_model_on_event(&m, &(struct dt_event){.kind = DT_EVENT_LAUNCH,
+			.vpid = P, .vtid = B, .ts = 127, .call_id = 6,
+			.api = LAUNCH, .name = "c6", .stream = 0, .tensors = bd,
+			.n_tensors = 2, .result = 0});
+	dt_model_on_event(&m, &(struct dt_event){.kind = DT_EVENT_FREE,
+			.vpid = P, .ts = 145, .api = DNNTRACE_API_cudaFree,
+			.stream = 0, .tensor = 3, .result = 0});
+	dt_model_on_event(&m, &(struct dt_event){.kind = DT_EVENT_FREE,
+			.vpid = P, .ts = 150, .api = DNNTRACE_API_cudaFree,
+			.stream = 0, .tensor = 2, .result = 0});
+	dt_model_on_event(&m, &(struct dt_event){.kind = DT_EVENT_NVTX_POP,
+			.vpid = P, .vtid = A, .ts = 151, .domain = ""});
+	dt_model_on_event(&m, &(struct dt_event){.kind = DT_EVENT_FREE,
+			.vpid = P, .ts = 160, .api = DNNTRACE_API_cudaFree,
+			.stream = 0, .tensor = 4, .result = 0});
+	dt_model_on_event(&m, &(struct dt_event){.kind = DT_EVENT_LAUNCH,
+			.vpid = P, .vtid = A, .ts = 200, .call_id = 5,
+			.api = LAUNCH, .name = "c5", .stream = 0, .tensors = w,
+			.n_tensors = 1, .result = 0});
 	const uint64_t gpu[][3] = {{1, 20, 30}, {2, 40, 50}, {3, 110, 120},
 		{4, 130, 140}, {6, 135, 138}, {5, 210, 220}};
 	for (size_t i = 0; i < 6; i++) {
-		dt_model_on_external_correlation(&m, P, (uint32_t)gpu[i][0],
-				gpu[i][0]);
-		dt_model_on_gpu_kernel(&m, P, (uint32_t)gpu[i][0], 0, 1,
-				gpu[i][1], gpu[i][2], "k");
+		dt_model_on_event(&m, &(struct dt_event){.kind = DT_EVENT_EXTERNAL_CORRELATION,
+				.vpid = P, .correlation_id = (uint32_t)gpu[i][0],
+				.call_id = gpu[i][0]});
+		dt_model_on_event(&m, &(struct dt_event){.kind = DT_EVENT_GPU_KERNEL,
+				.vpid = P, .correlation_id = (uint32_t)gpu[i][0],
+				.gpu_device = 0, .gpu_stream = 1,
+				.gpu_start = gpu[i][1], .gpu_end = gpu[i][2],
+				.name = "k"});
 	}
 	struct dt_group *groups;
 	size_t n = dt_groups_build(&m, DT_GRANULARITY_KERNEL, &groups);
@@ -303,32 +400,49 @@ static void test_explicit_categories(void)
 	const int64_t P = 3;
 	struct dt_model m;
 	dt_model_init(&m);
-	dt_model_on_status(&m, P, 1, "ok");
+	dt_model_on_event(&m, &(struct dt_event){.kind = DT_EVENT_STATUS,
+			.vpid = P, .cupti_ok = 1, .name = "ok"});
 	for (int64_t id = 0; id < 8; id++)
-		dt_model_on_alloc(&m, P, 1 + (uint64_t)id, DNNTRACE_API_cudaMalloc,
-				DNNTRACE_MEM_DEVICE, 0, 0, 0x1000 * (uint64_t)(id + 1),
-				64, id, 0);
-	dt_model_on_tag(&m, P, 0, "param:fc.weight");
-	dt_model_on_tag(&m, P, 1, "grad:fc.weight");
-	dt_model_on_tag(&m, P, 2, "optim:fc.weight.exp_avg");
-	dt_model_on_tag(&m, P, 3, "act:layer1.0.conv1");
-	dt_model_on_tag(&m, P, 4, "act:early");
-	dt_model_on_tag(&m, P, 4, "grad:late");        /* the last tag wins */
-	dt_model_on_tag(&m, P, 5, "params:not_a_prefix");
-	dt_model_on_tag(&m, P, 7, "param:also_workspace");
+		dt_model_on_event(&m, &(struct dt_event){.kind = DT_EVENT_ALLOC,
+				.vpid = P, .ts = 1 + (uint64_t)id,
+				.api = DNNTRACE_API_cudaMalloc,
+				.mem_kind = DNNTRACE_MEM_DEVICE, .device = 0,
+				.stream = 0, .ptr = 0x1000 * (uint64_t)(id + 1),
+				.bytes = 64, .tensor = id, .result = 0});
+	dt_model_on_event(&m, &(struct dt_event){.kind = DT_EVENT_TAG, .vpid = P,
+			.tensor = 0, .name = "param:fc.weight"});
+	dt_model_on_event(&m, &(struct dt_event){.kind = DT_EVENT_TAG, .vpid = P,
+			.tensor = 1, .name = "grad:fc.weight"});
+	dt_model_on_event(&m, &(struct dt_event){.kind = DT_EVENT_TAG, .vpid = P,
+			.tensor = 2, .name = "optim:fc.weight.exp_avg"});
+	dt_model_on_event(&m, &(struct dt_event){.kind = DT_EVENT_TAG, .vpid = P,
+			.tensor = 3, .name = "act:layer1.0.conv1"});
+	dt_model_on_event(&m, &(struct dt_event){.kind = DT_EVENT_TAG, .vpid = P,
+			.tensor = 4, .name = "act:early"});
+	dt_model_on_event(&m, &(struct dt_event){.kind = DT_EVENT_TAG, .vpid = P,
+			.tensor = 4,
+			.name = "grad:late"});        /* the last tag wins */
+	dt_model_on_event(&m, &(struct dt_event){.kind = DT_EVENT_TAG, .vpid = P,
+			.tensor = 5, .name = "params:not_a_prefix"});
+	dt_model_on_event(&m, &(struct dt_event){.kind = DT_EVENT_TAG, .vpid = P,
+			.tensor = 7, .name = "param:also_workspace"});
 	/* tensors 6 and 7 are a call's WORKSPACE; 5 is read */
 	const int64_t tensors[] = {5, 6, 7};
 	const uint64_t ptrs[] = {0x6000, 0x7000, 0x8000};
 	const uint8_t roles[] = {DNNTRACE_ROLE_READ, DNNTRACE_ROLE_WORKSPACE,
 		DNNTRACE_ROLE_WORKSPACE};
 	const uint8_t zeros[] = {0, 0, 0};
-	struct dt_lib_call_event call = {.call_id = 1,
-		.api = DNNTRACE_LIB_cudnnConvolutionForward, .n_args = 3,
+	struct dt_event call = {.kind = DT_EVENT_LIB_CALL, .vpid = P, .ts = 20, .call_id = 1,
+		.api = DNNTRACE_LIB_cudnnConvolutionForward, .n_tensors = 3,
 		.tensors = tensors, .ptrs = ptrs, .roles = roles, .dtypes = zeros,
 		.ranks = zeros, .n_dims = 0, .dims = NULL, .result = 0};
-	dt_model_on_lib_call(&m, P, 20, &call);
-	dt_model_on_external_correlation(&m, P, 1, 1);
-	dt_model_on_gpu_kernel(&m, P, 1, 0, 1, 100, 110, "conv");
+	dt_model_on_event(&m, &call);
+	dt_model_on_event(&m, &(struct dt_event){.kind = DT_EVENT_EXTERNAL_CORRELATION,
+			.vpid = P, .correlation_id = 1, .call_id = 1});
+	dt_model_on_event(&m, &(struct dt_event){.kind = DT_EVENT_GPU_KERNEL,
+			.vpid = P, .correlation_id = 1, .gpu_device = 0,
+			.gpu_stream = 1, .gpu_start = 100, .gpu_end = 110,
+			.name = "conv"});
 	struct dt_group *groups;
 	size_t n = dt_groups_build(&m, DT_GRANULARITY_KERNEL, &groups);
 	CHECK_EQ_INT(n, 1);

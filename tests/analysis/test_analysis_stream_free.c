@@ -12,9 +12,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "analysis/group.h"
-#include "analysis/model.h"
-#include "analysis/stream_order.h"
+#include "analysis/derive/group.h"
+#include "analysis/model/model.h"
+#include "analysis/derive/stream_order.h"
+#include "analysis/derive/group_build.h"
+#include "analysis/derive/window.h"
 #include "tests/analysis/check.h"
 #include "tracepoints/dnntrace_enums.h"
 
@@ -58,41 +60,105 @@
 static void feed(struct dt_model *m, bool with_gpu_records)
 {
 	const int64_t sizes[] = {100, 200, 400, 800, 1600, 3200};
-	dt_model_on_status(m, P, with_gpu_records, "ok");
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_STATUS,
+			.vpid = P, .cupti_ok = with_gpu_records, .name = "ok"});
 	for (int i = 0; i < 6; i++)
-		dt_model_on_alloc(m, P, 10 + (uint64_t)i, MALLOC_ASYNC,
-				DNNTRACE_MEM_STREAM_ORDERED, 0, 0, 0x1000 * (uint64_t)(i + 1),
-				(uint64_t)sizes[i], i, 0);
+		dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_ALLOC,
+				.vpid = P, .ts = 10 + (uint64_t)i,
+				.api = MALLOC_ASYNC,
+				.mem_kind = DNNTRACE_MEM_STREAM_ORDERED,
+				.device = 0, .stream = 0,
+				.ptr = 0x1000 * (uint64_t)(i + 1),
+				.bytes = (uint64_t)sizes[i], .tensor = i,
+				.result = 0});
 	int64_t a[] = {0, 2}, b[] = {2, 1}, c[] = {1}, d[] = {5}, e[] = {6};
-	dt_model_on_launch(m, P, 0, 20, 1, LAUNCH, "k_a", STREAM_A, a, 2, 0);
-	dt_model_on_launch(m, P, 0, 25, 5, LAUNCH, "k_d", STREAM_B, d, 1, 0);
-	dt_model_on_launch(m, P, 0, 30, 2, LAUNCH, "k_b", STREAM_A, b, 2, 0);
-	dt_model_on_memcpy(m, P, 35, 4, DNNTRACE_API_cudaMemcpyAsync, 1, 0);
-	dt_model_on_free(m, P, 40, FREE_ASYNC, STREAM_A, 2, 0);
-	dt_model_on_free(m, P, 41, DNNTRACE_API_cudaFree, 0, 3, 0);
-	dt_model_on_free(m, P, 42, FREE_ASYNC, STREAM_C, 4, 0);
-	dt_model_on_free(m, P, 43, FREE_ASYNC, STREAM_B, 5, 0);
-	dt_model_on_free(m, P, 44, FREE_ASYNC, STREAM_B, 5, 0); /* double: ignored */
-	dt_model_on_launch(m, P, 0, 50, 3, LAUNCH, "k_c", STREAM_A, c, 1, 0);
-	dt_model_on_alloc(m, P, 55, MALLOC_ASYNC, DNNTRACE_MEM_STREAM_ORDERED, 0, STREAM_B,
-			0x7000, 6400, 6, 0);
-	dt_model_on_launch(m, P, 0, 57, 7, LAUNCH, "k_f", STREAM_B, e, 1, 0);
-	dt_model_on_launch(m, P, 0, 60, 6, LAUNCH, "k_e", STREAM_A, e, 1, 0);
-	dt_model_on_free(m, P, 70, FREE_ASYNC, STREAM_A, 6, 0);
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_LAUNCH,
+			.vpid = P, .vtid = 0, .ts = 20, .call_id = 1,
+			.api = LAUNCH, .name = "k_a", .stream = STREAM_A,
+			.tensors = a, .n_tensors = 2, .result = 0});
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_LAUNCH,
+			.vpid = P, .vtid = 0, .ts = 25, .call_id = 5,
+			.api = LAUNCH, .name = "k_d", .stream = STREAM_B,
+			.tensors = d, .n_tensors = 1, .result = 0});
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_LAUNCH,
+			.vpid = P, .vtid = 0, .ts = 30, .call_id = 2,
+			.api = LAUNCH, .name = "k_b", .stream = STREAM_A,
+			.tensors = b, .n_tensors = 2, .result = 0});
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_MEMCPY,
+			.vpid = P, .ts = 35, .call_id = 4,
+			.api = DNNTRACE_API_cudaMemcpyAsync, .tensor = 1,
+			.result = 0});
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_FREE, .vpid = P,
+			.ts = 40, .api = FREE_ASYNC, .stream = STREAM_A,
+			.tensor = 2, .result = 0});
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_FREE, .vpid = P,
+			.ts = 41, .api = DNNTRACE_API_cudaFree, .stream = 0,
+			.tensor = 3, .result = 0});
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_FREE, .vpid = P,
+			.ts = 42, .api = FREE_ASYNC, .stream = STREAM_C,
+			.tensor = 4, .result = 0});
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_FREE, .vpid = P,
+			.ts = 43, .api = FREE_ASYNC, .stream = STREAM_B,
+			.tensor = 5, .result = 0});
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_FREE, .vpid = P,
+			.ts = 44, .api = FREE_ASYNC, .stream = STREAM_B,
+			.tensor = 5, .result = 0}); /* double: ignored */
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_LAUNCH,
+			.vpid = P, .vtid = 0, .ts = 50, .call_id = 3,
+			.api = LAUNCH, .name = "k_c", .stream = STREAM_A,
+			.tensors = c, .n_tensors = 1, .result = 0});
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_ALLOC,
+			.vpid = P, .ts = 55, .api = MALLOC_ASYNC,
+			.mem_kind = DNNTRACE_MEM_STREAM_ORDERED, .device = 0,
+			.stream = STREAM_B, .ptr = 0x7000, .bytes = 6400,
+			.tensor = 6, .result = 0});
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_LAUNCH,
+			.vpid = P, .vtid = 0, .ts = 57, .call_id = 7,
+			.api = LAUNCH, .name = "k_f", .stream = STREAM_B,
+			.tensors = e, .n_tensors = 1, .result = 0});
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_LAUNCH,
+			.vpid = P, .vtid = 0, .ts = 60, .call_id = 6,
+			.api = LAUNCH, .name = "k_e", .stream = STREAM_A,
+			.tensors = e, .n_tensors = 1, .result = 0});
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_FREE, .vpid = P,
+			.ts = 70, .api = FREE_ASYNC, .stream = STREAM_A,
+			.tensor = 6, .result = 0});
 	if (!with_gpu_records)
 		return;
 	/* CUPTI delivers records late, out of order */
-	dt_model_on_gpu_kernel(m, P, 13, 0, 11, 3100, 3400, "k_e");
-	dt_model_on_gpu_kernel(m, P, 12, 0, 5, 2800, 3000, "k_c");
-	dt_model_on_gpu_copy(m, P, 14, 0, 5, 2500, 2700);
-	dt_model_on_gpu_kernel(m, P, 16, 0, 9, 1195, 1300, "k_f");
-	dt_model_on_gpu_kernel(m, P, 11, 0, 5, 1600, 2500, "k_b");
-	dt_model_on_gpu_kernel(m, P, 15, 0, 9, 1100, 1200, "k_d");
-	dt_model_on_gpu_kernel(m, P, 10, 0, 5, 1000, 1500, "k_a");
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_GPU_KERNEL,
+			.vpid = P, .correlation_id = 13, .gpu_device = 0,
+			.gpu_stream = 11, .gpu_start = 3100, .gpu_end = 3400,
+			.name = "k_e"});
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_GPU_KERNEL,
+			.vpid = P, .correlation_id = 12, .gpu_device = 0,
+			.gpu_stream = 5, .gpu_start = 2800, .gpu_end = 3000,
+			.name = "k_c"});
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_GPU_MEMCPY,
+			.vpid = P, .correlation_id = 14, .gpu_device = 0,
+			.gpu_stream = 5, .gpu_start = 2500, .gpu_end = 2700});
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_GPU_KERNEL,
+			.vpid = P, .correlation_id = 16, .gpu_device = 0,
+			.gpu_stream = 9, .gpu_start = 1195, .gpu_end = 1300,
+			.name = "k_f"});
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_GPU_KERNEL,
+			.vpid = P, .correlation_id = 11, .gpu_device = 0,
+			.gpu_stream = 5, .gpu_start = 1600, .gpu_end = 2500,
+			.name = "k_b"});
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_GPU_KERNEL,
+			.vpid = P, .correlation_id = 15, .gpu_device = 0,
+			.gpu_stream = 9, .gpu_start = 1100, .gpu_end = 1200,
+			.name = "k_d"});
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_GPU_KERNEL,
+			.vpid = P, .correlation_id = 10, .gpu_device = 0,
+			.gpu_stream = 5, .gpu_start = 1000, .gpu_end = 1500,
+			.name = "k_a"});
 	const uint32_t correlations[] = {10, 11, 12, 13, 14, 15, 16};
 	const uint64_t calls[] = {1, 2, 3, 6, 4, 5, 7};
 	for (int i = 0; i < 7; i++)
-		dt_model_on_external_correlation(m, P, correlations[i], calls[i]);
+		dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_EXTERNAL_CORRELATION,
+				.vpid = P, .correlation_id = correlations[i],
+				.call_id = calls[i]});
 }
 
 static void test_release_times(void)
@@ -193,9 +259,14 @@ static void test_no_stream_frees(void)
 {
 	struct dt_model m;
 	dt_model_init(&m);
-	dt_model_on_alloc(&m, P, 1, DNNTRACE_API_cudaMalloc, DNNTRACE_MEM_DEVICE,
-			0, 0, 0x1000, 64, 0, 0);
-	dt_model_on_free(&m, P, 2, DNNTRACE_API_cudaFree, 0, 0, 0);
+	dt_model_on_event(&m, &(struct dt_event){.kind = DT_EVENT_ALLOC,
+			.vpid = P, .ts = 1, .api = DNNTRACE_API_cudaMalloc,
+			.mem_kind = DNNTRACE_MEM_DEVICE, .device = 0,
+			.stream = 0, .ptr = 0x1000, .bytes = 64, .tensor = 0,
+			.result = 0});
+	dt_model_on_event(&m, &(struct dt_event){.kind = DT_EVENT_FREE,
+			.vpid = P, .ts = 2, .api = DNNTRACE_API_cudaFree,
+			.stream = 0, .tensor = 0, .result = 0});
 	CHECK(dt_stream_points(dt_model_find_process(&m, P)) == NULL);
 	dt_model_free(&m);
 }

@@ -10,12 +10,15 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analysis/api_names.h"
-#include "analysis/gpu_time.h"
-#include "analysis/group.h"
-#include "analysis/model.h"
-#include "analysis/overheads.h"
-#include "analysis/timeline_json.h"
+#include "analysis/model/api_names.h"
+#include "analysis/derive/gpu_time.h"
+#include "analysis/derive/group.h"
+#include "analysis/model/model.h"
+#include "analysis/derive/overheads.h"
+#include "analysis/report/gpu_time_report.h"
+#include "analysis/report/overheads_csv.h"
+#include "analysis/report/timeline_json.h"
+#include "analysis/derive/window.h"
 #include "tests/analysis/check.h"
 #include "tracepoints/dnntrace_enums.h"
 
@@ -121,15 +124,15 @@ static void test_gpu_time(const char *dir)
 }
 
 static void call_api(struct dt_overheads *o, struct dt_model *m,
-		enum dt_hook_kind kind, int api, uint64_t start, uint64_t ts)
+		enum dt_event_kind kind, int api, uint64_t start, uint64_t ts)
 {
-	struct dt_hook_event e = {.kind = kind, .vpid = 1, .vtid = 10, .ts = ts,
+	struct dt_event e = {.kind = kind, .vpid = 1, .vtid = 10, .ts = ts,
 		.start_ns = start, .api = api, .result = 0, .tensor = -1,
 		.src_tensor = -1};
 	dt_overheads_on_event(o, m, &e);
 }
 
-static void call(struct dt_overheads *o, struct dt_model *m, enum dt_hook_kind kind,
+static void call(struct dt_overheads *o, struct dt_model *m, enum dt_event_kind kind,
 		uint64_t start, uint64_t ts)
 {
 	call_api(o, m, kind, 0, start, ts);
@@ -141,32 +144,52 @@ static void test_overheads(const char *dir)
 	dt_model_init(&m);
 	struct dt_overheads *o = dt_overheads_new();
 
-	dt_model_on_nvtx_push(&m, 1, 10, 1000, "", "A");
-	call(o, &m, DT_HOOK_LAUNCH, 1500, 1600);
-	call(o, &m, DT_HOOK_LAUNCH, 2000, 2100);
-	dt_model_on_nvtx_pop(&m, 1, 10, 3000, "");        /* A: T2 500, T3 900, T5 400 */
-	dt_model_on_nvtx_push(&m, 1, 10, 4000, "", "B");  /* a container */
-	dt_model_on_nvtx_push(&m, 1, 10, 4100, "", "C");
-	call(o, &m, DT_HOOK_LIB_CALL, 4200, 4700);
-	dt_model_on_nvtx_pop(&m, 1, 10, 5000, "");        /* C: T2 100, T3 300 */
-	dt_model_on_nvtx_push(&m, 1, 10, 5500, "", "D");  /* host only, T1 500 */
+	dt_model_on_event(&m, &(struct dt_event){.kind = DT_EVENT_NVTX_PUSH,
+			.vpid = 1, .vtid = 10, .ts = 1000, .domain = "",
+			.name = "A"});
+	call(o, &m, DT_EVENT_LAUNCH, 1500, 1600);
+	call(o, &m, DT_EVENT_LAUNCH, 2000, 2100);
+	dt_model_on_event(&m, &(struct dt_event){.kind = DT_EVENT_NVTX_POP,
+			.vpid = 1, .vtid = 10, .ts = 3000,
+			.domain = ""});        /* A: T2 500, T3 900, T5 400 */
+	dt_model_on_event(&m, &(struct dt_event){.kind = DT_EVENT_NVTX_PUSH,
+			.vpid = 1, .vtid = 10, .ts = 4000, .domain = "",
+			.name = "B"});  /* a container */
+	dt_model_on_event(&m, &(struct dt_event){.kind = DT_EVENT_NVTX_PUSH,
+			.vpid = 1, .vtid = 10, .ts = 4100, .domain = "",
+			.name = "C"});
+	call(o, &m, DT_EVENT_LIB_CALL, 4200, 4700);
+	dt_model_on_event(&m, &(struct dt_event){.kind = DT_EVENT_NVTX_POP,
+			.vpid = 1, .vtid = 10, .ts = 5000,
+			.domain = ""});        /* C: T2 100, T3 300 */
+	dt_model_on_event(&m, &(struct dt_event){.kind = DT_EVENT_NVTX_PUSH,
+			.vpid = 1, .vtid = 10, .ts = 5500, .domain = "",
+			.name = "D"});  /* host only, T1 500 */
 	/* a synchronous copy is mostly waiting: no launch, D stays host only */
-	call_api(o, &m, DT_HOOK_MEMCPY, DNNTRACE_API_cudaMemcpy, 5600, 5900);
-	dt_model_on_nvtx_pop(&m, 1, 10, 6000, "");
-	dt_model_on_nvtx_pop(&m, 1, 10, 7000, "");        /* B */
-	dt_model_on_nvtx_push(&m, 1, 10, 8000, "", "A");  /* T1 8000 - 3000 */
-	call(o, &m, DT_HOOK_LAUNCH, 8100, 8200);
+	call_api(o, &m, DT_EVENT_MEMCPY, DNNTRACE_API_cudaMemcpy, 5600, 5900);
+	dt_model_on_event(&m, &(struct dt_event){.kind = DT_EVENT_NVTX_POP,
+			.vpid = 1, .vtid = 10, .ts = 6000, .domain = ""});
+	dt_model_on_event(&m, &(struct dt_event){.kind = DT_EVENT_NVTX_POP,
+			.vpid = 1, .vtid = 10, .ts = 7000,
+			.domain = ""});        /* B */
+	dt_model_on_event(&m, &(struct dt_event){.kind = DT_EVENT_NVTX_PUSH,
+			.vpid = 1, .vtid = 10, .ts = 8000, .domain = "",
+			.name = "A"});  /* T1 8000 - 3000 */
+	call(o, &m, DT_EVENT_LAUNCH, 8100, 8200);
 	/* an async set counts as a launch (the seed's cudaMemcpyAsync) */
-	call_api(o, &m, DT_HOOK_MEMSET, DNNTRACE_API_cudaMemsetAsync, 8300, 8400);
-	struct dt_hook_event failed = {.kind = DT_HOOK_LAUNCH, .vpid = 1, .vtid = 10,
+	call_api(o, &m, DT_EVENT_MEMSET, DNNTRACE_API_cudaMemsetAsync, 8300, 8400);
+	struct dt_event failed = {.kind = DT_EVENT_LAUNCH, .vpid = 1, .vtid = 10,
 		.ts = 8600, .start_ns = 8500, .result = 1};
 	dt_overheads_on_event(o, &m, &failed);         /* failed: not charged */
-	dt_model_on_nvtx_pop(&m, 1, 10, 9000, "");
+	dt_model_on_event(&m, &(struct dt_event){.kind = DT_EVENT_NVTX_POP,
+			.vpid = 1, .vtid = 10, .ts = 9000, .domain = ""});
 	/* a launch on another thread, in no range, and a range left open */
-	struct dt_hook_event other = {.kind = DT_HOOK_LAUNCH, .vpid = 1, .vtid = 11,
+	struct dt_event other = {.kind = DT_EVENT_LAUNCH, .vpid = 1, .vtid = 11,
 		.ts = 9100, .start_ns = 9050};
 	dt_overheads_on_event(o, &m, &other);
-	dt_model_on_nvtx_push(&m, 1, 10, 9500, "", "open");
+	dt_model_on_event(&m, &(struct dt_event){.kind = DT_EVENT_NVTX_PUSH,
+			.vpid = 1, .vtid = 10, .ts = 9500, .domain = "",
+			.name = "open"});
 	dt_overheads_finish(o, &m);
 
 	CHECK(dt_overheads_write(o, 1, dir) == 0);

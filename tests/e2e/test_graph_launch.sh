@@ -49,7 +49,7 @@ PY
 	fail "timeline.json: not every graph kernel has its launch arrow"
 
 # One op per graph launch; the launches made during stream capture ran no
-# kernel and are no op of their own (analysis/README.md).
+# kernel and are no op of their own (analysis/DECISIONS.md).
 analyze "$e2e_tmp/trace" -o "$e2e_tmp/report-op" --granularity op >/dev/null 2>"$e2e_tmp/analyze-op.err" ||
 	fail "analyze --granularity op exited $?: $(tail -n 1 "$e2e_tmp/analyze-op.err")"
 check report "$e2e_tmp/truth/op" "$e2e_tmp/report-op" >"$e2e_tmp/op-check.out" ||

@@ -1,5 +1,5 @@
 /*
- * Prints the analyzer reader's event specs (analysis/event_specs.h), one
+ * Prints the analyzer reader's event specs (analysis/decode/event_specs.h), one
  * event a line: "provider:event field:class ...", an optional field with a
  * leading '?'. test_event_fields.sh holds them against the metadata of a
  * trace the real tracer wrote. Must never print anything the specs do not
@@ -7,7 +7,7 @@
  */
 #include <stdio.h>
 
-#include "analysis/event_specs.h"
+#include "analysis/decode/event_specs.h"
 
 int main(void)
 {

@@ -26,7 +26,7 @@ struct entry {
 	bool seen_in_file;
 };
 
-#define API_ENTRY(id, name, proc, cbid) { "api", id, #name, false },
+#define API_ENTRY(id, name, kind, proc, cbid) { "api", id, #name, false },
 #define LIB_ENTRY(id, name, args, params) { "lib", id, #name, false },
 static struct entry catalogue[] = {
 	DNNTRACE_API_ENTRIES(API_ENTRY)
@@ -35,7 +35,7 @@ static struct entry catalogue[] = {
 enum { N_ENTRIES = sizeof(catalogue) / sizeof(catalogue[0]) };
 
 /* The enum constants the tracer writes, by name, for the same check. */
-#define API_ENUM_VALUE(id, name, proc, cbid) DNNTRACE_API_##name,
+#define API_ENUM_VALUE(id, name, kind, proc, cbid) DNNTRACE_API_##name,
 #define LIB_ENUM_VALUE(id, name, args, params) DNNTRACE_LIB_##name,
 static const int enum_values[N_ENTRIES] = {
 	DNNTRACE_API_ENTRIES(API_ENUM_VALUE)
@@ -59,7 +59,7 @@ static void fail(const char *format, ...)
 
 static void list_wrapped(void)
 {
-#define PRINT_API(id, name, proc, cbid) puts(#name);
+#define PRINT_API(id, name, kind, proc, cbid) puts(#name);
 #define PRINT_LIB(id, name, args, params) puts(#name);
 #define PRINT_WRAPPED(name, proc) puts(#name);
 	DNNTRACE_API_ENTRIES(PRINT_API)

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The reader's event specs and the tracepoints cannot drift: both expand
 # tracepoints/event_fields.h, and this test holds the specs the analyzer
-# reads with (analysis/event_specs.c) against the metadata of a trace that
+# reads with (analysis/decode/event_specs.c) against the metadata of a trace that
 # libdnntrace.so itself wrote (every enabled event is declared there, hit or
 # not). Must never compare against a field list kept by hand.
 set -uo pipefail

@@ -3,7 +3,7 @@
  * here are those of /work/shared/notes/g10-semantics.md: Birth is a tensor's
  * first use (input or output), Death its last use as an input + 1, or -1 when
  * no kernel reads it. A library call says how it uses each argument; a
- * launch does not, so (as the analyzer does, analysis/README.md) its use of a
+ * launch does not, so (as the analyzer does, analysis/DECISIONS.md) its use of a
  * tensor is an input and an output, except the first use of a tensor nothing
  * wrote before, which is an output only. Workloads that do not declare their
  * host writes (truth_exact_roles) keep every tensor filled by a copy touched

@@ -1,0 +1,190 @@
+/*
+ * The decoder-to-analysis hand-off (event_pipe.h): chunks of records in a
+ * FIFO between one producer and one consumer, a mutex and a condition
+ * variable taken once per chunk. Must never let the producer run more
+ * than MAX_CHUNKS chunks ahead.
+ */
+#include "analysis/decode/event_pipe.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+
+#include "analysis/util.h"
+
+#define CHUNK_BYTES ((size_t)256 << 10)
+#define MAX_CHUNKS 8   /* 2 MiB in flight: far ahead enough to even out bursts */
+
+struct chunk {
+	char *data;
+	size_t len, cap;
+	struct chunk *next;
+};
+
+struct dt_event_pipe {
+	dt_pipe_consume_fn *consume;
+	void *ctx;
+	struct chunk *current;       /* the producer's */
+	/* shared, under lock: */
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	struct chunk *full_head, *full_tail;   /* handed over, oldest first */
+	struct chunk *spare;         /* consumed, ready for reuse (a stack) */
+	size_t n_chunks;             /* allocated, in any of the places above */
+	bool done;                   /* the producer has handed over its last */
+	bool threaded;
+	pthread_t thread;
+};
+
+static struct chunk *chunk_new(size_t cap)
+{
+	struct chunk *c = dt_xcalloc(1, sizeof(*c));
+	c->cap = cap;
+	c->data = dt_xmalloc(cap);
+	return c;
+}
+
+static void chunk_free(struct chunk *c)
+{
+	free(c->data);
+	free(c);
+}
+
+static void *consumer_run(void *arg)
+{
+	struct dt_event_pipe *p = arg;
+	pthread_mutex_lock(&p->lock);
+	for (;;) {
+		while (!p->full_head && !p->done)
+			pthread_cond_wait(&p->cond, &p->lock);
+		struct chunk *c = p->full_head;
+		if (!c)
+			break;                   /* done, and all consumed */
+		p->full_head = c->next;
+		if (!p->full_head)
+			p->full_tail = NULL;
+		pthread_mutex_unlock(&p->lock);
+		p->consume(p->ctx, c->data, c->len);
+		pthread_mutex_lock(&p->lock);
+		if (c->cap == CHUNK_BYTES) {  /* reused: no fresh pages */
+			c->len = 0;
+			c->next = p->spare;
+			p->spare = c;
+		} else {                     /* an oversized one */
+			chunk_free(c);
+			p->n_chunks--;
+		}
+		pthread_cond_broadcast(&p->cond);
+	}
+	pthread_mutex_unlock(&p->lock);
+	return NULL;
+}
+
+struct dt_event_pipe *dt_event_pipe_new(dt_pipe_consume_fn *consume,
+		void *ctx, bool threaded)
+{
+	struct dt_event_pipe *p = dt_xcalloc(1, sizeof(*p));
+	p->consume = consume;
+	p->ctx = ctx;
+	p->current = chunk_new(CHUNK_BYTES);
+	p->n_chunks = 1;
+	pthread_mutex_init(&p->lock, NULL);
+	pthread_cond_init(&p->cond, NULL);
+	p->threaded = threaded &&
+		pthread_create(&p->thread, NULL, consumer_run, p) == 0;
+	return p;
+}
+
+/* Appends a full chunk to the consumer's queue; the lock is held. */
+static void push_full(struct dt_event_pipe *p, struct chunk *c)
+{
+	c->next = NULL;
+	if (p->full_tail)
+		p->full_tail->next = c;
+	else
+		p->full_head = c;
+	p->full_tail = c;
+	pthread_cond_broadcast(&p->cond);
+}
+
+/* The current chunk to the consumer; a fresh or spare one (at least
+ * min_cap bytes) in its place. */
+static void hand_over(struct dt_event_pipe *p, size_t min_cap)
+{
+	struct chunk *c = p->current;
+	p->current = NULL;
+	if (!p->threaded) {
+		if (c->len)
+			p->consume(p->ctx, c->data, c->len);
+		c->len = 0;
+		if (c->cap >= min_cap) {
+			p->current = c;
+			return;
+		}
+		chunk_free(c);
+		p->current = chunk_new(min_cap);
+		return;
+	}
+	pthread_mutex_lock(&p->lock);
+	if (c->len) {
+		push_full(p, c);
+	} else {
+		chunk_free(c);
+		p->n_chunks--;
+	}
+	struct chunk *next = NULL;
+	if (min_cap <= CHUNK_BYTES) {
+		while (!p->spare && p->n_chunks >= MAX_CHUNKS)
+			pthread_cond_wait(&p->cond, &p->lock);
+		next = p->spare;
+		if (next)
+			p->spare = next->next;
+	}
+	if (!next)
+		p->n_chunks++;
+	pthread_mutex_unlock(&p->lock);
+	p->current = next ? next : chunk_new(min_cap > CHUNK_BYTES ?
+			min_cap : CHUNK_BYTES);
+}
+
+char *dt_event_pipe_reserve(struct dt_event_pipe *p, size_t n)
+{
+	struct chunk *c = p->current;
+	if (c->cap - c->len < n) {
+		hand_over(p, n);
+		c = p->current;
+	}
+	return c->data + c->len;
+}
+
+void dt_event_pipe_commit(struct dt_event_pipe *p, size_t n)
+{
+	p->current->len += n;
+}
+
+void dt_event_pipe_finish(struct dt_event_pipe *p)
+{
+	struct chunk *c = p->current;
+	if (p->threaded) {
+		pthread_mutex_lock(&p->lock);
+		if (c->len) {
+			push_full(p, c);
+			c = NULL;            /* the consumer has it now */
+		}
+		p->done = true;
+		pthread_cond_broadcast(&p->cond);
+		pthread_mutex_unlock(&p->lock);
+		pthread_join(p->thread, NULL);
+	} else if (c->len) {
+		p->consume(p->ctx, c->data, c->len);
+	}
+	if (c)
+		chunk_free(c);
+	while (p->spare) {
+		struct chunk *next = p->spare->next;
+		chunk_free(p->spare);
+		p->spare = next;
+	}
+	pthread_mutex_destroy(&p->lock);
+	pthread_cond_destroy(&p->cond);
+	free(p);
+}

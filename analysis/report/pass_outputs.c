@@ -1,0 +1,142 @@
+/*
+ * Opening, finishing and writing the pass's own outputs (pass_outputs.h).
+ * Must never leave a partial timeline.json behind a failed run.
+ */
+#include "analysis/report/pass_outputs.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "analysis/report/gpu_time_report.h"
+#include "analysis/derive/overheads.h"
+#include "analysis/report/overheads_csv.h"
+#include "analysis/report/timeline_json.h"
+
+/* The timeline's processes and its end time are those of these events
+ * only: a sample or a name event moves neither. */
+void dt_pass_hooks_on_event(const struct dt_pass_hooks *h, struct dt_model *m,
+		const struct dt_event *e)
+{
+	switch (e->kind) {
+	case DT_EVENT_ALLOC:
+	case DT_EVENT_FREE:
+	case DT_EVENT_MEMCPY:
+	case DT_EVENT_MEMSET:
+	case DT_EVENT_LAUNCH:
+	case DT_EVENT_GRAPH_LAUNCH:
+	case DT_EVENT_LIB_CALL:
+	case DT_EVENT_GPU_KERNEL:
+	case DT_EVENT_GPU_MEMCPY:
+	case DT_EVENT_GPU_MEMSET:
+	case DT_EVENT_EXTERNAL_CORRELATION:
+	case DT_EVENT_NVTX_PUSH:
+	case DT_EVENT_NVTX_POP:
+	case DT_EVENT_NVTX_START:
+	case DT_EVENT_NVTX_END:
+		break;
+	default:
+		return;
+	}
+	if (h->timeline)
+		dt_timeline_on_event(h->timeline, m, e);
+	if (h->overheads)
+		dt_overheads_on_event(h->overheads, m, e);
+}
+
+/* Renamed to timeline.json only once complete. */
+#define PARTIAL_TIMELINE "timeline.json.partial"
+
+int dt_pass_outputs_begin(struct dt_pass_outputs *o, const char *out_dir,
+		bool timeline, char *error, size_t error_size)
+{
+	memset(o, 0, sizeof(*o));
+	o->out_dir = out_dir;
+	o->hooks.overheads = dt_overheads_new();
+	if (!timeline)
+		return 0;
+	struct stat st;
+	if (stat(out_dir, &st) != 0) {
+		if (mkdir(out_dir, 0777) != 0) {
+			snprintf(error, error_size, "cannot create %s: %s",
+					out_dir, strerror(errno));
+			return -1;
+		}
+		o->created_out_dir = true;
+	}
+	int n = snprintf(o->timeline_path, sizeof(o->timeline_path),
+			"%s/" PARTIAL_TIMELINE, out_dir);
+	int m = snprintf(o->timeline_final, sizeof(o->timeline_final),
+			"%s/timeline.json", out_dir);
+	if (n < 0 || (size_t)n >= sizeof(o->timeline_path) ||
+	    m < 0 || (size_t)m >= sizeof(o->timeline_final)) {
+		snprintf(error, error_size, "%s: path too long", out_dir);
+		return -1;
+	}
+	o->hooks.timeline = dt_timeline_open(o->timeline_path);
+	if (!o->hooks.timeline) {
+		snprintf(error, error_size, "cannot write %s: %s",
+				o->timeline_path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+int dt_pass_outputs_end(struct dt_pass_outputs *o, const struct dt_model *m,
+		char *error, size_t error_size)
+{
+	int rc = 0;
+	if (o->hooks.timeline) {
+		if (dt_timeline_close(o->hooks.timeline, m) != 0 ||
+		    rename(o->timeline_path, o->timeline_final) != 0) {
+			snprintf(error, error_size, "cannot write %s: %s",
+					o->timeline_final, strerror(errno));
+			rc = -1;
+		}
+		o->hooks.timeline = NULL;
+	}
+	if (o->hooks.overheads)
+		dt_overheads_finish(o->hooks.overheads, m);
+	return rc;
+}
+
+void dt_pass_outputs_discard(struct dt_pass_outputs *o, const struct dt_model *m)
+{
+	if (o->hooks.timeline) {
+		dt_timeline_close(o->hooks.timeline, m);
+		o->hooks.timeline = NULL;
+	}
+	if (o->timeline_path[0]) {
+		unlink(o->timeline_path);
+		unlink(o->timeline_final);
+		if (o->created_out_dir)
+			rmdir(o->out_dir);   /* only if still empty */
+	}
+}
+
+void dt_pass_outputs_clean_after_crash(const char *out_dir, bool created_out_dir)
+{
+	char path[4096];
+	int n = snprintf(path, sizeof(path), "%s/" PARTIAL_TIMELINE, out_dir);
+	if (n > 0 && (size_t)n < sizeof(path))
+		unlink(path);
+	if (created_out_dir)
+		rmdir(out_dir);   /* only if empty */
+}
+
+int dt_pass_outputs_write_group(const struct dt_pass_outputs *o,
+		const struct dt_group *g, const char *dir)
+{
+	if (o->hooks.overheads &&
+	    dt_overheads_write(o->hooks.overheads, g->vpid, dir) != 0)
+		return -1;
+	return dt_gpu_time_write_csv(g, dir);
+}
+
+void dt_pass_outputs_free(struct dt_pass_outputs *o)
+{
+	dt_overheads_free(o->hooks.overheads);
+	o->hooks.overheads = NULL;
+}

@@ -1,0 +1,124 @@
+/*
+ * Summary text (summary.h). Plain lines "key: value" so scripts can grep
+ * them. Must never compute analysis results beyond ranking.
+ */
+#include "analysis/report/summary.h"
+#include "analysis/decode/record_status.h"
+
+#include "analysis/report/memory_report.h"
+#include "analysis/report/gpu_time_report.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+
+#include "analysis/decode/damage.h"
+#include "analysis/request.h"
+
+#define TOP_IDLE 5
+
+void dt_write_summary(FILE *f, const struct dt_group *g,
+		const struct dt_request *req)
+{
+	fprintf(f, "process %" PRId64 ", device %" PRId32 "\n", g->vpid, g->device);
+	/* one index per kernel, or per op with --granularity op */
+	const char *unit = g->granularity == DT_GRANULARITY_OP ? "ops" : "kernels";
+	const char *range_name = req ? req->range_name : NULL;
+	if (g->window_misfit && range_name)
+		fprintf(f, "%s: %zu (--range %s:%zu launched nothing here: all "
+				"%s analyzed)\n", unit, g->n_kernels, range_name,
+				req->range_occurrence, unit);
+	else if (g->window_misfit && req)
+		fprintf(f, "%s: %zu (--kernels %zu:%zu out of range: all "
+				"%s analyzed)\n", unit, g->n_kernels, req->window_first,
+				req->window_last, unit);
+	else if (range_name)
+		fprintf(f, "%s: %zu (window %zu:%zu of %zu: range %s:%zu)\n",
+				unit, g->win_count, g->win_first,
+				g->win_first + g->win_count - 1, g->n_kernels,
+				range_name, req->range_occurrence);
+	else if (g->win_count == g->n_kernels)
+		fprintf(f, "%s: %zu\n", unit, g->n_kernels);
+	else
+		fprintf(f, "%s: %zu (window %zu:%zu of %zu)\n", unit, g->win_count,
+				g->win_first, g->win_first + g->win_count - 1,
+				g->n_kernels);
+	if (g->granularity == DT_GRANULARITY_OP) {
+		uint64_t gpu_kernels = 0;
+		for (size_t k = 0; k < g->win_count; k++)
+			gpu_kernels += g->kernels[g->win_first + k].n_gpu_kernels;
+		fprintf(f, "GPU kernels in these ops: %" PRIu64 "\n", gpu_kernels);
+	}
+	size_t globals = 0, in_files = 0;
+	for (size_t t = 0; t < g->n_tensors; t++) {
+		globals += g->results[t].global;
+		in_files += g->results[t].in_g10;
+	}
+	fprintf(f, "tensors: %zu (%zu in the G10 files, %zu global)\n",
+			g->n_tensors, in_files, globals);
+	fprintf(f, "failed allocations: %" PRIu64 "\n", g->stats.failed_allocs);
+	fprintf(f, "pinned host memory: %" PRIu64 " bytes in %" PRIu64
+			" allocations\n", g->stats.pinned_bytes,
+			g->stats.pinned_allocs);
+	if (g->stats.vmm_physical_allocs)   /* only programs using VMM */
+		fprintf(f, "physical VMM memory (cuMemCreate): %" PRIu64
+				" bytes in %" PRIu64 " allocations\n",
+				g->stats.vmm_physical_bytes,
+				g->stats.vmm_physical_allocs);
+	if (g->win_count > 0)
+		fprintf(f, "peak memory: %" PRIu64 " bytes at %s %zu (%s)\n",
+				g->peak_bytes, g->granularity == DT_GRANULARITY_OP ?
+				"op" : "kernel", g->peak_kernel,
+				g->kernels[g->win_first + g->peak_kernel].name);
+	else
+		fprintf(f, "peak memory: no %s\n", unit);
+	if (g->bytes_saturated)
+		fputs("inconsistent sizes: traced tensors add up to more than "
+				"18446744073709551615 bytes (shown as that)\n", f);
+	if (g->kernel_times_missing)
+		fprintf(f, "kernel times missing: launches stand in for kernels"
+				" (CUPTI: %s)\n", g->cupti_message ?
+				g->cupti_message : "no kernel records");
+	if (g->launches_without_records)
+		fprintf(f, "launches without a kernel record: %" PRIu64
+				" (captured into a CUDA graph, or their records "
+				"were never delivered%s)\n", g->launches_without_records,
+				!dt_record_status.present ?
+				": the process was killed, or the trace lost them" :
+				dt_record_status_killed() ? ": the process was killed" : "");
+
+	/* top tensors by idle byte-seconds: a partial selection, ties by id */
+	size_t top[TOP_IDLE], n_top = 0;
+	for (size_t t = 0; t < g->n_tensors; t++) {
+		double v = g->results[t].idle_byte_seconds;
+		if (v <= 0)
+			continue;
+		size_t pos = n_top;
+		while (pos > 0 && g->results[top[pos - 1]].idle_byte_seconds < v)
+			pos--;
+		if (pos >= TOP_IDLE)
+			continue;
+		if (n_top < TOP_IDLE)
+			n_top++;
+		for (size_t i = n_top - 1; i > pos; i--)
+			top[i] = top[i - 1];
+		top[pos] = t;
+	}
+	fprintf(f, "top idle tensors (byte-seconds):%s\n", n_top ? "" : " none");
+	for (size_t i = 0; i < n_top; i++) {
+		const struct dt_tensor *t = &g->tensors[top[i]];
+		char buf[32];
+		fprintf(f, "  %s (tensor %" PRId64 ", %" PRIu64 " bytes): %.6g\n",
+				dt_tensor_display_name(t, buf, sizeof(buf)), t->id,
+				t->bytes, g->results[top[i]].idle_byte_seconds);
+	}
+	if (g->memory)
+		dt_memory_report_summary(f, g->memory, g);
+	dt_gpu_time_write_summary(f, g);
+	if (g->events_lost > 0 || g->events_lost_unknown) {
+		fprintf(f, "events lost: %" PRIu64 "%s\n", g->events_lost,
+				g->events_lost_unknown ? " (and an unknown number more)" : "");
+		fputs("analysis incomplete: events were lost\n", f);
+	}
+	dt_record_status_write_summary(f);
+	dt_damage_write_summary(f);
+}
