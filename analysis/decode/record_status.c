@@ -150,6 +150,18 @@ void dt_record_status_read(const char *trace_dir)
 	free(text);
 }
 
+bool dt_record_status_nothing_traced(void)
+{
+	const struct dt_record_status *s = &dt_record_status;
+	if (!s->present || !s->ended)
+		return false;
+	for (size_t i = 0; i < s->n_processes; i++)
+		if (s->processes[i].emitted || s->processes[i].untraced ||
+		    s->processes[i].untraced_late)
+			return false;
+	return true;
+}
+
 bool dt_record_status_killed(void)
 {
 	const struct dt_record_status *s = &dt_record_status;

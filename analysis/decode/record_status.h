@@ -53,6 +53,10 @@ void dt_record_status_reset(void);
 
 /* Events lost in all: *at_least when part of it is a lower bound. */
 uint64_t dt_record_status_lost(bool *at_least);
+/* True when record's status says the command made no traced call at all
+ * (every process handed LTTng no event and made no call before
+ * registering): an empty trace is then the right one. */
+bool dt_record_status_nothing_traced(void);
 /* True when the recording ended because its command was killed. */
 bool dt_record_status_killed(void);
 

@@ -5,9 +5,13 @@
 # count and its event, the summary gives exactly how many events the trace
 # lacks (the tracer's count minus babeltrace2's) and why; when nothing was
 # lost, it says nothing. Which case a kill hits is chance: both are checked,
-# over a few kills at different moments.
+# over HOSTILE_KILLS kills (default 1: one stuck teardown costs 30 s) at
+# different moments; the 20-run figure in docs/recording-integrity.md is
+# this loop by hand.
 . "$DNNTRACE_ROOT/tests/hostile/lib.sh"
-kills=${HOSTILE_KILLS:-2}
+kills=${HOSTILE_KILLS:-1}   # each may cost 30 s (a stuck teardown, then its daemon)
+# A stuck teardown costs this long each time.
+export DNNTRACE_TEARDOWN_TIMEOUT=5
 for run in $(seq "$kills"); do
 	dir="$TEST_TMP/run$run"
 	mkdir -p "$dir"
@@ -16,13 +20,13 @@ for run in $(seq "$kills"); do
 	recorder=$!
 	for _ in $(seq 3000); do [ -s "$dir/pid" ] && break; sleep 0.01; done
 	[ -s "$dir/pid" ] || fail "run $run: the program never started: $(cat "$dir/err")"
-	# Kill once it has handed LTTng run x 20000 events (the tracer's
+	# Kill once it has handed LTTng run x 10000 events (the tracer's
 	# counter file, in the recording's private directory).
 	pid=$(cat "$dir/pid")
 	for _ in $(seq 3000); do
 		for counts in "${TMPDIR:-/tmp}"/dnntrace-record.*/counts/"$pid"; do
 			emitted=$(od -An -t u8 -N 8 "$counts" 2>/dev/null | tr -d ' ')
-			[ "${emitted:-0}" -gt $((run * 20000)) ] && break 2
+			[ "${emitted:-0}" -gt $((run * 10000)) ] && break 2
 		done
 		sleep 0.01
 	done
