@@ -22,6 +22,8 @@
  *            scenario of test_analysis_reader_driver.sh
  *   huge     three tensors of 2^63, 2^63 and 2^64-1 bytes, one kernel on
  *            them: byte sums past 2^64 (tests/hostile/test_huge_sizes.sh)
+ *   overtraced  three 1 MiB tensors while the device reports 1 MiB in
+ *            use (a free the trace missed): flagged, not clamped
  *   none     registers with LTTng but emits nothing
  *   bulk N   about N events shaped like a training loop (for timing the
  *            analyzer against babeltrace2 -o dummy); no expected values
@@ -567,6 +569,19 @@ static void emit_huge(void)
 	gpu_kernel(1, 0, s, 10, "huge_k");
 }
 
+static void emit_overtraced(void)
+{
+	for (int64_t id = 0; id < 3; id++)
+		alloc(DNNTRACE_MEM_DEVICE, 0, 1 << 20, id, 0);
+	/* 16 MiB device, 15 MiB free: 1 MiB in use */
+	lttng_ust_tracepoint(dnntrace_api, mem_info, 0, 15u << 20, 16u << 20);
+	int64_t t[] = {0, 1, 2};
+	uint64_t s = now_ns() + 1000000;
+	launch(1, "over_k", t, 3, 0);
+	lttng_ust_tracepoint(dnntrace_gpu, external_correlation, 1, 1);
+	gpu_kernel(1, 0, s, 10, "over_k");
+}
+
 static void emit_nocupti(void)
 {
 	STATUS(0, 15, "CUPTI_ERROR_NOT_INITIALIZED");
@@ -650,10 +665,12 @@ int main(int argc, char **argv)
 		emit_driver();
 	else if (strcmp(mode, "huge") == 0)
 		emit_huge();
+	else if (strcmp(mode, "overtraced") == 0)
+		emit_overtraced();
 	else if (strcmp(mode, "bulk") == 0 && argc > 2)
 		emit_bulk(atol(argv[2]));
 	else if (strcmp(mode, "none") != 0) {
-		fprintf(stderr, "usage: %s [main|other|nocupti|lib|nvtx|driver|huge|none|bulk N]\n", argv[0]);
+		fprintf(stderr, "usage: %s [main|other|nocupti|lib|nvtx|driver|huge|overtraced|none|bulk N]\n", argv[0]);
 		return 2;
 	}
 	if (descheduled) {
