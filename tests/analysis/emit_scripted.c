@@ -24,6 +24,8 @@
  *            them: byte sums past 2^64 (tests/hostile/test_huge_sizes.sh)
  *   overtraced  three 1 MiB tensors while the device reports 1 MiB in
  *            use (a free the trace missed): flagged, not clamped
+ *   names    one tensor tagged "a,b\nc\\d" (comma, newline, backslash)
+ *            and one kernel on it: one entry in every report file
  *   none     registers with LTTng but emits nothing
  *   bulk N   about N events shaped like a training loop (for timing the
  *            analyzer against babeltrace2 -o dummy); no expected values
@@ -582,6 +584,19 @@ static void emit_overtraced(void)
 	gpu_kernel(1, 0, s, 10, "over_k");
 }
 
+static void tag(int64_t id, const char *name);
+
+static void emit_names(void)
+{
+	alloc(DNNTRACE_MEM_DEVICE, 0, 4096, 0, 0);
+	tag(0, "a,b\nc\\d");
+	int64_t t[] = {0};
+	uint64_t s = now_ns() + 1000000;
+	launch(1, "names_k", t, 1, 0);
+	lttng_ust_tracepoint(dnntrace_gpu, external_correlation, 1, 1);
+	gpu_kernel(1, 0, s, 10, "names_k");
+}
+
 static void emit_nocupti(void)
 {
 	STATUS(0, 15, "CUPTI_ERROR_NOT_INITIALIZED");
@@ -667,10 +682,12 @@ int main(int argc, char **argv)
 		emit_huge();
 	else if (strcmp(mode, "overtraced") == 0)
 		emit_overtraced();
+	else if (strcmp(mode, "names") == 0)
+		emit_names();
 	else if (strcmp(mode, "bulk") == 0 && argc > 2)
 		emit_bulk(atol(argv[2]));
 	else if (strcmp(mode, "none") != 0) {
-		fprintf(stderr, "usage: %s [main|other|nocupti|lib|nvtx|driver|huge|overtraced|none|bulk N]\n", argv[0]);
+		fprintf(stderr, "usage: %s [main|other|nocupti|lib|nvtx|driver|huge|overtraced|names|none|bulk N]\n", argv[0]);
 		return 2;
 	}
 	if (descheduled) {
