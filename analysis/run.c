@@ -23,6 +23,7 @@
 #include "analysis/request.h"
 #include "analysis/supervisor.h"
 #include "analysis/decode/trace_check.h"
+#include "analysis/decode/stream_split.h"
 #include "analysis/decode/trace_reader.h"
 #include "analysis/util.h"
 #include "analysis/derive/group_build.h"
@@ -52,6 +53,8 @@ int dt_run_request(void *request)
 	if (!begun ||
 	    dt_trace_check(req->trace_dir, &check, error, sizeof(error)) != 0 ||
 	    dt_read_trace_hooked(check.decode_dir, &model, &outputs.hooks,
+			/* a damaged trace's view is read by one graph */
+			check.view_dir[0] ? 1 : dt_decoders_wanted(),
 			error, sizeof(error)) != 0 ||
 	    dt_pass_outputs_end(&outputs, &model, error, sizeof(error)) != 0) {
 		if (begun)

@@ -31,8 +31,11 @@ struct dt_event_pipe {
 	struct chunk *spare;         /* consumed, ready for reuse (a stack) */
 	size_t n_chunks;             /* allocated, in any of the places above */
 	bool done;                   /* the producer has handed over its last */
-	bool threaded;
+	bool threaded;               /* another thread consumes (its own, or
+	                              * the puller's) */
 	pthread_t thread;
+	bool has_thread;
+	struct chunk *pulled;        /* the puller's current chunk */
 };
 
 static struct chunk *chunk_new(size_t cap)
@@ -48,6 +51,8 @@ static void chunk_free(struct chunk *c)
 	free(c->data);
 	free(c);
 }
+
+static void recycle(struct dt_event_pipe *p, struct chunk *c);
 
 static void *consumer_run(void *arg)
 {
@@ -65,15 +70,7 @@ static void *consumer_run(void *arg)
 		pthread_mutex_unlock(&p->lock);
 		p->consume(p->ctx, c->data, c->len);
 		pthread_mutex_lock(&p->lock);
-		if (c->cap == CHUNK_BYTES) {  /* reused: no fresh pages */
-			c->len = 0;
-			c->next = p->spare;
-			p->spare = c;
-		} else {                     /* an oversized one */
-			chunk_free(c);
-			p->n_chunks--;
-		}
-		pthread_cond_broadcast(&p->cond);
+		recycle(p, c);
 	}
 	pthread_mutex_unlock(&p->lock);
 	return NULL;
@@ -91,7 +88,58 @@ struct dt_event_pipe *dt_event_pipe_new(dt_pipe_consume_fn *consume,
 	pthread_cond_init(&p->cond, NULL);
 	p->threaded = threaded &&
 		pthread_create(&p->thread, NULL, consumer_run, p) == 0;
+	p->has_thread = p->threaded;
 	return p;
+}
+
+struct dt_event_pipe *dt_event_pipe_new_pulled(void)
+{
+	struct dt_event_pipe *p = dt_xcalloc(1, sizeof(*p));
+	p->current = chunk_new(CHUNK_BYTES);
+	p->n_chunks = 1;
+	pthread_mutex_init(&p->lock, NULL);
+	pthread_cond_init(&p->cond, NULL);
+	p->threaded = true;
+	return p;
+}
+
+/* A consumed chunk back to the producer; the lock is held. */
+static void recycle(struct dt_event_pipe *p, struct chunk *c)
+{
+	if (c->cap == CHUNK_BYTES) {  /* reused: no fresh pages */
+		c->len = 0;
+		c->next = p->spare;
+		p->spare = c;
+	} else {                     /* an oversized one */
+		chunk_free(c);
+		p->n_chunks--;
+	}
+	pthread_cond_broadcast(&p->cond);
+}
+
+bool dt_event_pipe_pull(struct dt_event_pipe *p, const char **data,
+		size_t *len)
+{
+	pthread_mutex_lock(&p->lock);
+	if (p->pulled) {
+		recycle(p, p->pulled);
+		p->pulled = NULL;
+	}
+	while (!p->full_head && !p->done)
+		pthread_cond_wait(&p->cond, &p->lock);
+	struct chunk *c = p->full_head;
+	if (c) {
+		p->full_head = c->next;
+		if (!p->full_head)
+			p->full_tail = NULL;
+		p->pulled = c;
+	}
+	pthread_mutex_unlock(&p->lock);
+	if (!c)
+		return false;
+	*data = c->data;
+	*len = c->len;
+	return true;
 }
 
 /* Appends a full chunk to the consumer's queue; the lock is held. */
@@ -173,7 +221,8 @@ void dt_event_pipe_finish(struct dt_event_pipe *p)
 		p->done = true;
 		pthread_cond_broadcast(&p->cond);
 		pthread_mutex_unlock(&p->lock);
-		pthread_join(p->thread, NULL);
+		if (p->has_thread)
+			pthread_join(p->thread, NULL);
 	} else if (c->len) {
 		p->consume(p->ctx, c->data, c->len);
 	}
@@ -183,6 +232,36 @@ void dt_event_pipe_finish(struct dt_event_pipe *p)
 		struct chunk *next = p->spare->next;
 		chunk_free(p->spare);
 		p->spare = next;
+	}
+	pthread_mutex_destroy(&p->lock);
+	pthread_cond_destroy(&p->cond);
+	free(p);
+}
+
+void dt_event_pipe_close(struct dt_event_pipe *p)
+{
+	pthread_mutex_lock(&p->lock);
+	if (p->current->len) {
+		push_full(p, p->current);
+	} else {
+		chunk_free(p->current);
+		p->n_chunks--;
+	}
+	p->current = NULL;
+	p->done = true;
+	pthread_cond_broadcast(&p->cond);
+	pthread_mutex_unlock(&p->lock);
+}
+
+void dt_event_pipe_free(struct dt_event_pipe *p)
+{
+	struct chunk *lists[] = {p->pulled, p->full_head, p->spare};
+	for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]); i++) {
+		for (struct chunk *c = lists[i]; c;) {
+			struct chunk *next = i == 0 ? NULL : c->next;
+			chunk_free(c);
+			c = next;
+		}
 	}
 	pthread_mutex_destroy(&p->lock);
 	pthread_cond_destroy(&p->cond);

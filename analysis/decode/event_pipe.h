@@ -32,4 +32,21 @@ void dt_event_pipe_commit(struct dt_event_pipe *p, size_t n);
  * ends its thread and frees the pipe. */
 void dt_event_pipe_finish(struct dt_event_pipe *p);
 
+/*
+ * A pipe whose consumer pulls (several decoders merged by one thread):
+ * no consumer function, no thread of its own. The producer closes it when
+ * it has written its last record; the consumer pulls chunk after chunk,
+ * each valid until the next pull, and frees the pipe once the producer
+ * has closed it and it has pulled everything (or gives up).
+ */
+struct dt_event_pipe *dt_event_pipe_new_pulled(void);
+/* The next chunk: true with its records, waiting for the producer; false
+ * once the producer closed the pipe and every chunk was had. */
+bool dt_event_pipe_pull(struct dt_event_pipe *p, const char **data,
+		size_t *len);
+/* The producer's end: hands over what is left; writes no more. */
+void dt_event_pipe_close(struct dt_event_pipe *p);
+/* After the producer closed it. */
+void dt_event_pipe_free(struct dt_event_pipe *p);
+
 #endif

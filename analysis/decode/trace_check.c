@@ -44,33 +44,18 @@ static struct {
 	size_t n, cap;
 } found;
 
-static int compare_names(const void *a, const void *b)
-{
-	return strcmp(((const struct stream *)a)->name,
-			((const struct stream *)b)->name);
-}
-
 static void list_streams(struct trace *t)
 {
-	DIR *d = opendir(t->dir);
-	if (!d)
-		return;
-	for (struct dirent *e; (e = readdir(d));) {
-		if (e->d_name[0] == '.' || strcmp(e->d_name, "metadata") == 0)
-			continue;
-		char path[PATH_MAX];
-		struct stat st;
-		if (snprintf(path, sizeof(path), "%s/%s", t->dir, e->d_name) >=
-				(int)sizeof(path) || stat(path, &st) != 0 ||
-		    !S_ISREG(st.st_mode))
-			continue;
+	struct dt_stream_file *files = NULL;
+	size_t n = 0, cap = 0;
+	dt_list_stream_files(t->dir, &files, &n, &cap);
+	for (size_t i = 0; i < n; i++) {
 		struct stream *s = DT_PUSH_SLOT(t->streams, t->n_streams,
 				t->cap_streams);
 		memset(s, 0, sizeof(*s));
-		s->name = dt_xstrdup(e->d_name);
+		s->name = files[i].name;   /* the stream owns it now */
 	}
-	closedir(d);
-	dt_sort(t->streams, t->n_streams, sizeof(*t->streams), compare_names);
+	free(files);
 }
 
 static bool has_stream(const struct trace *t, const char *name)

@@ -1,10 +1,13 @@
 /*
  * Finding the CTF traces under a directory (trace_finder.h), by their
- * `metadata` file. Must never read the files.
+ * `metadata` file, and their stream files. Must never read the files.
  */
 #include "analysis/decode/trace_finder.h"
 
+#include <dirent.h>
 #include <ftw.h>
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -54,4 +57,33 @@ void dt_trace_dirs_free(char **dirs, size_t n_dirs)
 	for (size_t i = 0; i < n_dirs; i++)
 		free(dirs[i]);
 	free(dirs);
+}
+
+static int compare_names(const void *a, const void *b)
+{
+	return strcmp(((const struct dt_stream_file *)a)->name,
+			((const struct dt_stream_file *)b)->name);
+}
+
+void dt_list_stream_files(const char *dir, struct dt_stream_file **files,
+		size_t *n, size_t *cap)
+{
+	size_t first = *n;
+	DIR *d = opendir(dir);
+	if (!d)
+		return;
+	for (struct dirent *e; (e = readdir(d));) {
+		if (e->d_name[0] == '.' || strcmp(e->d_name, "metadata") == 0)
+			continue;
+		char path[PATH_MAX];
+		struct stat st;
+		if (snprintf(path, sizeof(path), "%s/%s", dir, e->d_name) >=
+				(int)sizeof(path) || stat(path, &st) != 0 ||
+		    !S_ISREG(st.st_mode))
+			continue;
+		*DT_PUSH_SLOT(*files, *n, *cap) = (struct dt_stream_file){
+			dt_xstrdup(e->d_name), st.st_size};
+	}
+	closedir(d);
+	dt_sort(*files + first, *n - first, sizeof(**files), compare_names);
 }

@@ -12,7 +12,11 @@
  * (fill_event: model/event.h) and hands it to the model
  * (dt_model_on_event), then to the pass hooks (dt_pass_hooks_on_event), so
  * decoding and analysis overlap on two cores and the result is the same
- * as in one thread.
+ * as in one thread. With several decoders (stream_split.h) each graph
+ * runs on a thread of its own over its share of the stream files, its
+ * records keyed by time from the clock's origin and stream, and the
+ * analysis thread merges them (merge) in the order one graph's muxer
+ * would give.
  * Must never print: failures come back as one line for run.c.
  */
 #include "analysis/decode/trace_reader.h"
@@ -21,6 +25,7 @@
 #include "analysis/decode/damage.h"
 #include "analysis/decode/event_pipe.h"
 #include "analysis/decode/event_specs.h"
+#include "analysis/decode/stream_split.h"
 #include "analysis/decode/trace_finder.h"
 #include "analysis/model/event.h"
 #include "analysis/supervisor.h"
@@ -28,6 +33,7 @@
 
 #include <babeltrace2/babeltrace.h>
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,6 +56,17 @@ struct class_info {
 	bool vtid_signed;
 	bool gpu_set;                /* dnntrace_gpu:memset (H_GPU_COPY) */
 	uint8_t n_fields;            /* slots the handler reads */
+	char damage[200];            /* corrupt: what is wrong, for damage.h */
+};
+
+/* The stream of a record, as babeltrace2's muxer orders messages of equal
+ * time from different streams: trace UUID, stream class id, stream id.
+ * Allocated apart and kept to the end: records point to them. */
+struct stream_key {
+	const bt_stream *stream;     /* the decoder's, while its graph lives */
+	bool has_uuid;
+	uint8_t uuid[16];
+	uint64_t class_id, id;
 };
 /*
  * One event as the decoding thread hands it to the analysis thread: its
@@ -59,13 +76,17 @@ struct class_info {
  * babeltrace2 reuses its fields once the message is put back. A record
  * without a class is a discarded-events message (two values: whether
  * the count is known, the count). Only the slots the class has are
- * stored: a record is about 100 bytes, written and read once.
+ * stored: a record is about 100 bytes, written and read once. With
+ * several decoders a record also carries what merges them in the order
+ * one graph's muxer gives: its time from the clock's origin and its stream.
  */
 struct record {
 	const struct class_info *info;   /* immutable once resolved */
 	size_t size;                     /* bytes, data included, 8-aligned */
 	int64_t vpid, vtid;              /* 0 when the context lacks them */
 	uint64_t ts;
+	int64_t order_ns;                /* several decoders: the merge key */
+	const struct stream_key *stream; /* likewise; NULL with one */
 	uint64_t value[];                /* integers; for strings and arrays,
 	                                  * their data's offset in the record */
 };
@@ -83,6 +104,11 @@ struct reader {
 	                                      * grows */
 	size_t n_classes, cap_classes;
 	size_t last_class;
+	bool keyed;                          /* several decoders: fill
+	                                      * order_ns and stream */
+	int64_t last_order_ns;
+	struct stream_key **streams;         /* each allocated apart */
+	size_t n_streams, cap_streams;
 	/* the analysis thread's: one library call's arrays
 	 * (dnntrace_lib:call), reused */
 	int64_t *lib_tensors, *lib_dims;
@@ -209,7 +235,7 @@ static void resolve_class(struct class_info *info, const bt_event_class *ec)
 		 * simply not read. */
 		if (!is_tracepoint_name(name)) {
 			info->corrupt = true;
-			dt_damage_note(DT_DAMAGE_EVENT_CLASS, 0, "event class "
+			snprintf(info->damage, sizeof(info->damage), "event class "
 					"\"%.80s\": not a tracepoint name", name);
 		}
 		return;
@@ -232,7 +258,7 @@ static void resolve_class(struct class_info *info, const bt_event_class *ec)
 		 * kind: a damaged metadata text (or a reader older than the
 		 * tracer): its events are ignored, and counted */
 		info->corrupt = true;
-		dt_damage_note(DT_DAMAGE_EVENT_CLASS, 0, "event class %s: "
+		snprintf(info->damage, sizeof(info->damage), "event class %s: "
 				"no usable field %s", name, field->name);
 		return;
 	}
@@ -330,15 +356,50 @@ static inline uint64_t string_length(const bt_field *f)
 
 /* Copies one of ours into a record in the pipe (or counts a damaged
  * class): two passes over the slots, sizes first. */
+/* The key of a stream (keyed readers): found by pointer, made once. */
+static const struct stream_key *stream_key_of(struct reader *r,
+		const bt_stream *stream)
+{
+	if (!stream)
+		return NULL;
+	for (size_t i = r->n_streams; i-- > 0;)
+		if (r->streams[i]->stream == stream)
+			return r->streams[i];
+	struct stream_key *k = dt_xcalloc(1, sizeof(*k));
+	k->stream = stream;
+	k->id = bt_stream_get_id(stream);
+	k->class_id = bt_stream_class_get_id(bt_stream_borrow_class_const(stream));
+	bt_uuid uuid = bt_trace_get_uuid(bt_stream_borrow_trace_const(stream));
+	if (uuid) {
+		k->has_uuid = true;
+		memcpy(k->uuid, uuid, sizeof(k->uuid));
+	}
+	*DT_PUSH_SLOT(r->streams, r->n_streams, r->cap_streams) = k;
+	return k;
+}
+
+/* A keyed record's merge key: its time from the clock's origin, as the
+ * muxer compares them (the previous one's when it has none, so that
+ * each decoder's records stay in order), and its stream. */
+static void stamp(struct reader *r, struct record *rec,
+		const bt_clock_snapshot *snapshot, const bt_stream *stream)
+{
+	int64_t ns;
+	if (snapshot && bt_clock_snapshot_get_ns_from_origin(snapshot, &ns) ==
+			BT_CLOCK_SNAPSHOT_GET_NS_FROM_ORIGIN_STATUS_OK)
+		r->last_order_ns = ns;
+	rec->order_ns = r->last_order_ns;
+	rec->stream = stream_key_of(r, stream);
+}
+
 static void capture_event(struct reader *r, const bt_message *msg)
 {
 	const bt_event *event = bt_message_event_borrow_event_const(msg);
 	const struct class_info *info = class_of(r, bt_event_borrow_class_const(event));
-	if (info->handler == H_IGNORE) {
-		if (info->corrupt)
-			dt_damage.count[DT_DAMAGE_EVENT_CLASS]++;
+	/* a corrupt class's events go on as bare records, counted as damage
+	 * where the analysis takes them (in trace order) */
+	if (info->handler == H_IGNORE && !info->corrupt)
 		return;
-	}
 	const bt_field *payload = bt_event_borrow_payload_field_const(event);
 	const bt_field *fields[DT_MAX_FIELDS];
 	uint64_t lengths[DT_MAX_FIELDS];
@@ -367,6 +428,15 @@ static void capture_event(struct reader *r, const bt_message *msg)
 	rec->vpid = context_integer(event, info->vpid_index, info->vpid_signed);
 	rec->vtid = context_integer(event, info->vtid_index, info->vtid_signed);
 	rec->ts = event_time(msg, info);
+	rec->order_ns = 0;
+	rec->stream = NULL;
+	if (r->keyed) {
+		const bt_stream *stream = bt_event_borrow_stream_const(event);
+		stamp(r, rec, bt_stream_class_borrow_default_clock_class_const(
+				bt_stream_borrow_class_const(stream)) ?
+				bt_message_event_borrow_default_clock_snapshot_const(msg) :
+				NULL, stream);
+	}
 	size_t at = sizeof(struct record) + info->n_fields * sizeof(uint64_t);
 	for (int i = 0; i < info->n_fields; i++) {
 		const bt_field *f = fields[i];
@@ -406,13 +476,15 @@ static void capture_event(struct reader *r, const bt_message *msg)
 
 /* A discarded-events or discarded-packets message, in its place. */
 static void capture_discarded(struct reader *r, bool count_known,
-		uint64_t count)
+		uint64_t count, const bt_stream *stream)
 {
 	size_t size = sizeof(struct record) + 2 * sizeof(uint64_t);
 	struct record *rec = (struct record *)dt_event_pipe_reserve(r->pipe,
 			size);
 	memset(rec, 0, size);
 	rec->size = size;
+	if (r->keyed)
+		stamp(r, rec, NULL, stream);
 	rec->value[0] = count_known;
 	rec->value[1] = count;
 	dt_event_pipe_commit(r->pipe, size);
@@ -794,29 +866,37 @@ static bool fill_event(struct reader *r, const struct record *rec,
 	return true;
 }
 
-/* The analysis thread: one chunk of records from the pipe, in order, each
- * decoded once and handed to the model, then to the pass's listeners. */
+/* The analysis thread: one record, decoded once and handed to the model,
+ * then to the pass's listeners; an event of a corrupt class is damage. */
+static void take_record(struct reader *r, const struct record *rec)
+{
+	struct dt_event e;
+	/* every event of ours the trace holds, against what the tracer
+	 * handed LTTng (record_status.h) */
+	if (rec->info)
+		dt_record_status_on_event(rec->vpid);
+	if (rec->info && rec->info->corrupt) {
+		/* counted each, named by the first (damage.h) */
+		dt_damage_note(DT_DAMAGE_EVENT_CLASS, 1, "%s", rec->info->damage);
+		return;
+	}
+	if (!rec->info)
+		e = (struct dt_event){.kind = DT_EVENT_DISCARDED,
+			.count_known = rec->value[0] != 0,
+			.count = rec->value[1], .tensor = -1, .src_tensor = -1};
+	else if (!fill_event(r, rec, &e))
+		return;
+	dt_model_on_event(r->model, &e);
+	if (r->hooks)
+		dt_pass_hooks_on_event(r->hooks, r->model, &e);
+}
+
+/* One chunk of records from the pipe, in order. */
 static void consume_records(void *ctx, const char *data, size_t len)
 {
-	struct reader *r = ctx;
 	for (size_t at = 0; at < len;) {
 		const struct record *rec = (const struct record *)(data + at);
-		struct dt_event e;
-		bool made = true;
-		if (rec->info) {
-			dt_record_status_on_event(rec->vpid);
-			made = fill_event(r, rec, &e);
-		}
-		else
-			e = (struct dt_event){.kind = DT_EVENT_DISCARDED,
-				.count_known = rec->value[0] != 0,
-				.count = rec->value[1], .tensor = -1,
-				.src_tensor = -1};
-		if (made) {
-			dt_model_on_event(r->model, &e);
-			if (r->hooks)
-				dt_pass_hooks_on_event(r->hooks, r->model, &e);
-		}
+		take_record(ctx, rec);
 		at += rec->size;
 	}
 }
@@ -832,13 +912,23 @@ static void handle_message(struct reader *r, const bt_message *msg)
 	case BT_MESSAGE_TYPE_DISCARDED_EVENTS:
 		if (bt_message_discarded_events_get_count(msg, &count) ==
 				BT_PROPERTY_AVAILABILITY_AVAILABLE)
-			capture_discarded(r, true, count);
+			capture_discarded(r, true, count,
+					bt_message_discarded_events_borrow_stream_const(msg));
 		else
-			capture_discarded(r, false, 0);
+			capture_discarded(r, false, 0,
+					bt_message_discarded_events_borrow_stream_const(msg));
+		break;
+	case BT_MESSAGE_TYPE_STREAM_END:
+		/* its object may be reused: its key is no longer found by it */
+		for (size_t i = 0; r->keyed && i < r->n_streams; i++)
+			if (r->streams[i]->stream ==
+			    bt_message_stream_end_borrow_stream_const(msg))
+				r->streams[i]->stream = NULL;
 		break;
 	case BT_MESSAGE_TYPE_DISCARDED_PACKETS:
 		/* whole packets: the number of events in them is unknown */
-		capture_discarded(r, false, 0);
+		capture_discarded(r, false, 0,
+				bt_message_discarded_packets_borrow_stream_const(msg));
 		break;
 	default:
 		break;
@@ -967,12 +1057,19 @@ static int connect_graph(bt_graph *graph, const bt_component_source *source,
 	return 0;
 }
 
+/* Several decoders build and tear down their graphs one at a time (plugin
+ * loading and component creation touch libbabeltrace2's shared state);
+ * the graphs, each one thread's alone, run at once. */
+static pthread_mutex_t graph_setup_lock = PTHREAD_MUTEX_INITIALIZER;
+
 static int run_graph(const char *trace_dir, bt_value *params, struct reader *r,
 		char *error, size_t size)
 {
 	const bt_plugin *ctf = NULL, *utils = NULL;
 	bt_graph *graph = NULL;
 	int rc = -1;
+	bool running = false;
+	pthread_mutex_lock(&graph_setup_lock);
 	if (bt_plugin_find("ctf", BT_TRUE, BT_FALSE, BT_TRUE, BT_TRUE, BT_FALSE,
 			&ctf) != BT_PLUGIN_FIND_STATUS_OK ||
 	    bt_plugin_find("utils", BT_TRUE, BT_FALSE, BT_TRUE, BT_TRUE, BT_FALSE,
@@ -1016,6 +1113,8 @@ static int run_graph(const char *trace_dir, bt_value *params, struct reader *r,
 		fail(error, size, "cannot build the babeltrace2 graph", trace_dir);
 		goto out;
 	}
+	pthread_mutex_unlock(&graph_setup_lock);
+	running = true;
 	for (;;) {
 		lsan_disable();
 		bt_graph_run_status status = bt_graph_run(graph);
@@ -1029,20 +1128,188 @@ static int run_graph(const char *trace_dir, bt_value *params, struct reader *r,
 	}
 	rc = 0;
 out:
+	if (running)
+		pthread_mutex_lock(&graph_setup_lock);
 	bt_graph_put_ref(graph);
 	bt_plugin_put_ref(ctf);
 	bt_plugin_put_ref(utils);
+	pthread_mutex_unlock(&graph_setup_lock);
+	return rc;
+}
+
+static void reader_free(struct reader *r)
+{
+	for (size_t i = 0; i < r->n_classes; i++)
+		free(r->classes[i]);
+	free(r->classes);
+	for (size_t i = 0; i < r->n_streams; i++)
+		free(r->streams[i]);
+	free(r->streams);
+	free(r->lib_tensors);
+	free(r->lib_ptrs);
+	free(r->lib_roles);
+	free(r->lib_dtypes);
+	free(r->lib_ranks);
+	free(r->lib_dims);
+}
+
+/* ---- several decoders, merged -------------------------------------------- */
+
+/* One of several graphs, on a thread of its own, over its share of the
+ * stream files; its records wait in its pipe for the merge. */
+struct decoder {
+	struct reader r;             /* its graph side, keyed */
+	const char *trace_dir;       /* for messages */
+	bt_value *params;
+	char error[1024];
+	int rc;
+	pthread_t thread;
+	bool started;
+	const char *at, *end;        /* the merge's place in its records */
+	bool done;
+};
+
+static void *decoder_run(void *arg)
+{
+	struct decoder *d = arg;
+	d->rc = run_graph(d->trace_dir, d->params, &d->r, d->error,
+			sizeof(d->error));
+	bt_current_thread_clear_error();
+	dt_event_pipe_close(d->r.pipe);
+	return NULL;
+}
+
+/* The decoder's next record in d->at, waiting for it; false when the
+ * decoder has no more. */
+static bool next_record(struct decoder *d)
+{
+	while (!d->done && d->at >= d->end) {
+		size_t len;
+		if (!dt_event_pipe_pull(d->r.pipe, &d->at, &len))
+			d->done = true;
+		else
+			d->end = d->at + len;
+	}
+	return !d->done;
+}
+
+/* Which of two decoders' next records one graph's muxer would give first
+ * (babeltrace2 2.0's muxer: time from the clock's origin, then trace UUID,
+ * stream class id, stream id; two decoders never share a stream). */
+static bool goes_first(const struct record *a, size_t da,
+		const struct record *b, size_t db)
+{
+	if (a->order_ns != b->order_ns)
+		return a->order_ns < b->order_ns;
+	const struct stream_key *x = a->stream, *y = b->stream;
+	if (x && y) {
+		if (x->has_uuid != y->has_uuid)
+			return x->has_uuid;
+		int c = x->has_uuid ? memcmp(x->uuid, y->uuid, sizeof(x->uuid)) : 0;
+		if (c != 0)
+			return c < 0;
+		if (x->class_id != y->class_id)
+			return x->class_id < y->class_id;
+		if (x->id != y->id)
+			return x->id < y->id;
+	}
+	return da < db;
+}
+
+/* The decoders' records into the model and hooks, in timestamp order:
+ * at each step the head that goes first. */
+static void merge(struct reader *an, struct decoder *dec, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		next_record(&dec[i]);
+	for (;;) {
+		size_t best = n;
+		for (size_t i = 0; i < n; i++) {
+			if (dec[i].done)
+				continue;
+			if (best == n || goes_first((const struct record *)dec[i].at,
+					i, (const struct record *)dec[best].at, best))
+				best = i;
+		}
+		if (best == n)
+			return;
+		const struct record *rec = (const struct record *)dec[best].at;
+		take_record(an, rec);
+		dec[best].at += rec->size;
+		next_record(&dec[best]);
+	}
+}
+
+static bt_value *inputs_params(char **dirs, size_t n_dirs)
+{
+	bt_value *params = bt_value_map_create();
+	bt_value *inputs = NULL;
+	if (!params || bt_value_map_insert_empty_array_entry(params, "inputs",
+			&inputs) != BT_VALUE_MAP_INSERT_ENTRY_STATUS_OK) {
+		bt_value_put_ref(params);
+		return NULL;
+	}
+	for (size_t i = 0; i < n_dirs; i++)
+		bt_value_array_append_string_element(inputs, dirs[i]);
+	return params;
+}
+
+/* Decodes split->n_decoders shares at once; 0, or -1 with the first
+ * failing decoder's line in error. */
+static int read_split(const char *trace_dir, const struct dt_stream_split *split,
+		struct reader *an, char *error, size_t error_size)
+{
+	size_t n = split->n_decoders;
+	struct decoder *dec = dt_xcalloc(n, sizeof(*dec));
+	for (size_t i = 0; i < n; i++) {
+		dec[i].trace_dir = trace_dir;
+		dec[i].r.keyed = true;
+		dec[i].r.pipe = dt_event_pipe_new_pulled();
+		dec[i].params = inputs_params(split->inputs[i], split->n_inputs[i]);
+		if (!dec[i].params) {
+			snprintf(dec[i].error, sizeof(dec[i].error), "out of memory");
+			dec[i].rc = -1;
+		} else {
+			dec[i].started = pthread_create(&dec[i].thread, NULL,
+					decoder_run, &dec[i]) == 0;
+			if (!dec[i].started) {
+				snprintf(dec[i].error, sizeof(dec[i].error),
+						"%s: cannot start a decoding thread",
+						trace_dir);
+				dec[i].rc = -1;
+			}
+		}
+		if (!dec[i].started)
+			dt_event_pipe_close(dec[i].r.pipe);
+	}
+	merge(an, dec, n);
+	int rc = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (dec[i].started)
+			pthread_join(dec[i].thread, NULL);
+		if (dec[i].rc != 0 && rc == 0) {
+			snprintf(error, error_size, "%s", dec[i].error);
+			rc = -1;
+		}
+	}
+	for (size_t i = 0; i < n; i++) {
+		dt_event_pipe_free(dec[i].r.pipe);
+		bt_value_put_ref(dec[i].params);
+		reader_free(&dec[i].r);
+	}
+	free(dec);
 	return rc;
 }
 
 int dt_read_trace(const char *trace_dir, struct dt_model *m, char *error,
 		size_t error_size)
 {
-	return dt_read_trace_hooked(trace_dir, m, NULL, error, error_size);
+	return dt_read_trace_hooked(trace_dir, m, NULL, 1, error, error_size);
 }
 
 int dt_read_trace_hooked(const char *trace_dir, struct dt_model *m,
-		const struct dt_pass_hooks *hooks, char *error, size_t error_size)
+		const struct dt_pass_hooks *hooks, size_t decoders, char *error,
+		size_t error_size)
 {
 	struct stat st;
 	if (stat(trace_dir, &st) != 0) {
@@ -1075,21 +1342,23 @@ int dt_read_trace_hooked(const char *trace_dir, struct dt_model *m,
 		return -1;
 	}
 	struct reader r = {.model = m, .hooks = hooks};
-	r.pipe = dt_event_pipe_new(consume_records, &r, true);
+	struct dt_stream_split split;
+	dt_stream_split(trace_dir, decoders, &split);
 	dt_progress_enter(DT_PHASE_DECODING);
-	int rc = run_graph(trace_dir, params, &r, error, error_size);
-	/* the analysis thread has every record once this returns */
-	dt_event_pipe_finish(r.pipe);
+	int rc;
+	if (split.n_decoders > 1) {
+		/* the stream files decoded by several graphs at once, merged
+		 * here, on the calling thread */
+		rc = read_split(trace_dir, &split, &r, error, error_size);
+	} else {
+		r.pipe = dt_event_pipe_new(consume_records, &r, true);
+		rc = run_graph(trace_dir, params, &r, error, error_size);
+		/* the analysis thread has every record once this returns */
+		dt_event_pipe_finish(r.pipe);
+	}
+	dt_stream_split_free(&split);
 	bt_value_put_ref(params);
-	for (size_t i = 0; i < r.n_classes; i++)
-		free(r.classes[i]);
-	free(r.classes);
-	free(r.lib_tensors);
-	free(r.lib_ptrs);
-	free(r.lib_roles);
-	free(r.lib_dtypes);
-	free(r.lib_ranks);
-	free(r.lib_dims);
+	reader_free(&r);
 	bt_current_thread_clear_error();
 	if (rc == 0)
 		dt_model_resolve_function_names(m);

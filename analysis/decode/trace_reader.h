@@ -20,7 +20,11 @@ int dt_read_trace(const char *trace_dir, struct dt_model *m, char *error,
 		size_t error_size);
 /* The same, handing every event also to hooks (NULL: none) once the model
  * has it (report/pass_hooks.h). */
+/* decoders: at most this many babeltrace2 graphs decode the stream files
+ * at once (stream_split.h), their events merged in the order one graph
+ * gives; 1: one graph. */
 int dt_read_trace_hooked(const char *trace_dir, struct dt_model *m,
-		const struct dt_pass_hooks *hooks, char *error, size_t error_size);
+		const struct dt_pass_hooks *hooks, size_t decoders, char *error,
+		size_t error_size);
 
 #endif
