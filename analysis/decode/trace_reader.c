@@ -1364,7 +1364,9 @@ int dt_read_trace_hooked(const char *trace_dir, struct dt_model *m,
 		dt_model_resolve_function_names(m);
 	/* dnntrace record's status proves the program was traced: it simply
 	 * made no traced call (the report says so) */
-	if (rc == 0 && m->dnntrace_events == 0 && !dt_record_status_nothing_traced()) {
+	/* a trace dnntrace record made: an empty one is a report too (nothing
+	 * traced, or everything lost: the summary says which) */
+	if (rc == 0 && m->dnntrace_events == 0 && !dt_record_status.present) {
 		snprintf(error, error_size, "%s: trace has no dnntrace events "
 				"(was the program traced with dnntrace record?)",
 				trace_dir);

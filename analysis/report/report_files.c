@@ -191,7 +191,9 @@ int dt_write_reports(const struct dt_request *req,
 			fopen(path, "w") : NULL;
 		FILE *outs[2] = {stdout, f};
 		for (int i = 0; i < 2 && outs[i]; i++) {
-			fputs("no CUDA allocation, copy or launch was traced\n", outs[i]);
+			fputs(dt_record_status.present && !dt_record_status_nothing_traced() ?
+					"no CUDA allocation, copy or launch is left in the trace\n" :
+					"no CUDA allocation, copy or launch was traced\n", outs[i]);
 			dt_record_status_write_summary(outs[i]);
 			dt_damage_write_summary(outs[i]);
 		}

@@ -40,14 +40,22 @@ dnntrace_status_reserve() {
 }
 
 # dnntrace_status_write FILE TEXT: writes TEXT over the placeholder in place
-# (no new blocks when TEXT fits), the rest stays blank lines.
+# (no new blocks when TEXT fits), the rest stays blank lines. Bash's own
+# I/O (<> opens without truncating): no helper program whose exit status
+# could mislead (a sanitizer runtime preloaded into it, say).
 dnntrace_status_write() {
-	local file=$1 text=$2
+	local file=$1 text=$2 fd pad
+	# blank lines over whatever of the placeholder's text TEXT is shorter than
+	printf -v pad '%*s' 64 ''
+	text+=${pad// /$'\n'}
 	if [ "${#text}" -lt "$DNNTRACE_STATUS_RESERVE" ]; then
-		printf '%s' "$text" | dd of="$file" conv=notrunc status=none 2>/dev/null
-	else
-		printf '%s' "$text" >"$file" 2>/dev/null
+		{ exec {fd}<>"$file"; } 2>/dev/null || return 1
+		printf '%s' "$text" >&"$fd" 2>/dev/null
+		local status=$?
+		exec {fd}>&-
+		return "$status"
 	fi
+	printf '%s' "$text" >"$file" 2>/dev/null
 }
 
 # dnntrace_session_discarded NAME: prints the events LTTng discarded in the
