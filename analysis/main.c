@@ -21,6 +21,7 @@
 #include "analysis/request.h"
 #include "analysis/run.h"
 #include "analysis/supervisor.h"
+#include "dnntrace_version.h"
 
 #define PROG DT_ANALYZE_PROG
 
@@ -52,7 +53,8 @@ static void usage(FILE *f)
 		"  --no-timeline  do not write timeline.json (Chrome trace events)\n"
 		"  --watchdog-s N give up when decoding makes no progress for N\n"
 		"                 seconds (default 30, 0: never)\n"
-		"  -h, --help     show this help\n", f);
+		"  -h, --help     show this help\n"
+		"  -V, --version  print the version\n", f);
 }
 
 /* Bad usage: one line on stderr (the usage text is for --help only). */
@@ -124,6 +126,9 @@ static int parse_args(int argc, char **argv, struct dt_request *req)
 		const char *a = argv[i];
 		if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
 			usage(stdout);
+			return -1;
+		} else if (strcmp(a, "-V") == 0 || strcmp(a, "--version") == 0) {
+			puts(PROG " " DNNTRACE_VERSION);
 			return -1;
 		} else if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) {
 			if (++i >= argc)

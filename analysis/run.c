@@ -49,7 +49,8 @@ int dt_run_request(void *request)
 	struct dt_pass_outputs outputs;
 	struct dt_trace_check check;
 	int begun = dt_pass_outputs_begin(&outputs, req->out_dir,
-			!req->no_timeline, error, sizeof(error)) == 0;
+			!req->no_timeline, req->range_name, error,
+			sizeof(error)) == 0;
 	if (!begun ||
 	    dt_trace_check(req->trace_dir, &check, error, sizeof(error)) != 0 ||
 	    dt_read_trace_hooked(check.decode_dir, &model, &outputs.hooks,

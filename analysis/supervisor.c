@@ -141,6 +141,62 @@ static void remove_scratch(struct dt_progress *p)
 		dt_remove_tree(p->scratch_dir);
 }
 
+/* The progress line on a terminal: rewritten in place at most twice a
+ * second and on each change of phase, cleared before anything else is
+ * written. */
+struct progress_line {
+	bool on;                     /* stderr is a terminal */
+	bool shown;                  /* a line is on the screen */
+	int phase;
+	double last_shown, phase_start;
+	uint64_t phase_events;       /* events when the phase began */
+};
+
+static void show_progress(struct progress_line *pl, const char *prog,
+		int phase, uint64_t events, double t)
+{
+	static const char *const names[] = {
+		[DT_PHASE_CHECKING] = "checking the trace files",
+		[DT_PHASE_DECODING] = "decoding",
+		[DT_PHASE_ANALYZING] = "analyzing and writing the report",
+	};
+	if (!pl->on)
+		return;
+	bool changed = phase != pl->phase;
+	if (changed) {
+		pl->phase = phase;
+		pl->phase_start = t;
+		pl->phase_events = events;
+	}
+	if (!changed && t - pl->last_shown < 0.5)
+		return;
+	pl->last_shown = t;
+	double seconds = t - pl->phase_start;
+	const char *name = phase >= 0 && phase <= DT_PHASE_ANALYZING ?
+		names[phase] : "starting";
+	if (phase == DT_PHASE_DECODING && seconds > 0.05)
+		fprintf(stderr, "\r\033[K%s: %s: %llu events (%.0f events/s)",
+				prog, name, (unsigned long long)events,
+				(double)(events - pl->phase_events) / seconds);
+	else if (phase == DT_PHASE_DECODING)
+		fprintf(stderr, "\r\033[K%s: %s: %llu events", prog, name,
+				(unsigned long long)events);
+	else
+		fprintf(stderr, "\r\033[K%s: %s (%llu events decoded)", prog,
+				name, (unsigned long long)events);
+	fflush(stderr);
+	pl->shown = true;
+}
+
+static void clear_progress(struct progress_line *pl)
+{
+	if (pl->shown) {
+		fputs("\r\033[K", stderr);
+		fflush(stderr);
+		pl->shown = false;
+	}
+}
+
 int dt_supervise(int (*work)(void *), void *arg, const char *prog,
 		const char *trace_dir, unsigned watchdog_s)
 {
@@ -197,6 +253,7 @@ int dt_supervise(int (*work)(void *), void *arg, const char *prog,
 	uint64_t last_ticks = 0;
 	int last_phase = -1;
 	double last_change = now_s();
+	struct progress_line line = {.on = isatty(STDERR_FILENO), .phase = -1};
 	for (;;) {
 		struct pollfd pfd = {fds[0], POLLIN, 0};
 		/* the pipe's end of file wakes us when the child exits; after
@@ -215,6 +272,7 @@ int dt_supervise(int (*work)(void *), void *arg, const char *prog,
 		uint64_t ticks = atomic_load(&p->ticks);
 		int phase = atomic_load(&p->phase);
 		double t = now_s();
+		show_progress(&line, prog, phase, atomic_load(&p->events), t);
 		if (ticks != last_ticks || phase != last_phase) {
 			last_ticks = ticks;
 			last_phase = phase;
@@ -234,6 +292,7 @@ int dt_supervise(int (*work)(void *), void *arg, const char *prog,
 		drain(fds[0], &err);
 	}
 	close(fds[0]);
+	clear_progress(&line);
 	int phase = atomic_load(&p->phase);
 	remove_scratch(p);
 	munmap(p, sizeof(*p));

@@ -21,6 +21,7 @@ enum dt_phase {
 /* Shared between the child (writer) and the parent (reader). */
 struct dt_progress {
 	_Atomic uint64_t ticks;     /* message batches decoded so far */
+	_Atomic uint64_t events;    /* trace events decoded so far */
 	_Atomic int phase;          /* enum dt_phase */
 	char scratch_dir[4096];     /* the child's temporary directory, removed
 	                               by the parent whatever happens (set once,
@@ -34,6 +35,14 @@ static inline void dt_progress_tick(void)
 {
 	if (dt_progress_shared)
 		atomic_fetch_add_explicit(&dt_progress_shared->ticks, 1,
+				memory_order_relaxed);
+}
+
+/* n more trace events decoded (the progress line on a terminal). */
+static inline void dt_progress_events(uint64_t n)
+{
+	if (dt_progress_shared)
+		atomic_fetch_add_explicit(&dt_progress_shared->events, n,
 				memory_order_relaxed);
 }
 
@@ -51,6 +60,9 @@ void dt_progress_enter(enum dt_phase phase);
  * or 2 with one line naming trace_dir when the child died by a signal while
  * decoding or made no progress for watchdog_s seconds (0: no watchdog);
  * 3 when it died after decoding (a bug of ours). The child never dumps core.
+ * When stderr is a terminal, a progress line there (phase, events decoded,
+ * events per second), rewritten in place and cleared at the end; nothing
+ * otherwise.
  */
 int dt_supervise(int (*work)(void *), void *arg, const char *prog,
 		const char *trace_dir, unsigned watchdog_s);

@@ -7,7 +7,7 @@
 # divided by the iterations between them; ratios as run_bench.sh prints
 # them. Instructions are not time (cache misses, the clock read, system
 # calls weigh differently): the wall-clock table of an idle machine is what
-# README.md reports; this says where a change moved the work. Slow (about
+# docs/benchmarks.md reports; this says where a change moved the work. Slow (about
 # 10 minutes). Prints the table; exits non-zero only when a measurement
 # could not be taken.
 set -euo pipefail

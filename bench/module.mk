@@ -1,5 +1,5 @@
 # bench/: `make bench` builds the benchmark programs and runs run_bench.sh,
-# which prints each figure of README.md's benchmark table as a ratio measured
+# which prints each figure of docs/benchmarks.md's table as a ratio measured
 # in one run. Benchmarks are never part of `make test`.
 
 BENCH_BIN := $(BUILD)/bench
@@ -45,8 +45,20 @@ bench-instructions: all $(BENCH_BIN)/bench_alloc $(BENCH_BIN)/bench_launch $(BEN
 	$(BENCH_BIN)/bench_libs
 	bench/count_instructions.sh $(BUILD)
 
-# The tracer's cost per call on this machine's real GPU (bench/real_gpu.sh):
-# needs a GPU and nvcc; builds its own program with nvcc.
+# What tracing costs on this machine's real GPU (bench/real_gpu.sh): a
+# training step (PyTorch) and one call, bare, under each --gpu-records mode
+# and under torch.profiler; one markdown table. Needs a GPU, nvcc and
+# PyTorch with CUDA (else exit 77); builds its own program with nvcc.
 .PHONY: bench-gpu
 bench-gpu: all
 	bench/real_gpu.sh $(BUILD)
+
+# real_gpu_cost for sm_90, run on simgpu by tests/scripts/test_bench_gpu.sh
+# (bench/gpu_cost.py's simgpu mode); make bench-gpu builds its own for the
+# GPU it finds. Only where the toolkit's nvcc is (as tests/nvcc).
+ifneq ($(wildcard $(CUDA_HOME)/bin/nvcc),)
+all: $(BUILD)/nvcc/real_gpu_cost
+$(BUILD)/nvcc/real_gpu_cost: bench/real_gpu_cost.cu $(BUILD)/simgpu/lib/libcudart.so.13
+	@mkdir -p $(@D)
+	$(CUDA_HOME)/bin/nvcc -O2 -arch=sm_90 -cudart shared $< -o $@
+endif

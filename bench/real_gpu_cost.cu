@@ -8,6 +8,14 @@
 //                            128, synchronised between batches, the sync not
 //                            timed)
 // Each: the best of 5 rounds of N after one round of warm-up.
+//   real_gpu_cost steps N    the training-step benchmark's stand-in for a
+//                            program without PyTorch (bench/gpu_cost.py on
+//                            simgpu): N "steps" of each model after N/10 of
+//                            warm-up, printed as bench/train_step.py prints
+//                            them (one JSON line): launch_bound, 64 launches
+//                            of `touch` and a synchronize per step;
+//                            gpu_bound, 4 launches of `spin` (a kernel
+//                            looping 2^20 times) and a synchronize.
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -21,6 +29,12 @@ struct Params {
 
 __global__ void touch(Params prm) {
   if (threadIdx.x == 0 && blockIdx.x == 0) prm.p[0][0] = prm.pad[0];
+}
+
+__global__ void spin(float *out) {
+  float x = threadIdx.x;
+  for (int i = 0; i < (1 << 20); i++) x = x * 0.999f + 1.0f;
+  if (x == -1.0f) out[0] = x;  // never: keeps the loop
 }
 
 static double now_ns() {
@@ -57,9 +71,26 @@ static double launch_round(long n, Params prm) {
   return timed / ((n + 127) / 128 * 128);
 }
 
+// Seconds per step of `launches` launches (of touch, or spin) and a sync.
+static double step_seconds(long n, int launches, bool spinning, Params prm) {
+  for (long step = 0; step < n / 10 + 1; step++) {  // warm-up
+    for (int i = 0; i < launches; i++)
+      spinning ? spin<<<1, 32>>>(prm.p[1]) : touch<<<1, 32>>>(prm);
+    check(cudaDeviceSynchronize(), "sync");
+  }
+  double t0 = now_ns();
+  for (long step = 0; step < n; step++) {
+    for (int i = 0; i < launches; i++)
+      spinning ? spin<<<1, 32>>>(prm.p[1]) : touch<<<1, 32>>>(prm);
+    check(cudaDeviceSynchronize(), "sync");
+  }
+  return (now_ns() - t0) / 1e9 / n;
+}
+
 int main(int argc, char **argv) {
-  if (argc != 3) {
-    fprintf(stderr, "usage: real_gpu_cost alloc|launch N\n");
+  if (argc != 3 || (strcmp(argv[1], "alloc") && strcmp(argv[1], "launch") &&
+                    strcmp(argv[1], "steps")) || atol(argv[2]) <= 0) {
+    fprintf(stderr, "usage: real_gpu_cost alloc|launch|steps N\n");
     return 2;
   }
   long n = atol(argv[2]);
@@ -67,6 +98,15 @@ int main(int argc, char **argv) {
   Params prm;
   memset(&prm, 1, sizeof prm);
   for (int i = 0; i < 4; i++) check(cudaMalloc(&prm.p[i], 4096), "cudaMalloc");
+  if (strcmp(argv[1], "steps") == 0) {
+    double launch_bound = step_seconds(n, 64, false, prm);
+    double gpu_bound = step_seconds(n, 4, true, prm);
+    printf("{\"launch_bound\": {\"model\": \"64 launches + sync (C stand-in)\", "
+           "\"s_per_step\": %.9g, \"steps\": %ld}, \"gpu_bound\": {\"model\": "
+           "\"4 spin kernels + sync (C stand-in)\", \"s_per_step\": %.9g, \"steps\": %ld}}\n",
+           launch_bound, n, gpu_bound, n);
+    return 0;
+  }
   double best = 1e18;
   for (int round = 0; round < 6; round++) {  // round 0 warms up
     double ns = launch ? launch_round(n, prm) : alloc_round(n);

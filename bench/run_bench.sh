@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# run_bench.sh BUILD_DIR: measures the figures of README.md's benchmark
+# run_bench.sh BUILD_DIR: measures the figures of docs/benchmarks.md's benchmark
 # table, each as a ratio of two numbers measured in this one run, on simgpu
 # with a private LTTng session daemon. Prints the table; exits non-zero only
 # when a measurement could not be taken (never because a target was missed:

@@ -103,6 +103,11 @@ void *sim_mem_view(const void *p)
 	return sim_view_base + ((const uint8_t *)p - device_base);
 }
 
+void *sim_mem_base(const struct sim_alloc *a)
+{
+	return device_base + a->offset;
+}
+
 /* Index of the first allocation whose offset is > off. */
 static size_t upper_bound(uint64_t off)
 {

@@ -7,6 +7,9 @@
  */
 #include "simgpu/cudart_internal.h"
 
+#include <stddef.h>
+#include <stdint.h>
+
 #include <stdio.h>
 #include <string.h>
 
@@ -125,6 +128,27 @@ cudaError_t cudaStreamGetFlags(cudaStream_t hStream, unsigned int *flags)
 cudaError_t cudaStreamGetFlags_ptsz(cudaStream_t hStream, unsigned int *flags)
 {
 	return stream_get_flags(hStream, flags, 1);
+}
+
+/* Through cuStreamAttachMemAsync[_ptsz] (driver/cuda_api_attach.c). */
+static cudaError_t stream_attach_mem(cudaStream_t stream, void *devPtr, size_t length,
+				     unsigned int flags, int per_thread)
+{
+	ENTER();
+	return sim_return(DRV(per_thread, stream_attach_mem_async(
+		stream, (CUdeviceptr)(uintptr_t)devPtr, length, flags)));
+}
+
+cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream, void *devPtr, size_t length,
+				     unsigned int flags)
+{
+	return stream_attach_mem(stream, devPtr, length, flags, 0);
+}
+
+cudaError_t cudaStreamAttachMemAsync_ptsz(cudaStream_t stream, void *devPtr, size_t length,
+					  unsigned int flags)
+{
+	return stream_attach_mem(stream, devPtr, length, flags, 1);
 }
 
 static cudaError_t stream_get_priority(cudaStream_t stream, int *priority,
@@ -271,7 +295,110 @@ cudaError_t cudaSetDevice(int device)
 	return sim_return(cudart_set_device(device));
 }
 
-/* A plausible Hopper-class device (H100-like numbers), one of it. */
+/* Each int field of cudaDeviceProp that a device attribute answers, as
+   the real runtime fills it: from cuDeviceGetAttribute (the driver's
+   h100_attributes.h is the one source of these numbers). */
+#define PROP_INT(field, attribute) { offsetof(struct cudaDeviceProp, field), sizeof(((struct cudaDeviceProp *)0)->field), attribute }
+static const struct {
+	size_t offset, size;
+	CUdevice_attribute attribute;
+} prop_attributes[] = {
+	PROP_INT(sharedMemPerBlock, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK),
+	PROP_INT(regsPerBlock, CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK),
+	PROP_INT(warpSize, CU_DEVICE_ATTRIBUTE_WARP_SIZE),
+	PROP_INT(memPitch, CU_DEVICE_ATTRIBUTE_MAX_PITCH),
+	PROP_INT(maxThreadsPerBlock, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK),
+	PROP_INT(maxThreadsDim[0], CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X),
+	PROP_INT(maxThreadsDim[1], CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y),
+	PROP_INT(maxThreadsDim[2], CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z),
+	PROP_INT(maxGridSize[0], CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X),
+	PROP_INT(maxGridSize[1], CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y),
+	PROP_INT(maxGridSize[2], CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z),
+	PROP_INT(totalConstMem, CU_DEVICE_ATTRIBUTE_TOTAL_CONSTANT_MEMORY),
+	PROP_INT(major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR),
+	PROP_INT(minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR),
+	PROP_INT(textureAlignment, CU_DEVICE_ATTRIBUTE_TEXTURE_ALIGNMENT),
+	PROP_INT(texturePitchAlignment, CU_DEVICE_ATTRIBUTE_TEXTURE_PITCH_ALIGNMENT),
+	PROP_INT(multiProcessorCount, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT),
+	PROP_INT(integrated, CU_DEVICE_ATTRIBUTE_INTEGRATED),
+	PROP_INT(canMapHostMemory, CU_DEVICE_ATTRIBUTE_CAN_MAP_HOST_MEMORY),
+	PROP_INT(maxTexture1D, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_WIDTH),
+	PROP_INT(maxTexture1DMipmap, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_MIPMAPPED_WIDTH),
+	PROP_INT(maxTexture2D[0], CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_WIDTH),
+	PROP_INT(maxTexture2D[1], CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_HEIGHT),
+	PROP_INT(maxTexture2DMipmap[0], CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_MIPMAPPED_WIDTH),
+	PROP_INT(maxTexture2DMipmap[1], CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_MIPMAPPED_HEIGHT),
+	PROP_INT(maxTexture2DLinear[0], CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_WIDTH),
+	PROP_INT(maxTexture2DLinear[1], CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_HEIGHT),
+	PROP_INT(maxTexture2DLinear[2], CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_PITCH),
+	PROP_INT(maxTexture2DGather[0], CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_GATHER_WIDTH),
+	PROP_INT(maxTexture2DGather[1], CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_GATHER_HEIGHT),
+	PROP_INT(maxTexture3D[0], CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_WIDTH),
+	PROP_INT(maxTexture3D[1], CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_HEIGHT),
+	PROP_INT(maxTexture3D[2], CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_DEPTH),
+	PROP_INT(maxTexture3DAlt[0], CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_WIDTH_ALTERNATE),
+	PROP_INT(maxTexture3DAlt[1], CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_HEIGHT_ALTERNATE),
+	PROP_INT(maxTexture3DAlt[2], CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_DEPTH_ALTERNATE),
+	PROP_INT(maxTextureCubemap, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURECUBEMAP_WIDTH),
+	PROP_INT(maxTexture1DLayered[0], CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LAYERED_WIDTH),
+	PROP_INT(maxTexture1DLayered[1], CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LAYERED_LAYERS),
+	PROP_INT(maxTexture2DLayered[0], CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_WIDTH),
+	PROP_INT(maxTexture2DLayered[1], CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_HEIGHT),
+	PROP_INT(maxTexture2DLayered[2], CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_LAYERS),
+	PROP_INT(maxTextureCubemapLayered[0], CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURECUBEMAP_LAYERED_WIDTH),
+	PROP_INT(maxTextureCubemapLayered[1], CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURECUBEMAP_LAYERED_LAYERS),
+	PROP_INT(maxSurface1D, CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_WIDTH),
+	PROP_INT(maxSurface2D[0], CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_WIDTH),
+	PROP_INT(maxSurface2D[1], CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_HEIGHT),
+	PROP_INT(maxSurface3D[0], CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_WIDTH),
+	PROP_INT(maxSurface3D[1], CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_HEIGHT),
+	PROP_INT(maxSurface3D[2], CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_DEPTH),
+	PROP_INT(maxSurface1DLayered[0], CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_LAYERED_WIDTH),
+	PROP_INT(maxSurface1DLayered[1], CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_LAYERED_LAYERS),
+	PROP_INT(maxSurface2DLayered[0], CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_LAYERED_WIDTH),
+	PROP_INT(maxSurface2DLayered[1], CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_LAYERED_HEIGHT),
+	PROP_INT(maxSurface2DLayered[2], CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_LAYERED_LAYERS),
+	PROP_INT(maxSurfaceCubemap, CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACECUBEMAP_WIDTH),
+	PROP_INT(maxSurfaceCubemapLayered[0], CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACECUBEMAP_LAYERED_WIDTH),
+	PROP_INT(maxSurfaceCubemapLayered[1], CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACECUBEMAP_LAYERED_LAYERS),
+	PROP_INT(surfaceAlignment, CU_DEVICE_ATTRIBUTE_SURFACE_ALIGNMENT),
+	PROP_INT(concurrentKernels, CU_DEVICE_ATTRIBUTE_CONCURRENT_KERNELS),
+	PROP_INT(ECCEnabled, CU_DEVICE_ATTRIBUTE_ECC_ENABLED),
+	PROP_INT(pciBusID, CU_DEVICE_ATTRIBUTE_PCI_BUS_ID),
+	PROP_INT(pciDeviceID, CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID),
+	PROP_INT(pciDomainID, CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID),
+	PROP_INT(tccDriver, CU_DEVICE_ATTRIBUTE_TCC_DRIVER),
+	PROP_INT(asyncEngineCount, CU_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT),
+	PROP_INT(unifiedAddressing, CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING),
+	PROP_INT(memoryBusWidth, CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH),
+	PROP_INT(l2CacheSize, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE),
+	PROP_INT(persistingL2CacheMaxSize, CU_DEVICE_ATTRIBUTE_MAX_PERSISTING_L2_CACHE_SIZE),
+	PROP_INT(maxThreadsPerMultiProcessor, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR),
+	PROP_INT(streamPrioritiesSupported, CU_DEVICE_ATTRIBUTE_STREAM_PRIORITIES_SUPPORTED),
+	PROP_INT(globalL1CacheSupported, CU_DEVICE_ATTRIBUTE_GLOBAL_L1_CACHE_SUPPORTED),
+	PROP_INT(localL1CacheSupported, CU_DEVICE_ATTRIBUTE_LOCAL_L1_CACHE_SUPPORTED),
+	PROP_INT(sharedMemPerMultiprocessor, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR),
+	PROP_INT(regsPerMultiprocessor, CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR),
+	PROP_INT(managedMemory, CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY),
+	PROP_INT(isMultiGpuBoard, CU_DEVICE_ATTRIBUTE_MULTI_GPU_BOARD),
+	PROP_INT(multiGpuBoardGroupID, CU_DEVICE_ATTRIBUTE_MULTI_GPU_BOARD_GROUP_ID),
+	PROP_INT(hostNativeAtomicSupported, CU_DEVICE_ATTRIBUTE_HOST_NATIVE_ATOMIC_SUPPORTED),
+	PROP_INT(pageableMemoryAccess, CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS),
+	PROP_INT(concurrentManagedAccess, CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS),
+	PROP_INT(computePreemptionSupported, CU_DEVICE_ATTRIBUTE_COMPUTE_PREEMPTION_SUPPORTED),
+	PROP_INT(canUseHostPointerForRegisteredMem, CU_DEVICE_ATTRIBUTE_CAN_USE_HOST_POINTER_FOR_REGISTERED_MEM),
+	PROP_INT(cooperativeLaunch, CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH),
+	PROP_INT(sharedMemPerBlockOptin, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN),
+	PROP_INT(maxBlocksPerMultiProcessor, CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR),
+	PROP_INT(accessPolicyMaxWindowSize, CU_DEVICE_ATTRIBUTE_MAX_ACCESS_POLICY_WINDOW_SIZE),
+	PROP_INT(reservedSharedMemPerBlock, CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK),
+	PROP_INT(hostRegisterSupported, CU_DEVICE_ATTRIBUTE_HOST_REGISTER_SUPPORTED),
+	PROP_INT(memoryPoolsSupported, CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED),
+	PROP_INT(clusterLaunch, CU_DEVICE_ATTRIBUTE_CLUSTER_LAUNCH),
+};
+#undef PROP_INT
+
+/* The driver's device (h100_attributes.h), one of it. */
 cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device)
 {
 	ENTER();
@@ -282,45 +409,24 @@ cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device)
 		return sim_return(bad);
 	struct cudaDeviceProp p;
 	memset(&p, 0, sizeof(p));
-	snprintf(p.name, sizeof(p.name), "simgpu simulated device");
-	for (int i = 0; i < 16; i++)
-		p.uuid.bytes[i] = (char)(0x51 + i);
 	CUresult r = cudart_drv.device_total_mem(&p.totalGlobalMem, device);
+	if (r == CUDA_SUCCESS)
+		r = cudart_drv.device_get_name(p.name, (int)sizeof(p.name), device);
+	for (size_t i = 0; r == CUDA_SUCCESS && i < sizeof(prop_attributes) / sizeof(prop_attributes[0]); i++) {
+		int v = 0;
+		r = cudart_drv.device_get_attribute(&v, prop_attributes[i].attribute, device);
+		char *field = (char *)&p + prop_attributes[i].offset;
+		if (prop_attributes[i].size == sizeof(int)) {
+			memcpy(field, &v, sizeof v);
+		} else { /* size_t fields: non-negative attributes */
+			size_t wide = (size_t)(unsigned)v;
+			memcpy(field, &wide, sizeof wide);
+		}
+	}
 	if (r != CUDA_SUCCESS)
 		return sim_return(cudart_error(r));
-	p.sharedMemPerBlock = 48 * 1024;
-	p.regsPerBlock = 65536;
-	p.warpSize = 32;
-	p.memPitch = 2147483647;
-	p.maxThreadsPerBlock = 1024;
-	p.maxThreadsDim[0] = 1024, p.maxThreadsDim[1] = 1024, p.maxThreadsDim[2] = 64;
-	p.maxGridSize[0] = 2147483647, p.maxGridSize[1] = 65535, p.maxGridSize[2] = 65535;
-	p.totalConstMem = 65536;
-	p.major = 9;
-	p.minor = 0;
-	p.textureAlignment = 512;
-	p.texturePitchAlignment = 32;
-	p.multiProcessorCount = 132;
-	p.canMapHostMemory = 1;
-	p.concurrentKernels = 1;
-	p.asyncEngineCount = 2;
-	p.unifiedAddressing = 1;
-	p.memoryBusWidth = 5120;
-	p.l2CacheSize = 50 * 1024 * 1024;
-	p.maxThreadsPerMultiProcessor = 2048;
-	p.streamPrioritiesSupported = 1;
-	p.globalL1CacheSupported = 1;
-	p.localL1CacheSupported = 1;
-	p.sharedMemPerMultiprocessor = 228 * 1024;
-	p.regsPerMultiprocessor = 65536;
-	p.managedMemory = 1;
-	p.concurrentManagedAccess = 1;
-	p.computePreemptionSupported = 1;
-	p.cooperativeLaunch = 1;
-	p.sharedMemPerBlockOptin = 227 * 1024;
-	p.maxBlocksPerMultiProcessor = 32;
-	p.reservedSharedMemPerBlock = 1024;
-	p.memoryPoolsSupported = 1;
+	for (int i = 0; i < 16; i++)
+		p.uuid.bytes[i] = (char)(0x51 + i);
 	p.hostNumaId = -1;
 	p.deviceNumaId = -1;
 	*prop = p;

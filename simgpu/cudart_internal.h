@@ -118,7 +118,22 @@ cudaError_t cudart_memcpy_1d(void *dst, const void *src, size_t count,
 	X(graph_destroy, "cuGraphDestroy", cuGraphDestroy)                    \
 	X(stream_begin_capture, "cuStreamBeginCapture",                       \
 	  cuStreamBeginCapture_v2)                                            \
-	X(stream_end_capture, "cuStreamEndCapture", cuStreamEndCapture)
+	X(stream_end_capture, "cuStreamEndCapture", cuStreamEndCapture)       \
+	X(device_get_name, "cuDeviceGetName", cuDeviceGetName)                \
+	X(stream_attach_mem_async, "cuStreamAttachMemAsync",                  \
+	  cuStreamAttachMemAsync)                                             \
+	X(array_3d_create, "cuArray3DCreate", cuArray3DCreate_v2)             \
+	X(array_destroy, "cuArrayDestroy", cuArrayDestroy)                    \
+	X(array_3d_get_descriptor, "cuArray3DGetDescriptor",                  \
+	  cuArray3DGetDescriptor_v2)                                          \
+	X(tex_object_create, "cuTexObjectCreate", cuTexObjectCreate)          \
+	X(tex_object_destroy, "cuTexObjectDestroy", cuTexObjectDestroy)       \
+	X(tex_object_get_resource_desc, "cuTexObjectGetResourceDesc",         \
+	  cuTexObjectGetResourceDesc)                                         \
+	X(surf_object_create, "cuSurfObjectCreate", cuSurfObjectCreate)       \
+	X(surf_object_destroy, "cuSurfObjectDestroy", cuSurfObjectDestroy)    \
+	X(surf_object_get_resource_desc, "cuSurfObjectGetResourceDesc",       \
+	  cuSurfObjectGetResourceDesc)
 
 struct cudart_driver {
 #define CUDART_DRIVER_FIELD(field, name, proto) __typeof__(&proto) field;

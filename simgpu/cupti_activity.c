@@ -26,6 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "simgpu/cupti_callbacks.h"
 #include "simgpu/simgpu_cupti_hook.h"
 #include "simgpu/simgpu_open_driver.h"
 
@@ -170,6 +171,11 @@ static CUptiResult attach(void)
 	}
 	attached = 1; /* the handle stays open for the process lifetime */
 	return CUPTI_SUCCESS;
+}
+
+CUptiResult simgpu_cupti_attach(void)
+{
+	return attach();
 }
 
 static size_t record_size(CUpti_ActivityKind kind)
@@ -563,7 +569,8 @@ __attribute__((constructor)) static void register_fork_handlers(void)
 static int api_wanted(int runtime_cbid, int driver_cbid)
 {
 	return api_on(runtime_api_on, CUPTI_RUNTIME_TRACE_CBID_SIZE, runtime_cbid) ||
-	       api_on(driver_api_on, CUPTI_DRIVER_TRACE_CBID_SIZE, driver_cbid);
+	       api_on(driver_api_on, CUPTI_DRIVER_TRACE_CBID_SIZE, driver_cbid) ||
+	       simgpu_cupti_callback_wanted(runtime_cbid, driver_cbid);
 }
 
 /*
@@ -579,13 +586,18 @@ static void sink(const struct simgpu_work *w)
 	int driver_cbid = w->driver_cbid;
 	int driver_record = api_on(driver_api_on, CUPTI_DRIVER_TRACE_CBID_SIZE,
 				   driver_cbid);
-	if (w->kind == SIMGPU_WORK_NONE && !runtime_record && !driver_record)
+	int call_back = simgpu_cupti_callback_wanted(w->api_cbid, driver_cbid);
+	if (w->kind == SIMGPU_WORK_NONE && !runtime_record && !driver_record && !call_back)
 		return; /* the common case for cudaMalloc/cudaFree: no lock */
-	pthread_mutex_lock(&cupti_lock);
-	struct clock_map map = clock_map_now();
 	uint32_t correlation_id = w->kind == SIMGPU_WORK_NONE
 					  ? next_correlation_id()
 					  : w->correlation_id;
+	if (call_back) /* cupti_callbacks.c: without our lock */
+		simgpu_cupti_call_back(w, correlation_id);
+	if (w->kind == SIMGPU_WORK_NONE && !runtime_record && !driver_record)
+		return;
+	pthread_mutex_lock(&cupti_lock);
+	struct clock_map map = clock_map_now();
 	if (enabled[CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION] &&
 	    (runtime_record || driver_record))
 		write_external_correlations(correlation_id, w->end_ns);

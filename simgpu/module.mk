@@ -17,11 +17,13 @@ SIMGPU_DRIVER_SRCS := core_timeline.c core_memory.c core_sticky_error.c \
 	driver/cuda_api_vmm.c \
 	driver/cuda_api_transfer.c driver/cuda_api_exec.c \
 	driver/cuda_api_graphs.c \
-	driver/cuda_proc_address.c
+	driver/cuda_proc_address.c driver/cuda_api_occupancy.c \
+	driver/cuda_api_attach.c driver/cuda_api_arrays.c
 SIMGPU_CUDART_SRCS := cudart_driver.c cudart_errors.c cudart_api_memory.c \
 	cudart_api_exec.c cudart_api_kernels.c cudart_api_graphs.c \
-	cudart_api_modules.c cudart_api_properties.c cudart_api_host.c
-SIMGPU_CUPTI_SRCS := cupti_activity.c
+	cudart_api_modules.c cudart_api_properties.c cudart_api_host.c \
+	cudart_api_arrays.c
+SIMGPU_CUPTI_SRCS := cupti_activity.c cupti_callbacks.c
 SIMGPU_DRIVER_OBJS := $(SIMGPU_DRIVER_SRCS:%.c=$(SIMGPU_OBJ)/%.o)
 SIMGPU_CUDART_OBJS := $(SIMGPU_CUDART_SRCS:%.c=$(SIMGPU_OBJ)/%.o)
 SIMGPU_CUPTI_OBJS := $(SIMGPU_CUPTI_SRCS:%.c=$(SIMGPU_OBJ)/%.o)
@@ -37,6 +39,30 @@ $(SIMGPU_CUDART_OBJS): SIMGPU_API_FLAGS := -D__CUDA_API_VERSION_INTERNAL
 # cannot scan.
 $(SIMGPU_DRIVER_OBJS): SIMGPU_API_FLAGS := -D__CUDA_API_VERSION_INTERNAL \
 	-ftls-model=initial-exec
+
+# Every function the real library exports and these objects do not define
+# becomes a "not supported" stub (simgpu/exports/: gen_stubs.sh reads the
+# objects' symbols, so an implementation added anywhere wins by itself).
+SIMGPU_STUBS := $(BUILD)/simgpu/stubs
+SIMGPU_DRIVER_STUB_OBJS := $(SIMGPU_STUBS)/libcuda.so.1.stubs.o $(BUILD)/simgpu/obj/exports/not_supported.o
+SIMGPU_CUDART_STUB_OBJS := $(SIMGPU_STUBS)/libcudart.so.13.stubs.o $(BUILD)/simgpu/obj/exports/not_supported.o
+SIMGPU_CUPTI_STUB_OBJS := $(SIMGPU_STUBS)/libcupti.so.13.stubs.o $(BUILD)/simgpu/obj/exports/not_supported.o
+
+$(SIMGPU_STUBS)/libcuda.so.1.stubs.c: simgpu/exports/libcuda.so.1.exports \
+		simgpu/exports/gen_stubs.sh $(SIMGPU_DRIVER_OBJS) | check-cuda
+	@mkdir -p $(@D)
+	simgpu/exports/gen_stubs.sh $< $(CUDA_HOME)/include/cuda.h \
+		CUDA_ERROR_NOT_SUPPORTED $(SIMGPU_DRIVER_OBJS) > $@.tmp && mv $@.tmp $@
+$(SIMGPU_STUBS)/libcudart.so.13.stubs.c: simgpu/exports/libcudart.so.13.exports \
+		simgpu/exports/gen_stubs.sh $(SIMGPU_CUDART_OBJS) | check-cuda
+	@mkdir -p $(@D)
+	simgpu/exports/gen_stubs.sh $< $(CUDA_HOME)/include/driver_types.h \
+		cudaErrorNotSupported $(SIMGPU_CUDART_OBJS) > $@.tmp && mv $@.tmp $@
+$(SIMGPU_STUBS)/libcupti.so.13.stubs.c: simgpu/exports/libcupti.so.13.exports \
+		simgpu/exports/gen_stubs.sh $(SIMGPU_CUPTI_OBJS) | check-cuda
+	@mkdir -p $(@D)
+	simgpu/exports/gen_stubs.sh $< $(CUDA_HOME)/include/cupti_result.h \
+		CUPTI_ERROR_NOT_SUPPORTED $(SIMGPU_CUPTI_OBJS) > $@.tmp && mv $@.tmp $@
 
 SIMGPU_DRIVER := $(SIMGPU_LIB)/libcuda.so.1
 SIMGPU_CUDART := $(SIMGPU_LIB)/libcudart.so.13
@@ -73,24 +99,24 @@ $(SIMGPU_OBJ)/%.o: $(SIMGPU_DIR)/%.c | check-cuda
 
 # Like the real driver: unversioned symbols; calls inside it never go
 # through the PLT, so a preloaded tracer sees only the program's calls.
-$(SIMGPU_DRIVER): $(SIMGPU_DRIVER_OBJS) $(SIMGPU_DIR)/driver/libcuda.map
+$(SIMGPU_DRIVER): $(SIMGPU_DRIVER_OBJS) $(SIMGPU_DRIVER_STUB_OBJS) $(SIMGPU_DIR)/driver/libcuda.map
 	@mkdir -p $(@D)
-	$(CC) -shared -o $@ $(SIMGPU_DRIVER_OBJS) -Wl,-soname,libcuda.so.1 \
+	$(CC) -shared -o $@ $(SIMGPU_DRIVER_OBJS) $(SIMGPU_DRIVER_STUB_OBJS) -Wl,-soname,libcuda.so.1 \
 		-Wl,--version-script,$(SIMGPU_DIR)/driver/libcuda.map \
 		-Wl,-Bsymbolic-functions -Wl,-z,nodelete $(SAN_LDFLAGS) \
 		-pthread -lm -ldl
 
 # cudart and CUPTI dlopen libcuda.so.1 (as the real ones do) and find it
 # through their RUNPATH; the driver is a prerequisite, not a dependency.
-$(SIMGPU_CUDART): $(SIMGPU_CUDART_OBJS) $(SIMGPU_DIR)/libcudart.map $(SIMGPU_DRIVER)
+$(SIMGPU_CUDART): $(SIMGPU_CUDART_OBJS) $(SIMGPU_CUDART_STUB_OBJS) $(SIMGPU_DIR)/libcudart.map $(SIMGPU_DRIVER)
 	@mkdir -p $(@D)
-	$(CC) -shared -o $@ $(SIMGPU_CUDART_OBJS) -Wl,-soname,libcudart.so.13 \
+	$(CC) -shared -o $@ $(SIMGPU_CUDART_OBJS) $(SIMGPU_CUDART_STUB_OBJS) -Wl,-soname,libcudart.so.13 \
 		-Wl,--version-script,$(SIMGPU_DIR)/libcudart.map $(SAN_LDFLAGS) \
 		-Wl,-rpath,'$$ORIGIN' -pthread -ldl
 
-$(SIMGPU_CUPTI): $(SIMGPU_CUPTI_OBJS) $(SIMGPU_DIR)/libcupti.map $(SIMGPU_DRIVER)
+$(SIMGPU_CUPTI): $(SIMGPU_CUPTI_OBJS) $(SIMGPU_CUPTI_STUB_OBJS) $(SIMGPU_DIR)/libcupti.map $(SIMGPU_DRIVER)
 	@mkdir -p $(@D)
-	$(CC) -shared -o $@ $(SIMGPU_CUPTI_OBJS) -Wl,-soname,libcupti.so.13 \
+	$(CC) -shared -o $@ $(SIMGPU_CUPTI_OBJS) $(SIMGPU_CUPTI_STUB_OBJS) -Wl,-soname,libcupti.so.13 \
 		-Wl,--version-script,$(SIMGPU_DIR)/libcupti.map -Wl,-z,nodelete \
 		$(SAN_LDFLAGS) -Wl,-rpath,'$$ORIGIN' \
 		-pthread -ldl
@@ -101,7 +127,8 @@ $(SIMGPU_LIB)/libcupti.so: $(SIMGPU_CUPTI)
 	ln -sf libcupti.so.13 $@
 
 # ---- tests ----
-SIMGPU_TEST_NAMES := memory errors timeline virtual_time kernels cupti threads graphs \
+SIMGPU_TEST_NAMES := memory errors timeline virtual_time kernels cupti cupti_callbacks threads graphs \
+	cupti_subscribers arrays \
 	registration
 SIMGPU_TESTS := $(SIMGPU_TEST_NAMES:%=$(BUILD)/tests/test_simgpu_%)
 TESTS += $(SIMGPU_TESTS)
@@ -116,7 +143,7 @@ $(SIMGPU_TESTS): $(BUILD)/tests/test_simgpu_%: $(SIMGPU_DIR)/test_%.c \
 # simgpu/driver/test_driver_*.c: the driver alone (libcuda.so.1 only)
 # and the whole stack (runtime, CUPTI) reaching it.
 SIMGPU_DRIVER_ALONE_TESTS := $(patsubst %,$(BUILD)/tests/test_simgpu_%,\
-	driver_api driver_proc_address driver_modules)
+	driver_api driver_proc_address driver_modules driver_h100)
 SIMGPU_DRIVER_STACK_TESTS := $(patsubst %,$(BUILD)/tests/test_simgpu_%,\
 	driver_runtime_path pools_devices)
 TESTS += $(SIMGPU_DRIVER_ALONE_TESTS) $(SIMGPU_DRIVER_STACK_TESTS)
@@ -213,15 +240,30 @@ $(SIMGPU12_LIB)/libcuda.so.1: $(SIMGPU_DRIVER)
 	@mkdir -p $(@D)
 	cp $< $@
 
-$(SIMGPU12_LIB)/libcudart.so.12: $(SIMGPU12_CUDART_OBJS) $(SIMGPU12_OUT)/libcudart.map \
+# Stubs from the CUDA 13 lists (the only toolkit here): the variant
+# exports CUDA 13's names under the CUDA 12 version nodes.
+SIMGPU12_CUDART_STUB_OBJS := $(SIMGPU12_OUT)/stubs/libcudart.so.12.stubs.o $(BUILD)/simgpu/obj/exports/not_supported.o
+SIMGPU12_CUPTI_STUB_OBJS := $(SIMGPU12_OUT)/stubs/libcupti.so.12.stubs.o $(BUILD)/simgpu/obj/exports/not_supported.o
+$(SIMGPU12_OUT)/stubs/libcudart.so.12.stubs.c: simgpu/exports/libcudart.so.13.exports \
+		simgpu/exports/gen_stubs.sh $(SIMGPU12_CUDART_OBJS) | check-cuda
+	@mkdir -p $(@D)
+	simgpu/exports/gen_stubs.sh $< $(CUDA_HOME)/include/driver_types.h \
+		cudaErrorNotSupported $(SIMGPU12_CUDART_OBJS) > $@.tmp && mv $@.tmp $@
+$(SIMGPU12_OUT)/stubs/libcupti.so.12.stubs.c: simgpu/exports/libcupti.so.13.exports \
+		simgpu/exports/gen_stubs.sh $(SIMGPU12_CUPTI_OBJS) | check-cuda
+	@mkdir -p $(@D)
+	simgpu/exports/gen_stubs.sh $< $(CUDA_HOME)/include/cupti_result.h \
+		CUPTI_ERROR_NOT_SUPPORTED $(SIMGPU12_CUPTI_OBJS) > $@.tmp && mv $@.tmp $@
+
+$(SIMGPU12_LIB)/libcudart.so.12: $(SIMGPU12_CUDART_OBJS) $(SIMGPU12_CUDART_STUB_OBJS) $(SIMGPU12_OUT)/libcudart.map \
 		$(SIMGPU12_LIB)/libcuda.so.1
-	$(CC) -shared -o $@ $(SIMGPU12_CUDART_OBJS) -Wl,-soname,libcudart.so.12 \
+	$(CC) -shared -o $@ $(SIMGPU12_CUDART_OBJS) $(SIMGPU12_CUDART_STUB_OBJS) -Wl,-soname,libcudart.so.12 \
 		-Wl,--version-script,$(SIMGPU12_OUT)/libcudart.map $(SAN_LDFLAGS) \
 		-Wl,-rpath,'$$ORIGIN' -pthread -ldl
 
-$(SIMGPU12_LIB)/libcupti.so.12: $(SIMGPU12_CUPTI_OBJS) $(SIMGPU12_OUT)/libcupti.map \
+$(SIMGPU12_LIB)/libcupti.so.12: $(SIMGPU12_CUPTI_OBJS) $(SIMGPU12_CUPTI_STUB_OBJS) $(SIMGPU12_OUT)/libcupti.map \
 		$(SIMGPU12_LIB)/libcuda.so.1
-	$(CC) -shared -o $@ $(SIMGPU12_CUPTI_OBJS) -Wl,-soname,libcupti.so.12 \
+	$(CC) -shared -o $@ $(SIMGPU12_CUPTI_OBJS) $(SIMGPU12_CUPTI_STUB_OBJS) -Wl,-soname,libcupti.so.12 \
 		-Wl,--version-script,$(SIMGPU12_OUT)/libcupti.map -Wl,-z,nodelete \
 		$(SAN_LDFLAGS) -Wl,-rpath,'$$ORIGIN' -pthread -ldl
 

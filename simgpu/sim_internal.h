@@ -210,6 +210,8 @@ void sim_mem_free_all(void);
 const struct sim_alloc *sim_mem_find(const void *p);
 /* Whether p lies in the simulated device address range at all. */
 int sim_mem_in_device_range(const void *p);
+/* The device address an allocation starts at. */
+void *sim_mem_base(const struct sim_alloc *a);
 /* Host view of device address p (valid for the allocation's bytes). */
 void *sim_mem_view(const void *p);
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # run_tests.sh BUILD_DIR: runs every compiled test BUILD_DIR/tests/test_* and
-# every script test tests/*/test_*.sh and simgpu/test_*.sh, each under a
+# every script test tests/*/test_*.sh, simgpu/test_*.sh and simgpu/*/test_*.sh, each under a
 # time limit, prints one PASS/FAIL/SKIP line per test and a closing `N passed, N failed, N skipped`
 # line; exits non-zero when any test failed. Must never hide a failure (a test
 # that crashes, hangs or prints nothing still counts as failed).
@@ -31,7 +31,7 @@ tests=()
 for program in "$build"/tests/test_*; do
 	[ -f "$program" ] && [ -x "$program" ] && tests+=("$program")
 done
-for script in "$root"/tests/*/test_*.sh "$root"/simgpu/test_*.sh; do
+for script in "$root"/tests/*/test_*.sh "$root"/simgpu/test_*.sh "$root"/simgpu/*/test_*.sh; do
 	[ -f "$script" ] && tests+=("$script")
 done
 

@@ -168,11 +168,20 @@
 #define DNNTRACE_STATUS_FORMAT_FIELD_(F)
 #endif
 
+/* version: the tracer's (include/dnntrace_version.h); absent in traces
+ * of tracers older than it. */
+#if DNNTRACE_TRACE_FORMAT >= 3
+#define DNNTRACE_STATUS_VERSION_FIELD_(F) F(OPT, STRING, char, version, version)
+#else
+#define DNNTRACE_STATUS_VERSION_FIELD_(F)
+#endif
+
 #define DNNTRACE_FIELDS_api_status(F) \
 	F(REQ, INT,    int32_t, cupti_ok, cupti_ok) \
 	F(REQ, INT,    int32_t, code,     code) \
 	F(REQ, STRING, char,    message,  message) \
-	DNNTRACE_STATUS_FORMAT_FIELD_(F)
+	DNNTRACE_STATUS_FORMAT_FIELD_(F) \
+	DNNTRACE_STATUS_VERSION_FIELD_(F)
 
 #define DNNTRACE_FIELDS_api_graph_launch(F) \
 	F(REQ, INT, uint64_t, call_id,    call_id) \

@@ -54,6 +54,7 @@ struct class_info {
 	bool vpid_signed;
 	int64_t vtid_index;          /* likewise; read only by events that need it */
 	bool vtid_signed;
+	int64_t procname_index;      /* the context's procname, -1: absent */
 	bool gpu_set;                /* dnntrace_gpu:memset (H_GPU_COPY) */
 	uint8_t n_fields;            /* slots the handler reads */
 	char damage[200];            /* corrupt: what is wrong, for damage.h */
@@ -85,6 +86,8 @@ struct record {
 	size_t size;                     /* bytes, data included, 8-aligned */
 	int64_t vpid, vtid;              /* 0 when the context lacks them */
 	uint64_t ts;
+	uint32_t procname_at;            /* the thread's name (its first
+	                                  * record only), 0: none */
 	int64_t order_ns;                /* several decoders: the merge key */
 	const struct stream_key *stream; /* likewise; NULL with one */
 	uint64_t value[];                /* integers; for strings and arrays,
@@ -104,6 +107,12 @@ struct reader {
 	                                      * grows */
 	size_t n_classes, cap_classes;
 	size_t last_class;
+	struct dt_u64map named_threads;      /* vtids whose procname was sent
+	                                      * (only when hooks listen) */
+	int64_t last_named_vtid;
+	bool named_any;
+	bool want_names;                     /* send each thread's procname
+	                                      * (the pass has listeners) */
 	bool keyed;                          /* several decoders: fill
 	                                      * order_ns and stream */
 	int64_t last_order_ns;
@@ -219,6 +228,7 @@ static void resolve_class(struct class_info *info, const bt_event_class *ec)
 	info->handler = H_IGNORE;
 	info->vpid_index = -1;
 	info->vtid_index = -1;
+	info->procname_index = -1;
 	const char *name = bt_event_class_get_name(ec);
 	if (!name)
 		return;
@@ -276,6 +286,13 @@ static void resolve_class(struct class_info *info, const bt_event_class *ec)
 			&info->vpid_signed);
 	find_context_integer(context, "vtid", &info->vtid_index,
 			&info->vtid_signed);
+	uint64_t procname;
+	const bt_field_class *procname_class;
+	enum field_kind procname_kind;
+	if (find_member(context, "procname", &procname, &procname_class) &&
+	    classify_field(procname_class, &procname_kind) &&
+	    procname_kind == F_STRING)
+		info->procname_index = (int64_t)procname;
 	info->handler = spec->handler;
 }
 
@@ -421,12 +438,33 @@ static void capture_event(struct reader *r, const bt_message *msg)
 			size += (1 + lengths[i]) * sizeof(int64_t);
 		}
 	}
+	/* The thread's name, with its first record only (the timeline names
+	 * its tracks with it): one lookup per change of thread. */
+	int64_t vtid = context_integer(event, info->vtid_index, info->vtid_signed);
+	const bt_field *procname = NULL;
+	uint64_t procname_length = 0;
+	if (r->want_names && info->procname_index >= 0 &&
+	    (vtid != r->last_named_vtid || !r->named_any) &&
+	    (uint64_t)vtid != DT_MAP_EMPTY) {
+		uint64_t seen;
+		if (!dt_u64map_get(&r->named_threads, (uint64_t)vtid, &seen)) {
+			dt_u64map_put(&r->named_threads, (uint64_t)vtid, 1);
+			procname = bt_field_structure_borrow_member_field_by_index_const(
+					bt_event_borrow_common_context_field_const(event),
+					(uint64_t)info->procname_index);
+			procname_length = string_length(procname);
+			size += ALIGN8(procname_length + 1);
+		}
+		r->last_named_vtid = vtid;
+		r->named_any = true;
+	}
 	struct record *rec = (struct record *)dt_event_pipe_reserve(r->pipe, size);
 	rec->info = info;
 	rec->size = size;
 	/* no vpid context: one process */
 	rec->vpid = context_integer(event, info->vpid_index, info->vpid_signed);
-	rec->vtid = context_integer(event, info->vtid_index, info->vtid_signed);
+	rec->vtid = vtid;
+	rec->procname_at = 0;
 	rec->ts = event_time(msg, info);
 	rec->order_ns = 0;
 	rec->stream = NULL;
@@ -470,6 +508,14 @@ static void capture_event(struct reader *r, const bt_message *msg)
 		case F_ABSENT:
 			break;
 		}
+	}
+	if (procname) {
+		char *text = (char *)rec + at;
+		if (procname_length)
+			memcpy(text, bt_field_string_get_value(procname),
+					procname_length);
+		text[procname_length] = '\0';
+		rec->procname_at = (uint32_t)at;
 	}
 	dt_event_pipe_commit(r->pipe, size);
 }
@@ -708,7 +754,9 @@ static bool fill_event(struct reader *r, const struct record *rec,
 	const struct class_info *info = rec->info;
 	const struct record *payload = rec;
 	*e = (struct dt_event){.vpid = rec->vpid, .vtid = rec->vtid,
-		.ts = rec->ts, .tensor = -1, .src_tensor = -1};
+		.ts = rec->ts, .tensor = -1, .src_tensor = -1,
+		.procname = rec->procname_at ?
+			(const char *)rec + rec->procname_at : NULL};
 	switch (info->handler) {
 	case H_ALLOC:
 		e->kind = DT_EVENT_ALLOC;
@@ -758,6 +806,8 @@ static bool fill_event(struct reader *r, const struct record *rec,
 		e->gpu_start = UNSIGNED(gpu_memcpy, start);
 		e->gpu_end = UNSIGNED(gpu_memcpy, end);
 		e->bytes = UNSIGNED(gpu_memcpy, bytes);
+		e->copy_kind = info->gpu_set ? 0 :
+			(uint32_t)UNSIGNED(gpu_memcpy, copy_kind);
 		break;
 	case H_LAUNCH:
 		e->kind = DT_EVENT_LAUNCH;
@@ -989,10 +1039,13 @@ static bt_graph_simple_sink_component_consume_func_status sink_consume(
 	}
 	dt_progress_tick();
 	lsan_enable();
+	uint64_t events = 0;
 	for (uint64_t i = 0; i < count; i++) {
+		events += bt_message_get_type(messages[i]) == BT_MESSAGE_TYPE_EVENT;
 		handle_message(r, messages[i]);
 		bt_message_put_ref(messages[i]);
 	}
+	dt_progress_events(events);
 	lsan_disable();
 	return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_OK;
 }
@@ -1145,6 +1198,7 @@ static void reader_free(struct reader *r)
 	for (size_t i = 0; i < r->n_streams; i++)
 		free(r->streams[i]);
 	free(r->streams);
+	dt_u64map_free(&r->named_threads);
 	free(r->lib_tensors);
 	free(r->lib_ptrs);
 	free(r->lib_roles);
@@ -1264,6 +1318,7 @@ static int read_split(const char *trace_dir, const struct dt_stream_split *split
 	for (size_t i = 0; i < n; i++) {
 		dec[i].trace_dir = trace_dir;
 		dec[i].r.keyed = true;
+		dec[i].r.want_names = an->want_names;
 		dec[i].r.pipe = dt_event_pipe_new_pulled();
 		dec[i].params = inputs_params(split->inputs[i], split->n_inputs[i]);
 		if (!dec[i].params) {
@@ -1341,7 +1396,7 @@ int dt_read_trace_hooked(const char *trace_dir, struct dt_model *m,
 				"metadata file found under it)", trace_dir);
 		return -1;
 	}
-	struct reader r = {.model = m, .hooks = hooks};
+	struct reader r = {.model = m, .hooks = hooks, .want_names = hooks != NULL};
 	struct dt_stream_split split;
 	dt_stream_split(trace_dir, decoders, &split);
 	dt_progress_enter(DT_PHASE_DECODING);

@@ -16,6 +16,7 @@ void dt_group_init(struct dt_group *g, int64_t vpid, int32_t device)
 	g->vpid = vpid;
 	g->device = device;
 	g->stats.device = device;
+	g->cupti_ok = -1;    /* until a process says */
 }
 
 void dt_group_add_tensor(struct dt_group *g, const struct dt_tensor *t)

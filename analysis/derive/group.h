@@ -88,6 +88,7 @@ struct dt_group {
 	 * recorded others: captured into a graph, or records never delivered */
 	uint64_t launches_without_records;
 	const char *cupti_message;
+	int cupti_ok;                /* status.cupti_ok; -1: no status event */
 	uint64_t events_lost;        /* known counts: discarded + dropped */
 	bool events_lost_unknown;
 	struct dt_device_stats stats;

@@ -436,6 +436,7 @@ static void build_group(const struct dt_model *m, const struct dt_process_view *
 	g->granularity = granularity;
 	g->kernel_times_missing = fallback;
 	g->cupti_message = p->cupti_message;
+	g->cupti_ok = p->cupti_ok;
 	g->events_lost = m->discarded_events + p->records_dropped;
 	g->events_lost_unknown = m->discarded_unknown;
 	for (size_t i = 0; i < p->n_devices; i++)

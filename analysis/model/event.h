@@ -79,6 +79,10 @@ struct dt_event {
 	uint32_t correlation_id;     /* GPU records, external correlation */
 	uint32_t gpu_device, gpu_stream;   /* GPU records; power: device */
 	uint64_t gpu_start, gpu_end;
+	uint32_t copy_kind;          /* GPU copy: CUpti_ActivityMemcpyKind */
+	/* the thread's name (LTTng's procname context), on the thread's
+	 * first event whatever its kind; NULL on the others */
+	const char *procname;
 	uint64_t free_bytes, total_bytes;  /* mem_info */
 	int cupti_ok;                /* status */
 	bool has_format;             /* status: format is the event's */

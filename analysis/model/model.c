@@ -199,6 +199,7 @@ static void on_alloc(struct dt_model *m, const struct dt_event *e)
 	t->device = device;
 	t->kind = kind;
 	t->ptr = e->ptr;
+	t->stream = e->stream;
 	t->alloc_ns = e->ts;
 	t->allocated = true;
 	if (dnntrace_api_is_stream_ordered(e->api))

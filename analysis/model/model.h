@@ -29,6 +29,8 @@ struct dt_tensor {
 	int32_t device;
 	int kind;                  /* enum dnntrace_mem_kind */
 	uint64_t ptr;              /* base address, 0: unknown */
+	uint64_t stream;           /* the alloc's cudaStream_t, 0: a
+	                            * synchronous alloc (or the default stream) */
 	uint64_t alloc_ns;         /* host time of the alloc call */
 	uint64_t ready_ns;         /* for a stream-ordered alloc, the point its
 	                            * stream reached it; 0: at alloc_ns */

@@ -106,7 +106,7 @@ static int write_tensors(const struct dt_group *g, const char *dir)
 	if (dt_out_open_in(f, dir, "tensors.csv") != 0)
 		return -1;
 	DT_OUT_LIT(f, "id,name,bytes,device,kind,alloc_ns,free_ns,first_use,last_use,"
-			"global,category,category_source\n");
+			"global,category,category_source,addr,stream\n");
 	for (size_t i = 0; i < g->n_tensors; i++) {
 		const struct dt_tensor *t = &g->tensors[i];
 		const struct dt_tensor_result *r = &g->results[i];
@@ -135,7 +135,10 @@ static int write_tensors(const struct dt_group *g, const char *dir)
 		dt_out_str(f, dt_category_name(r->category));
 		dt_out_c(f, ',');
 		dt_out_str(f, dt_category_source_name(r->category_source));
-		dt_out_c(f, '\n');
+		dt_out_c(f, ',');
+		if (t->ptr)          /* unknown in traces older than the address */
+			dt_out_printf(f, "0x%" PRIx64, t->ptr);
+		dt_out_printf(f, ",0x%" PRIx64 "\n", t->stream);
 	}
 	return dt_out_close(f);
 }

@@ -1,6 +1,6 @@
 /*
  * Opening, finishing and writing the pass's own outputs (pass_outputs.h).
- * Must never leave a partial timeline.json behind a failed run.
+ * Must never leave a timeline file, partial or not, behind a failed run.
  */
 #include "analysis/report/pass_outputs.h"
 
@@ -20,6 +20,8 @@
 void dt_pass_hooks_on_event(const struct dt_pass_hooks *h, struct dt_model *m,
 		const struct dt_event *e)
 {
+	if (e->procname && h->timeline)     /* a thread's first event */
+		dt_timeline_thread_name(h->timeline, m, e);
 	switch (e->kind) {
 	case DT_EVENT_ALLOC:
 	case DT_EVENT_FREE:
@@ -46,11 +48,9 @@ void dt_pass_hooks_on_event(const struct dt_pass_hooks *h, struct dt_model *m,
 		dt_overheads_on_event(h->overheads, m, e);
 }
 
-/* Renamed to timeline.json only once complete. */
-#define PARTIAL_TIMELINE "timeline.json.partial"
-
 int dt_pass_outputs_begin(struct dt_pass_outputs *o, const char *out_dir,
-		bool timeline, char *error, size_t error_size)
+		bool timeline, const char *step_range, char *error,
+		size_t error_size)
 {
 	memset(o, 0, sizeof(*o));
 	o->out_dir = out_dir;
@@ -66,21 +66,13 @@ int dt_pass_outputs_begin(struct dt_pass_outputs *o, const char *out_dir,
 		}
 		o->created_out_dir = true;
 	}
-	int n = snprintf(o->timeline_path, sizeof(o->timeline_path),
-			"%s/" PARTIAL_TIMELINE, out_dir);
-	int m = snprintf(o->timeline_final, sizeof(o->timeline_final),
-			"%s/timeline.json", out_dir);
-	if (n < 0 || (size_t)n >= sizeof(o->timeline_path) ||
-	    m < 0 || (size_t)m >= sizeof(o->timeline_final)) {
-		snprintf(error, error_size, "%s: path too long", out_dir);
-		return -1;
-	}
-	o->hooks.timeline = dt_timeline_open(o->timeline_path);
+	o->hooks.timeline = dt_timeline_open(out_dir, step_range);
 	if (!o->hooks.timeline) {
-		snprintf(error, error_size, "cannot write %s: %s",
-				o->timeline_path, strerror(errno));
+		snprintf(error, error_size, "cannot write the timeline in %s: %s",
+				out_dir, strerror(errno));
 		return -1;
 	}
+	o->timeline_begun = true;
 	return 0;
 }
 
@@ -89,12 +81,7 @@ int dt_pass_outputs_end(struct dt_pass_outputs *o, const struct dt_model *m,
 {
 	int rc = 0;
 	if (o->hooks.timeline) {
-		if (dt_timeline_close(o->hooks.timeline, m) != 0 ||
-		    rename(o->timeline_path, o->timeline_final) != 0) {
-			snprintf(error, error_size, "cannot write %s: %s",
-					o->timeline_final, strerror(errno));
-			rc = -1;
-		}
+		rc = dt_timeline_close(o->hooks.timeline, m, error, error_size);
 		o->hooks.timeline = NULL;
 	}
 	if (o->hooks.overheads)
@@ -105,12 +92,11 @@ int dt_pass_outputs_end(struct dt_pass_outputs *o, const struct dt_model *m,
 void dt_pass_outputs_discard(struct dt_pass_outputs *o, const struct dt_model *m)
 {
 	if (o->hooks.timeline) {
-		dt_timeline_close(o->hooks.timeline, m);
+		dt_timeline_discard(o->hooks.timeline, m);
 		o->hooks.timeline = NULL;
 	}
-	if (o->timeline_path[0]) {
-		unlink(o->timeline_path);
-		unlink(o->timeline_final);
+	if (o->timeline_begun) {
+		dt_timeline_remove(o->out_dir);
 		if (o->created_out_dir)
 			rmdir(o->out_dir);   /* only if still empty */
 	}
@@ -118,10 +104,7 @@ void dt_pass_outputs_discard(struct dt_pass_outputs *o, const struct dt_model *m
 
 void dt_pass_outputs_clean_after_crash(const char *out_dir, bool created_out_dir)
 {
-	char path[4096];
-	int n = snprintf(path, sizeof(path), "%s/" PARTIAL_TIMELINE, out_dir);
-	if (n > 0 && (size_t)n < sizeof(path))
-		unlink(path);
+	dt_timeline_remove(out_dir);
 	if (created_out_dir)
 		rmdir(out_dir);   /* only if empty */
 }

@@ -1,7 +1,7 @@
 /*
  * The outputs gathered during the reader's pass and written beside each
- * group's files: timeline.json (one for the whole trace, in OUT_DIR, on
- * by default), overheads.csv and gpu_time.csv (per group). run.c and
+ * group's files: the timeline (timeline.json, or one
+ * timeline-pid<vpid>.json per process, in OUT_DIR, on by default), overheads.csv and gpu_time.csv (per group). run.c and
  * report_files.c call these functions and nothing else of them (the
  * supervising parent in main.c: dt_pass_outputs_clean_after_crash).
  * Must never analyze: timeline_json.c, overheads.c and gpu_time.c do.
@@ -18,8 +18,7 @@
 
 struct dt_pass_outputs {
 	struct dt_pass_hooks hooks;
-	char timeline_path[4096];    /* written here during the pass ... */
-	char timeline_final[4096];   /* ... and renamed to this at its end */
+	bool timeline_begun;         /* the timeline was asked for and opened */
 	bool created_out_dir;        /* remove it again if the run fails */
 	const char *out_dir;
 };
@@ -27,7 +26,8 @@ struct dt_pass_outputs {
 /* Before the pass: creates OUT_DIR and opens timeline.json when timeline
  * is asked for. 0, or -1 with a one-line reason in error. */
 int dt_pass_outputs_begin(struct dt_pass_outputs *o, const char *out_dir,
-		bool timeline, char *error, size_t error_size);
+		bool timeline, const char *step_range, char *error,
+		size_t error_size);
 /* After a successful pass: closes timeline.json, finishes the overheads.
  * 0, or -1 with a reason in error when the timeline could not be written. */
 int dt_pass_outputs_end(struct dt_pass_outputs *o, const struct dt_model *m,

@@ -20,6 +20,7 @@
 #include "analysis/decode/damage.h"
 #include "analysis/report/g10_writer.h"
 #include "analysis/report/memory_report.h"
+#include "analysis/report/memory_snapshot.h"
 #include "analysis/report/report_index.h"
 #include "analysis/report/summary.h"
 #include "analysis/util.h"
@@ -115,6 +116,8 @@ static int write_group(const struct dt_group *g, const char *dir,
 	}
 	if (g->memory && dt_memory_report_write(g->memory, g, dir) != 0)
 		return -1;
+	if (dt_memory_snapshot_write(g, dir) != 0)
+		return -1;
 	if (dt_energy_write_csv(energy, dir) != 0)
 		return -1;
 	char path[PATH_MAX];
@@ -125,6 +128,7 @@ static int write_group(const struct dt_group *g, const char *dir,
 		return -1;
 	dt_write_summary(f, g, req);
 	dt_energy_write_summary(f, energy);
+	dt_write_summary_version(f);
 	return fclose(f) == 0 ? 0 : -1;
 }
 
@@ -174,10 +178,12 @@ int dt_write_reports(const struct dt_request *req,
 			printf("\n== %s\n", dir);
 		dt_write_summary(stdout, g, req);
 		dt_energy_write_summary(stdout, &energy[i]);
+		dt_write_summary_version(stdout);
 		if (all) {
 			fprintf(all, "\n== %s\n", dir);
 			dt_write_summary(all, g, req);
 			dt_energy_write_summary(all, &energy[i]);
+			dt_write_summary_version(all);
 		}
 	}
 	if (all && fclose(all) != 0 && rc == 0) {

@@ -10,11 +10,42 @@
 
 #include <inttypes.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "analysis/decode/damage.h"
 #include "analysis/request.h"
+#include "dnntrace_version.h"
+#include "tracepoints/gpu_records.h"
 
 #define TOP_IDLE 5
+
+/*
+ * "gpu records: MODE (what it gives)": the --gpu-records mode the status
+ * message names at its end (tracepoints/gpu_records.h). A tracer from
+ * before the modes named none and recorded what `full` records now.
+ */
+static void write_gpu_records(FILE *f, const struct dt_group *g)
+{
+	const char *message = g->cupti_message;
+	const char *mark = message ? strstr(message, DNNTRACE_GPU_RECORDS_MARK) : NULL;
+
+	if (g->cupti_ok < 0)
+		return; /* no status event: nothing known */
+	if (mark) {
+		const char *name = mark + strlen(DNNTRACE_GPU_RECORDS_MARK);
+		int mode = dnntrace_gpu_records_lookup(name, strcspn(name, " "));
+		if (mode >= 0) {
+			fprintf(f, "gpu records: %s (%s)\n", dnntrace_gpu_records_name(mode),
+				dnntrace_gpu_records_what(mode));
+			return;
+		}
+		fprintf(f, "gpu records: unknown mode '%.*s'\n", (int)strcspn(name, " "), name);
+	} else if (g->cupti_ok) {
+		fputs("gpu records: full (recorded before --gpu-records existed)\n", f);
+	} else {
+		fputs("gpu records: none (CUPTI did not start)\n", f);
+	}
+}
 
 void dt_write_summary(FILE *f, const struct dt_group *g,
 		const struct dt_request *req)
@@ -78,6 +109,7 @@ void dt_write_summary(FILE *f, const struct dt_group *g,
 		fprintf(f, "kernel times missing: launches stand in for kernels"
 				" (CUPTI: %s)\n", g->cupti_message ?
 				g->cupti_message : "no kernel records");
+	write_gpu_records(f, g);
 	if (g->launches_without_records)
 		fprintf(f, "launches without a kernel record: %" PRIu64
 				" (captured into a CUDA graph, or their records "
@@ -121,4 +153,9 @@ void dt_write_summary(FILE *f, const struct dt_group *g,
 	}
 	dt_record_status_write_summary(f);
 	dt_damage_write_summary(f);
+}
+
+void dt_write_summary_version(FILE *f)
+{
+	fputs("report by dnntrace-analyze " DNNTRACE_VERSION "\n", f);
 }

@@ -18,4 +18,7 @@ struct dt_request;
 void dt_write_summary(FILE *f, const struct dt_group *g,
 		const struct dt_request *req);
 
+/* The summary's last line: which dnntrace wrote the report. */
+void dt_write_summary_version(FILE *f);
+
 #endif

@@ -1,43 +1,75 @@
 /*
- * timeline.json writer (timeline_json.h), in Chrome's trace-event format.
- * Tracks: pid = the traced process's vpid; tid = the host thread's vtid,
- * or GPU_TID + device * 100000 + CUPTI stream id for a GPU stream.
- *   host thread: one "X" slice per traced call (launches, graph launches,
- *     copies, sets and library calls from their start_ns to their event,
- *     allocs and frees at their event with duration 0: the trace stamps
- *     calls when they return), NVTX push/pop ranges as "B"/"E";
- *   GPU stream: one "X" slice per kernel, copy and set;
- *   flows: an "s" at the call's slice, an "f" (binding point "e") at the
- *     GPU slice, one fresh id per pair, written together once the GPU
- *     record's correlation and its call are both known, so every start
- *     has its finish;
- *   NVTX start/end ranges: async "b"/"e" (category nvtx), they may end on
- *     another thread;
- *   tensors: async "b"/"e" (category tensor, name "tensor") from alloc to
- *     free, one pair per tensor;
+ * timeline.json writer (timeline_json.h): Chrome's trace-event format in
+ * the PyTorch profiler's (Kineto's) conventions, so that Holistic Trace
+ * Analysis and PyTorch tooling read it as they read a Kineto trace, while
+ * Perfetto UI and chrome://tracing still load it. One file per traced
+ * process (a Kineto trace is one per rank): its host threads and the GPU
+ * work it caused.
+ *   header: "schemaVersion", "distributedInfo" {"rank": N} (a space after
+ *     the colon: HTA finds the rank with the pattern "rank":\s+(\d+); N is
+ *     the process's index in order of appearance: the trace does not carry
+ *     the launcher's RANK), "deviceProperties" (written at the end: the
+ *     devices the process used; the trace carries no device properties);
+ *   host thread (pid = vpid, tid = vtid): one "X" slice per traced call,
+ *     cat "cuda_runtime" / "cuda_driver" for CUDA calls (cudaX / cuX),
+ *     "cpu_op" for library calls (cuDNN, cuBLAS); args "correlation" and
+ *     "External id" (both the call's id) and its stream as a hex string (a
+ *     number there would make HTA count the call as GPU work); NVTX
+ *     push/pop ranges as "X" slices, cat "user_annotation", written when
+ *     they end; the step range's occurrences named "ProfilerStep#N" (N
+ *     from 1; the range's own name in args);
+ *   GPU (pid = the device, tid = CUPTI's stream id, as Kineto): "X" per
+ *     kernel (cat "kernel"), copy ("gpu_memcpy", named as Kineto names
+ *     them, "Memcpy HtoD (Unknown -> Device)": the trace has CUPTI's copy
+ *     kind but not the host memory's kind, which Kineto writes in place of
+ *     Unknown) and set ("gpu_memset", "Memset (Device)"); args "device",
+ *     "stream", "correlation" and "External id" (the call's id: the same
+ *     as on its call's slice), copies and sets "bytes" and
+ *     "memory bandwidth (GB/s)". A record whose call is not known yet
+ *     (its correlation record comes later) waits, and is written once its
+ *     call is known or at the end;
+ *   flows (cat "ac2g"): an "s" at the call's slice, an "f" (binding point
+ *     "e") at the GPU slice, one fresh id per pair;
+ *   NVTX start/end ranges: async "b"/"e" (cat "user_annotation"), they
+ *     may end on another thread;
+ *   tensors: async "b"/"e" (cat "tensor") from alloc to free, named for
+ *     the tensor ("tensor <id>" when it has no name), written together
+ *     when the tensor is freed (or at the end), when its name is final;
  *   counters "C": "live bytes (device D)" at each alloc and free (host
  *     call times), "active bytes (device D)" = bytes of the tensors of a
  *     kernel's call, set at its start and back to 0 at its end.
- * Timestamps: µs with three decimals, i.e. exact ns. Records the GPU
- * delivers late are written when they arrive: the format does not need
- * events sorted, only B/E to come in order on their track, which they do
- * (host events arrive in time order).
- * Must never hold more output than its two 1 MiB buffers (out_buffer.h),
- * and never write a string unescaped.
+ * Timestamps: whole µs, every time rounded to the nearest (so a slice's
+ * duration is round(end) - round(start), and containment and order on a
+ * track are kept: rounding is monotonic). Not ns with three decimals, as
+ * Kineto now writes: HTA then rounds each start up and each end down,
+ * which takes up to 1 µs off every kernel (111 µs of the demo's 12.2 ms
+ * of GPU busy time) and gives a call shorter than 1 µs a negative
+ * duration; integers it takes as they are. Exact ns times are in
+ * kernels.csv and the other tables.
+ * Records the GPU delivers late are written when they arrive: the format
+ * does not need events sorted.
+ * Must never hold more output than two 1 MiB buffers per process
+ * (out_buffer.h), and never write a string unescaped.
  */
 #include "analysis/report/timeline_json.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <unistd.h>
 
 #include "analysis/model/api_names.h"
 #include "analysis/report/out_buffer.h"
 #include "analysis/util.h"
+#include "dnntrace_version.h"
 #include "tracepoints/dnntrace_enums.h"
 
-#define GPU_TID 2000000000LL
 #define NO_PENDING UINT64_MAX
+#define PARTIAL_PREFIX "timeline-pid"
+#define PARTIAL_SUFFIX ".json.partial"
+#define THREADED_WRITERS 4       /* processes whose buffers a thread writes */
 
 /* Who made a call, for its flow arrows: the thread and its slice's time. */
 struct tl_call {
@@ -47,38 +79,29 @@ struct tl_call {
 
 /* A GPU record whose call is not known yet (its correlation came later). */
 struct tl_pending {
-	int64_t tid;
-	uint64_t start, end;
+	uint64_t start, end, bytes;
 	uint64_t next;               /* index of the next one, NO_PENDING */
-	uint32_t device;
-	bool kernel;
+	const char *name;            /* a kernel's, interned by the model */
+	uint32_t device, stream, correlation, copy_kind;
+	enum dt_event_kind kind;
 };
 
-struct tl_depth {                    /* open push ranges per (thread, domain) */
+/* An open NVTX push range, written as one slice when it is popped. */
+struct tl_push {
 	int64_t vtid;
-	const char *domain;          /* interned by the model */
-	uint64_t depth;
+	const char *domain, *name;   /* interned by the model */
+	uint64_t start;
 };
 
-struct tl_device_bytes {
+/* A thread's name: LTTng's procname context, sent with its first event. */
+struct tl_thread_name {
+	int64_t vtid;
+	const char *name;            /* interned by the model */
+};
+
+struct tl_device {
 	int32_t device;
-	uint64_t live;
-};
-
-struct tl_process {
-	int64_t vpid;
-	struct dt_u64map call_index;     /* call_id -> index in calls */
-	struct tl_call *calls;
-	size_t n_calls, cap_calls;
-	struct dt_u64map pending_head;   /* correlation -> first pending */
-	struct tl_pending *pending;
-	size_t n_pending, cap_pending;
-	int64_t *threads;                /* tracks named so far */
-	size_t n_threads, cap_threads;
-	struct tl_depth *depths;
-	size_t n_depths, cap_depths;
-	struct tl_device_bytes *devices;
-	size_t n_devices, cap_devices;
+	uint64_t live;               /* bytes of live tensors */
 };
 
 /* The text ","pid":P,"tid":T,"ts":" of a track (begin_event). */
@@ -89,18 +112,44 @@ struct tl_track_text {
 };
 #define TRACK_TEXTS 4
 
-struct dt_timeline {
-	struct dt_out out;           /* full buffers written on a thread of
-	                              * their own: the second core is idle
-	                              * while the pass decodes */
-	bool first;
+struct tl_process {
+	int64_t vpid;
+	size_t rank;
+	struct dt_out out;
+	bool writing;                /* out is open and has not failed to */
+	bool first;                  /* no event written yet */
 	struct tl_track_text tracks[TRACK_TEXTS];
 	size_t next_track;           /* the one replaced next */
 	uint64_t ts_value;           /* the last time written, as text: */
 	char ts_text[24];
 	size_t ts_len;               /* 0: none yet */
+	struct dt_u64map call_index;     /* call_id -> index in calls */
+	struct tl_call *calls;
+	size_t n_calls, cap_calls;
+	struct dt_u64map pending_head;   /* correlation -> first pending */
+	struct tl_pending *pending;
+	size_t n_pending, cap_pending;
+	int64_t *threads;                /* host tracks named so far */
+	size_t n_threads, cap_threads;
+	uint64_t *streams;               /* GPU tracks named: device << 32 | stream */
+	size_t n_streams, cap_streams;
+	struct tl_push *pushes;          /* open push ranges, oldest first */
+	size_t n_pushes, cap_pushes;
+	struct tl_device *devices;
+	size_t n_devices, cap_devices;
+	uint64_t steps;                  /* ProfilerStep slices so far */
+	struct tl_thread_name *names;
+	size_t n_names, cap_names;
+	bool named;                      /* process_name written with a
+	                                  * program's name */
+};
+
+struct dt_timeline {
+	char dir[4096];
+	char *step_range;            /* the range whose occurrences are steps */
 	uint64_t next_flow;
-	uint64_t last_ts;                /* the latest time seen: ends open things */
+	uint64_t last_ts;            /* the latest time seen: ends open things */
+	int error;                   /* the first failure to open a file */
 	struct tl_process *processes;
 	size_t n_processes, cap_processes;
 	size_t last_process;
@@ -193,10 +242,16 @@ void dt_json_put_string(FILE *f, const char *s)
 	dt_out_close(&o);
 }
 
-/* ns as µs with exactly three decimals: no precision lost to a double. */
-static inline void put_us(struct dt_out *f, uint64_t ns)
+/* ns as whole µs, rounded to the nearest. */
+static inline uint64_t whole_us(uint64_t ns)
 {
-	dt_out_us3(f, ns);
+	return ns / 1000 + (ns % 1000 >= 500);
+}
+
+/* A duration: the rounded end less the rounded start. */
+static inline void put_dur(struct dt_out *f, uint64_t start, uint64_t end)
+{
+	dt_out_u64(f, whole_us(end) - whole_us(start));
 }
 
 static void put_hex(struct dt_out *f, uint64_t v)
@@ -225,16 +280,16 @@ static void put_hex(struct dt_out *f, uint64_t v)
  */
 #define EVENT_HEAD_ROOM 128  /* ",\n{"ph":"X" and the two slots: 98 */
 
-static char *track_text(struct dt_timeline *tl, char *p, int64_t pid,
+static char *track_text(struct tl_process *tp, char *p, int64_t pid,
 		int64_t tid)
 {
-	struct tl_track_text *t = tl->tracks;
+	struct tl_track_text *t = tp->tracks;
 	for (size_t i = 0; i < TRACK_TEXTS; i++, t++)
 		if (t->pid == pid && t->tid == tid && t->len) {
 			memcpy(p, t->text, sizeof(t->text));
 			return p + t->len;
 		}
-	t = &tl->tracks[tl->next_track++ % TRACK_TEXTS];
+	t = &tp->tracks[tp->next_track++ % TRACK_TEXTS];
 	t->pid = pid;
 	t->tid = tid;
 	char *q = t->text;
@@ -250,24 +305,24 @@ static char *track_text(struct dt_timeline *tl, char *p, int64_t pid,
 	return p + t->len;
 }
 
-static void begin_event(struct dt_timeline *tl, char ph, int64_t pid,
+/* An event on track (pid, tid) of process tp's file; tid < 0: none. */
+static void begin_event(struct tl_process *tp, char ph, int64_t pid,
 		int64_t tid, uint64_t ts)
 {
-	char *p = dt_out_room(&tl->out, EVENT_HEAD_ROOM);
-	if (!tl->first)
+	char *p = dt_out_room(&tp->out, EVENT_HEAD_ROOM);
+	if (!tp->first)
 		*p++ = ',';
-	tl->first = false;
+	tp->first = false;
 	memcpy(p, "\n{\"ph\":\"", 8);
 	p[8] = ph;
-	p = track_text(tl, p + 9, pid, tid < 0 ? -1 : tid);
-	if (ts != tl->ts_value || !tl->ts_len) {
-		tl->ts_value = ts;
-		tl->ts_len = (size_t)(dt_fmt_us3(tl->ts_text, ts) - tl->ts_text);
+	p = track_text(tp, p + 9, pid, tid < 0 ? -1 : tid);
+	if (ts != tp->ts_value || !tp->ts_len) {
+		tp->ts_value = ts;
+		tp->ts_len = (size_t)(dt_fmt_u64(tp->ts_text, whole_us(ts)) -
+				tp->ts_text);
 	}
-	memcpy(p, tl->ts_text, sizeof(tl->ts_text));
-	dt_out_end(&tl->out, p + tl->ts_len);
-	if (ts > tl->last_ts)
-		tl->last_ts = ts;
+	memcpy(p, tp->ts_text, sizeof(tp->ts_text));
+	dt_out_end(&tp->out, p + tp->ts_len);
 }
 
 static void put_name(struct dt_out *f, const char *key, const char *value)
@@ -289,6 +344,37 @@ static void put_int_arg(struct dt_out *f, bool *first, const char *key, int64_t 
 
 /* ---- per-process state ------------------------------------------------- */
 
+static void partial_path(const struct dt_timeline *tl, int64_t vpid,
+		char *path, size_t size)
+{
+	snprintf(path, size, "%s/" PARTIAL_PREFIX "%lld" PARTIAL_SUFFIX,
+			tl->dir, (long long)vpid);
+}
+
+static void open_file(struct dt_timeline *tl, struct tl_process *p)
+{
+	char path[4200];
+	partial_path(tl, p->vpid, path, sizeof(path));
+	if (dt_out_open(&p->out, path, tl->n_processes <= THREADED_WRITERS) != 0) {
+		if (!tl->error)
+			tl->error = errno ? errno : EIO;
+		return;
+	}
+	p->writing = true;
+	p->first = true;
+	struct dt_out *f = &p->out;
+	/* The rank on the first line, with the space HTA's pattern wants. */
+	put(f, "{\"schemaVersion\":1,\"distributedInfo\":{\"rank\": ");
+	dt_out_u64(f, p->rank);
+	put(f, "},\"displayTimeUnit\":\"ns\",\"otherData\":{\"generator\":"
+			"\"dnntrace-analyze\",\"version\":\"" DNNTRACE_VERSION
+			"\",\"pid\":");
+	dt_out_i64(f, p->vpid);
+	put(f, "},\"traceEvents\":[");
+	begin_event(p, 'M', p->vpid, 0, 0);
+	put(f, ",\"name\":\"process_labels\",\"args\":{\"labels\":\"CPU\"}}");
+}
+
 static struct tl_process *process_of(struct dt_timeline *tl, int64_t vpid)
 {
 	if (tl->last_process < tl->n_processes &&
@@ -304,45 +390,121 @@ static struct tl_process *process_of(struct dt_timeline *tl, int64_t vpid)
 			tl->cap_processes);
 	memset(p, 0, sizeof(*p));
 	p->vpid = vpid;
+	p->rank = tl->n_processes - 1;
 	tl->last_process = tl->n_processes - 1;
-	begin_event(tl, 'M', vpid, 0, 0);
-	put(&tl->out, ",\"name\":\"process_name\",\"args\":{\"name\":\"process ");
-	dt_out_i64(&tl->out, vpid);
-	put(&tl->out, "\"}}");
+	open_file(tl, p);
 	return p;
 }
 
-static int64_t gpu_tid(uint32_t device, uint32_t stream)
+static struct tl_device *device_of(struct tl_process *p, int32_t device)
 {
-	return GPU_TID + (int64_t)device * 100000 + stream % 100000;
+	for (size_t i = 0; i < p->n_devices; i++)
+		if (p->devices[i].device == device)
+			return &p->devices[i];
+	struct tl_device *d = DT_PUSH_SLOT(p->devices, p->n_devices,
+			p->cap_devices);
+	*d = (struct tl_device){device, 0};
+	return d;
 }
 
-/* Names a track the first time it is used: "thread T" or "GPU d stream s",
- * GPU streams sorted after the host threads. */
-static void name_track(struct dt_timeline *tl, struct tl_process *p,
-		int64_t tid, bool gpu, uint32_t device, uint32_t stream)
+/* The process's name: the program's (its main thread's procname, or the
+ * first thread's until the main one shows up), else "process <vpid>". */
+static void name_process(struct tl_process *p, const char *program)
+{
+	struct dt_out *f = &p->out;
+	begin_event(p, 'M', p->vpid, 0, 0);
+	put(f, ",\"name\":\"process_name\",\"args\":{\"name\":");
+	if (program) {
+		json_string(f, program);
+	} else {
+		put(f, "\"process ");
+		dt_out_i64(f, p->vpid);
+		dt_out_c(f, '"');
+	}
+	put(f, "}}");
+}
+
+/* A thread's first event brings its name (report/pass_hooks.h). */
+static void thread_named(struct dt_model *m, struct tl_process *p,
+		const struct dt_event *e)
+{
+	const char *name = dt_strpool_intern(&m->names, e->procname);
+	*DT_PUSH_SLOT(p->names, p->n_names, p->cap_names) =
+		(struct tl_thread_name){e->vtid, name};
+	if (!p->named || e->vtid == p->vpid)
+		name_process(p, name);
+	p->named = true;
+}
+
+/* Names a host thread's track the first time it is used. */
+static void name_thread(struct tl_process *p, int64_t tid)
 {
 	for (size_t i = 0; i < p->n_threads; i++)
 		if (p->threads[i] == tid)
 			return;
 	*DT_PUSH_SLOT(p->threads, p->n_threads, p->cap_threads) = tid;
-	struct dt_out *f = &tl->out;
-	begin_event(tl, 'M', p->vpid, tid, 0);
+	const char *program = NULL;
+	for (size_t i = 0; i < p->n_names && !program; i++)
+		if (p->names[i].vtid == tid)
+			program = p->names[i].name;
+	struct dt_out *f = &p->out;
+	begin_event(p, 'M', p->vpid, tid, 0);
 	put(f, ",\"name\":\"thread_name\",\"args\":{\"name\":\"");
-	if (gpu) {
-		put(f, "GPU ");
-		dt_out_u64(f, device);
-		put(f, " stream ");
-		dt_out_u64(f, stream);
-	} else {
-		put(f, "thread ");
-		dt_out_i64(f, tid);
+	put(f, tid == p->vpid ? "main thread " : "thread ");
+	dt_out_i64(f, tid);
+	if (program) {
+		/* the name goes in a JSON string: its text escaped, the
+		 * quotes around it dropped */
+		put(f, " (");
+		struct dt_out *o = f;
+		size_t before = o->len;
+		json_string(o, program);
+		size_t after = o->len;
+		memmove(o->buf + before, o->buf + before + 1, after - before - 2);
+		o->len = after - 2;
+		dt_out_c(f, ')');
 	}
 	put(f, "\"}}");
-	begin_event(tl, 'M', p->vpid, tid, 0);
+	begin_event(p, 'M', p->vpid, tid, 0);
 	put(f, ",\"name\":\"thread_sort_index\",\"args\":{\"sort_index\":");
-	dt_out_i64(f, gpu ? tid - GPU_TID + 1000000 : 0);
+	dt_out_i64(f, tid == p->vpid ? 0 : 1);
 	put(f, "}}");
+}
+
+/* Names a GPU stream's track (pid = device, tid = stream, as Kineto),
+ * and the device's process the first time it is used. */
+static void name_stream(struct tl_process *p, uint32_t device, uint32_t stream)
+{
+	uint64_t key = (uint64_t)device << 32 | stream;
+	bool device_named = false;
+	for (size_t i = 0; i < p->n_streams; i++) {
+		if (p->streams[i] == key)
+			return;
+		device_named |= p->streams[i] >> 32 == device;
+	}
+	*DT_PUSH_SLOT(p->streams, p->n_streams, p->cap_streams) = key;
+	device_of(p, (int32_t)device);
+	struct dt_out *f = &p->out;
+	if (!device_named) {
+		begin_event(p, 'M', device, 0, 0);
+		put(f, ",\"name\":\"process_name\",\"args\":{\"name\":\"GPU ");
+		dt_out_u64(f, device);
+		put(f, "\"}}");
+		begin_event(p, 'M', device, 0, 0);
+		put(f, ",\"name\":\"process_labels\",\"args\":{\"labels\":\"GPU ");
+		dt_out_u64(f, device);
+		put(f, " (of process ");
+		dt_out_i64(f, p->vpid);
+		put(f, ")\"}}");
+		begin_event(p, 'M', device, 0, 0);
+		put(f, ",\"name\":\"process_sort_index\",\"args\":{\"sort_index\":");
+		dt_out_u64(f, 1000000u + device);
+		put(f, "}}");
+	}
+	begin_event(p, 'M', device, stream, 0);
+	put(f, ",\"name\":\"thread_name\",\"args\":{\"name\":\"stream ");
+	dt_out_u64(f, stream);
+	put(f, "\"}}");
 }
 
 static void remember_call(struct tl_process *p, uint64_t call_id,
@@ -355,22 +517,11 @@ static void remember_call(struct tl_process *p, uint64_t call_id,
 		(struct tl_call){vtid, ts};
 }
 
-static uint64_t *live_of(struct tl_process *p, int32_t device)
+static void counter(struct tl_process *p, const char *what, int64_t device,
+		uint64_t ts, uint64_t bytes)
 {
-	for (size_t i = 0; i < p->n_devices; i++)
-		if (p->devices[i].device == device)
-			return &p->devices[i].live;
-	struct tl_device_bytes *d = DT_PUSH_SLOT(p->devices, p->n_devices,
-			p->cap_devices);
-	*d = (struct tl_device_bytes){device, 0};
-	return &d->live;
-}
-
-static void counter(struct dt_timeline *tl, int64_t vpid, const char *what,
-		int64_t device, uint64_t ts, uint64_t bytes)
-{
-	struct dt_out *f = &tl->out;
-	begin_event(tl, 'C', vpid, -1, ts);
+	struct dt_out *f = &p->out;
+	begin_event(p, 'C', p->vpid, -1, ts);
 	put(f, ",\"name\":\"");
 	put(f, what);
 	put(f, " (device ");
@@ -380,47 +531,56 @@ static void counter(struct dt_timeline *tl, int64_t vpid, const char *what,
 	put(f, "}}");
 }
 
-/* Tensor lifetimes: async events, one id per (process, tensor). */
-static void tensor_event(struct dt_timeline *tl, char ph, int64_t vpid,
-		int64_t vtid, uint64_t ts, const struct dt_tensor *t)
+/* A tensor's lifetime: an async pair, one id per (process, tensor),
+ * named for the tensor, both written once its name is final. */
+static void tensor_lifetime(struct tl_process *p, int64_t vtid,
+		const struct dt_tensor *t, uint64_t end)
 {
-	struct dt_out *f = &tl->out;
-	begin_event(tl, ph, vpid, vtid, ts);
-	put(f, ",\"cat\":\"tensor\",\"name\":\"tensor\",\"id\":\"");
-	dt_out_i64(f, vpid);
-	dt_out_c(f, ':');
-	dt_out_i64(f, t->id);
-	if (ph == 'e') {      /* the b has the sizes; the e the final name */
-		if (t->name) {
-			put(f, "\",\"args\":{\"name\":");
-			json_string(f, t->name);
-			put(f, "}}");
-		} else {
+	struct dt_out *f = &p->out;
+	char fallback[32];
+	const char *name = t->name;
+	if (!name) {
+		snprintf(fallback, sizeof(fallback), "tensor %lld",
+				(long long)t->id);
+		name = fallback;
+	}
+	for (int half = 0; half < 2; half++) {
+		begin_event(p, half ? 'e' : 'b', p->vpid, vtid,
+				half ? end : t->alloc_ns);
+		put(f, ",\"cat\":\"tensor\"");
+		put_name(f, "name", name);
+		put(f, ",\"id\":\"");
+		dt_out_i64(f, p->vpid);
+		dt_out_c(f, ':');
+		dt_out_i64(f, t->id);
+		if (half) {
 			put(f, "\"}");
+			break;
 		}
-		return;
+		put(f, "\",\"args\":{\"tensor\":");
+		dt_out_i64(f, t->id);
+		put(f, ",\"bytes\":");
+		dt_out_u64(f, t->bytes);
+		put(f, ",\"device\":");
+		dt_out_i64(f, t->device);
+		if (t->ptr) {
+			put(f, ",\"addr\":");
+			put_hex(f, t->ptr);
+		}
+		put(f, "}}");
 	}
-	put(f, "\",\"args\":{\"tensor\":");
-	dt_out_i64(f, t->id);
-	put(f, ",\"bytes\":");
-	dt_out_u64(f, t->bytes);
-	if (t->name) {
-		put(f, ",\"name\":");
-		json_string(f, t->name);
-	}
-	put(f, "}}");
 }
 
 /* The async id of an NVTX start/end range: its index in the process. */
-static void range_event(struct dt_timeline *tl, char ph, int64_t vpid,
-		uint64_t ts, const struct dt_range *r, size_t index)
+static void range_event(struct tl_process *p, char ph, uint64_t ts,
+		const struct dt_range *r, size_t index)
 {
-	struct dt_out *f = &tl->out;
-	begin_event(tl, ph, vpid, r->vtid, ts);
-	put(f, ",\"cat\":\"nvtx\"");
+	struct dt_out *f = &p->out;
+	begin_event(p, ph, p->vpid, r->vtid, ts);
+	put(f, ",\"cat\":\"user_annotation\"");
 	put_name(f, "name", r->name);
 	put(f, ",\"id\":\"");
-	dt_out_i64(f, vpid);
+	dt_out_i64(f, p->vpid);
 	put(f, ":r");
 	dt_out_u64(f, index);
 	put(f, "\",\"args\":{\"domain\":");
@@ -446,6 +606,18 @@ static const char *call_name(const struct dt_event *e)
 	}
 }
 
+/* Kineto's category of a host call: library calls are ops, CUDA entry
+ * points the runtime's (cudaX) or the driver's (cuX). */
+static const char *call_category(const struct dt_event *e,
+		const char *name)
+{
+	if (e->kind == DT_EVENT_LIB_CALL)
+		return "cpu_op";
+	if (strncmp(name, "cu", 2) == 0 && strncmp(name, "cuda", 4) != 0)
+		return "cuda_driver";
+	return "cuda_runtime";
+}
+
 /* Bytes of the distinct tensors among ids (the model knows their sizes). */
 static uint64_t tensor_bytes(const struct dt_process *mp, const int64_t *ids,
 		size_t n)
@@ -463,16 +635,21 @@ static uint64_t tensor_bytes(const struct dt_process *mp, const int64_t *ids,
 	return bytes;
 }
 
-static void host_call(struct dt_timeline *tl, struct tl_process *p,
-		const struct dt_process *mp, const struct dt_event *e)
+static void host_call(struct tl_process *p, const struct dt_process *mp,
+		const struct dt_event *e)
 {
-	struct dt_out *f = &tl->out;
+	struct dt_out *f = &p->out;
 	uint64_t start = e->start_ns && e->start_ns <= e->ts ? e->start_ns : e->ts;
-	name_track(tl, p, e->vtid, false, 0, 0);
-	begin_event(tl, 'X', e->vpid, e->vtid, start);
+	uint64_t end = e->ts;
+	const char *name = call_name(e);
+	name_thread(p, e->vtid);
+	begin_event(p, 'X', e->vpid, e->vtid, start);
 	put(f, ",\"dur\":");
-	put_us(f, e->ts - start);
-	put_name(f, "name", call_name(e));
+	put_dur(f, start, end);
+	put(f, ",\"cat\":\"");
+	put(f, call_category(e, name));
+	dt_out_c(f, '"');
+	put_name(f, "name", name);
 	put(f, ",\"args\":{");
 	bool first = true;
 	const struct dt_tensor *t;
@@ -485,28 +662,29 @@ static void host_call(struct dt_timeline *tl, struct tl_process *p,
 	case DT_EVENT_FREE:
 		put_int_arg(f, &first, "tensor", e->tensor);
 		t = e->tensor >= 0 ? dt_process_find_tensor(mp, e->tensor) : NULL;
-		if (t)
+		if (t) {
 			put_int_arg(f, &first, "bytes", (int64_t)t->bytes);
+			put_int_arg(f, &first, "device", t->device);
+		}
 		break;
 	case DT_EVENT_MEMCPY:
 		put_int_arg(f, &first, "bytes", (int64_t)e->bytes);
 		put_int_arg(f, &first, "dst_tensor", e->tensor);
 		put_int_arg(f, &first, "src_tensor", e->src_tensor);
-		put_int_arg(f, &first, "call_id", (int64_t)e->call_id);
 		break;
 	case DT_EVENT_MEMSET:
 		put_int_arg(f, &first, "bytes", (int64_t)e->bytes);
 		put_int_arg(f, &first, "tensor", e->tensor);
-		put_int_arg(f, &first, "call_id", (int64_t)e->call_id);
 		break;
 	default:             /* launches, graph launches, library calls */
-		put_int_arg(f, &first, "call_id", (int64_t)e->call_id);
 		if (e->kind == DT_EVENT_LAUNCH) {
-			put(f, ",\"kernel\":");
+			put(f, first ? "\"kernel\":" : ",\"kernel\":");
+			first = false;
 			json_string(f, e->name);
 		}
 		if (e->kind != DT_EVENT_GRAPH_LAUNCH) {
-			put(f, ",\"tensors\":[");
+			put(f, first ? "\"tensors\":[" : ",\"tensors\":[");
+			first = false;
 			for (uint32_t i = 0; i < e->n_tensors; i++) {
 				if (i)
 					dt_out_c(f, ',');
@@ -518,10 +696,14 @@ static void host_call(struct dt_timeline *tl, struct tl_process *p,
 		}
 		break;
 	}
-	if (e->kind != DT_EVENT_ALLOC && e->kind != DT_EVENT_FREE &&
-	    e->stream != 0) {
-		put(f, ",\"stream\":");
-		put_hex(f, e->stream);
+	if (e->kind != DT_EVENT_ALLOC && e->kind != DT_EVENT_FREE) {
+		put_int_arg(f, &first, "call_id", (int64_t)e->call_id);
+		put_int_arg(f, &first, "correlation", (int64_t)e->call_id);
+		put_int_arg(f, &first, "External id", (int64_t)e->call_id);
+		if (e->stream != 0) {
+			put(f, ",\"stream\":");
+			put_hex(f, e->stream);
+		}
 	}
 	put_int_arg(f, &first, "result", e->result);
 	put(f, "}}");
@@ -530,44 +712,43 @@ static void host_call(struct dt_timeline *tl, struct tl_process *p,
 	remember_call(p, e->call_id, e->vtid, start);
 }
 
-/* Allocations and frees of tensors move the live counter and open or
- * close the tensor's lifetime. The model has already taken the event. */
-static void tensor_change(struct dt_timeline *tl, struct tl_process *p,
-		const struct dt_process *mp, const struct dt_event *e)
+/* Allocations and frees of tensors move the live counter; a free ends
+ * the tensor's lifetime. The model has already taken the event. */
+static void tensor_change(struct tl_process *p, const struct dt_process *mp,
+		const struct dt_event *e)
 {
 	if (e->result != 0 || e->tensor < 0)
 		return;
 	const struct dt_tensor *t = dt_process_find_tensor(mp, e->tensor);
 	if (!t || !t->allocated)
 		return;
-	uint64_t *live = live_of(p, t->device);
+	uint64_t *live = &device_of(p, t->device)->live;
 	if (e->kind == DT_EVENT_ALLOC) {
 		if (t->alloc_ns != e->ts)
 			return;              /* not this event's tensor */
 		*live += t->bytes;
-		tensor_event(tl, 'b', e->vpid, e->vtid, e->ts, t);
 	} else {
 		if (t->free_ns != e->ts)
 			return;              /* a second free: already closed */
 		*live -= *live < t->bytes ? *live : t->bytes;
-		tensor_event(tl, 'e', e->vpid, e->vtid, e->ts, t);
+		tensor_lifetime(p, e->vtid, t, e->ts);
 	}
-	counter(tl, e->vpid, "live bytes", t->device, e->ts, *live);
+	counter(p, "live bytes", t->device, e->ts, *live);
 }
 
 /* ---- GPU work and its links -------------------------------------------- */
 
-static void flow(struct dt_timeline *tl, int64_t vpid, const struct tl_call *c,
-		int64_t gpu, uint64_t start)
+static void flow(struct dt_timeline *tl, struct tl_process *p,
+		const struct tl_call *c, const struct tl_pending *w)
 {
 	uint64_t id = ++tl->next_flow;
-	struct dt_out *f = &tl->out;
-	begin_event(tl, 's', vpid, c->vtid, c->ts);
-	put(f, ",\"cat\":\"flow\",\"name\":\"launch\",\"id\":");
+	struct dt_out *f = &p->out;
+	begin_event(p, 's', p->vpid, c->vtid, c->ts);
+	put(f, ",\"cat\":\"ac2g\",\"name\":\"ac2g\",\"id\":");
 	dt_out_u64(f, id);
 	put(f, "}");
-	begin_event(tl, 'f', vpid, gpu, start);
-	put(f, ",\"bp\":\"e\",\"cat\":\"flow\",\"name\":\"launch\",\"id\":");
+	begin_event(p, 'f', w->device, w->stream, w->start);
+	put(f, ",\"bp\":\"e\",\"cat\":\"ac2g\",\"name\":\"ac2g\",\"id\":");
 	dt_out_u64(f, id);
 	put(f, "}");
 }
@@ -592,57 +773,94 @@ static uint64_t call_tensor_bytes(const struct dt_process *mp, uint64_t call_id)
 	return 0;
 }
 
-/* A GPU record whose call is call_id: its arrow, and for a kernel the
- * active bytes while it runs. */
-static void link_work(struct dt_timeline *tl, struct tl_process *p,
-		const struct dt_process *mp, uint64_t call_id,
-		const struct tl_pending *w)
+/* CUPTI's copy kinds (CUpti_ActivityMemcpyKind) as Kineto names them. */
+static const char *copy_name(uint32_t kind)
 {
+	switch (kind) {
+	case 1: return "Memcpy HtoD (Unknown -> Device)";
+	case 2: return "Memcpy DtoH (Device -> Unknown)";
+	case 3: return "Memcpy HtoA (Unknown -> Array)";
+	case 4: return "Memcpy AtoH (Array -> Unknown)";
+	case 5: return "Memcpy AtoA (Array -> Array)";
+	case 6: return "Memcpy AtoD (Array -> Device)";
+	case 7: return "Memcpy DtoA (Device -> Array)";
+	case 8: return "Memcpy DtoD (Device -> Device)";
+	case 9: return "Memcpy HtoH (Unknown -> Unknown)";
+	case 10: return "Memcpy PtoP (Device -> Device)";
+	default: return "Memcpy Unknown (Unknown -> Unknown)";
+	}
+}
+
+/* Writes GPU record w, call_id its call's (DT_MAP_EMPTY: none known):
+ * its slice, its arrow, and for a kernel the active bytes while it runs. */
+static void gpu_slice(struct dt_timeline *tl, struct tl_process *p,
+		const struct dt_process *mp, const struct tl_pending *w,
+		uint64_t call_id)
+{
+	struct dt_out *f = &p->out;
+	bool kernel = w->kind == DT_EVENT_GPU_KERNEL;
+	name_stream(p, w->device, w->stream);
+	begin_event(p, 'X', w->device, w->stream, w->start);
+	put(f, ",\"dur\":");
+	put_dur(f, w->start, w->end);
+	put(f, kernel ? ",\"cat\":\"kernel\"" :
+			w->kind == DT_EVENT_GPU_MEMSET ? ",\"cat\":\"gpu_memset\"" :
+			",\"cat\":\"gpu_memcpy\"");
+	put_name(f, "name", kernel ? w->name : w->kind == DT_EVENT_GPU_MEMSET ?
+			"Memset (Device)" : copy_name(w->copy_kind));
+	put(f, ",\"args\":{");
+	bool first = true;
+	put_int_arg(f, &first, "device", w->device);
+	put_int_arg(f, &first, "stream", w->stream);
+	put_int_arg(f, &first, "correlation_id", w->correlation);
+	if (call_id != DT_MAP_EMPTY) {
+		put_int_arg(f, &first, "call_id", (int64_t)call_id);
+		put_int_arg(f, &first, "correlation", (int64_t)call_id);
+		put_int_arg(f, &first, "External id", (int64_t)call_id);
+	}
+	if (!kernel) {
+		put_int_arg(f, &first, "bytes", (int64_t)w->bytes);
+		uint64_t ns = w->end - w->start;
+		/* bytes per ns are GB/s */
+		dt_out_printf(f, ",\"memory bandwidth (GB/s)\":%.6g",
+				ns ? (double)w->bytes / (double)ns : 0.0);
+	}
+	put(f, "}}");
 	uint64_t i;
-	if (!dt_u64map_get(&p->call_index, call_id, &i))
+	if (call_id == DT_MAP_EMPTY ||
+	    !dt_u64map_get(&p->call_index, call_id, &i))
 		return;      /* its call came after its record: no arrow */
-	flow(tl, p->vpid, &p->calls[i], w->tid, w->start);
-	if (!w->kernel)
+	flow(tl, p, &p->calls[i], w);
+	if (!kernel)
 		return;
-	counter(tl, p->vpid, "active bytes", w->device, w->start,
+	counter(p, "active bytes", w->device, w->start,
 			call_tensor_bytes(mp, call_id));
-	counter(tl, p->vpid, "active bytes", w->device, w->end, 0);
+	counter(p, "active bytes", w->device, w->end, 0);
 }
 
 static void gpu_work(struct dt_timeline *tl, struct tl_process *p,
-		const struct dt_process *mp, const struct dt_event *e)
+		struct dt_model *m, const struct dt_process *mp,
+		const struct dt_event *e)
 {
-	struct dt_out *f = &tl->out;
-	bool kernel = e->kind == DT_EVENT_GPU_KERNEL;
-	int64_t tid = gpu_tid(e->gpu_device, e->gpu_stream);
-	uint64_t end = e->gpu_end > e->gpu_start ? e->gpu_end : e->gpu_start;
-	name_track(tl, p, tid, true, e->gpu_device, e->gpu_stream);
+	struct tl_pending w = {
+		.start = e->gpu_start,
+		.end = e->gpu_end > e->gpu_start ? e->gpu_end : e->gpu_start,
+		.bytes = e->bytes, .next = NO_PENDING,
+		.name = e->kind == DT_EVENT_GPU_KERNEL ? e->name : NULL,
+		.device = e->gpu_device, .stream = e->gpu_stream,
+		.correlation = e->correlation_id, .copy_kind = e->copy_kind,
+		.kind = e->kind};
+	if (w.end > tl->last_ts)
+		tl->last_ts = w.end;
 	uint64_t call_id;
-	bool linked = mp && dt_u64map_get(&mp->call_of_correlation,
-			e->correlation_id, &call_id);
-	begin_event(tl, 'X', e->vpid, tid, e->gpu_start);
-	put(f, ",\"dur\":");
-	put_us(f, end - e->gpu_start);
-	put(f, ",\"cat\":\"gpu\"");
-	put_name(f, "name", kernel ? e->name :
-			e->kind == DT_EVENT_GPU_MEMSET ? "memset" : "memcpy");
-	put(f, ",\"args\":{");
-	bool first = true;
-	put_int_arg(f, &first, "correlation_id", e->correlation_id);
-	if (linked)
-		put_int_arg(f, &first, "call_id", (int64_t)call_id);
-	if (!kernel)
-		put_int_arg(f, &first, "bytes", (int64_t)e->bytes);
-	put(f, "}}");
-	if (end > tl->last_ts)
-		tl->last_ts = end;
-
-	struct tl_pending w = {.tid = tid, .start = e->gpu_start, .end = end,
-		.next = NO_PENDING, .device = e->gpu_device, .kernel = kernel};
-	if (linked) {
-		link_work(tl, p, mp, call_id, &w);
+	if (mp && dt_u64map_get(&mp->call_of_correlation, e->correlation_id,
+			&call_id)) {
+		gpu_slice(tl, p, mp, &w, call_id);
 		return;
 	}
+	/* Waits for its call: the name must outlive the event. */
+	if (w.name)
+		w.name = dt_strpool_intern(&m->names, w.name);
 	uint64_t head;
 	if (dt_u64map_get(&p->pending_head, e->correlation_id, &head))
 		w.next = head;
@@ -658,63 +876,96 @@ static void correlation(struct dt_timeline *tl, struct tl_process *p,
 	    i == NO_PENDING)
 		return;
 	dt_u64map_put(&p->pending_head, e->correlation_id, NO_PENDING);
-	for (; i != NO_PENDING; i = p->pending[i].next)
-		link_work(tl, p, mp, e->call_id, &p->pending[i]);
+	for (; i != NO_PENDING; i = p->pending[i].next) {
+		gpu_slice(tl, p, mp, &p->pending[i], e->call_id);
+		p->pending[i].kind = DT_EVENT_NVTX_PUSH;     /* written */
+	}
 }
 
 /* ---- NVTX -------------------------------------------------------------- */
 
-static uint64_t *depth_of(struct tl_process *p, int64_t vtid, const char *domain)
+/* Whether a range named name marks a training step: the --range NAME of
+ * the analysis, else "step" or a name ending in "_step" (dnntrace record
+ * --torch-names' train_step, Lightning's training_step; not PyTorch's
+ * optimizer.step, an op). */
+static bool is_step(const struct dt_timeline *tl, const char *name)
 {
-	for (size_t i = 0; i < p->n_depths; i++)
-		if (p->depths[i].vtid == vtid && p->depths[i].domain == domain)
-			return &p->depths[i].depth;
-	struct tl_depth *d = DT_PUSH_SLOT(p->depths, p->n_depths, p->cap_depths);
-	*d = (struct tl_depth){vtid, domain, 0};
-	return &d->depth;
+	if (!name)
+		return false;
+	if (tl->step_range)
+		return strcmp(name, tl->step_range) == 0;
+	size_t n = strlen(name);
+	return strcasecmp(name, "step") == 0 ||
+		(n > 5 && strcasecmp(name + n - 5, "_step") == 0);
+}
+
+/* A range as one complete slice on its thread (a step: ProfilerStep#N). */
+static void range_slice(struct dt_timeline *tl, struct tl_process *p,
+		int64_t vtid, const char *name, const char *domain,
+		uint64_t start, uint64_t end)
+{
+	struct dt_out *f = &p->out;
+	begin_event(p, 'X', p->vpid, vtid, start);
+	put(f, ",\"dur\":");
+	put_dur(f, start, end);
+	put(f, ",\"cat\":\"user_annotation\",\"name\":");
+	if (is_step(tl, name)) {
+		put(f, "\"ProfilerStep#");
+		dt_out_u64(f, ++p->steps);
+		put(f, "\",\"args\":{\"range\":");
+		json_string(f, name);
+		put(f, ",\"domain\":");
+	} else {
+		json_string(f, name);
+		put(f, ",\"args\":{\"domain\":");
+	}
+	json_string(f, domain);
+	put(f, "}}");
 }
 
 static void nvtx(struct dt_timeline *tl, struct tl_process *p,
 		struct dt_model *m, struct dt_process *mp,
 		const struct dt_event *e)
 {
-	struct dt_out *f = &tl->out;
 	const char *domain = e->domain ?
 		dt_strpool_intern(&m->names, e->domain) : NULL;
 	uint64_t range;
 	switch (e->kind) {
 	case DT_EVENT_NVTX_PUSH:
-		name_track(tl, p, e->vtid, false, 0, 0);
-		++*depth_of(p, e->vtid, domain);
-		begin_event(tl, 'B', e->vpid, e->vtid, e->ts);
-		put(f, ",\"cat\":\"nvtx\"");
-		put_name(f, "name", e->name);
-		put(f, ",\"args\":{\"domain\":");
-		json_string(f, e->domain);
-		put(f, "}}");
+		name_thread(p, e->vtid);
+		*DT_PUSH_SLOT(p->pushes, p->n_pushes, p->cap_pushes) =
+			(struct tl_push){e->vtid, domain,
+				dt_strpool_intern(&m->names, e->name ? e->name : ""),
+				e->ts};
 		break;
-	case DT_EVENT_NVTX_POP: {
-		uint64_t *depth = depth_of(p, e->vtid, domain);
-		if (*depth == 0)
-			break;           /* a pop with nothing open: ignored */
-		--*depth;
-		begin_event(tl, 'E', e->vpid, e->vtid, e->ts);
-		put(f, "}");
+	case DT_EVENT_NVTX_POP:
+		for (size_t i = p->n_pushes; i-- > 0;) {
+			struct tl_push *r = &p->pushes[i];
+			if (r->vtid != e->vtid || r->domain != domain)
+				continue;
+			range_slice(tl, p, r->vtid, r->name, r->domain,
+					r->start, e->ts);
+			memmove(r, r + 1, (p->n_pushes - i - 1) * sizeof(*r));
+			p->n_pushes--;
+			break;
+		}                        /* a pop with nothing open: ignored */
 		break;
-	}
 	case DT_EVENT_NVTX_START:
-		name_track(tl, p, e->vtid, false, 0, 0);
-		if (mp->n_ranges > 0)   /* the model has just opened it */
-			range_event(tl, 'b', e->vpid, e->ts,
-					&mp->ranges[mp->n_ranges - 1],
-					mp->n_ranges - 1);
+		name_thread(p, e->vtid);
 		break;
 	case DT_EVENT_NVTX_END:
 		if (e->id != DT_MAP_EMPTY &&
 		    dt_u64map_get(&mp->range_of_id, e->id, &range) &&
-		    mp->ranges[range].end_ns == e->ts)
-			range_event(tl, 'e', e->vpid, e->ts, &mp->ranges[range],
-					range);
+		    mp->ranges[range].end_ns == e->ts) {
+			const struct dt_range *r = &mp->ranges[range];
+			if (is_step(tl, r->name)) {
+				range_slice(tl, p, r->vtid, r->name, r->domain,
+						r->start_ns, r->end_ns);
+			} else {
+				range_event(p, 'b', r->start_ns, r, range);
+				range_event(p, 'e', e->ts, r, range);
+			}
+		}
 		break;
 	default:
 		break;
@@ -723,16 +974,17 @@ static void nvtx(struct dt_timeline *tl, struct tl_process *p,
 
 /* ---- the pass ------------------------------------------------------------ */
 
-struct dt_timeline *dt_timeline_open(const char *path)
+struct dt_timeline *dt_timeline_open(const char *out_dir,
+		const char *step_range)
 {
 	struct dt_timeline *tl = dt_xcalloc(1, sizeof(*tl));
-	if (dt_out_open(&tl->out, path, true) != 0) {
+	if (strlen(out_dir) >= sizeof(tl->dir) - 64) {
 		free(tl);
+		errno = ENAMETOOLONG;
 		return NULL;
 	}
-	tl->first = true;
-	put(&tl->out, "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"generator\":"
-			"\"dnntrace-analyze\"},\"traceEvents\":[");
+	strcpy(tl->dir, out_dir);
+	tl->step_range = step_range ? dt_xstrdup(step_range) : NULL;
 	return tl;
 }
 
@@ -740,26 +992,28 @@ void dt_timeline_on_event(struct dt_timeline *tl, struct dt_model *m,
 		const struct dt_event *e)
 {
 	struct tl_process *p = process_of(tl, e->vpid);
+	if (!p->writing)
+		return;
 	struct dt_process *mp = dt_model_process(m, e->vpid);
 	if (e->ts > tl->last_ts)
 		tl->last_ts = e->ts;
 	switch (e->kind) {
 	case DT_EVENT_ALLOC:
 	case DT_EVENT_FREE:
-		host_call(tl, p, mp, e);
-		tensor_change(tl, p, mp, e);
+		host_call(p, mp, e);
+		tensor_change(p, mp, e);
 		break;
 	case DT_EVENT_MEMCPY:
 	case DT_EVENT_MEMSET:
 	case DT_EVENT_LAUNCH:
 	case DT_EVENT_GRAPH_LAUNCH:
 	case DT_EVENT_LIB_CALL:
-		host_call(tl, p, mp, e);
+		host_call(p, mp, e);
 		break;
 	case DT_EVENT_GPU_KERNEL:
 	case DT_EVENT_GPU_MEMCPY:
 	case DT_EVENT_GPU_MEMSET:
-		gpu_work(tl, p, mp, e);
+		gpu_work(tl, p, m, mp, e);
 		break;
 	case DT_EVENT_EXTERNAL_CORRELATION:
 		correlation(tl, p, mp, e);
@@ -770,9 +1024,17 @@ void dt_timeline_on_event(struct dt_timeline *tl, struct dt_model *m,
 	case DT_EVENT_NVTX_END:
 		nvtx(tl, p, m, mp, e);
 		break;
-	default:             /* never handed here (pass_hooks.h) */
+	default:             /* never handed here (report/pass_hooks.h) */
 		break;
 	}
+}
+
+void dt_timeline_thread_name(struct dt_timeline *tl, struct dt_model *m,
+		const struct dt_event *e)
+{
+	struct tl_process *p = process_of(tl, e->vpid);
+	if (p->writing && e->procname)
+		thread_named(m, p, e);
 }
 
 static void free_timeline(struct dt_timeline *tl)
@@ -784,39 +1046,130 @@ static void free_timeline(struct dt_timeline *tl)
 		free(p->calls);
 		free(p->pending);
 		free(p->threads);
-		free(p->depths);
+		free(p->streams);
+		free(p->pushes);
 		free(p->devices);
+		free(p->names);
 	}
 	free(tl->processes);
+	free(tl->step_range);
 	free(tl);
 }
 
-int dt_timeline_close(struct dt_timeline *tl, const struct dt_model *m)
+/* Ends what is still open, the events list, and the file of process p. */
+static int finish_process(struct dt_timeline *tl, struct tl_process *p,
+		const struct dt_model *m)
 {
 	uint64_t end = tl->last_ts;
-	for (size_t i = 0; i < tl->n_processes; i++) {
-		struct tl_process *p = &tl->processes[i];
-		for (size_t d = 0; d < p->n_depths; d++)
-			for (; p->depths[d].depth > 0; p->depths[d].depth--) {
-				begin_event(tl, 'E', p->vpid, p->depths[d].vtid, end);
-				put(&tl->out, "}");
-			}
-		const struct dt_process *mp = dt_model_find_process(m, p->vpid);
-		if (!mp)
-			continue;
+	struct dt_out *f = &p->out;
+	const struct dt_process *mp = dt_model_find_process(m, p->vpid);
+	for (size_t i = 0; i < p->n_pending; i++)
+		if (p->pending[i].kind != DT_EVENT_NVTX_PUSH)
+			gpu_slice(tl, p, mp, &p->pending[i], DT_MAP_EMPTY);
+	for (size_t i = 0; i < p->n_pushes; i++)
+		range_slice(tl, p, p->pushes[i].vtid, p->pushes[i].name,
+				p->pushes[i].domain, p->pushes[i].start, end);
+	if (mp) {
 		for (size_t r = 0; r < mp->n_ranges; r++)
-			if (mp->ranges[r].by_id && mp->ranges[r].end_ns == DT_NO_TIME)
-				range_event(tl, 'e', p->vpid, end, &mp->ranges[r], r);
+			if (mp->ranges[r].by_id &&
+			    mp->ranges[r].end_ns == DT_NO_TIME) {
+				range_event(p, 'b', mp->ranges[r].start_ns,
+						&mp->ranges[r], r);
+				range_event(p, 'e', end, &mp->ranges[r], r);
+			}
 		for (size_t t = 0; t < mp->n_tensors; t++) {
 			const struct dt_tensor *tensor = &mp->tensors[t];
 			if (tensor->allocated && tensor->free_ns == DT_NO_TIME)
-				tensor_event(tl, 'e', p->vpid, 0, end, tensor);
+				tensor_lifetime(p, p->vpid, tensor, end);
 		}
 	}
-	put(&tl->out, "\n]}\n");
-	int rc = dt_out_close(&tl->out);
-	int error = errno;
+	if (!p->named)
+		name_process(p, NULL);
+	put(f, "\n],\"deviceProperties\":[");
+	for (size_t d = 0; d < p->n_devices; d++) {
+		put(f, d ? ",{\"id\":" : "{\"id\":");
+		dt_out_i64(f, p->devices[d].device);
+		put(f, ",\"name\":\"GPU ");
+		dt_out_i64(f, p->devices[d].device);
+		put(f, "\"}");
+	}
+	put(f, "]}\n");
+	p->writing = false;
+	return dt_out_close(f);
+}
+
+int dt_timeline_close(struct dt_timeline *tl, const struct dt_model *m,
+		char *error, size_t error_size)
+{
+	int rc = 0;
+	if (tl->n_processes == 0)       /* an empty trace: an empty timeline */
+		process_of(tl, 0);
+	for (size_t i = 0; i < tl->n_processes; i++) {
+		struct tl_process *p = &tl->processes[i];
+		if (!p->writing)
+			continue;
+		if (finish_process(tl, p, m) != 0 && !tl->error)
+			tl->error = errno ? errno : EIO;
+	}
+	for (size_t i = 0; i < tl->n_processes && !tl->error; i++) {
+		char from[4200], to[4200];
+		partial_path(tl, tl->processes[i].vpid, from, sizeof(from));
+		if (tl->n_processes == 1)
+			snprintf(to, sizeof(to), "%s/timeline.json", tl->dir);
+		else
+			snprintf(to, sizeof(to), "%s/" PARTIAL_PREFIX "%lld.json",
+					tl->dir, (long long)tl->processes[i].vpid);
+		if (rename(from, to) != 0)
+			tl->error = errno;
+	}
+	if (tl->error) {
+		snprintf(error, error_size, "cannot write the timeline in %s: %s",
+				tl->dir, strerror(tl->error));
+		dt_timeline_remove(tl->dir);
+		rc = -1;
+	}
 	free_timeline(tl);
-	errno = error;
 	return rc;
+}
+
+void dt_timeline_discard(struct dt_timeline *tl, const struct dt_model *m)
+{
+	for (size_t i = 0; i < tl->n_processes; i++)
+		if (tl->processes[i].writing)
+			finish_process(tl, &tl->processes[i], m);
+	dt_timeline_remove(tl->dir);
+	free_timeline(tl);
+}
+
+/* Whether name is one of the timeline's files: timeline.json,
+ * timeline-pid<N>.json or either's partial. */
+static bool timeline_file(const char *name)
+{
+	if (strcmp(name, "timeline.json") == 0)
+		return true;
+	size_t n = strlen(PARTIAL_PREFIX);
+	if (strncmp(name, PARTIAL_PREFIX, n) != 0)
+		return false;
+	const char *p = name + n;
+	if (*p == '-')
+		p++;
+	size_t digits = strspn(p, "0123456789");
+	return digits > 0 && (strcmp(p + digits, ".json") == 0 ||
+			strcmp(p + digits, PARTIAL_SUFFIX) == 0);
+}
+
+void dt_timeline_remove(const char *out_dir)
+{
+	DIR *d = opendir(out_dir);
+	if (!d)
+		return;
+	struct dirent *entry;
+	char path[4400];
+	while ((entry = readdir(d)) != NULL) {
+		if (!timeline_file(entry->d_name))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", out_dir, entry->d_name);
+		unlink(path);
+	}
+	closedir(d);
 }

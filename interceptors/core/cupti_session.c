@@ -24,6 +24,21 @@
  * second CUPTI client shows up (it fails with
  * CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED).
  *
+ * The records asked for and how GPU work is linked to our calls follow the
+ * --gpu-records mode (DNNTRACE_GPU_RECORDS, tracepoints/gpu_records.h):
+ * `full` links through API records and their EXTERNAL_CORRELATION records
+ * (our call id pushed as CUPTI's CUSTOM0 external id around the call);
+ * `work` (the default) and `kernels` ask for no API record: a CUPTI callback
+ * on exactly the linked entry points (link_callback) reads the call's
+ * correlation id, the one its GPU records carry, and writes the same
+ * dnntrace_gpu:external_correlation event with our call id, so the analysis
+ * reads both the same way. Assumed, not seen on a real GPU: that
+ * cuptiEnableCallback works after cuInit (unlike per-function API records);
+ * that a graph launch's callback carries the correlation id its graph's
+ * kernel records carry (CUPTI documents graph node records carrying the
+ * launch's); that a callback costs less than an API record plus an
+ * external correlation record (make bench-gpu measures it).
+ *
  * Must never call a wrapped CUDA function, nor allocate on the hot path
  * (buffers are allocated in CUPTI's buffer-request callback).
  */
@@ -44,8 +59,10 @@
 #include "interceptors/core/dlsym_wrapper.h"
 #include "interceptors/core/kernel_names.h"
 #include "interceptors/core/real_functions.h"
+#include "dnntrace_version.h"
 #include "tracepoints/dnntrace_api.h"
 #include "tracepoints/dnntrace_gpu.h"
+#include "tracepoints/gpu_records.h"
 
 enum { BUFFER_BYTES = 4 << 20 };
 
@@ -76,7 +93,14 @@ static struct {
 	__typeof__(&cuptiGetVersion) get_version;
 	__typeof__(&cuptiActivityEnableRuntimeApi) enable_runtime_api;
 	__typeof__(&cuptiActivityEnableDriverApi) enable_driver_api;
+	__typeof__(&cuptiEnableCallback) enable_callback;
 } cupti;
+
+/* The --gpu-records mode this process records in (set once, at start). */
+static enum dnntrace_gpu_records records_mode = DNNTRACE_GPU_RECORDS_DEFAULT;
+/* Whether call ids reach CUPTI through link_callback (work, kernels) rather
+ * than pushed external correlation ids (full). */
+static bool link_by_callback;
 
 static uint64_t monotonic_ns(void)
 {
@@ -307,6 +331,8 @@ static const char *load_symbols(void *handle)
 		dnntrace_real_dlsym(handle, "cuptiActivityEnableRuntimeApi");
 	cupti.enable_driver_api = (__typeof__(cupti.enable_driver_api))
 		dnntrace_real_dlsym(handle, "cuptiActivityEnableDriverApi");
+	cupti.enable_callback = (__typeof__(cupti.enable_callback))
+		dnntrace_real_dlsym(handle, "cuptiEnableCallback");
 	return NULL;
 }
 
@@ -423,6 +449,45 @@ static void CUPTIAPI ignore_callback(void *userdata, CUpti_CallbackDomain domain
 	(void)userdata; (void)domain; (void)id; (void)data;
 }
 
+/*
+ * The call ids of this thread's traced calls in progress (work, kernels):
+ * what cupti_session_push_slow pushed. Nested traced calls do not happen
+ * (a call made inside a wrapper is forwarded untraced); deeper than the
+ * array, the innermost stored id stands for the rest.
+ */
+enum { LINK_DEPTH = 8 };
+static __thread uint64_t link_call_ids[LINK_DEPTH] __attribute__((tls_model("initial-exec")));
+static __thread unsigned link_depth __attribute__((tls_model("initial-exec")));
+/* The last link this thread wrote: a runtime call and the driver call it
+ * makes may both call back with the same correlation id. */
+static __thread uint32_t last_linked_correlation __attribute__((tls_model("initial-exec")));
+static __thread uint64_t last_linked_call __attribute__((tls_model("initial-exec")));
+
+/*
+ * Runs in the calling thread on entry to each linked entry point (only
+ * those are enabled): the correlation id CUPTI gave the call is the one its
+ * kernel, copy and set records will carry (cupti_callbacks.h,
+ * CUpti_CallbackData.correlationId). Writes the link as full mode's
+ * EXTERNAL_CORRELATION record would, with the id of our call in progress.
+ */
+static void CUPTIAPI link_callback(void *userdata, CUpti_CallbackDomain domain,
+				   CUpti_CallbackId id, const void *data)
+{
+	const CUpti_CallbackData *call = data;
+	unsigned depth = link_depth;
+	(void)userdata; (void)id;
+
+	if ((domain != CUPTI_CB_DOMAIN_RUNTIME_API && domain != CUPTI_CB_DOMAIN_DRIVER_API) ||
+	    depth == 0 || call->callbackSite != CUPTI_API_ENTER)
+		return;
+	uint64_t call_id = link_call_ids[(depth < LINK_DEPTH ? depth : LINK_DEPTH) - 1];
+	if (call->correlationId == last_linked_correlation && call_id == last_linked_call)
+		return;
+	last_linked_correlation = call->correlationId;
+	last_linked_call = call_id;
+	DNNTRACE_EMIT(dnntrace_gpu, external_correlation, call->correlationId, call_id);
+}
+
 static void measure_clock_offset(void)
 {
 	uint64_t cupti_now = 0;
@@ -537,14 +602,44 @@ static CUptiResult enable_linked_api_records(bool *per_call)
 	return result == CUPTI_SUCCESS ? cupti.enable(CUPTI_ACTIVITY_KIND_DRIVER) : result;
 }
 
+/*
+ * Enables link_callback on every linked entry point; false when this CUPTI
+ * cannot (no cuptiEnableCallback, or it refuses an entry point the process
+ * has): then full mode's API records link instead. A refused cbid is fine
+ * for an entry point the process cannot call, as in enable_linked.
+ */
+static bool enable_link_callbacks(CUpti_SubscriberHandle subscriber)
+{
+	enum { N_CBIDS = sizeof(linked_runtime_cbids) / sizeof(linked_runtime_cbids[0]) };
+	enum { N_DRIVER_CBIDS = sizeof(linked_driver_cbids) / sizeof(linked_driver_cbids[0]) };
+
+	if (!cupti.enable_callback)
+		return false;
+	for (size_t i = 0; i < N_CBIDS; i++)
+		if (cupti.enable_callback(1, subscriber, CUPTI_CB_DOMAIN_RUNTIME_API,
+					  linked_runtime_cbids[i].cbid) != CUPTI_SUCCESS &&
+		    real_function_available(linked_runtime_cbids[i].function))
+			return false;
+	for (size_t i = 0; i < N_DRIVER_CBIDS; i++)
+		if (cupti.enable_callback(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API,
+					  linked_driver_cbids[i].cbid) != CUPTI_SUCCESS &&
+		    real_function_available(linked_driver_cbids[i].function))
+			return false;
+	return true;
+}
+
 /* Starts activity tracing; on failure, says why in message and returns the code. */
 static int start_activity(char *message, size_t size)
 {
+	/* Only the kinds the analysis reads: kernels; copies and sets (stream
+	 * order of stream-ordered allocations, the timeline) unless `kernels`;
+	 * the external correlation records only where API records link. */
 	static const CUpti_ActivityKind kinds[] = {
 		CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, CUPTI_ACTIVITY_KIND_MEMCPY,
 		CUPTI_ACTIVITY_KIND_MEMSET, CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION,
 	};
 	CUptiResult result;
+	enum dnntrace_gpu_records asked = records_mode;
 
 	void *handle = open_cupti();
 	if (!handle) {
@@ -565,14 +660,24 @@ static int start_activity(char *message, size_t size)
 			 "activity records are not read", cupti_soname, version);
 		return -3;
 	}
+	bool want_callbacks = records_mode != DNNTRACE_GPU_RECORDS_FULL;
+	CUpti_SubscriberHandle subscriber = NULL;
 	if (cupti.subscribe) {
-		CUpti_SubscriberHandle subscriber;
-		result = cupti.subscribe(&subscriber, ignore_callback, NULL);
+		result = cupti.subscribe(&subscriber, want_callbacks ? link_callback : ignore_callback,
+					 NULL);
 		if (result != CUPTI_SUCCESS) {
 			snprintf(message, size, "cuptiSubscribe: %s", result_name(result));
 			return (int)result;
 		}
 	}
+	/* Before the activity kinds: a mode that cannot link by callback
+	 * becomes full, and says so. */
+	if (want_callbacks && !(subscriber && enable_link_callbacks(subscriber)))
+		records_mode = DNNTRACE_GPU_RECORDS_FULL;
+	link_by_callback = records_mode != DNNTRACE_GPU_RECORDS_FULL;
+	size_t n_kinds = records_mode == DNNTRACE_GPU_RECORDS_KERNELS ? 1
+			 : records_mode == DNNTRACE_GPU_RECORDS_WORK    ? 3
+									 : 4;
 	bool own_clock = cupti.register_timestamp &&
 		cupti.register_timestamp(cupti_timestamp_callback) == CUPTI_SUCCESS;
 	result = cupti.register_callbacks(buffer_requested, buffer_completed);
@@ -580,7 +685,7 @@ static int start_activity(char *message, size_t size)
 		snprintf(message, size, "cuptiActivityRegisterCallbacks: %s", result_name(result));
 		return (int)result;
 	}
-	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
+	for (size_t i = 0; i < n_kinds; i++) {
 		result = cupti.enable(kinds[i]);
 		if (result != CUPTI_SUCCESS) {
 			snprintf(message, size, "cuptiActivityEnable(%d): %s", (int)kinds[i],
@@ -588,45 +693,89 @@ static int start_activity(char *message, size_t size)
 			return (int)result;
 		}
 	}
-	bool per_call_api_records;
-	result = enable_linked_api_records(&per_call_api_records);
-	if (result != CUPTI_SUCCESS) {
-		snprintf(message, size, "cuptiActivityEnable(RUNTIME): %s", result_name(result));
-		return (int)result;
+	bool per_call_api_records = true;
+	if (!link_by_callback) {
+		result = enable_linked_api_records(&per_call_api_records);
+		if (result != CUPTI_SUCCESS) {
+			snprintf(message, size, "cuptiActivityEnable(RUNTIME): %s",
+				 result_name(result));
+			return (int)result;
+		}
 	}
 	if (!own_clock)
 		measure_clock_offset();
-	snprintf(message, size, "cupti %u%s%s (%s: %s)", version,
+	snprintf(message, size, "cupti %u%s%s%s (%s: %s) " DNNTRACE_GPU_RECORDS_MARK "%s", version,
 		 own_clock ? "" : " (clock offset measured)",
 		 per_call_api_records ? "" : " (API records for every CUDA call)",
-		 cupti_soname, layout->records);
+		 asked == records_mode ? "" : " (no CUPTI callbacks: API records link)",
+		 cupti_soname, layout->records, dnntrace_gpu_records_name(records_mode));
 	return 0;
+}
+
+/* DNNTRACE_GPU_RECORDS (dnntrace record --gpu-records=MODE); unset or
+ * empty: the default. A traced program must run whatever its environment
+ * says: an unknown mode is one warning line and the default. */
+static enum dnntrace_gpu_records mode_from_environment(void)
+{
+	const char *text = getenv("DNNTRACE_GPU_RECORDS");
+
+	if (!text || !text[0])
+		return DNNTRACE_GPU_RECORDS_DEFAULT;
+	int mode = dnntrace_gpu_records_lookup(text, strlen(text));
+	if (mode >= 0)
+		return (enum dnntrace_gpu_records)mode;
+	fprintf(stderr, "dnntrace: DNNTRACE_GPU_RECORDS=%.40s is not off, kernels, work or "
+		"full: recording with %s\n", text,
+		dnntrace_gpu_records_name(DNNTRACE_GPU_RECORDS_DEFAULT));
+	return DNNTRACE_GPU_RECORDS_DEFAULT;
 }
 
 void cupti_session_start(void)
 {
 	char message[512];
 
+	records_mode = mode_from_environment();
+	if (records_mode == DNNTRACE_GPU_RECORDS_OFF) {
+		/* Asked for: no warning, and CUPTI never loaded. */
+		DNNTRACE_EMIT(dnntrace_api, status, 0, 0,
+				     "not loaded, as asked: " DNNTRACE_GPU_RECORDS_MARK "off",
+				     DNNTRACE_TRACE_FORMAT, DNNTRACE_VERSION);
+		return;
+	}
 	int code = start_activity(message, sizeof(message));
 	if (code != 0) {
 		fprintf(stderr, "dnntrace: CUPTI unavailable (%s): GPU kernel times will be "
 			"missing; API calls are still traced\n", message);
-		DNNTRACE_EMIT(dnntrace_api, status, 0, code, message, DNNTRACE_TRACE_FORMAT);
+		DNNTRACE_EMIT(dnntrace_api, status, 0, code, message, DNNTRACE_TRACE_FORMAT,
+				DNNTRACE_VERSION);
 		return;
 	}
 	owner_pid = getpid();
 	atomic_store_explicit(&cupti_session_running, true, memory_order_release);
-	DNNTRACE_EMIT(dnntrace_api, status, 1, 0, message, DNNTRACE_TRACE_FORMAT);
+	DNNTRACE_EMIT(dnntrace_api, status, 1, 0, message, DNNTRACE_TRACE_FORMAT,
+				DNNTRACE_VERSION);
 }
 
 bool cupti_session_push_slow(uint64_t call_id)
 {
+	if (link_by_callback) {
+		unsigned depth = link_depth;
+		if (depth < LINK_DEPTH)
+			link_call_ids[depth] = call_id;
+		link_depth = depth + 1;
+		return true;
+	}
 	return cupti.push_id(CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0, call_id) == CUPTI_SUCCESS;
 }
 
 void cupti_session_pop(void)
 {
 	uint64_t last_id;
+
+	if (link_by_callback) {
+		link_depth--;
+		return;
+	}
 	cupti.pop_id(CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0, &last_id);
 }
 

@@ -32,8 +32,10 @@ void cupti_session_forget(void);
 extern atomic_bool cupti_session_running;
 
 /*
- * Push call_id as the CUSTOM0 external correlation id around a forwarded
- * call; returns whether it was pushed (then pop after the call).
+ * Push call_id around a forwarded call (--gpu-records=full: as the CUSTOM0
+ * external correlation id; work, kernels: on this thread's own stack, which
+ * the CUPTI callback reads); returns whether it was pushed (then pop after
+ * the call).
  */
 bool cupti_session_push_slow(uint64_t call_id);
 void cupti_session_pop(void);

@@ -1,7 +1,8 @@
 /*
  * The bracket around one forwarded copy, set or launch that is being
- * recorded: a fresh call id, pushed as CUPTI's external correlation id while
- * the real function runs (so the GPU record links back to our event), and
+ * recorded: a fresh call id, pushed while the real function runs (as CUPTI's
+ * external correlation id, or for the CUPTI callback to read: see
+ * cupti_session.c) so the GPU record links back to our event, and
  * the errno the real function left, restored before returning to the caller.
  *
  * Must never allocate, lock, or make a system call.

@@ -241,6 +241,15 @@ dnntrace_allocator_mode() {
 	esac
 }
 
+# dnntrace_gpu_records_mode MODE: checks a --gpu-records value (off, kernels,
+# work, full: tracepoints/gpu_records.h, DNNTRACE_GPU_RECORDS) and prints it.
+dnntrace_gpu_records_mode() {
+	case "$1" in
+	off|kernels|work|full) echo "$1" ;;
+	*) dnntrace_die "--gpu-records must be work, kernels, full or off (not '$1')" ;;
+	esac
+}
+
 # dnntrace_torch_alloc_conf CONF: prints PyTorch's allocator settings CONF
 # (comma-separated key:value) with backend:cudaMallocAsync appended; returns
 # 1 and prints CONF unchanged when CONF already names a backend.

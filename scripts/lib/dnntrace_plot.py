@@ -125,6 +125,16 @@ def memory_over_kernels(plt, group, out):
             label="live (all tensors)")
     ax.plot(x, binned(rolled), color="tab:red", linewidth=1.2, drawstyle="steps-post",
             linestyle="--", label=f"active (max over {ROLLING} kernels)")
+    # the peak: the kernel with the most live bytes, named
+    peak = max(range(len(live)), key=lambda i: live[i])
+    kernels = read_csv(os.path.join(group, "kernels.csv")) \
+        if os.path.exists(os.path.join(group, "kernels.csv")) else []
+    name = kernels[peak]["name"] if peak < len(kernels) else ""
+    name = name if len(name) <= 40 else name[:37] + "..."
+    ax.plot([peak + 0.5], [live[peak] / scale], marker="v", color="black", markersize=8,
+            linestyle="none", label=f"peak: {human(live[peak])} at kernel {peak}")
+    ax.annotate(f"peak {human(live[peak])}\nkernel {peak} {name}", (peak + 0.5, live[peak] / scale),
+                xytext=(0, 12), textcoords="offset points", ha="center", fontsize=7)
     if swapped and len(swapped) == len(live) and swapped != live:
         ax.plot(x, binned(swapped), color="black", linewidth=1.8, drawstyle="steps-post",
                 linestyle=":", label="live with every feasible swap")
@@ -135,7 +145,7 @@ def memory_over_kernels(plt, group, out):
         title += f" - Untrackable, not drawn: {human(untrackable)}"
     ax.set_title(title)
     ax.set_xlim(0, len(live))
-    ax.set_ylim(bottom=0)
+    ax.set_ylim(0, max(live + rolled + [1]) / scale * 1.15)   # room for the peak's label
     ax.grid(alpha=0.3)
     ax.legend(fontsize=8, loc="center left", bbox_to_anchor=(1.0, 0.5))
     fig.tight_layout()
@@ -261,6 +271,8 @@ def overheads(plt, group, out):
     left = [0.0] * len(ops)
     for i in range(5):
         values = [means[op][i] for op in ops]
+        if not any(values):
+            continue                 # no op has this overhead: no legend entry
         ax.barh(range(len(ops)), values, left=left, label=T_MEANING[i + 1])
         left = [a + b for a, b in zip(left, values)]
     ax.set_yticks(range(len(ops)), [op if len(op) <= 40 else op[:37] + "..." for op in ops], fontsize=8)
@@ -269,7 +281,7 @@ def overheads(plt, group, out):
     shown = f"top {len(ops)} of {len(means)} ops" if len(means) > len(ops) else f"{len(ops)} ops"
     ax.set_title(f"Host overheads per op, T1..T5 ({shown})")
     ax.grid(alpha=0.3, axis="x")
-    ax.legend(fontsize=8, loc="lower right")
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))   # beside the bars
     fig.tight_layout()
     fig.savefig(os.path.join(out, "overheads.png"), dpi=110)
     plt.close(fig)
@@ -287,17 +299,30 @@ def energy(plt, group, out):
     kind = "op" if any(r.get("kind") == "op" for r in rows) else rows[0].get("kind")
     ops = [r for r in rows if r.get("kind") == kind]
     kind = kind or "op"
-    ops = sorted(ops, key=lambda r: -number(r["energy_mj"]))[:TOP][::-1]
+    ops = sorted(ops, key=lambda r: -number(r["energy_mj"]))[:TOP]
+    # the kernels outside any op (the summary's figure): often the largest
+    outside = None
+    if kind == "op":
+        summary = os.path.join(group, "summary.txt")
+        text = open(summary, encoding="utf-8").read() if os.path.exists(summary) else ""
+        m = re.search(r"outside any op: ([0-9.]+) J", text)
+        if m and float(m.group(1)) > 0:
+            outside = {"name": "kernels outside any op", "energy_mj": str(float(m.group(1)) * 1000),
+                       "mean_power_w": "", "count": ""}
+            ops = sorted(ops + [outside], key=lambda r: -number(r["energy_mj"]))[:TOP]
+    ops = ops[::-1]
     fig, ax = plt.subplots(figsize=(10, max(3.0, 0.4 * len(ops) + 1.5)))
     values = [number(r["energy_mj"]) for r in ops]
-    ax.barh(range(len(ops)), values, color="tab:orange")
+    ax.barh(range(len(ops)), values,
+            color=["tab:gray" if r is outside else "tab:orange" for r in ops])
     for i, r in enumerate(ops):
-        ax.text(values[i], i, f"  {number(r['mean_power_w']):.0f} W, {int(number(r['count']))}x",
-                va="center", fontsize=7)
+        label = (f"  {number(r['mean_power_w']):.0f} W, {int(number(r['count']))}x"
+                 if r is not outside else "  launched outside any library call or range")
+        ax.text(values[i], i, label, va="center", fontsize=7)
     names = [r["name"] if len(r["name"]) <= 40 else r["name"][:37] + "..." for r in ops]
     ax.set_yticks(range(len(ops)), names, fontsize=8)
     ax.set_xlabel("energy, all occurrences (mJ)")
-    ax.set_xlim(0, max(values + [1e-9]) * 1.25)
+    ax.set_xlim(0, max(values + [1e-9]) * 1.6)   # room for the labels
     ax.set_title(f"Energy per {kind} (labels: mean power, occurrences)")
     ax.grid(alpha=0.3, axis="x")
     fig.tight_layout()

@@ -10,7 +10,7 @@
  * (pointer arrays of cublasGemmBatchedEx included: the kernel gets their
  * addresses, as a real kernel reads them on the device).
  */
-#include "interceptors/cublas/cublas_cxx_only.h"
+#include "simgpu/cublas/cublas_half.h"
 #include "simgpu/cublas/cublas_handle.h"
 #include "simgpu/cublas/gemm_kernels.h"
 
@@ -20,9 +20,9 @@ static long long max1(long long v)
 }
 
 /* The checks every GEMM shares, in the reference BLAS order. */
-static cublasStatus_t check_gemm(cublasHandle_t handle, cublasOperation_t transa,
-				 cublasOperation_t transb, int m, int n, int k, const void *alpha,
-				 int lda, int ldb, const void *beta, int ldc, int batch)
+cublasStatus_t blas_check_gemm(cublasHandle_t handle, cublasOperation_t transa,
+				cublasOperation_t transb, int m, int n, int k, const void *alpha,
+				int lda, int ldb, const void *beta, int ldc, int batch)
 {
 	if (!handle)
 		return CUBLAS_STATUS_NOT_INITIALIZED;
@@ -46,7 +46,7 @@ static bool algo_valid(cublasGemmAlgo_t algo)
 	       algo == CUBLAS_GEMM_AUTOTUNE;
 }
 
-static cublasStatus_t launch_on_handle(cublasHandle_t handle, enum gemm_family family,
+cublasStatus_t blas_launch_on_handle(cublasHandle_t handle, enum gemm_family family,
 				       cublasOperation_t transa, cublasOperation_t transb, int m,
 				       int n, int k, int batch, const void *a, const void *b,
 				       void *c)
@@ -65,11 +65,11 @@ cublasStatus_t cublasSgemm_v2(cublasHandle_t handle, cublasOperation_t transa,
 			      const float *A, int lda, const float *B, int ldb, const float *beta,
 			      float *C, int ldc)
 {
-	cublasStatus_t status = check_gemm(handle, transa, transb, m, n, k, alpha, lda, ldb, beta,
+	cublasStatus_t status = blas_check_gemm(handle, transa, transb, m, n, k, alpha, lda, ldb, beta,
 					   ldc, 1);
 	if (status != CUBLAS_STATUS_SUCCESS)
 		return status;
-	return launch_on_handle(handle, GEMM_SGEMM, transa, transb, m, n, k, 1, A, B, C);
+	return blas_launch_on_handle(handle, GEMM_SGEMM, transa, transb, m, n, k, 1, A, B, C);
 }
 
 cublasStatus_t cublasDgemm_v2(cublasHandle_t handle, cublasOperation_t transa,
@@ -77,11 +77,11 @@ cublasStatus_t cublasDgemm_v2(cublasHandle_t handle, cublasOperation_t transa,
 			      const double *A, int lda, const double *B, int ldb,
 			      const double *beta, double *C, int ldc)
 {
-	cublasStatus_t status = check_gemm(handle, transa, transb, m, n, k, alpha, lda, ldb, beta,
+	cublasStatus_t status = blas_check_gemm(handle, transa, transb, m, n, k, alpha, lda, ldb, beta,
 					   ldc, 1);
 	if (status != CUBLAS_STATUS_SUCCESS)
 		return status;
-	return launch_on_handle(handle, GEMM_DGEMM, transa, transb, m, n, k, 1, A, B, C);
+	return blas_launch_on_handle(handle, GEMM_DGEMM, transa, transb, m, n, k, 1, A, B, C);
 }
 
 cublasStatus_t cublasHgemm(cublasHandle_t handle, cublasOperation_t transa,
@@ -90,11 +90,11 @@ cublasStatus_t cublasHgemm(cublasHandle_t handle, cublasOperation_t transa,
 			   const struct __half *B, int ldb, const struct __half *beta,
 			   struct __half *C, int ldc)
 {
-	cublasStatus_t status = check_gemm(handle, transa, transb, m, n, k, alpha, lda, ldb, beta,
+	cublasStatus_t status = blas_check_gemm(handle, transa, transb, m, n, k, alpha, lda, ldb, beta,
 					   ldc, 1);
 	if (status != CUBLAS_STATUS_SUCCESS)
 		return status;
-	return launch_on_handle(handle, GEMM_HGEMM, transa, transb, m, n, k, 1, A, B, C);
+	return blas_launch_on_handle(handle, GEMM_HGEMM, transa, transb, m, n, k, 1, A, B, C);
 }
 
 cublasStatus_t cublasSgemmStridedBatched(cublasHandle_t handle, cublasOperation_t transa,
@@ -105,11 +105,11 @@ cublasStatus_t cublasSgemmStridedBatched(cublasHandle_t handle, cublasOperation_
 					 int ldc, long long int strideC, int batchCount)
 {
 	(void)strideA, (void)strideB, (void)strideC;
-	cublasStatus_t status = check_gemm(handle, transa, transb, m, n, k, alpha, lda, ldb, beta,
+	cublasStatus_t status = blas_check_gemm(handle, transa, transb, m, n, k, alpha, lda, ldb, beta,
 					   ldc, batchCount);
 	if (status != CUBLAS_STATUS_SUCCESS)
 		return status;
-	return launch_on_handle(handle, GEMM_SGEMM, transa, transb, m, n, k, batchCount, A, B, C);
+	return blas_launch_on_handle(handle, GEMM_SGEMM, transa, transb, m, n, k, batchCount, A, B, C);
 }
 
 /* Type and algorithm checks of the *Ex calls, after the shared ones. */
@@ -186,7 +186,7 @@ cublasStatus_t cublasGemmEx(cublasHandle_t handle, cublasOperation_t transa,
 			    cudaDataType Ctype, int ldc, cublasComputeType_t computeType,
 			    cublasGemmAlgo_t algo)
 {
-	cublasStatus_t status = check_gemm(handle, transa, transb, m, n, k, alpha, lda, ldb, beta,
+	cublasStatus_t status = blas_check_gemm(handle, transa, transb, m, n, k, alpha, lda, ldb, beta,
 					   ldc, 1);
 	if (status == CUBLAS_STATUS_SUCCESS)
 		status = check_ex(Atype, Btype, Ctype, computeType, algo);
@@ -205,7 +205,7 @@ cublasStatus_t cublasGemmStridedBatchedEx(cublasHandle_t handle, cublasOperation
 					  long long int strideC, int batchCount,
 					  cublasComputeType_t computeType, cublasGemmAlgo_t algo)
 {
-	cublasStatus_t status = check_gemm(handle, transa, transb, m, n, k, alpha, lda, ldb, beta,
+	cublasStatus_t status = blas_check_gemm(handle, transa, transb, m, n, k, alpha, lda, ldb, beta,
 					   ldc, batchCount);
 	if (status == CUBLAS_STATUS_SUCCESS)
 		status = check_ex(Atype, Btype, Ctype, computeType, algo);
@@ -225,12 +225,12 @@ cublasStatus_t cublasGemmBatchedEx(cublasHandle_t handle, cublasOperation_t tran
 				   int batchCount, cublasComputeType_t computeType,
 				   cublasGemmAlgo_t algo)
 {
-	cublasStatus_t status = check_gemm(handle, transa, transb, m, n, k, alpha, lda, ldb, beta,
+	cublasStatus_t status = blas_check_gemm(handle, transa, transb, m, n, k, alpha, lda, ldb, beta,
 					   ldc, batchCount);
 	if (status == CUBLAS_STATUS_SUCCESS)
 		status = check_ex(Atype, Btype, Ctype, computeType, algo);
 	if (status != CUBLAS_STATUS_SUCCESS)
 		return status;
-	return launch_on_handle(handle, gemm_blas_family(computeType, Atype), transa, transb, m,
+	return blas_launch_on_handle(handle, gemm_blas_family(computeType, Atype), transa, transb, m,
 				n, k, batchCount, Aarray, Barray, (void *)Carray);
 }

@@ -121,3 +121,10 @@ const char *cublasGetStatusString(cublasStatus_t status)
 {
 	return cublasLtGetStatusString(status);
 }
+
+/* The runtime the library was built against: the real 13.0 libcublas
+   answers 13000 (observed on this machine without a GPU). */
+size_t cublasGetCudartVersion(void)
+{
+	return CUDART_VERSION;
+}

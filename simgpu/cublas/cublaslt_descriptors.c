@@ -403,3 +403,15 @@ cublasStatus_t cublasLtMatmulPreferenceGetAttribute(cublasLtMatmulPreference_t p
 		return CUBLAS_STATUS_INVALID_VALUE;
 	return get_value(field, size, buf, sizeInBytes, sizeWritten);
 }
+
+/* The real 13.0 libcublasLt answers 130100 (= CUBLAS_VERSION of its
+   headers) and 13000 (observed on this machine without a GPU). */
+size_t cublasLtGetVersion(void)
+{
+	return CUBLAS_VERSION;
+}
+
+size_t cublasLtGetCudartVersion(void)
+{
+	return CUDART_VERSION;
+}

@@ -33,6 +33,16 @@ static const struct family_info families[GEMM_FAMILY_COUNT] = {
 	[GEMM_LT_I8] = { "sm80_xmma_gemm_i8_%c%c_tilesize128x128x32_stage4_kernel", 624000 },
 	[GEMM_LT_E4M3] = { "sm80_xmma_gemm_e4m3_%c%c_tilesize128x128x32_stage4_kernel", 624000 },
 	[GEMM_LT_E5M2] = { "sm80_xmma_gemm_e5m2_%c%c_tilesize128x128x32_stage4_kernel", 624000 },
+	/* Complex: 4 real products per complex one, so a quarter of the rate
+	   in the 2*m*n*k count (assumed names and figures). */
+	[GEMM_CGEMM] = { "ampere_cgemm_64x64_%c%c", 19500 / 4 },
+	[GEMM_ZGEMM] = { "ampere_zgemm_32x32_%c%c", 9700 / 4 },
+	/* gemv: memory-bound on a GPU; the same compute rates (assumed). The
+	   second letter is always n (there is no B). */
+	[GEMV_S] = { "gemv2%c_kernel_sgemv_%c", 19500 },
+	[GEMV_D] = { "gemv2%c_kernel_dgemv_%c", 9700 },
+	[GEMV_C] = { "gemv2%c_kernel_cgemv_%c", 19500 / 4 },
+	[GEMV_Z] = { "gemv2%c_kernel_zgemv_%c", 9700 / 4 },
 };
 
 enum { GEMM_LAUNCH_NS = 2000, TILE_M = 128, TILE_N = 64, MAX_GRID_YZ = 65535 };

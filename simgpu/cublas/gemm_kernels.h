@@ -31,6 +31,14 @@ enum gemm_family {
 	GEMM_LT_I8,
 	GEMM_LT_E4M3,
 	GEMM_LT_E5M2,
+	GEMM_CGEMM,
+	GEMM_ZGEMM,
+	/* matrix-vector: m x n times a vector, launched with k = 1 and
+	   n = the matrix's columns (2*m*n FLOPs) */
+	GEMV_S,
+	GEMV_D,
+	GEMV_C,
+	GEMV_Z,
 	GEMM_FAMILY_COUNT
 };
 

@@ -10,13 +10,14 @@ SIMGPU_CUBLAS_LIBDIR := $(BUILD)/simgpu/lib
 # Spelled out: this file is read before simgpu/module.mk defines its names.
 SIMGPU_CUBLAS_RUNTIME := $(SIMGPU_CUBLAS_LIBDIR)/libcudart.so.13 $(SIMGPU_CUBLAS_LIBDIR)/libcupti.so.13
 
-SIMGPU_CUBLAS_BLAS_OBJS := $(addprefix $(SIMGPU_CUBLAS_OBJ)/,cublas_handle.o cublas_gemm.o cublas_transfer.o blas_gemm_kernels.o)
+SIMGPU_CUBLAS_BLAS_OBJS := $(addprefix $(SIMGPU_CUBLAS_OBJ)/,cublas_handle.o cublas_gemm.o cublas_batched.o cublas_transfer.o blas_gemm_kernels.o)
 SIMGPU_CUBLAS_LT_OBJS := $(addprefix $(SIMGPU_CUBLAS_OBJ)/,cublaslt_descriptors.o cublaslt_matmul.o lt_gemm_kernels.o)
 SIMGPU_CUBLAS_LIB := $(SIMGPU_CUBLAS_LIBDIR)/libcublas.so.13
 SIMGPU_CUBLASLT_LIB := $(SIMGPU_CUBLAS_LIBDIR)/libcublasLt.so.13
 SIMGPU_CUBLAS_LIBS := $(SIMGPU_CUBLAS_LIB) $(SIMGPU_CUBLASLT_LIB) \
 	$(SIMGPU_CUBLAS_LIBDIR)/libcublas.so $(SIMGPU_CUBLAS_LIBDIR)/libcublasLt.so
-# Checks interceptors/cublas/cublas_cxx_only.h against the C++-only declarations.
+# Checks interceptors/cublas/cublas_cxx_only.h (the tracer's) and
+# cublas_half.h (simgpu's own) against the C++-only declarations.
 SIMGPU_CUBLAS_CXX_CHECK := $(SIMGPU_CUBLAS_OBJ)/cublas_cxx_only.checked
 
 all: $(SIMGPU_CUBLAS_LIBS) $(SIMGPU_CUBLAS_CXX_CHECK)
@@ -31,15 +32,30 @@ $(SIMGPU_CUBLAS_OBJ)/blas_gemm_kernels.o $(SIMGPU_CUBLAS_OBJ)/lt_gemm_kernels.o:
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(CUDA_CFLAGS) -pthread -MMD -MP -MT $@ -MT $(abspath $@) -c $< -o $@
 
-$(SIMGPU_CUBLASLT_LIB): $(SIMGPU_CUBLAS_LT_OBJS) $(SIMGPU_CUBLAS_DIR)/libcublasLt.map $(SIMGPU_CUBLAS_RUNTIME)
+# "Not supported" stubs for what the real libraries export and these
+# objects do not define (simgpu/exports/module.mk).
+SIMGPU_CUBLAS_STUB_OBJS := $(BUILD)/simgpu/stubs/libcublas.so.13.stubs.o $(BUILD)/simgpu/obj/exports/not_supported.o
+SIMGPU_CUBLASLT_STUB_OBJS := $(BUILD)/simgpu/stubs/libcublasLt.so.13.stubs.o $(BUILD)/simgpu/obj/exports/not_supported.o
+$(BUILD)/simgpu/stubs/libcublas.so.13.stubs.c: simgpu/exports/libcublas.so.13.exports \
+		simgpu/exports/gen_stubs.sh $(SIMGPU_CUBLAS_BLAS_OBJS) | check-cuda
 	@mkdir -p $(@D)
-	$(CC) -shared -o $@ $(SIMGPU_CUBLAS_LT_OBJS) -Wl,-soname,libcublasLt.so.13 \
+	simgpu/exports/gen_stubs.sh $< $(CUDA_HOME)/include/cublas_api.h \
+		CUBLAS_STATUS_NOT_SUPPORTED $(SIMGPU_CUBLAS_BLAS_OBJS) > $@.tmp && mv $@.tmp $@
+$(BUILD)/simgpu/stubs/libcublasLt.so.13.stubs.c: simgpu/exports/libcublasLt.so.13.exports \
+		simgpu/exports/gen_stubs.sh $(SIMGPU_CUBLAS_LT_OBJS) | check-cuda
+	@mkdir -p $(@D)
+	simgpu/exports/gen_stubs.sh $< $(CUDA_HOME)/include/cublas_api.h \
+		CUBLAS_STATUS_NOT_SUPPORTED $(SIMGPU_CUBLAS_LT_OBJS) > $@.tmp && mv $@.tmp $@
+
+$(SIMGPU_CUBLASLT_LIB): $(SIMGPU_CUBLAS_LT_OBJS) $(SIMGPU_CUBLASLT_STUB_OBJS) $(SIMGPU_CUBLAS_DIR)/libcublasLt.map $(SIMGPU_CUBLAS_RUNTIME)
+	@mkdir -p $(@D)
+	$(CC) -shared -o $@ $(SIMGPU_CUBLAS_LT_OBJS) $(SIMGPU_CUBLASLT_STUB_OBJS) -Wl,-soname,libcublasLt.so.13 \
 		-Wl,--version-script,$(SIMGPU_CUBLAS_DIR)/libcublasLt.map $(SAN_LDFLAGS) \
 		-L$(SIMGPU_CUBLAS_LIBDIR) -l:libcudart.so.13 -Wl,-rpath,'$$ORIGIN' -pthread
 
-$(SIMGPU_CUBLAS_LIB): $(SIMGPU_CUBLAS_BLAS_OBJS) $(SIMGPU_CUBLAS_DIR)/libcublas.map $(SIMGPU_CUBLASLT_LIB)
+$(SIMGPU_CUBLAS_LIB): $(SIMGPU_CUBLAS_BLAS_OBJS) $(SIMGPU_CUBLAS_STUB_OBJS) $(SIMGPU_CUBLAS_DIR)/libcublas.map $(SIMGPU_CUBLASLT_LIB)
 	@mkdir -p $(@D)
-	$(CC) -shared -o $@ $(SIMGPU_CUBLAS_BLAS_OBJS) -Wl,-soname,libcublas.so.13 \
+	$(CC) -shared -o $@ $(SIMGPU_CUBLAS_BLAS_OBJS) $(SIMGPU_CUBLAS_STUB_OBJS) -Wl,-soname,libcublas.so.13 \
 		-Wl,--version-script,$(SIMGPU_CUBLAS_DIR)/libcublas.map $(SAN_LDFLAGS) \
 		-L$(SIMGPU_CUBLAS_LIBDIR) -l:libcublasLt.so.13 -l:libcudart.so.13 \
 		-Wl,-rpath,'$$ORIGIN' -pthread
@@ -49,14 +65,15 @@ $(SIMGPU_CUBLAS_LIBDIR)/libcublas.so: $(SIMGPU_CUBLAS_LIB)
 $(SIMGPU_CUBLAS_LIBDIR)/libcublasLt.so: $(SIMGPU_CUBLASLT_LIB)
 	ln -sf libcublasLt.so.13 $@
 
-$(SIMGPU_CUBLAS_CXX_CHECK): interceptors/cublas/cublas_cxx_only.h | check-cuda
+$(SIMGPU_CUBLAS_CXX_CHECK): interceptors/cublas/cublas_cxx_only.h $(SIMGPU_CUBLAS_DIR)/cublas_half.h | check-cuda
 	@mkdir -p $(@D)
-	printf '#include <cublas_v2.h>\n#include "interceptors/cublas/cublas_cxx_only.h"\n' | \
+	printf '#include <cublas_v2.h>\n#include "interceptors/cublas/cublas_cxx_only.h"\n#include "$(SIMGPU_CUBLAS_DIR)/cublas_half.h"\n' | \
 		$(CXX) -x c++ -fsyntax-only -I. $(CUDA_CFLAGS) -
 	touch $@
 
 # ---- tests ----
-SIMGPU_CUBLAS_TESTS := $(BUILD)/tests/test_simgpu_cublas_gemm $(BUILD)/tests/test_simgpu_cublas_lt
+SIMGPU_CUBLAS_TESTS := $(BUILD)/tests/test_simgpu_cublas_gemm $(BUILD)/tests/test_simgpu_cublas_lt \
+	$(BUILD)/tests/test_simgpu_cublas_batched
 TESTS += $(SIMGPU_CUBLAS_TESTS)
 all: $(SIMGPU_CUBLAS_TESTS)
 

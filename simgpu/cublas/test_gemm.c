@@ -5,7 +5,7 @@
  * the cost model, handle state (stream, math and pointer modes, workspace)
  * and status strings.
  */
-#include "interceptors/cublas/cublas_cxx_only.h"
+#include "simgpu/cublas/cublas_half.h"
 #include "simgpu/cublas/cublas_test.h"
 
 enum { SGEMM_RATE = 19500, DGEMM_RATE = 9700, TENSOR_RATE = 312000 };

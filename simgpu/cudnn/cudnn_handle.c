@@ -39,6 +39,13 @@ size_t CUDNNWINAPI cudnnGetVersion(void)
 	return CUDNN_VERSION;
 }
 
+/* The newest SM the library knows: the real 9.19 libcudnn answers 1210
+   (observed on this machine without a GPU). */
+size_t CUDNNWINAPI cudnnGetMaxDeviceVersion(void)
+{
+	return 1210;
+}
+
 size_t CUDNNWINAPI cudnnGetCudartVersion(void)
 {
 	return CUDART_VERSION;

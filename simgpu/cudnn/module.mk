@@ -29,9 +29,18 @@ $(SIMCUDNN_OBJ)/%.o: $(SIMCUDNN_DIR)/%.c | check-cuda
 	$(CC) $(CFLAGS) $(CUDA_CFLAGS) -I$(SIMCUDNN_GEN) -pthread -MMD -MP \
 		-MT $@ -MT $(abspath $@) -c $< -o $@
 
-$(SIMCUDNN_LIB): $(SIMCUDNN_OBJS) $(SIMCUDNN_DIR)/libcudnn.map $(SIMCUDNN_CUDART) $(SIMGPU_RUNTIME_LINKS)
+# "Not supported" stubs for what the real library exports and these
+# objects do not define (simgpu/exports/module.mk).
+SIMCUDNN_STUB_OBJS := $(BUILD)/simgpu/stubs/libcudnn.so.9.stubs.o $(BUILD)/simgpu/obj/exports/not_supported.o
+$(BUILD)/simgpu/stubs/libcudnn.so.9.stubs.c: simgpu/exports/libcudnn.so.9.exports \
+		simgpu/exports/gen_stubs.sh $(SIMCUDNN_OBJS) | check-cuda
 	@mkdir -p $(@D)
-	$(CC) -shared -o $@ $(SIMCUDNN_OBJS) -Wl,-soname,libcudnn.so.9 \
+	simgpu/exports/gen_stubs.sh $< $(CUDA_HOME)/include/cudnn_graph.h \
+		CUDNN_STATUS_NOT_SUPPORTED $(SIMCUDNN_OBJS) > $@.tmp && mv $@.tmp $@
+
+$(SIMCUDNN_LIB): $(SIMCUDNN_OBJS) $(SIMCUDNN_STUB_OBJS) $(SIMCUDNN_DIR)/libcudnn.map $(SIMCUDNN_CUDART) $(SIMGPU_RUNTIME_LINKS)
+	@mkdir -p $(@D)
+	$(CC) -shared -o $@ $(SIMCUDNN_OBJS) $(SIMCUDNN_STUB_OBJS) -Wl,-soname,libcudnn.so.9 \
 		-Wl,--version-script,$(SIMCUDNN_DIR)/libcudnn.map \
 		-L$(SIMCUDNN_LIBDIR) -lcudart -Wl,-rpath,'$$ORIGIN' $(SAN_LDFLAGS) -pthread
 

@@ -10,6 +10,7 @@
  * driver, see README.md). It must never touch device memory or the timeline.
  */
 #include "simgpu/driver/driver_internal.h"
+#include "simgpu/driver/h100_attributes.h"
 #include "simgpu/simgpu.h"
 
 #include <stdatomic.h>
@@ -157,7 +158,7 @@ CUresult cuDeviceTotalMem_v2(size_t *bytes, CUdevice dev)
 	return CUDA_SUCCESS;
 }
 
-/* The same Hopper-like device cudaGetDeviceProperties describes. */
+/* The H100 of h100_attributes.h (cudaGetDeviceProperties reads it too). */
 CUresult cuDeviceGetAttribute(int *pi, CUdevice_attribute attrib, CUdevice dev)
 {
 	DRIVER_ENTER();
@@ -165,30 +166,13 @@ CUresult cuDeviceGetAttribute(int *pi, CUdevice_attribute attrib, CUdevice dev)
 		return CUDA_ERROR_INVALID_VALUE;
 	if (check_device(dev) != CUDA_SUCCESS)
 		return CUDA_ERROR_INVALID_DEVICE;
+	if ((int)attrib <= 0 || attrib >= CU_DEVICE_ATTRIBUTE_MAX)
+		return CUDA_ERROR_INVALID_VALUE; /* not an attribute of cuda.h */
 	int v;
 	switch (attrib) {
-	case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK: v = SIM_MAX_BLOCK_THREADS; break;
-	case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X: v = SIM_MAX_BLOCK_X; break;
-	case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y: v = SIM_MAX_BLOCK_Y; break;
-	case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z: v = SIM_MAX_BLOCK_Z; break;
-	case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X: v = (int)SIM_MAX_GRID_X; break;
-	case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y:
-	case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z: v = SIM_MAX_GRID_YZ; break;
-	case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK: v = 48 * 1024; break;
-	case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN:
-		v = SIM_MAX_SHARED_MEM_OPTIN; break;
-	case CU_DEVICE_ATTRIBUTE_WARP_SIZE: v = 32; break;
-	case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT: v = 132; break;
-	case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: v = 9; break;
-	case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: v = 0; break;
-	case CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING:
-	case CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY:
-	case CU_DEVICE_ATTRIBUTE_CONCURRENT_KERNELS:
-	case CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH:
-	case CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED:
-	case CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED:
-	case CU_DEVICE_ATTRIBUTE_CAN_MAP_HOST_MEMORY:
-		v = 1; break;
+#define SIM_ATTRIBUTE_CASE(attribute, value) case attribute: v = (value); break;
+	SIM_H100_ATTRIBUTES(SIM_ATTRIBUTE_CASE)
+#undef SIM_ATTRIBUTE_CASE
 	default:
 		v = 0; /* attributes the simulated device does not model */
 	}

@@ -132,12 +132,16 @@ CUresult cuMemcpyDtoDAsync_v2_ptsz(CUdeviceptr dstDevice, CUdeviceptr srcDevice,
 		    hStream, 1, 1, CBID(cuMemcpyDtoDAsync_v2_ptsz));
 }
 
-/* One side of a CUDA_MEMCPY2D: its first byte and what it must be. */
-static int memcpy2d_side(CUmemorytype type, const void *host, CUdeviceptr dev,
-			 size_t x, size_t y, size_t pitch, const void **start,
-			 int *want)
+/* One side of a CUDA_MEMCPY2D: its first byte, pitch and what it must be.
+   An array side (cuda_api_arrays.c) uses the array's own rows and must
+   hold the whole rectangle. */
+static CUresult memcpy2d_side(CUmemorytype type, const void *host, CUdeviceptr dev,
+			      CUarray array, size_t x, size_t y, size_t pitch,
+			      size_t width, size_t height, const void **start,
+			      size_t *pitch_out, int *want)
 {
 	const uint8_t *base;
+	*pitch_out = pitch;
 	switch (type) {
 	case CU_MEMORYTYPE_HOST:
 		base = host, *want = HOST;
@@ -148,11 +152,21 @@ static int memcpy2d_side(CUmemorytype type, const void *host, CUdeviceptr dev,
 	case CU_MEMORYTYPE_UNIFIED:
 		base = DPTR(dev), *want = EITHER;
 		break;
-	default: /* arrays: not simulated */
-		return -1;
+	case CU_MEMORYTYPE_ARRAY: {
+		void *mem;
+		size_t row_bytes, rows;
+		if (!sim_array_region(array, &mem, &row_bytes, &rows))
+			return CUDA_ERROR_INVALID_VALUE; /* not an array (assumed) */
+		if (x > row_bytes || width > row_bytes - x || y > rows || height > rows - y)
+			return CUDA_ERROR_INVALID_VALUE;
+		base = mem, *want = DEVICE, *pitch_out = row_bytes;
+		break;
 	}
-	*start = base ? base + y * pitch + x : NULL;
-	return 0;
+	default:
+		return CUDA_ERROR_INVALID_VALUE;
+	}
+	*start = base ? base + y * *pitch_out + x : NULL;
+	return CUDA_SUCCESS;
 }
 
 static CUresult copy_2d(const CUDA_MEMCPY2D *c, CUstream stream, int ptd,
@@ -163,13 +177,20 @@ static CUresult copy_2d(const CUDA_MEMCPY2D *c, CUstream stream, int ptd,
 		return CUDA_ERROR_INVALID_VALUE;
 	const void *src, *dst;
 	int want_src, want_dst;
-	if (memcpy2d_side(c->srcMemoryType, c->srcHost, c->srcDevice,
-			  c->srcXInBytes, c->srcY, c->srcPitch, &src, &want_src) ||
-	    memcpy2d_side(c->dstMemoryType, c->dstHost, c->dstDevice,
-			  c->dstXInBytes, c->dstY, c->dstPitch, &dst, &want_dst))
-		return CUDA_ERROR_INVALID_VALUE;
-	size_t spitch = c->srcPitch ? c->srcPitch : c->WidthInBytes;
-	size_t dpitch = c->dstPitch ? c->dstPitch : c->WidthInBytes;
+	size_t spitch, dpitch;
+	CUresult r = memcpy2d_side(c->srcMemoryType, c->srcHost, c->srcDevice, c->srcArray,
+				   c->srcXInBytes, c->srcY, c->srcPitch, c->WidthInBytes,
+				   c->Height, &src, &spitch, &want_src);
+	if (r == CUDA_SUCCESS)
+		r = memcpy2d_side(c->dstMemoryType, c->dstHost, c->dstDevice, c->dstArray,
+				  c->dstXInBytes, c->dstY, c->dstPitch, c->WidthInBytes,
+				  c->Height, &dst, &dpitch, &want_dst);
+	if (r != CUDA_SUCCESS)
+		return r;
+	if (!spitch)
+		spitch = c->WidthInBytes;
+	if (!dpitch)
+		dpitch = c->WidthInBytes;
 	return sim_cu_result(sim_memcpy2d((void *)dst, dpitch, src, spitch,
 					  c->WidthInBytes, c->Height, want_src,
 					  want_dst, stream, ptd, is_async, cbid));

@@ -7,9 +7,18 @@
  * streams are asked for. Versions are those of cudaTypedefs.h's PFN_*
  * typedefs (simgpu/driver/test_proc_address_table.sh checks them).
  * It must never return a variant for a version it was not introduced in.
+ * A base name the table lacks but the library exports (every function of
+ * the real driver's export list: simgpu/exports/, most of them "not
+ * supported" stubs) is handed out too, as a real driver hands out every
+ * entry point: a program calling through it gets the stub's status
+ * instead of a NULL pointer.
  */
 #include "simgpu/driver/driver_internal.h"
 
+#include <ctype.h>
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "simgpu/driver/proc_address_table.h"
@@ -30,6 +39,8 @@ static const struct proc_entry entries[] = {
 #undef FN
 #undef PT
 #undef NONE
+
+static void *exported_entry(const char *symbol, int per_thread);
 
 /*
  * Not found: CUDA_ERROR_NOT_FOUND with pfn NULL. cuda.h says CUDA_SUCCESS
@@ -62,11 +73,75 @@ static CUresult lookup(const char *symbol, void **pfn, int version,
 		twin = NULL;
 	const struct proc_entry *chosen = per_thread && twin ? twin : legacy;
 	*pfn = chosen ? chosen->fn : NULL;
+	if (!named && (*pfn = exported_entry(symbol, per_thread)) != NULL)
+		named = 1;
 	if (status)
 		*status = !named ? CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND
 			  : *pfn ? CU_GET_PROC_ADDRESS_SUCCESS
 				 : CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT;
 	return *pfn ? CUDA_SUCCESS : CUDA_ERROR_NOT_FOUND;
+}
+
+/* This library, as the dynamic linker knows it (linked -z nodelete). */
+static void *own_library;
+static pthread_once_t own_library_once = PTHREAD_ONCE_INIT;
+
+static void open_own_library(void)
+{
+	Dl_info info;
+	if (dladdr((void *)cuGetProcAddress_v2, &info) && info.dli_fname)
+		own_library = dlopen(info.dli_fname, RTLD_LAZY | RTLD_NOLOAD);
+}
+
+/* Whether name ends like a variant (_v2, _ptsz, _ptds): not a base name. */
+static int variant_suffix(const char *name)
+{
+	size_t n = strlen(name);
+	if (n > 5 && (strcmp(name + n - 5, "_ptsz") == 0 || strcmp(name + n - 5, "_ptds") == 0))
+		return 1;
+	const char *v = strrchr(name, '_');
+	if (!v || v[1] != 'v' || !v[2])
+		return 0;
+	for (const char *c = v + 2; *c; c++)
+		if (!isdigit((unsigned char)*c))
+			return 0;
+	return 1;
+}
+
+/* An exported entry point for a base name the table lacks: the newest
+   _vN variant exported (then the plain name), its per-thread twin when
+   asked for and exported; NULL if none. */
+static void *exported_entry(const char *symbol, int per_thread)
+{
+	if (strncmp(symbol, "cu", 2) != 0 || variant_suffix(symbol))
+		return NULL;
+	pthread_once(&own_library_once, open_own_library);
+	if (!own_library)
+		return NULL;
+	char name[256];
+	for (int v = 9; v >= 1; v--) {
+		const char *suffix = v > 1 ? "_v" : "";
+		if (v > 1)
+			snprintf(name, sizeof name, "%s%s%d", symbol, suffix, v);
+		else
+			snprintf(name, sizeof name, "%s", symbol);
+		void *fn = dlsym(own_library, name);
+		if (!fn)
+			continue;
+		if (per_thread) {
+			char twin[272];
+			snprintf(twin, sizeof twin, "%s_ptsz", name);
+			void *t = dlsym(own_library, twin);
+			if (!t) {
+				snprintf(twin, sizeof twin, "%s_ptds", name);
+				t = dlsym(own_library, twin);
+			}
+			if (t)
+				return t;
+		}
+		return fn;
+	}
+	return NULL;
 }
 
 CUresult cuGetProcAddress_v2(const char *symbol, void **pfn, int cudaVersion,

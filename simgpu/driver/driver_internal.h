@@ -38,6 +38,10 @@ int sim_driver_initialized(void);
 		return result_;                                            \
 	} while (0)
 
+/* An array's device memory: rows of row_bytes, one per (y, z) (CUDA
+ * arrays, cuda_api_arrays.c); 0 if array is not one. */
+int sim_array_region(CUarray array, void **dev, size_t *row_bytes, size_t *rows);
+
 #define DPTR(p) ((void *)(uintptr_t)(p))
 #define CBID(name) CUPTI_DRIVER_TRACE_CBID_##name
 

@@ -144,6 +144,36 @@
 	PT(cuStreamWaitEvent, 7000, cuStreamWaitEvent_ptsz)                  \
 	FN(cuStreamGetFlags, 5050, cuStreamGetFlags)                         \
 	PT(cuStreamGetFlags, 7000, cuStreamGetFlags_ptsz)                    \
+	FN(cuStreamAttachMemAsync, 6000, cuStreamAttachMemAsync)             \
+	PT(cuStreamAttachMemAsync, 7000, cuStreamAttachMemAsync_ptsz)        \
+	FN(cuOccupancyMaxActiveBlocksPerMultiprocessor, 6050,                \
+	   cuOccupancyMaxActiveBlocksPerMultiprocessor)                      \
+	FN(cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags, 7000,       \
+	   cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags)             \
+	FN(cuOccupancyMaxPotentialBlockSize, 6050,                           \
+	   cuOccupancyMaxPotentialBlockSize)                                 \
+	FN(cuOccupancyMaxPotentialBlockSizeWithFlags, 7000,                  \
+	   cuOccupancyMaxPotentialBlockSizeWithFlags)                        \
+	FN(cuOccupancyAvailableDynamicSMemPerBlock, 10020,                   \
+	   cuOccupancyAvailableDynamicSMemPerBlock)                          \
+	NONE(cuArrayCreate, 2000)                                            \
+	FN(cuArrayCreate, 3020, cuArrayCreate_v2)                            \
+	NONE(cuArray3DCreate, 2000)                                          \
+	FN(cuArray3DCreate, 3020, cuArray3DCreate_v2)                        \
+	FN(cuArrayDestroy, 2000, cuArrayDestroy)                             \
+	NONE(cuArrayGetDescriptor, 2000)                                     \
+	FN(cuArrayGetDescriptor, 3020, cuArrayGetDescriptor_v2)              \
+	NONE(cuArray3DGetDescriptor, 2000)                                   \
+	FN(cuArray3DGetDescriptor, 3020, cuArray3DGetDescriptor_v2)          \
+	FN(cuTexObjectCreate, 5000, cuTexObjectCreate)                       \
+	FN(cuTexObjectDestroy, 5000, cuTexObjectDestroy)                     \
+	FN(cuTexObjectGetResourceDesc, 5000, cuTexObjectGetResourceDesc)     \
+	FN(cuTexObjectGetTextureDesc, 5000, cuTexObjectGetTextureDesc)       \
+	FN(cuTexObjectGetResourceViewDesc, 5000,                             \
+	   cuTexObjectGetResourceViewDesc)                                   \
+	FN(cuSurfObjectCreate, 5000, cuSurfObjectCreate)                     \
+	FN(cuSurfObjectDestroy, 5000, cuSurfObjectDestroy)                   \
+	FN(cuSurfObjectGetResourceDesc, 5000, cuSurfObjectGetResourceDesc)   \
 	FN(cuStreamGetPriority, 5050, cuStreamGetPriority)                   \
 	PT(cuStreamGetPriority, 7000, cuStreamGetPriority_ptsz)              \
 	FN(cuEventCreate, 2000, cuEventCreate)                               \

@@ -189,7 +189,7 @@ static void check_copies_and_sets(void)
 		CHECK(memcmp(rows + 64 * r, grid[r], 5) == 0);
 		CHECK_EQ_U64(rows[64 * r + 5], 0);
 	}
-	c.dstMemoryType = CU_MEMORYTYPE_ARRAY; /* no arrays in the simulator */
+	c.dstMemoryType = CU_MEMORYTYPE_ARRAY; /* without an array (dstArray NULL) */
 	CHECK_CU_IS(cuMemcpy2D_v2(&c), CUDA_ERROR_INVALID_VALUE);
 	CHECK_CU(cuStreamDestroy_v2(s));
 	CHECK_CU(cuMemFree_v2(d));

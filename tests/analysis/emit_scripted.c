@@ -164,8 +164,14 @@ static uint64_t function_of(const char *name, bool *late)
 		announce(n_functions);
 	return n_functions;
 }
+#if DNNTRACE_TRACE_FORMAT >= 3
+#define STATUS(cupti_ok, code, message) \
+	lttng_ust_tracepoint(dnntrace_api, status, cupti_ok, code, message, \
+			DNNTRACE_TRACE_FORMAT, "scripted")
+#else
 #define STATUS(cupti_ok, code, message) \
 	lttng_ust_tracepoint(dnntrace_api, status, cupti_ok, code, message, DNNTRACE_TRACE_FORMAT)
+#endif
 #else
 #define STATUS(cupti_ok, code, message) \
 	lttng_ust_tracepoint(dnntrace_api, status, cupti_ok, code, message)

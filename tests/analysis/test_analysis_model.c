@@ -300,18 +300,18 @@ static void test_full_window(struct dt_group *g)
 	CHECK(strstr(read_text(dir, "kernels.csv"),
 		"1,0,7,2000,2200,200,k_b,cudaLaunchKernel,1 5,1 3 5,1 3 5,\n"));
 	CHECK(strstr(read_text(dir, "tensors.csv"),
-		"2,t2,300,0,device,2500,3500,2,2,0,other,inferred\n"
-		"3,t3,50,0,device,1500,4500,1,3,0,activation,inferred\n"));
+		"2,t2,300,0,device,2500,3500,2,2,0,other,inferred,,0x0\n"
+		"3,t3,50,0,device,1500,4500,1,3,0,activation,inferred,,0x0\n"));
 	/* inferred categories (window of 4 kernels, mid 2): weights global,
 	 * read at k0 and k3: parameter; t1 global, read at k1 only; t4
 	 * global, read at k2 and k3 only: other; t3 born at k1 < 2, last
 	 * read k3 >= 2: activation; t2 never read: other */
 	CHECK(strstr(read_text(dir, "tensors.csv"),
-		"0,weights,1000,0,device,10,,0,3,1,parameter,inferred\n"
-		"1,t1,2000,0,device,11,5000,0,1,1,other,inferred\n"));
+		"0,weights,1000,0,device,10,,0,3,1,parameter,inferred,,0x0\n"
+		"1,t1,2000,0,device,11,5000,0,1,1,other,inferred,,0x0\n"));
 	CHECK(strstr(read_text(dir, "tensors.csv"),
-		"4,t4,64,0,device,13,,2,3,1,other,inferred\n"
-		"5,t5,10,0,stream_ordered,15,,1,1,1,other,inferred\n"));
+		"4,t4,64,0,device,13,,2,3,1,other,inferred,,0x0\n"
+		"5,t5,10,0,stream_ordered,15,,1,1,1,other,inferred,,0x0\n"));
 	char command[256];
 	snprintf(command, sizeof(command), "rm -rf '%s'", dir);
 	CHECK_EQ_INT(system(command), 0);

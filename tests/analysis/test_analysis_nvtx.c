@@ -471,13 +471,14 @@ static void test_explicit_categories(void)
 	CHECK_EQ_INT(dt_write_csv_files(g, dir), 0);
 	const char *csv = read_text(dir, "tensors.csv");
 	CHECK(strncmp(csv, "id,name,bytes,device,kind,alloc_ns,free_ns,first_use,"
-			"last_use,global,category,category_source\n", 94) == 0);
+			"last_use,global,category,category_source,addr,stream\n",
+			106) == 0);
 	/* names keep their prefix (param:x and grad:x stay apart) */
-	CHECK(strstr(csv, "\n0,param:fc.weight,64,0,device,1,,,,1,parameter,tag\n"));
-	CHECK(strstr(csv, "\n2,optim:fc.weight.exp_avg,64,0,device,3,,,,1,optimizer_state,tag\n"));
-	CHECK(strstr(csv, "\n3,act:layer1.0.conv1,64,0,device,4,,,,1,activation,tag\n"));
-	CHECK(strstr(csv, "\n6,t6,64,0,device,7,,0,0,1,workspace,role\n"));
-	CHECK(strstr(csv, "\n5,params:not_a_prefix,64,0,device,6,,0,0,1,other,inferred\n"));
+	CHECK(strstr(csv, "\n0,param:fc.weight,64,0,device,1,,,,1,parameter,tag,0x1000,0x0\n"));
+	CHECK(strstr(csv, "\n2,optim:fc.weight.exp_avg,64,0,device,3,,,,1,optimizer_state,tag,0x3000,0x0\n"));
+	CHECK(strstr(csv, "\n3,act:layer1.0.conv1,64,0,device,4,,,,1,activation,tag,0x4000,0x0\n"));
+	CHECK(strstr(csv, "\n6,t6,64,0,device,7,,0,0,1,workspace,role,0x7000,0x0\n"));
+	CHECK(strstr(csv, "\n5,params:not_a_prefix,64,0,device,6,,0,0,1,other,inferred,0x6000,0x0\n"));
 	remove_dir(dir);
 	dt_group_free(g);
 	free(groups);

@@ -21,17 +21,20 @@ main="$work/out/pid$main_pid-dev0"
 other="$work/out/pid$other_pid-dev1"
 [ -d "$main" ] && [ -d "$other" ] || fail "missing group directories: $(ls "$work/out")"
 
-# timeline.json (one for both processes): the trace-event rules hold, and
-# the main process's four kernels, whose records came before their
-# correlations, each got their launch arrow; the copy, whose correlation
-# never came, none
-python3 "$DNNTRACE_ROOT/tests/analysis/check_timeline.py" "$work/out/timeline.json" \
-	>"$work/timeline.out" || fail "timeline.json: $(head -n 3 "$work/timeline.out")"
+# The timeline, one file per process (timeline-pid<PID>.json): the
+# trace-event rules hold in both, and the main process's four kernels,
+# whose records came before their correlations, each got their launch
+# arrow; the copy, whose correlation never came, none
+[ ! -e "$work/out/timeline.json" ] || fail "timeline.json beside the per-process files"
+for pid in "$main_pid" "$other_pid"; do
+	python3 "$DNNTRACE_ROOT/tests/analysis/check_timeline.py" "$work/out/timeline-pid$pid.json" \
+		>"$work/timeline.out" || fail "timeline-pid$pid.json: $(head -n 3 "$work/timeline.out")"
+done
 flows=$(python3 -c 'import json, sys
 ev = json.load(open(sys.argv[1]))["traceEvents"]
-print(sorted(e["tid"] % 100000 for e in ev if e["ph"] == "f" and e["pid"] == int(sys.argv[2])))' \
-	"$work/out/timeline.json" "$main_pid")
-[ "$flows" = "[7, 7, 7, 7]" ] || fail "launch arrows into stream 7: $flows"
+print(sorted((e["pid"], e["tid"]) for e in ev if e["ph"] == "f"))' \
+	"$work/out/timeline-pid$main_pid.json")
+[ "$flows" = "[(0, 7), (0, 7), (0, 7), (0, 7)]" ] || fail "launch arrows into device 0 stream 7: $flows"
 
 expect "$main/unit_NNMemConsumptionLog.py" <<'X'
 active = [3000,2060,364,1114,]
@@ -125,13 +128,13 @@ awk -F, -v starts="$starts" 'BEGIN { n = split(starts, s, " ") }
 	NR == 1 { print; next } { $6 = slot($6); $7 = slot($7); print }' OFS=, \
 	"$main/tensors.csv" >"$work/tensors_slots.csv"
 expect "$work/tensors_slots.csv" <<'X'
-id,name,bytes,device,kind,alloc_ns,free_ns,first_use,last_use,global,category,category_source
-0,weights,1000,0,device,k0,,0,3,1,parameter,inferred
-1,t1,2000,0,device,k0,k4,0,1,1,other,inferred
-2,t2,300,0,device,k2,k3,2,2,0,other,inferred
-3,t3,50,0,device,k1,k4,1,3,0,activation,inferred
-4,t4,64,0,device,k0,,2,3,1,other,inferred
-5,t5,10,0,stream_ordered,k0,,1,1,1,other,inferred
+id,name,bytes,device,kind,alloc_ns,free_ns,first_use,last_use,global,category,category_source,addr,stream
+0,weights,1000,0,device,k0,,0,3,1,parameter,inferred,0x10100000,0x0
+1,t1,2000,0,device,k0,k4,0,1,1,other,inferred,0x10200000,0x0
+2,t2,300,0,device,k2,k3,2,2,0,other,inferred,0x10300000,0x0
+3,t3,50,0,device,k1,k4,1,3,0,activation,inferred,0x10400000,0x0
+4,t4,64,0,device,k0,,2,3,1,other,inferred,0x10500000,0x0
+5,t5,10,0,stream_ordered,k0,,1,1,1,other,inferred,0x10600000,0x0
 X
 # GPU time: busy, span and overlap are exact (the emitter's kernel times);
 # how the idle time splits and the launch delays depend on when the
@@ -146,6 +149,7 @@ tensors: 6 (6 in the G10 files, 4 global)
 failed allocations: 1
 pinned host memory: 4096 bytes in 1 allocations
 peak memory: 3424 bytes at kernel 2 (k_c)
+gpu records: full (recorded before --gpu-records existed)
 top idle tensors (byte-seconds):
   t1 (tensor 1, 2000 bytes): 0.0014
   weights (tensor 0, 1000 bytes): 0.0005
@@ -161,6 +165,7 @@ GPU idle: 59999.400 us (100.0%): waiting for the host H us, waiting on other wor
 stream overlap: 0.000 us (two or more kernels at once)
 kernel launch delay: mean M us, max X us (4 launches; kernel start - launch call end)
 energy: no power samples (record with --power-ms N on a GPU whose driver has NVML)
+report by dnntrace-analyze $(sed -n 's/^#define DNNTRACE_VERSION "\(.*\)"$/\1/p' "$DNNTRACE_ROOT/include/dnntrace_version.h")
 X
 # swapped peak by hand: kernel times 100, 200, 300, 400 ns, so every copy
 # (<= 31.25 ns each way) fits; kernel 0 loses t5 (looped 2--1), 1 t4,

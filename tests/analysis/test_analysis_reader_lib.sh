@@ -81,7 +81,7 @@ index,live_bytes,active_bytes
 X
 # tensor 7 (freed before, same addresses as tensor 5) is not in the files
 grep -q '^tensor7,' "$work/k/tensors.config" && fail "dead tensor 7 in tensors.config"
-grep -qx '7,t7,8192,0,device,[0-9]*,[0-9]*,,,0,other,inferred' "$work/k/tensors.csv" ||
+grep -qx '7,t7,8192,0,device,[0-9]*,[0-9]*,,,0,other,inferred,0x50000,0x0' "$work/k/tensors.csv" ||
 	fail "tensor 7 row: $(grep '^7,' "$work/k/tensors.csv")"
 grep -qx 'kernels: 5' "$work/k/summary.txt" || fail "kernel count in summary"
 

@@ -48,15 +48,15 @@ X
 # t5 is a WORKSPACE argument
 cut -d, -f1,2,10- "$work/all/tensors.csv" >"$work/categories"
 expect "$work/categories" <<'X'
-id,name,global,category,category_source
-0,param:fc.weight,1,parameter,tag
-1,optim:fc.weight.momentum,1,optimizer_state,tag
-2,t2,1,parameter,inferred
-3,act:fc,0,activation,tag
-4,grad:fc.weight,0,gradient,tag
-5,t5,1,workspace,role
-6,act:fc,0,activation,tag
-7,grad:fc.weight,0,gradient,tag
+id,name,global,category,category_source,addr,stream
+0,param:fc.weight,1,parameter,tag,0x10100000,0x0
+1,optim:fc.weight.momentum,1,optimizer_state,tag,0x10200000,0x0
+2,t2,1,parameter,inferred,0x10300000,0x0
+3,act:fc,0,activation,tag,0x10400000,0x0
+4,grad:fc.weight,0,gradient,tag,0x10500000,0x0
+5,t5,1,workspace,role,0x10600000,0x0
+6,act:fc,0,activation,tag,0x10700000,0x0
+7,grad:fc.weight,0,gradient,tag,0x10800000,0x0
 X
 
 # --range step:2: kernels 4..7, the other thread's prefetch_k included;
@@ -67,15 +67,15 @@ grep -qx 'kernels: 4 (window 4:7 of 9: range step:2)' "$work/step2/summary.txt" 
 	fail "step:2 window: $(grep kernels: "$work/step2/summary.txt")"
 cut -d, -f1,8,9,10- "$work/step2/tensors.csv" >"$work/step2_tensors"
 expect "$work/step2_tensors" <<'X'
-id,first_use,last_use,global,category,category_source
-0,0,3,1,parameter,tag
-1,3,3,1,optimizer_state,tag
-2,0,1,1,other,inferred
-3,,,0,activation,tag
-4,,,0,gradient,tag
-5,2,2,1,workspace,role
-6,0,2,0,activation,tag
-7,2,3,0,gradient,tag
+id,first_use,last_use,global,category,category_source,addr,stream
+0,0,3,1,parameter,tag,0x10100000,0x0
+1,3,3,1,optimizer_state,tag,0x10200000,0x0
+2,0,1,1,other,inferred,0x10300000,0x0
+3,,,0,activation,tag,0x10400000,0x0
+4,,,0,gradient,tag,0x10500000,0x0
+5,2,2,1,workspace,role,0x10600000,0x0
+6,0,2,0,activation,tag,0x10700000,0x0
+7,2,3,0,gradient,tag,0x10800000,0x0
 X
 grep -q '^tensor3,' "$work/step2/tensors.config" && fail "step 1's activation in step 2's files"
 # act:fc of step 2: written by fwd_k (0), read by sgemm (2): Birth 0, Death 3;

@@ -27,3 +27,26 @@ analyze "$e2e_tmp/trace" -o "$e2e_tmp/report" >"$e2e_tmp/summary.out" 2>"$e2e_tm
 cmp -s "$e2e_tmp/summary.out" "$e2e_tmp/report/summary.txt" || fail "stdout is not summary.txt"
 python3 "$E2E_DIR/check_ranks.py" "$e2e_tmp/truth" "$e2e_tmp/report" 3 ||
 	fail "the per-rank reports or the summary across them differ from the ground truth"
+# One timeline per process (Kineto's one file per rank, so HTA reads the
+# report directory as a 3-rank job): timeline-pid<PID>.json, each with a
+# rank of its own, its own process's calls and its own device's GPU work.
+python3 - "$e2e_tmp/report" <<'PY' || fail "the per-process timelines are wrong"
+import glob, json, os, re, sys
+report = sys.argv[1]
+assert not os.path.exists(os.path.join(report, "timeline.json"))
+files = sorted(glob.glob(os.path.join(report, "timeline-pid*.json")))
+ranks, devices = [], []
+for path in files:
+    doc = json.load(open(path))
+    pid = int(re.search(r"timeline-pid(\d+)\.json$", path).group(1))
+    events = doc["traceEvents"]
+    host = {e["pid"] for e in events if e.get("cat", "").startswith("cuda_")}
+    gpu = {e["pid"] for e in events if e.get("cat") == "kernel"}
+    assert host == {pid}, (path, host)
+    assert len(gpu) == 1 and [d["id"] for d in doc["deviceProperties"]] == list(gpu), (path, gpu)
+    ranks.append(doc["distributedInfo"]["rank"])
+    devices += gpu
+assert len(files) == 3 and sorted(ranks) == [0, 1, 2] and sorted(devices) == [0, 1, 2], \
+    (files, ranks, devices)
+PY
+exit 0

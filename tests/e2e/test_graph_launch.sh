@@ -39,11 +39,10 @@ python3 "$DNNTRACE_ROOT/tests/analysis/check_timeline.py" "$e2e_tmp/report/timel
 python3 - "$e2e_tmp/report/timeline.json" "$e2e_tmp/truth/kernels.csv" <<'PY' ||
 import csv, json, sys
 ev = json.load(open(sys.argv[1]))["traceEvents"]
-kernels = [e for e in ev if e["ph"] == "X" and e.get("cat") == "gpu"
-           and e["name"] not in ("memcpy", "memset")]
-arrows = {(e["tid"], e["ts"]) for e in ev if e["ph"] == "f"}
+kernels = [e for e in ev if e["ph"] == "X" and e.get("cat") == "kernel"]
+arrows = {(e["pid"], e["tid"], e["ts"]) for e in ev if e["ph"] == "f"}
 truth = list(csv.DictReader(open(sys.argv[2])))
-linked = sum((k["tid"], k["ts"]) in arrows for k in kernels)
+linked = sum((k["pid"], k["tid"], k["ts"]) in arrows for k in kernels)
 sys.exit(0 if len(kernels) == len(truth) == linked else 1)
 PY
 	fail "timeline.json: not every graph kernel has its launch arrow"

@@ -26,7 +26,8 @@ check whole "$e2e_tmp/truth" "$e2e_tmp/report" >"$e2e_tmp/whole.out" ||
 	fail "whole report differs from ground truth: $(head -n 3 "$e2e_tmp/whole.out")"
 # timeline.json: the format's rules, the truth's kernels, tensors and active
 # bytes, and a track for each of the two threads and two streams, and the
-# three train_step start/end ranges as async events
+# three train_step start/end ranges as ProfilerStep#1..3 slices (Kineto's
+# convention, which HTA reads), named for their range
 python3 "$DNNTRACE_ROOT/tests/analysis/check_timeline.py" "$e2e_tmp/report/timeline.json" \
 	"$e2e_tmp/truth" >"$e2e_tmp/timeline.out" ||
 	fail "timeline.json: $(head -n 3 "$e2e_tmp/timeline.out")"
@@ -34,10 +35,12 @@ python3 - "$e2e_tmp/report/timeline.json" <<'PY' || fail "timeline.json lacks a 
 import json, sys
 ev = json.load(open(sys.argv[1]))["traceEvents"]
 names = [e["args"]["name"] for e in ev if e["ph"] == "M" and e["name"] == "thread_name"]
-threads = [n for n in names if n.startswith("thread ")]
-streams = [n for n in names if n.startswith("GPU ")]
-steps = [e for e in ev if e["ph"] == "b" and e.get("cat") == "nvtx" and e["name"] == "train_step"]
-sys.exit(0 if len(threads) == 2 and len(streams) == 2 and len(steps) == 3 else 1)
+threads = [n for n in names if "thread " in n]
+streams = [n for n in names if n.startswith("stream ")]
+steps = [e for e in ev if e["ph"] == "X" and e.get("cat") == "user_annotation"
+         and e["name"].startswith("ProfilerStep#") and e["args"]["range"] == "train_step"]
+sys.exit(0 if len(threads) == 2 and len(streams) == 2 and
+         sorted(e["name"] for e in steps) == ["ProfilerStep#1", "ProfilerStep#2", "ProfilerStep#3"] else 1)
 PY
 
 analyze "$e2e_tmp/trace" -o "$e2e_tmp/step2" --range train_step:2 >/dev/null 2>"$e2e_tmp/range.err" ||

@@ -30,12 +30,19 @@ python3 - "$e2e_tmp/report/timeline.json" <<'PY' || fail "timeline.json: the upl
 import json, sys
 ev = json.load(open(sys.argv[1]))["traceEvents"]
 host = [e for e in ev if e["ph"] == "X" and e["name"] == "cudaMemcpy"]
-gpu = [e for e in ev if e["ph"] == "X" and e.get("cat") == "gpu" and e["name"] == "memcpy"]
+gpu = [e for e in ev if e["ph"] == "X" and e.get("cat") == "gpu_memcpy"
+       and e["name"] == "Memcpy HtoD (Unknown -> Device)"]
 assert len(host) == 1 and len(gpu) == 1, (len(host), len(gpu))
 assert host[0]["dur"] > 0 and host[0]["args"]["bytes"] == 1048576
 assert gpu[0]["args"]["bytes"] == 1048576 and gpu[0]["dur"] > 0
+# bytes per ns of the exact duration, which the whole-us dur is within 1 us of
+bw = gpu[0]["args"]["memory bandwidth (GB/s)"]
+assert 1048576 / ((gpu[0]["dur"] + 1) * 1000) <= bw <= 1048576 / ((gpu[0]["dur"] - 1) * 1000), bw
+assert host[0]["args"]["correlation"] == gpu[0]["args"]["correlation"] == \
+    host[0]["args"]["External id"] == gpu[0]["args"]["External id"]
 starts = {e["id"]: e for e in ev if e["ph"] == "s"}
-ends = [e for e in ev if e["ph"] == "f" and e["tid"] == gpu[0]["tid"] and e["ts"] == gpu[0]["ts"]]
+ends = [e for e in ev if e["ph"] == "f" and (e["pid"], e["tid"]) == (gpu[0]["pid"], gpu[0]["tid"])
+        and e["ts"] == gpu[0]["ts"]]
 assert len(ends) == 1 and starts[ends[0]["id"]]["ts"] == host[0]["ts"]
 PY
 

@@ -8,7 +8,10 @@
 # simgpu/cupti_activity.c), it falls back to the RUNTIME kind and links
 # still work.
 # Seen through tests/interceptors/cupti_spy.c, a pass-through libcupti.
+# All of it is --gpu-records=full's way of linking (the default, work,
+# asks for no API record: tests/e2e/test_gpu_records_modes.sh).
 source "$DNNTRACE_ROOT/tests/interceptors/lib.sh"
+export DNNTRACE_GPU_RECORDS=full
 [ -e "$SIMGPU_LIB/libcudart.so.13" ] || skip "simgpu not built ($SIMGPU_LIB)"
 require_built "$TRACER" "$HELPERS/cuda_calls" "$HELPERS/libcupti_spy.so"
 

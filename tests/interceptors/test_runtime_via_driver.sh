@@ -12,6 +12,9 @@
 # of the runtime calls and of the driver functions, and each runtime record
 # must have the expected driver record with the same correlation id.
 source "$DNNTRACE_ROOT/tests/interceptors/lib.sh"
+# The spy sees API records only where the tracer enabled their kinds:
+# --gpu-records=full (the default, work, enables none).
+export DNNTRACE_GPU_RECORDS=full
 [ -e "$SIMGPU_LIB/libcuda.so.1" ] || skip "simgpu's driver not built ($SIMGPU_LIB)"
 require_built "$TRACER" "$HELPERS/cuda_calls" "$HELPERS/libcupti_spy.so"
 

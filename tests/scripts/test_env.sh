@@ -104,4 +104,23 @@ warned=$(bash -c '. "$1"; dnntrace_locate; dnntrace_find_ust_fork() { return 1; 
 echo "$warned" | grep -q 'liblttng-ust-fork.so.1 not found' || fail "no warning without a fork wrapper: $warned"
 
 "$DNNTRACE" --help | grep -q '^usage: dnntrace record' || fail "dnntrace --help shows no usage"
+
+# --gpu-records: exported as given, absent when not given (the tracer's
+# default then holds), a bad mode one line and a failure.
+for mode in off kernels work full; do
+	"$DNNTRACE" env --gpu-records="$mode" | grep -qx "export DNNTRACE_GPU_RECORDS=$mode" ||
+		fail "env --gpu-records=$mode does not export it"
+done
+"$DNNTRACE" env --gpu-records full | grep -qx "export DNNTRACE_GPU_RECORDS=full" ||
+	fail "env --gpu-records full (two words) does not export it"
+"$DNNTRACE" env | grep -q DNNTRACE_GPU_RECORDS && fail "env exports DNNTRACE_GPU_RECORDS unasked"
+sourced=$(bash -c '. "$1" --gpu-records=kernels && echo "$DNNTRACE_GPU_RECORDS"' _ "$SCRIPTS/set_env.sh")
+[ "$sourced" = kernels ] || fail "sourced set_env.sh --gpu-records=kernels set: $sourced"
+for bad in --gpu-records=bogus --gpu-records=; do
+	if "$DNNTRACE" env "$bad" >"$TEST_TMP/bad.out" 2>"$TEST_TMP/bad.err"; then
+		fail "env $bad succeeded"
+	fi
+	[ "$(wc -l <"$TEST_TMP/bad.err")" = 1 ] && grep -q 'gpu-records must be' "$TEST_TMP/bad.err" ||
+		fail "env $bad: want one line saying the modes: $(cat "$TEST_TMP/bad.err")"
+done
 exit 0
