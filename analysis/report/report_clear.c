@@ -20,7 +20,7 @@ static const char *const report_files[] = {
 	"dnntrace_TensorPeriodLog.py", "kernels.csv", "tensors.csv", "periods.csv",
 	"memory.csv", "swap.csv", "categories.csv", "categories_time.csv",
 	"energy.csv", "gpu_time.csv", "overheads.csv", "timeline.json",
-	"timeline.json.partial", NULL,
+	"timeline.json.partial", "memory_snapshot.pickle", NULL,
 };
 
 static const char *const plot_files[] = {
@@ -37,6 +37,19 @@ static bool in_list(const char *name, const char *const *list)
 }
 
 /* pid<digits>-dev<digits>: one process/device report of a multi-process one. */
+/* G10's logs are named for --name: NAME_TensorPeriodLog.py. */
+static bool is_g10_log(const char *name)
+{
+	static const char *const suffixes[] = {"_TensorPeriodLog.py", "_NNMemConsumptionLog.py"};
+	size_t n = strlen(name);
+	for (size_t i = 0; i < 2; i++) {
+		size_t m = strlen(suffixes[i]);
+		if (n > m && strcmp(name + n - m, suffixes[i]) == 0)
+			return true;
+	}
+	return false;
+}
+
 static bool is_group_dir(const char *name)
 {
 	if (strncmp(name, "pid", 3) != 0)
@@ -73,7 +86,8 @@ static int clear_dir(const char *dir, int depth, char *error, size_t error_size)
 		struct stat st;
 		if (lstat(path, &st) != 0)
 			continue;
-		if (S_ISREG(st.st_mode) && in_list(e->d_name, report_files)) {
+		if (S_ISREG(st.st_mode) && (in_list(e->d_name, report_files) ||
+				is_g10_log(e->d_name))) {
 			if (unlink(path) != 0)
 				rc = -1;
 		} else if (S_ISDIR(st.st_mode) && strcmp(e->d_name, "plots") == 0) {
