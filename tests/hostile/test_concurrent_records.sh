@@ -12,7 +12,8 @@ for round in $(seq "$rounds"); do
 	mkdir -p "$dir"
 	# The outsider: traced (LD_PRELOAD) but in no recording, running
 	# across both recordings.
-	env "${tracer_env[@]}" LD_PRELOAD="$DNNTRACE_BUILD/lib/libdnntrace.so" \
+	# (a sanitizer build's runtime first, as dnntrace record puts it)
+	env "${tracer_env[@]}" LD_PRELOAD="${asan_runtime:+$asan_runtime }$DNNTRACE_BUILD/lib/libdnntrace.so" \
 		LD_LIBRARY_PATH="$SIMGPU_LIB" "$FLOOD" 3000 >"$dir/outsider.out" 2>&1 &
 	outsider=$!
 	for side in a b; do
