@@ -62,6 +62,7 @@
 	X(8,   cudaMallocHost,                 ALLOC,        DT_NO_PROC, DT_NO_CBID) \
 	X(9,   cudaHostAlloc,                  ALLOC,        DT_NO_PROC, DT_NO_CBID) \
 	X(10,  cudaFreeHost,                   FREE,         DT_NO_PROC, DT_NO_CBID) \
+	X(96,  cudaDeviceReset,                FREE,         DT_NO_PROC, DT_NO_CBID) \
 	/* cudart: copies and sets */ \
 	X(11,  cudaMemcpy,                     COPY,         DT_NO_PROC, DT_RUNTIME_CBID(cudaMemcpy_v3020)) \
 	X(21,  cudaMemcpy_ptds,                COPY,         DT_NO_PROC, DT_RUNTIME_CBID(cudaMemcpy_ptds_v7000)) \
@@ -174,6 +175,7 @@
 	X(cudaMallocHost,               PINNED_HOST) \
 	X(cudaHostAlloc,                PINNED_HOST) \
 	X(cudaFreeHost,                 PINNED_HOST) \
+	X(cudaDeviceReset,              DEVICE) \
 	X(cuMemAlloc_v2,                DEVICE) \
 	X(cuMemAllocPitch_v2,           DEVICE) \
 	X(cuMemFree_v2,                 DEVICE) \
