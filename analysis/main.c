@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "analysis/report/pass_outputs.h"
+#include "analysis/report/report_clear.h"
 #include "analysis/request.h"
 #include "analysis/run.h"
 #include "analysis/supervisor.h"
@@ -217,9 +218,20 @@ int main(int argc, char **argv)
 	int parsed = parse_args(argc, argv, &req);
 	if (parsed != 0)
 		return parsed < 0 ? 0 : 1;
+	char out_error[512];
+	/* before any decoding: a report that cannot be written is said now */
+	if (dt_report_out_dir_check(req.out_dir, out_error, sizeof(out_error)) != 0) {
+		fprintf(stderr, PROG ": %s\n", out_error);
+		return 1;
+	}
 	if (!req.force && !out_dir_is_free(req.out_dir)) {
 		fprintf(stderr, PROG ": %s is not empty (choose a new directory, "
 				"or --force to replace its files)\n", req.out_dir);
+		return 1;
+	}
+	/* --force replaces the previous report whole, not file by file */
+	if (req.force && dt_report_clear(req.out_dir, out_error, sizeof(out_error)) != 0) {
+		fprintf(stderr, PROG ": %s\n", out_error);
 		return 1;
 	}
 	struct stat out_st;

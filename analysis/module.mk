@@ -5,7 +5,7 @@
 # By stage, top-down (README.md): decode -> model -> derive -> report. The
 # core is every stage but the babeltrace2 side of decode and the driver.
 ANALYSIS_DECODE_CORE_SRCS := analysis/decode/damage.c analysis/decode/metadata_check.c \
-	analysis/decode/event_specs.c
+	analysis/decode/event_specs.c analysis/decode/record_status.c
 ANALYSIS_MODEL_SRCS := analysis/model/model.c analysis/model/graph_nodes.c analysis/model/nvtx_ranges.c \
 	analysis/model/power_samples.c analysis/model/api_names.c
 ANALYSIS_DERIVE_SRCS := analysis/derive/group.c analysis/derive/group_build.c \
@@ -17,7 +17,8 @@ ANALYSIS_REPORT_SRCS := analysis/report/out_buffer.c analysis/report/g10_writer.
 	analysis/report/csv_writer.c analysis/report/summary.c analysis/report/report_index.c \
 	analysis/report/memory_report.c analysis/report/memory_csv.c analysis/report/energy_report.c \
 	analysis/report/overheads_csv.c analysis/report/gpu_time_report.c analysis/report/timeline_json.c analysis/report/pass_outputs.c analysis/report/report_files.c \
-	analysis/report/pickle_writer.c analysis/report/memory_snapshot.c
+	analysis/report/pickle_writer.c analysis/report/memory_snapshot.c \
+	analysis/report/report_clear.c
 ANALYSIS_CORE_SRCS := analysis/util.c $(ANALYSIS_DECODE_CORE_SRCS) $(ANALYSIS_MODEL_SRCS) \
 	$(ANALYSIS_DERIVE_SRCS) $(ANALYSIS_REPORT_SRCS)
 ANALYSIS_CORE_OBJS := $(ANALYSIS_CORE_SRCS:%.c=$(BUILD)/obj/%.o)

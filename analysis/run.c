@@ -8,6 +8,7 @@
  * group_build.c and report_files.c do.
  */
 #include "analysis/run.h"
+#include "analysis/decode/record_status.h"
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -44,6 +45,7 @@ int dt_run_request(void *request)
 
 	struct dt_model model;
 	dt_model_init(&model);
+	dt_record_status_read(req->trace_dir);
 	struct dt_pass_outputs outputs;
 	struct dt_trace_check check;
 	int begun = dt_pass_outputs_begin(&outputs, req->out_dir,

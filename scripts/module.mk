@@ -34,6 +34,7 @@ install: all
 	install -m 755 $(BUILD)/lib/libdnntrace.so $(DESTDIR)$(PREFIX)/lib/dnntrace/libdnntrace.so
 	install -m 755 $(addprefix scripts/,$(SCRIPTS_HELPERS)) $(DESTDIR)$(PREFIX)/share/dnntrace/scripts/
 	install -m 644 scripts/lib/dnntrace-session.sh $(DESTDIR)$(PREFIX)/share/dnntrace/scripts/lib/
+	install -m 644 scripts/lib/dnntrace-record.sh $(DESTDIR)$(PREFIX)/share/dnntrace/scripts/lib/
 	install -m 644 scripts/lib/dnntrace_plot.py $(DESTDIR)$(PREFIX)/share/dnntrace/scripts/lib/
 	install -m 644 include/dnntrace.h $(DESTDIR)$(PREFIX)/include/dnntrace.h
 	install -m 644 $(SCRIPTS_PYTHON_PACKAGE) $(DESTDIR)$(PREFIX)/share/dnntrace/python/dnntrace_torch/

@@ -65,6 +65,7 @@
 	X(8,   cudaMallocHost,                 ALLOC,        DT_NO_PROC, DT_NO_CBID) \
 	X(9,   cudaHostAlloc,                  ALLOC,        DT_NO_PROC, DT_NO_CBID) \
 	X(10,  cudaFreeHost,                   FREE,         DT_NO_PROC, DT_NO_CBID) \
+	X(96,  cudaDeviceReset,                FREE,         DT_NO_PROC, DT_NO_CBID) \
 	/* cudart: copies and sets */ \
 	X(11,  cudaMemcpy,                     COPY,         DT_NO_PROC, DT_RUNTIME_CBID(cudaMemcpy_v3020)) \
 	X(21,  cudaMemcpy_ptds,                COPY,         DT_NO_PROC, DT_RUNTIME_CBID(cudaMemcpy_ptds_v7000)) \
@@ -153,19 +154,19 @@
 	X(89,  cuGraphLaunch,                  GRAPH_LAUNCH, DT_PROC(cuGraphLaunch, 10000), DT_DRIVER_CBID(cuGraphLaunch)) \
 	X(90,  cuGraphLaunch_ptsz,             GRAPH_LAUNCH, DT_PROC_PT(cuGraphLaunch, 10000), DT_DRIVER_CBID(cuGraphLaunch_ptsz)) \
 	/* graph nodes given parameters by hand, and updates of executable graphs */ \
-	X(96,  cudaGraphAddKernelNode,         GRAPH_NODE,   DT_NO_PROC, DT_NO_CBID) \
-	X(97,  cudaGraphKernelNodeSetParams,   GRAPH_NODE,   DT_NO_PROC, DT_NO_CBID) \
-	X(98,  cudaGraphExecKernelNodeSetParams, GRAPH_NODE, DT_NO_PROC, DT_NO_CBID) \
-	X(99,  cudaGraphExecUpdate,            GRAPH_UPDATE, DT_NO_PROC, DT_NO_CBID) \
-	X(100, cuGraphAddKernelNode_v2,        GRAPH_NODE,   DT_PROC(cuGraphAddKernelNode, 12000), DT_NO_CBID) \
-	X(101, cuGraphKernelNodeSetParams_v2,  GRAPH_NODE,   DT_PROC(cuGraphKernelNodeSetParams, 12000), DT_NO_CBID) \
-	X(102, cuGraphExecKernelNodeSetParams_v2, GRAPH_NODE, DT_PROC(cuGraphExecKernelNodeSetParams, 12000), DT_NO_CBID) \
-	X(103, cuGraphExecUpdate_v2,           GRAPH_UPDATE, DT_PROC(cuGraphExecUpdate, 12000), DT_NO_CBID) \
-	X(104, cudaGraphAddMemcpyNode,         GRAPH_COPY_NODE, DT_NO_PROC, DT_NO_CBID) \
-	X(105, cudaGraphAddMemcpyNode1D,       GRAPH_COPY_NODE, DT_NO_PROC, DT_NO_CBID) \
-	X(106, cudaGraphAddMemsetNode,         GRAPH_COPY_NODE, DT_NO_PROC, DT_NO_CBID) \
-	X(107, cuGraphAddMemcpyNode,           GRAPH_COPY_NODE, DT_PROC(cuGraphAddMemcpyNode, 10000), DT_NO_CBID) \
-	X(108, cuGraphAddMemsetNode,           GRAPH_COPY_NODE, DT_PROC(cuGraphAddMemsetNode, 10000), DT_NO_CBID)
+	X(97,  cudaGraphAddKernelNode,         GRAPH_NODE,   DT_NO_PROC, DT_NO_CBID) \
+	X(98,  cudaGraphKernelNodeSetParams,   GRAPH_NODE,   DT_NO_PROC, DT_NO_CBID) \
+	X(99,  cudaGraphExecKernelNodeSetParams, GRAPH_NODE, DT_NO_PROC, DT_NO_CBID) \
+	X(100, cudaGraphExecUpdate,            GRAPH_UPDATE, DT_NO_PROC, DT_NO_CBID) \
+	X(101, cuGraphAddKernelNode_v2,        GRAPH_NODE,   DT_PROC(cuGraphAddKernelNode, 12000), DT_NO_CBID) \
+	X(102, cuGraphKernelNodeSetParams_v2,  GRAPH_NODE,   DT_PROC(cuGraphKernelNodeSetParams, 12000), DT_NO_CBID) \
+	X(103, cuGraphExecKernelNodeSetParams_v2, GRAPH_NODE, DT_PROC(cuGraphExecKernelNodeSetParams, 12000), DT_NO_CBID) \
+	X(104, cuGraphExecUpdate_v2,           GRAPH_UPDATE, DT_PROC(cuGraphExecUpdate, 12000), DT_NO_CBID) \
+	X(105, cudaGraphAddMemcpyNode,         GRAPH_COPY_NODE, DT_NO_PROC, DT_NO_CBID) \
+	X(106, cudaGraphAddMemcpyNode1D,       GRAPH_COPY_NODE, DT_NO_PROC, DT_NO_CBID) \
+	X(107, cudaGraphAddMemsetNode,         GRAPH_COPY_NODE, DT_NO_PROC, DT_NO_CBID) \
+	X(108, cuGraphAddMemcpyNode,           GRAPH_COPY_NODE, DT_PROC(cuGraphAddMemcpyNode, 10000), DT_NO_CBID) \
+	X(109, cuGraphAddMemsetNode,           GRAPH_COPY_NODE, DT_PROC(cuGraphAddMemsetNode, 10000), DT_NO_CBID)
 
 /*
  * DNNTRACE_MEMORY_ENTRIES(X): the kind of memory each allocation and free
@@ -191,6 +192,7 @@
 	X(cudaMallocHost,               PINNED_HOST) \
 	X(cudaHostAlloc,                PINNED_HOST) \
 	X(cudaFreeHost,                 PINNED_HOST) \
+	X(cudaDeviceReset,              DEVICE) \
 	X(cuMemAlloc_v2,                DEVICE) \
 	X(cuMemAllocPitch_v2,           DEVICE) \
 	X(cuMemFree_v2,                 DEVICE) \

@@ -20,6 +20,7 @@
  * Must never print: failures come back as one line for run.c.
  */
 #include "analysis/decode/trace_reader.h"
+#include "analysis/decode/record_status.h"
 
 #include "analysis/decode/damage.h"
 #include "analysis/decode/event_pipe.h"
@@ -957,6 +958,10 @@ static bool fill_event(struct reader *r, const struct record *rec,
 static void take_record(struct reader *r, const struct record *rec)
 {
 	struct dt_event e;
+	/* every event of ours the trace holds, against what the tracer
+	 * handed LTTng (record_status.h) */
+	if (rec->info)
+		dt_record_status_on_event(rec->vpid);
 	if (rec->info && rec->info->corrupt) {
 		/* counted each, named by the first (damage.h) */
 		dt_damage_note(DT_DAMAGE_EVENT_CLASS, 1, "%s", rec->info->damage);
@@ -1449,7 +1454,11 @@ int dt_read_trace_hooked(const char *trace_dir, struct dt_model *m,
 	bt_current_thread_clear_error();
 	if (rc == 0)
 		dt_model_resolve_function_names(m);
-	if (rc == 0 && m->dnntrace_events == 0) {
+	/* dnntrace record's status proves the program was traced: it simply
+	 * made no traced call (the report says so) */
+	/* a trace dnntrace record made: an empty one is a report too (nothing
+	 * traced, or everything lost: the summary says which) */
+	if (rc == 0 && m->dnntrace_events == 0 && !dt_record_status.present) {
 		snprintf(error, error_size, "%s: trace has no dnntrace events "
 				"(was the program traced with dnntrace record?)",
 				trace_dir);

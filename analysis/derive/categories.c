@@ -123,7 +123,7 @@ static uint32_t row_named(const struct dt_categories *c, const char *name)
 
 struct mem_event {
 	uint64_t time;
-	int64_t delta;
+	__int128 delta;      /* sizes near 2^64 must neither wrap nor overflow */
 	uint32_t row;
 };
 
@@ -153,18 +153,20 @@ static void untrackable(struct dt_categories *c, const struct dt_group *g,
 	for (size_t t = 0; t < g->n_tensors; t++) {
 		const struct dt_tensor *tensor = &g->tensors[t];
 		ev[n_ev++] = (struct mem_event){tensor->alloc_ns,
-			(int64_t)tensor->bytes, 0};
+			(__int128)tensor->bytes, 0};
 		if (tensor->free_ns != DT_NO_TIME)
 			ev[n_ev++] = (struct mem_event){tensor->free_ns,
-				-(int64_t)tensor->bytes, 0};
+				-(__int128)tensor->bytes, 0};
 	}
 	dt_sort(ev, n_ev, sizeof(*ev), compare_events);
 	uint64_t *sample_ts = dt_xmalloc(n * sizeof(uint64_t));
 	uint64_t *value = dt_xmalloc(n * sizeof(uint64_t));
 	size_t next = 0, j = 0;
-	int64_t tracked = 0;
+	__int128 tracked = 0;
 	double sum = 0;
 	c->untrackable_max = 0;
+	c->n_overtraced = 0;
+	c->overtraced_max = 0;
 	/* samples come in trace (time) order */
 	for (size_t i = 0; i < p->n_mem_samples; i++) {
 		const struct dt_mem_sample *s = &p->mem_samples[i];
@@ -172,8 +174,17 @@ static void untrackable(struct dt_categories *c, const struct dt_group *g,
 			continue;
 		while (next < n_ev && ev[next].time <= s->ts)
 			tracked += ev[next++].delta;
-		uint64_t in_tensors = tracked > 0 ? (uint64_t)tracked : 0;
-		uint64_t v = s->used_bytes > in_tensors ? s->used_bytes - in_tensors : 0;
+		__int128 excess = tracked - (__int128)s->used_bytes;
+		/* More traced than the device has in use: a free the trace
+		 * missed, or a wrong size. Untrackable is 0 there, and the
+		 * inconsistency is counted, never clamped away. */
+		if (excess > 0) {
+			c->n_overtraced++;
+			uint64_t e = excess > (__int128)UINT64_MAX ? UINT64_MAX : (uint64_t)excess;
+			if (e > c->overtraced_max)
+				c->overtraced_max = e;
+		}
+		uint64_t v = excess < 0 ? (uint64_t)(-excess) : 0;
 		sample_ts[j] = s->ts;
 		value[j++] = v;
 		sum += (double)v;
@@ -242,7 +253,7 @@ void dt_categories_compute(struct dt_categories *c, const struct dt_group *g,
 	c->at_swapped_peak = dt_xcalloc(c->n, sizeof(uint64_t));
 	c->mean = dt_xcalloc(c->n, sizeof(double));
 	/* by the rule memory.csv uses, so the rows add up to live_bytes */
-	dt_live_bytes_sweep(g, c->of_tensor, c->n, c->per_kernel);
+	(void)dt_live_bytes_sweep(g, c->of_tensor, c->n, c->per_kernel);   /* window.c flags a saturated total */
 	for (size_t k = 0; k < nk; k++) {
 		for (size_t i = 0; i < c->n; i++) {
 			uint64_t v = c->per_kernel[k * c->n + i];

@@ -45,6 +45,10 @@ struct dt_categories {
 	uint64_t untrackable_at_peak, untrackable_at_swapped_peak;
 	uint64_t untrackable_max;
 	double untrackable_mean;
+	/* samples where the traced tensors exceed the device memory in use,
+	 * and by how much at most: an inconsistency the summary flags */
+	size_t n_overtraced;
+	uint64_t overtraced_max;
 	int64_t *untrackable_at_kernel; /* latest sample at or before the
 	                                 * kernel's start; -1: none yet */
 };

@@ -133,6 +133,7 @@ struct dt_group {
 	uint64_t global_bytes;
 	size_t peak_kernel;          /* window index of max live_bytes */
 	uint64_t peak_bytes;
+	bool bytes_saturated;        /* a byte sum exceeded 2^64-1: printed as that */
 	/* categories and swaps (derive/memory.h), set and freed by its
 	 * caller after the analysis; NULL: none */
 	struct dt_memory_report *memory;

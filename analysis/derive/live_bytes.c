@@ -11,7 +11,7 @@
 
 struct memory_event {
 	uint64_t time;
-	int64_t delta;
+	__int128 delta;      /* sizes near 2^64 must neither wrap nor overflow */
 	uint32_t row;
 };
 
@@ -30,9 +30,10 @@ static int compare_kernel_starts(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-void dt_live_bytes_sweep(const struct dt_group *g, const uint32_t *row_of_tensor,
+bool dt_live_bytes_sweep(const struct dt_group *g, const uint32_t *row_of_tensor,
 		size_t n_rows, uint64_t *per_kernel)
 {
+	bool saturated = false;
 	size_t nk = g->win_count;
 	const struct dt_kernel *window = &g->kernels[g->win_first];
 	struct memory_event *events = dt_xmalloc(2 * g->n_tensors *
@@ -43,12 +44,12 @@ void dt_live_bytes_sweep(const struct dt_group *g, const uint32_t *row_of_tensor
 		uint32_t row = row_of_tensor ? row_of_tensor[t] : 0;
 		uint64_t ready = dt_tensor_ready_ns(tensor);
 		events[n_events++] = (struct memory_event){ready,
-			(int64_t)tensor->bytes, row};
+			(__int128)tensor->bytes, row};
 		uint64_t release = dt_tensor_release_ns(tensor);
 		if (release != DT_NO_TIME)
 			events[n_events++] = (struct memory_event){
 				release < ready ? ready : release,
-				-(int64_t)tensor->bytes, row};
+				-(__int128)tensor->bytes, row};
 	}
 	dt_sort(events, n_events, sizeof(*events), compare_memory_events);
 	size_t *order = dt_xmalloc(nk * sizeof(size_t) + 1);
@@ -56,7 +57,7 @@ void dt_live_bytes_sweep(const struct dt_group *g, const uint32_t *row_of_tensor
 		order[k] = k;
 	sort_base = window;
 	dt_sort(order, nk, sizeof(size_t), compare_kernel_starts);
-	int64_t *running = dt_xcalloc(n_rows, sizeof(int64_t));
+	__int128 *running = dt_xcalloc(n_rows, sizeof(__int128));
 	size_t next = 0;
 	for (size_t o = 0; o < nk; o++) {
 		size_t k = order[o];
@@ -64,11 +65,17 @@ void dt_live_bytes_sweep(const struct dt_group *g, const uint32_t *row_of_tensor
 			running[events[next].row] += events[next].delta;
 			next++;
 		}
-		for (size_t i = 0; i < n_rows; i++)
-			per_kernel[k * n_rows + i] = running[i] > 0 ?
-				(uint64_t)running[i] : 0;
+		for (size_t i = 0; i < n_rows; i++) {
+			uint64_t bytes = running[i] > 0 ? (uint64_t)running[i] : 0;
+			if (running[i] > (__int128)UINT64_MAX) {
+				bytes = UINT64_MAX;
+				saturated = true;
+			}
+			per_kernel[k * n_rows + i] = bytes;
+		}
 	}
 	free(running);
 	free(order);
 	free(events);
+	return saturated;
 }

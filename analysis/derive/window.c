@@ -17,6 +17,25 @@
 #include "analysis/derive/live_bytes.h"
 #include "analysis/request.h"
 
+/* Byte sums: wide enough that no trace can overflow them (2^64 tensors
+ * of 2^64 bytes), then saturated to what a report can print; the group
+ * says when that happened (bytes_saturated). */
+static uint64_t saturate_bytes(struct dt_group *g, __int128 v)
+{
+	if (v < 0)
+		return 0;
+	if (v > (__int128)UINT64_MAX) {
+		g->bytes_saturated = true;
+		return UINT64_MAX;
+	}
+	return (uint64_t)v;
+}
+
+static uint64_t add_bytes(struct dt_group *g, uint64_t a, uint64_t b)
+{
+	return saturate_bytes(g, (__int128)a + b);
+}
+
 /* Categories: the tag's prefix, else a WORKSPACE role in any library
  * call, else inferred from the tensor's uses in the window (category.c). */
 static void assign_categories(struct dt_group *g, const struct dt_use *uses,
@@ -110,6 +129,7 @@ static void analyze_window(struct dt_group *g, size_t first, size_t count)
 	free(g->live_bytes);
 	free(g->active_bytes);
 	free(g->g10_total_bytes);
+	g->bytes_saturated = false;
 	set_window(g, first, count);
 	first = g->win_first;
 	count = g->win_count;
@@ -137,7 +157,8 @@ static void analyze_window(struct dt_group *g, size_t first, size_t count)
 				&g->touches[window[k].touches_at + i];
 			uses[fill[touch->tensor]++] = (struct dt_use){
 				(uint32_t)k, touch->roles};
-			g->active_bytes[k] += g->tensors[touch->tensor].bytes;
+			g->active_bytes[k] = add_bytes(g, g->active_bytes[k],
+					g->tensors[touch->tensor].bytes);
 		}
 	}
 	free(fill);
@@ -165,7 +186,7 @@ static void analyze_window(struct dt_group *g, size_t first, size_t count)
 	g->periods = dt_xmalloc((n_uses + nt) * sizeof(*g->periods) + 1);
 	g->n_periods = 0;
 	g->global_bytes = 0;
-	int64_t *total_delta = dt_xcalloc(nk + 1, sizeof(int64_t));
+	__int128 *total_delta = dt_xcalloc(nk + 1, sizeof(__int128));
 	for (size_t t = 0; t < nt; t++) {
 		const struct dt_tensor *tensor = &g->tensors[t];
 		struct dt_tensor_result *r = &g->results[t];
@@ -187,15 +208,15 @@ static void analyze_window(struct dt_group *g, size_t first, size_t count)
 		if (!r->in_g10)
 			continue;
 		if (r->global) {
-			g->global_bytes += tensor->bytes;
+			g->global_bytes = add_bytes(g, g->global_bytes, tensor->bytes);
 		} else {
 			dt_liveness_local(tu, tn, &r->birth, &r->death);
 			/* G10 "total": live from Birth to Death-1; a Death of -1
 			 * counts as Birth+1. */
 			if (r->birth >= 0) {
 				int64_t end = r->death >= 0 ? r->death : r->birth + 1;
-				total_delta[r->birth] += (int64_t)tensor->bytes;
-				total_delta[end] -= (int64_t)tensor->bytes;
+				total_delta[r->birth] += tensor->bytes;
+				total_delta[end] -= tensor->bytes;
 			}
 		}
 		r->periods_at = g->n_periods;
@@ -209,10 +230,10 @@ static void analyze_window(struct dt_group *g, size_t first, size_t count)
 				(double)period->estimated_ns / 1e9;
 		}
 	}
-	int64_t running = 0;
+	__int128 running = 0;
 	for (size_t k = 0; k < nk; k++) {
 		running += total_delta[k];
-		g->g10_total_bytes[k] = g->global_bytes + (uint64_t)running;
+		g->g10_total_bytes[k] = saturate_bytes(g, running + g->global_bytes);
 	}
 	free(total_delta);
 	free(prefix_ns);
@@ -220,7 +241,8 @@ static void analyze_window(struct dt_group *g, size_t first, size_t count)
 	free(uses);
 	free(use_at);
 
-	dt_live_bytes_sweep(g, NULL, 1, g->live_bytes);
+	if (dt_live_bytes_sweep(g, NULL, 1, g->live_bytes))
+		g->bytes_saturated = true;
 	g->peak_kernel = 0;
 	g->peak_bytes = 0;
 	for (size_t k = 0; k < nk; k++) {

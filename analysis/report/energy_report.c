@@ -45,10 +45,22 @@ void dt_energy_write_summary(FILE *f, const struct dt_energy *e)
 		fprintf(f, "power samples outside 3 sigma, dropped: %zu\n",
 				e->outliers);
 	double share = e->total_mj > 0 ? 100 * e->kernels_mj / e->total_mj : 0;
-	fprintf(f, "energy in kernels: %.3f J (%.1f%% of the board's), in "
-			"%.3f s of kernel time; outside any op: %.3f J\n",
-			e->kernels_mj / 1000, share, (double)e->kernels_ns / 1e9,
-			e->outside_op_mj / 1000);
+	/* Kernels reaching past the samples' span get energy the board's
+	 * total (first to last sample) does not hold: never a share above
+	 * 100 %, but why. */
+	if (e->kernels_mj > e->total_mj)
+		fprintf(f, "energy in kernels: %.3f J (more than the board's %.3f J "
+				"between its first and last sample: %zu power sample%s "
+				"too few to split it), in %.3f s of kernel time; "
+				"outside any op: %.3f J\n", e->kernels_mj / 1000,
+				e->total_mj / 1000, e->n_samples,
+				e->n_samples == 1 ? " is" : "s are",
+				(double)e->kernels_ns / 1e9, e->outside_op_mj / 1000);
+	else
+		fprintf(f, "energy in kernels: %.3f J (%.1f%% of the board's), in "
+				"%.3f s of kernel time; outside any op: %.3f J\n",
+				e->kernels_mj / 1000, share, (double)e->kernels_ns / 1e9,
+				e->outside_op_mj / 1000);
 	size_t shown = 0;
 	for (size_t i = 0; i < e->n_rows; i++)
 		shown += e->rows[i].kind == DT_ENERGY_OP;

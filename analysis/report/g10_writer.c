@@ -22,6 +22,8 @@
 #define TENSOR_RULE "_____________________________________________________________________________"
 #define HALF_RULE "_ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ "
 
+static void print_g10_name(struct dt_out *f, const char *s);
+
 /* G10's tensor line, "tensorN, Name: NAME, Is global?: G: Size in byte:
  * B, " and its newline unless a shape goes on after it. Formatted where
  * it is written (kernels.config repeats it for every use): a cache of
@@ -43,7 +45,7 @@ static void print_tensor_line(struct dt_out *f, const struct dt_group *g,
 	p += 8;
 	if (tensor->name) {
 		dt_out_end(f, p);
-		dt_out_str(f, tensor->name);
+		print_g10_name(f, tensor->name);
 		p = dt_out_room(f, 64);
 	} else {
 		*p++ = 't';
@@ -55,6 +57,26 @@ static void print_tensor_line(struct dt_out *f, const struct dt_group *g,
 	p = dt_fmt_i64(p + sizeof(global_0) - 1, (int64_t)tensor->bytes);
 	memcpy(p, ", \n", 3);
 	dt_out_end(f, p + (newline ? 3 : 2));
+}
+
+/* A tensor name in G10's line-and-comma files: one entry whatever it
+ * holds. A newline, carriage return or comma would end the entry (or the
+ * line), so they are escaped (\n, \r, \x2c), and so is the backslash. */
+static void print_g10_name(struct dt_out *f, const char *s)
+{
+	if (!strpbrk(s, ",\r\n\\")) {
+		dt_out_str(f, s);
+		return;
+	}
+	for (; *s; s++) {
+		switch (*s) {
+		case '\n': DT_OUT_LIT(f, "\\n"); break;
+		case '\r': DT_OUT_LIT(f, "\\r"); break;
+		case ',': DT_OUT_LIT(f, "\\x2c"); break;
+		case '\\': DT_OUT_LIT(f, "\\\\"); break;
+		default: dt_out_c(f, *s);
+		}
+	}
 }
 
 /* Element types as G10 prints them (PyTorch's short dtype names). */
@@ -129,7 +151,7 @@ static void print_kernel_name(struct dt_out *f, const struct dt_group *g,
 		char buf[32];
 		if (i)
 			DT_OUT_LIT(f, ", ");
-		dt_out_str(f, dt_tensor_display_name(
+		print_g10_name(f, dt_tensor_display_name(
 				&g->tensors[touches[i].tensor], buf, sizeof(buf)));
 	}
 	dt_out_c(f, ')');

@@ -43,6 +43,11 @@ void dt_memory_report_summary(FILE *f, const struct dt_memory_report *r,
 	else
 		fputs("untrackable: unknown (no device memory samples in the "
 				"trace)\n", f);
+	if (c->n_overtraced)
+		fprintf(f, "inconsistent: traced tensors exceed the device memory "
+				"in use at %zu of %zu samples, by up to %" PRIu64
+				" bytes (a free the trace missed, or a wrong size)\n",
+				c->n_overtraced, c->n_samples, c->overtraced_max);
 	fprintf(f, "swap (link %g GB/s each way): %zu of %zu inactive periods "
 			"feasible; peak with every feasible swap: %" PRIu64
 			" bytes at %s %zu (traced: %" PRIu64 ")\n",

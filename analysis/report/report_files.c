@@ -6,6 +6,7 @@
  * format a file's content itself: the writers do.
  */
 #include "analysis/report/report_files.h"
+#include "analysis/decode/record_status.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -190,8 +191,22 @@ int dt_write_reports(const struct dt_request *req,
 		rc = 2;
 	}
 	if (n_groups == 0 && rc == 0) {
-		printf("no device allocations, kernels or launches in the trace\n");
-		dt_damage_write_summary(stdout);
+		/* printed, and the report's summary.txt says the same */
+		char path[PATH_MAX];
+		FILE *f = join_path(path, sizeof(path), req->out_dir, "summary.txt") == 0 ?
+			fopen(path, "w") : NULL;
+		FILE *outs[2] = {stdout, f};
+		for (int i = 0; i < 2 && outs[i]; i++) {
+			fputs(dt_record_status.present && !dt_record_status_nothing_traced() ?
+					"no CUDA allocation, copy or launch is left in the trace\n" :
+					"no CUDA allocation, copy or launch was traced\n", outs[i]);
+			dt_record_status_write_summary(outs[i]);
+			dt_damage_write_summary(outs[i]);
+		}
+		if (!f || fclose(f) != 0) {
+			*error = dt_xasprintf("cannot write %s/summary.txt", req->out_dir);
+			rc = 2;
+		}
 	}
 	return rc;
 }

@@ -3,6 +3,7 @@
  * them. Must never compute analysis results beyond ranking.
  */
 #include "analysis/report/summary.h"
+#include "analysis/decode/record_status.h"
 
 #include "analysis/report/memory_report.h"
 #include "analysis/report/gpu_time_report.h"
@@ -101,6 +102,9 @@ void dt_write_summary(FILE *f, const struct dt_group *g,
 				g->kernels[g->win_first + g->peak_kernel].name);
 	else
 		fprintf(f, "peak memory: no %s\n", unit);
+	if (g->bytes_saturated)
+		fputs("inconsistent sizes: traced tensors add up to more than "
+				"18446744073709551615 bytes (shown as that)\n", f);
 	if (g->kernel_times_missing)
 		fprintf(f, "kernel times missing: launches stand in for kernels"
 				" (CUPTI: %s)\n", g->cupti_message ?
@@ -109,8 +113,10 @@ void dt_write_summary(FILE *f, const struct dt_group *g,
 	if (g->launches_without_records)
 		fprintf(f, "launches without a kernel record: %" PRIu64
 				" (captured into a CUDA graph, or their records "
-				"were never delivered: the process was killed)\n",
-				g->launches_without_records);
+				"were never delivered%s)\n", g->launches_without_records,
+				!dt_record_status.present ?
+				": the process was killed, or the trace lost them" :
+				dt_record_status_killed() ? ": the process was killed" : "");
 	if (g->graph_kernels_unknown)
 		fprintf(f, "graph kernels with unknown tensors: %" PRIu64
 				" (each counts as touching every live tensor: none "
@@ -149,6 +155,7 @@ void dt_write_summary(FILE *f, const struct dt_group *g,
 				g->events_lost_unknown ? " (and an unknown number more)" : "");
 		fputs("analysis incomplete: events were lost\n", f);
 	}
+	dt_record_status_write_summary(f);
 	dt_damage_write_summary(f);
 }
 

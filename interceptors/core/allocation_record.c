@@ -7,6 +7,7 @@
 #include <cuda_runtime_api.h>
 
 #include "interceptors/core/allocation_record.h"
+#include "interceptors/core/event_count.h"
 #include "interceptors/core/mem_info.h"
 #include "interceptors/core/tracer.h"
 #include "tracepoints/dnntrace_api.h"
@@ -30,11 +31,13 @@ bool allocation_free_enabled(void)
 }
 
 /* A new tensor id, entered in the map. */
-static int64_t new_tensor(enum dnntrace_mem_kind kind, const void *ptr, uint64_t bytes)
+static int64_t new_tensor(enum dnntrace_mem_kind kind, int device, const void *ptr,
+			  uint64_t bytes)
 {
 	int64_t tensor_id = tracer_next_tensor_id();
 	struct tensor_map_entry entry = {
 		.base = (uintptr_t)ptr, .size = bytes, .tensor_id = tensor_id, .kind = kind,
+		.device = device,
 	};
 	/* Out of memory for a map node: the tensor is still traced. */
 	(void)tensor_map_insert(&tracer_tensors, &entry, NULL);
@@ -48,15 +51,32 @@ void allocation_record_alloc(enum dnntrace_api_id api, int device, const void *s
 	int64_t tensor_id = -1;
 
 	if (result == 0 && dnntrace_mem_kind_is_tensor(kind) && ptr)
-		tensor_id = new_tensor(kind, ptr, bytes);
+		tensor_id = new_tensor(kind, device, ptr, bytes);
 	if (kind == DNNTRACE_MEM_STREAM_ORDERED)
-		lttng_ust_tracepoint(dnntrace_api, alloc_async, api, device, ptr, bytes, tensor_id,
+		DNNTRACE_EMIT(dnntrace_api, alloc_async, api, device, ptr, bytes, tensor_id,
 				     result, stream);
 	else
-		lttng_ust_tracepoint(dnntrace_api, alloc, api, device, ptr, bytes, tensor_id,
+		DNNTRACE_EMIT(dnntrace_api, alloc, api, device, ptr, bytes, tensor_id,
 				     result);
 	if (tensor_id >= 0)
 		mem_info_after_alloc(device);
+}
+
+void allocation_record_device_end(enum dnntrace_api_id api, int device, int result)
+{
+	struct tensor_map_entry ended[64];
+	size_t n;
+
+	if (result != 0 || device < 0)
+		return;
+	/* Assumed from the simulated GPU, not seen on a real one: pinned
+	 * host memory survives a reset (cudaFreeHost still frees it). */
+	do {
+		n = tensor_map_take_device(&tracer_tensors, device, DNNTRACE_MEM_PINNED_HOST,
+					   ended, sizeof(ended) / sizeof(ended[0]));
+		for (size_t i = 0; i < n; i++)
+			DNNTRACE_EMIT(dnntrace_api, free, api, ended[i].tensor_id, result);
+	} while (n == sizeof(ended) / sizeof(ended[0]));
 }
 
 bool allocation_forget(const void *ptr, struct tensor_map_entry *entry)
@@ -72,7 +92,7 @@ void allocation_record_free(enum dnntrace_api_id api, const void *stream, bool k
 	if (known && result != 0)
 		(void)tensor_map_insert(&tracer_tensors, entry, NULL);
 	if (dnntrace_api_is_stream_ordered(api))
-		lttng_ust_tracepoint(dnntrace_api, free_async, api, tensor_id, result, stream);
+		DNNTRACE_EMIT(dnntrace_api, free_async, api, tensor_id, result, stream);
 	else
-		lttng_ust_tracepoint(dnntrace_api, free, api, tensor_id, result);
+		DNNTRACE_EMIT(dnntrace_api, free, api, tensor_id, result);
 }

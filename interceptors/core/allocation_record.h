@@ -37,6 +37,13 @@ bool allocation_free_enabled(void);
 void allocation_record_alloc(enum dnntrace_api_id api, int device, const void *stream,
 			     const void *ptr, uint64_t bytes, int result);
 
+/*
+ * After a successful device reset (cudaDeviceReset: every allocation of the
+ * device's primary context is gone): one dnntrace_api:free with this api for
+ * each tensor of the device the map still holds, forgotten there.
+ */
+void allocation_record_device_end(enum dnntrace_api_id api, int device, int result);
+
 /* Before the real free: once it returns, another thread may get the address. */
 bool allocation_forget(const void *ptr, struct tensor_map_entry *entry);
 

@@ -43,6 +43,7 @@
  * (buffers are allocated in CUPTI's buffer-request callback).
  */
 #include "interceptors/core/cupti_session.h"
+#include "interceptors/core/event_count.h"
 
 #include <dlfcn.h>
 #include <limits.h>
@@ -388,13 +389,13 @@ static void emit_record(const CUpti_Activity *record)
 			kernel.grid[i] = field_u32(record, l->kernel_grid + 4 * (size_t)i);
 			kernel.block[i] = field_u32(record, l->kernel_block + 4 * (size_t)i);
 		}
-		lttng_ust_tracepoint(dnntrace_gpu, kernel, &kernel);
+		DNNTRACE_EMIT(dnntrace_gpu, kernel, &kernel);
 		break;
 	}
 	case CUPTI_ACTIVITY_KIND_MEMCPY: {
 		uint8_t copy_kind;
 		memcpy(&copy_kind, (const char *)record + l->copy_kind, sizeof(copy_kind));
-		lttng_ust_tracepoint(dnntrace_gpu, memcpy, field_u32(record, l->copy_correlation),
+		DNNTRACE_EMIT(dnntrace_gpu, memcpy, field_u32(record, l->copy_correlation),
 				     field_u32(record, l->copy_device),
 				     field_u32(record, l->copy_context),
 				     field_u32(record, l->copy_stream),
@@ -404,7 +405,7 @@ static void emit_record(const CUpti_Activity *record)
 		break;
 	}
 	case CUPTI_ACTIVITY_KIND_MEMSET:
-		lttng_ust_tracepoint(dnntrace_gpu, memset, field_u32(record, l->set_correlation),
+		DNNTRACE_EMIT(dnntrace_gpu, memset, field_u32(record, l->set_correlation),
 				     field_u32(record, l->set_device),
 				     field_u32(record, l->set_context),
 				     field_u32(record, l->set_stream),
@@ -416,7 +417,7 @@ static void emit_record(const CUpti_Activity *record)
 		const CUpti_ActivityExternalCorrelation *link =
 			(const CUpti_ActivityExternalCorrelation *)record;
 		if (link->externalKind == CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0)
-			lttng_ust_tracepoint(dnntrace_gpu, external_correlation,
+			DNNTRACE_EMIT(dnntrace_gpu, external_correlation,
 					     link->correlationId, link->externalId);
 		break;
 	}
@@ -443,7 +444,7 @@ static void CUPTIAPI buffer_completed(CUcontext context, uint32_t stream_id, uin
 	       cupti.next_record(buffer, valid_size, &record) == CUPTI_SUCCESS)
 		emit_record(record);
 	if (cupti.dropped_records(context, stream_id, &dropped) == CUPTI_SUCCESS && dropped)
-		lttng_ust_tracepoint(dnntrace_gpu, records_dropped, dropped);
+		DNNTRACE_EMIT(dnntrace_gpu, records_dropped, dropped);
 	free(buffer);
 }
 
@@ -474,7 +475,7 @@ static void CUPTIAPI graph_callback(void *userdata, CUpti_CallbackDomain domain,
 	    cupti.graph_node_id(g->node, &node) != CUPTI_SUCCESS ||
 	    cupti.graph_node_id(g->originalNode, &original) != CUPTI_SUCCESS)
 		return;
-	lttng_ust_tracepoint(dnntrace_api, graph_node_clone, node, original, g->graphExec);
+	DNNTRACE_EMIT(dnntrace_api, graph_node_clone, node, original, g->graphExec);
 }
 
 /*
@@ -513,7 +514,7 @@ static void CUPTIAPI link_callback(void *userdata, CUpti_CallbackDomain domain,
 		return;
 	last_linked_correlation = call->correlationId;
 	last_linked_call = call_id;
-	lttng_ust_tracepoint(dnntrace_gpu, external_correlation, call->correlationId, call_id);
+	DNNTRACE_EMIT(dnntrace_gpu, external_correlation, call->correlationId, call_id);
 }
 
 /* The one subscriber: CUPTI's graph node clones (graph_callback) and, in
@@ -782,7 +783,7 @@ void cupti_session_start(void)
 	records_mode = mode_from_environment();
 	if (records_mode == DNNTRACE_GPU_RECORDS_OFF) {
 		/* Asked for: no warning, and CUPTI never loaded. */
-		lttng_ust_tracepoint(dnntrace_api, status, 0, 0,
+		DNNTRACE_EMIT(dnntrace_api, status, 0, 0,
 				     "not loaded, as asked: " DNNTRACE_GPU_RECORDS_MARK "off",
 				     DNNTRACE_TRACE_FORMAT, DNNTRACE_VERSION);
 		return;
@@ -791,13 +792,13 @@ void cupti_session_start(void)
 	if (code != 0) {
 		fprintf(stderr, "dnntrace: CUPTI unavailable (%s): GPU kernel times will be "
 			"missing; API calls are still traced\n", message);
-		lttng_ust_tracepoint(dnntrace_api, status, 0, code, message, DNNTRACE_TRACE_FORMAT,
+		DNNTRACE_EMIT(dnntrace_api, status, 0, code, message, DNNTRACE_TRACE_FORMAT,
 				DNNTRACE_VERSION);
 		return;
 	}
 	owner_pid = getpid();
 	atomic_store_explicit(&cupti_session_running, true, memory_order_release);
-	lttng_ust_tracepoint(dnntrace_api, status, 1, 0, message, DNNTRACE_TRACE_FORMAT,
+	DNNTRACE_EMIT(dnntrace_api, status, 1, 0, message, DNNTRACE_TRACE_FORMAT,
 				DNNTRACE_VERSION);
 }
 

@@ -18,6 +18,7 @@
 #include <cuda.h>
 
 #include "interceptors/core/cupti_session.h"
+#include "interceptors/core/event_count.h"
 #include "interceptors/core/real_functions.h"
 #include "tracepoints/dnntrace_api.h"
 #include "tracepoints/entry_points.h"
@@ -113,7 +114,7 @@ void graph_capture_note(const void *stream, int api, uint64_t call_id)
 		for (size_t i = from; i < got && i < n; i++) {
 			uint64_t node_id;
 			if (cupti_session_graph_node_id(nodes[i], &node_id))
-				lttng_ust_tracepoint(dnntrace_api, captured_node, call_id, node_id);
+				DNNTRACE_EMIT(dnntrace_api, captured_node, call_id, node_id);
 		}
 	}
 	if (nodes != on_stack)

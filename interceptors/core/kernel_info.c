@@ -9,6 +9,7 @@
  * Must never call a wrapped (traced) function: only REAL() ones.
  */
 #include "interceptors/core/kernel_info.h"
+#include "interceptors/core/event_count.h"
 
 #include <errno.h>
 #include <stdatomic.h>
@@ -273,7 +274,7 @@ void kernel_info_announce(const struct kernel_info *info)
 	}
 	if (state == done)
 		return;
-	lttng_ust_tracepoint(dnntrace_api, function, info->function_id, info->func, info->name,
+	DNNTRACE_EMIT(dnntrace_api, function, info->function_id, info->func, info->name,
 			     info->n_params);
 	if (claimed)
 		atomic_store_explicit(&mutable_info->announcement, done, memory_order_release);

@@ -7,6 +7,7 @@
  * buffer-completed path. Must never be called from a wrapped call.
  */
 #include "interceptors/core/kernel_names.h"
+#include "interceptors/core/event_count.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -69,7 +70,7 @@ static const struct name *find_or_add(const char *text)
 	memcpy(n->text, text, length + 1);
 	n->next = *chain;
 	*chain = n;
-	lttng_ust_tracepoint(dnntrace_gpu, kernel_name, n->id, n->text);
+	DNNTRACE_EMIT(dnntrace_gpu, kernel_name, n->id, n->text);
 	return n;
 }
 

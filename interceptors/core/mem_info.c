@@ -19,6 +19,7 @@
  * emitted, when no context is current).
  */
 #include "interceptors/core/mem_info.h"
+#include "interceptors/core/event_count.h"
 
 #include <cuda.h>
 #include <stdatomic.h>
@@ -74,5 +75,5 @@ void mem_info_after_alloc(int device)
 	size_t free_bytes, total_bytes;
 	if (!get_info || get_info(&free_bytes, &total_bytes) != CUDA_SUCCESS)
 		return;
-	lttng_ust_tracepoint(dnntrace_api, mem_info, device, free_bytes, total_bytes);
+	DNNTRACE_EMIT(dnntrace_api, mem_info, device, free_bytes, total_bytes);
 }

@@ -21,6 +21,7 @@
  * NVML or LTTng, and never call exit or any CUDA function.
  */
 #include "interceptors/core/nvml_sampler.h"
+#include "interceptors/core/event_count.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -118,7 +119,7 @@ static void sample_all(void)
 			nvml.energy(devices[i], &energy) == NVML_SUCCESS;
 		bool power_ok = nvml.power(devices[i], &power) == NVML_SUCCESS;
 		uint64_t read = monotonic_ns() - before;
-		lttng_ust_tracepoint(dnntrace_gpu, power, i, before,
+		DNNTRACE_EMIT(dnntrace_gpu, power, i, before,
 				read > UINT32_MAX ? UINT32_MAX : (uint32_t)read,
 				power_ok ? power : 0, power_ok,
 				energy_ok ? (uint64_t)energy : 0, energy_ok);

@@ -3,6 +3,7 @@
  * Must never call into CUDA, and does nothing when no session listens.
  */
 #include "include/dnntrace.h"
+#include "interceptors/core/event_count.h"
 
 #include "interceptors/core/tracer.h"
 #include "tracepoints/dnntrace_api.h"
@@ -11,6 +12,6 @@ DNNTRACE_EXPORT void dnntrace_tag(const void *device_ptr, const char *name)
 {
 	if (!lttng_ust_tracepoint_enabled(dnntrace_api, tag))
 		return;
-	lttng_ust_tracepoint(dnntrace_api, tag, device_ptr, tracer_tensor_of(device_ptr),
+	DNNTRACE_EMIT(dnntrace_api, tag, device_ptr, tracer_tensor_of(device_ptr),
 			     name ? name : "");
 }

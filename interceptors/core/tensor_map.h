@@ -25,6 +25,7 @@ struct tensor_map_entry {
 	uint64_t size;      /* bytes covered; 0 is stored as 1 so base still maps */
 	int64_t tensor_id;
 	int kind;           /* enum dnntrace_mem_kind */
+	int device;         /* the allocation's device (-1: unknown) */
 };
 
 struct tensor_map_node;
@@ -69,6 +70,14 @@ int tensor_map_insert(struct tensor_map *map, const struct tensor_map_entry *ent
 /* Removes the allocation starting exactly at base; false when there is none. */
 bool tensor_map_remove(struct tensor_map *map, uintptr_t base,
 		       struct tensor_map_entry *removed);
+
+/*
+ * Removes up to max entries of this device whose kind is not keep_kind
+ * (a device reset ends those), copying them to out; returns how many. Call
+ * again until it returns less than max.
+ */
+size_t tensor_map_take_device(struct tensor_map *map, int device, int keep_kind,
+			      struct tensor_map_entry *out, size_t max);
 
 /* The allocation containing addr (base or interior); false when none. */
 bool tensor_map_find(struct tensor_map *map, uintptr_t addr,

@@ -61,6 +61,7 @@
 
 #include <errno.h>
 
+#include "interceptors/core/event_count.h"
 #include "interceptors/core/real_functions.h"
 #include "interceptors/core/traced_call.h"
 #include "interceptors/core/tracer.h"
@@ -75,8 +76,15 @@
 	__typeof__(&name) real_ = REAL(name);                                     \
 	if (!real_)                                                               \
 		return missing;                                                   \
-	if (!tracer_enter(enabled))                                               \
-		return real_ args;                                                \
+	if (!tracer_enter(enabled)) {                                             \
+		if (tracer_nesting != 0 || !event_count_unregistered())           \
+			return real_ args;                                        \
+		/* counted once: the calls it makes itself only forward */        \
+		tracer_nesting++;                                                 \
+		__typeof__(real_ args) untraced_result_ = real_ args;             \
+		tracer_nesting--;                                                 \
+		return untraced_result_;                                          \
+	}                                                                         \
 	const api_type api = api_id;                                              \
 	(void)api;                                                                \
 	before

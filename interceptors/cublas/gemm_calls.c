@@ -18,6 +18,7 @@
 #include <cublas_api.h>
 
 #include "interceptors/cublas/cublas_cxx_only.h"
+#include "interceptors/core/event_count.h"
 #include "interceptors/cublas/cublas_types.h"
 #include "interceptors/core/lib_call.h"
 #include "interceptors/core/wrapper.h"
@@ -191,5 +192,5 @@ DNNTRACE_LIB_RECORDED_CALL(cublasStatus_t, cublasSetStream_v2,
 			   (cublasHandle_t handle, cudaStream_t streamId), (handle, streamId),
 			   CUBLAS_STATUS_NOT_INITIALIZED,
 			   lttng_ust_tracepoint_enabled(dnntrace_lib, set_stream),
-			   lttng_ust_tracepoint(dnntrace_lib, set_stream, api, handle, streamId,
+			   DNNTRACE_EMIT(dnntrace_lib, set_stream, api, handle, streamId,
 						(int)result))

@@ -12,6 +12,7 @@
 #include <cudnn.h>
 
 #include "interceptors/cudnn/cudnn_call.h"
+#include "interceptors/core/event_count.h"
 #include "interceptors/cudnn/desc_cache.h"
 #include "tracepoints/dnntrace_lib.h"
 
@@ -96,7 +97,7 @@ DNNTRACE_BOOKKEEPING_CALL(cudnnStatus_t, cudnnSetStream,
 	if (result == CUDNN_STATUS_SUCCESS)
 		cudnn_handle_remember_stream(handle, streamId);
 	if (recording) {
-		lttng_ust_tracepoint(dnntrace_lib, set_stream, DNNTRACE_LIB_cudnnSetStream, handle,
+		DNNTRACE_EMIT(dnntrace_lib, set_stream, DNNTRACE_LIB_cudnnSetStream, handle,
 				     streamId, (int)result);
 		tracer_leave();
 	})

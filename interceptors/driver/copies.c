@@ -17,6 +17,7 @@
 #include <cuda_runtime_api.h>
 
 #include "interceptors/driver/cuda_driver_ptds.h"
+#include "interceptors/core/event_count.h"
 #include "interceptors/core/graph_capture.h"
 #include "interceptors/core/wrapper.h"
 #include "tracepoints/dnntrace_api.h"
@@ -55,7 +56,7 @@ static void record_memcpy(const struct traced_call *call, enum dnntrace_api_id a
 {
 	const int64_t tensors[2] = {tracer_tensor_of(dst), tracer_tensor_of(src)};
 
-	lttng_ust_tracepoint(dnntrace_api, memcpy, call->call_id, api, (int)direction, dst, src,
+	DNNTRACE_EMIT(dnntrace_api, memcpy, call->call_id, api, (int)direction, dst, src,
 			     bytes, stream, tensors, (int)result, call->start_ns);
 	if (result == CUDA_SUCCESS)
 		graph_capture_note(stream, (int)api, call->call_id);
@@ -65,7 +66,7 @@ static void record_memset(const struct traced_call *call, enum dnntrace_api_id a
 			  CUdeviceptr dst, unsigned value, uint64_t bytes, CUstream stream,
 			  CUresult result)
 {
-	lttng_ust_tracepoint(dnntrace_api, memset, call->call_id, api, ADDRESS(dst), (int)value,
+	DNNTRACE_EMIT(dnntrace_api, memset, call->call_id, api, ADDRESS(dst), (int)value,
 			     bytes, stream, tracer_tensor_of(ADDRESS(dst)), (int)result,
 			     call->start_ns);
 	if (result == CUDA_SUCCESS)

@@ -22,6 +22,7 @@
 #include <cuda_runtime_api.h>
 
 #include "interceptors/driver/cuda_driver_ptds.h"
+#include "interceptors/core/event_count.h"
 #include "interceptors/core/graph_capture.h"
 #include "interceptors/core/kernel_info.h"
 #include "interceptors/core/wrapper.h"
@@ -84,7 +85,7 @@ static void record_launch(const struct traced_call *call, enum dnntrace_api_id a
 	else if ((buffer = extra_buffer(extra, &buffer_size)))
 		n_tensors = kernel_scan_buffer(buffer, buffer_size, &tracer_tensors, tensors);
 	kernel_info_announce(info);
-	lttng_ust_tracepoint(dnntrace_api, launch, call->call_id, api, info->function_id, stream,
+	DNNTRACE_EMIT(dnntrace_api, launch, call->call_id, api, info->function_id, stream,
 			     tensors, n_tensors, (int)result, call->start_ns);
 	if (result == CUDA_SUCCESS)
 		graph_capture_note(stream, (int)api, call->call_id);
@@ -138,7 +139,7 @@ LAUNCH_COOPERATIVE(cuLaunchCooperativeKernel_ptsz)
 #define GRAPH_LAUNCH(ret, name, exec_type, stream_type, missing)                           \
 	DNNTRACE_TRACED_CALL(ret, name, (exec_type graphExec, stream_type stream),           \
 		(graphExec, stream), missing, graph_launch_enabled(),                        \
-		lttng_ust_tracepoint(dnntrace_api, graph_launch, call.call_id, api,          \
+		DNNTRACE_EMIT(dnntrace_api, graph_launch, call.call_id, api,          \
 				     graphExec, stream, (int)result, call.start_ns))
 
 GRAPH_LAUNCH(CUresult, cuGraphLaunch, CUgraphExec, CUstream, NOT_FOUND)

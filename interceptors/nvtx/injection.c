@@ -24,6 +24,7 @@
  * as NVTX does with no tool, so the program sees the same values either way.
  */
 #include "interceptors/nvtx/registry.h"
+#include "interceptors/core/event_count.h"
 #include "interceptors/nvtx/utf8.h"
 #include "interceptors/core/tracer.h"
 #include "tracepoints/dnntrace_nvtx.h"
@@ -69,7 +70,7 @@ static int NVTX_API domain_range_push_ex(nvtxDomainHandle_t domain,
 {
 	if (lttng_ust_tracepoint_enabled(dnntrace_nvtx, push)) {
 		char wide_buffer[WIDE_NAME_BYTES];
-		lttng_ust_tracepoint(dnntrace_nvtx, push, nvtx_domain_name(domain),
+		DNNTRACE_EMIT(dnntrace_nvtx, push, nvtx_domain_name(domain),
 				     message_of(attributes, wide_buffer));
 	}
 	return NVTX_NO_PUSH_POP_TRACKING;
@@ -83,7 +84,7 @@ static int NVTX_API range_push_ex(const nvtxEventAttributes_t *attributes)
 static int NVTX_API range_push_a(const char *message)
 {
 	if (lttng_ust_tracepoint_enabled(dnntrace_nvtx, push))
-		lttng_ust_tracepoint(dnntrace_nvtx, push, NVTX_DEFAULT_DOMAIN_NAME,
+		DNNTRACE_EMIT(dnntrace_nvtx, push, NVTX_DEFAULT_DOMAIN_NAME,
 				     nvtx_nonempty(message));
 	return NVTX_NO_PUSH_POP_TRACKING;
 }
@@ -93,7 +94,7 @@ static int NVTX_API range_push_w(const wchar_t *message)
 	if (lttng_ust_tracepoint_enabled(dnntrace_nvtx, push)) {
 		char name[WIDE_NAME_BYTES];
 		nvtx_utf8_from_wide(message, name, sizeof(name));
-		lttng_ust_tracepoint(dnntrace_nvtx, push, NVTX_DEFAULT_DOMAIN_NAME,
+		DNNTRACE_EMIT(dnntrace_nvtx, push, NVTX_DEFAULT_DOMAIN_NAME,
 				     nvtx_nonempty(name));
 	}
 	return NVTX_NO_PUSH_POP_TRACKING;
@@ -102,7 +103,7 @@ static int NVTX_API range_push_w(const wchar_t *message)
 static int NVTX_API domain_range_pop(nvtxDomainHandle_t domain)
 {
 	if (lttng_ust_tracepoint_enabled(dnntrace_nvtx, pop))
-		lttng_ust_tracepoint(dnntrace_nvtx, pop, nvtx_domain_name(domain));
+		DNNTRACE_EMIT(dnntrace_nvtx, pop, nvtx_domain_name(domain));
 	return NVTX_NO_PUSH_POP_TRACKING;
 }
 
@@ -124,7 +125,7 @@ static nvtxRangeId_t NVTX_API domain_range_start_ex(nvtxDomainHandle_t domain,
 
 	if (lttng_ust_tracepoint_enabled(dnntrace_nvtx, start)) {
 		char wide_buffer[WIDE_NAME_BYTES];
-		lttng_ust_tracepoint(dnntrace_nvtx, start, id, nvtx_domain_name(domain),
+		DNNTRACE_EMIT(dnntrace_nvtx, start, id, nvtx_domain_name(domain),
 				     message_of(attributes, wide_buffer));
 	}
 	return id;
@@ -140,7 +141,7 @@ static nvtxRangeId_t NVTX_API range_start_a(const char *message)
 	nvtxRangeId_t id = atomic_fetch_add_explicit(&next_range_id, 1, memory_order_relaxed);
 
 	if (lttng_ust_tracepoint_enabled(dnntrace_nvtx, start))
-		lttng_ust_tracepoint(dnntrace_nvtx, start, id, NVTX_DEFAULT_DOMAIN_NAME,
+		DNNTRACE_EMIT(dnntrace_nvtx, start, id, NVTX_DEFAULT_DOMAIN_NAME,
 				     nvtx_nonempty(message));
 	return id;
 }
@@ -152,7 +153,7 @@ static nvtxRangeId_t NVTX_API range_start_w(const wchar_t *message)
 	if (lttng_ust_tracepoint_enabled(dnntrace_nvtx, start)) {
 		char name[WIDE_NAME_BYTES];
 		nvtx_utf8_from_wide(message, name, sizeof(name));
-		lttng_ust_tracepoint(dnntrace_nvtx, start, id, NVTX_DEFAULT_DOMAIN_NAME,
+		DNNTRACE_EMIT(dnntrace_nvtx, start, id, NVTX_DEFAULT_DOMAIN_NAME,
 				     nvtx_nonempty(name));
 	}
 	return id;
@@ -161,7 +162,7 @@ static nvtxRangeId_t NVTX_API range_start_w(const wchar_t *message)
 static void NVTX_API range_end(nvtxRangeId_t id)
 {
 	if (lttng_ust_tracepoint_enabled(dnntrace_nvtx, end))
-		lttng_ust_tracepoint(dnntrace_nvtx, end, id);
+		DNNTRACE_EMIT(dnntrace_nvtx, end, id);
 }
 
 static void NVTX_API domain_range_end(nvtxDomainHandle_t domain, nvtxRangeId_t id)

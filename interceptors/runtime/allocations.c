@@ -105,6 +105,12 @@ FREE(cudaFreeAsync, (void *devPtr, cudaStream_t hStream), (devPtr, hStream), hSt
 FREE(cudaFreeAsync_ptsz, (void *devPtr, cudaStream_t hStream), (devPtr, hStream), hStream)
 
 /* Pinned host memory is never in the map: nothing to forget. */
+/* Every allocation of the current device's primary context ends: one free
+ * event each (api cudaDeviceReset), so no tensor outlives its context. */
+DNNTRACE_FREE_CALL(cudaError_t, cudaDeviceReset, (void), (), NOT_FOUND,
+		   allocation_free_enabled(), int device = tracer_current_device(),
+		   allocation_record_device_end(api, device, (int)result))
+
 DNNTRACE_RECORDED_CALL(cudaError_t, cudaFreeHost, (void *ptr), (ptr), NOT_FOUND,
 		       ptr && allocation_free_enabled(),
 		       allocation_record_free(api, NULL, false, NULL, (int)result))

@@ -16,6 +16,7 @@
 #include <cuda_runtime_api.h>
 
 #include "interceptors/runtime/cuda_ptds.h"
+#include "interceptors/core/event_count.h"
 #include "interceptors/core/graph_capture.h"
 #include "interceptors/core/wrapper.h"
 #include "tracepoints/dnntrace_api.h"
@@ -46,7 +47,7 @@ static void record_memcpy(const struct traced_call *call, enum dnntrace_api_id a
 {
 	const int64_t tensors[2] = {tracer_tensor_of(dst), tracer_tensor_of(src)};
 
-	lttng_ust_tracepoint(dnntrace_api, memcpy, call->call_id, api, (int)kind, dst, src,
+	DNNTRACE_EMIT(dnntrace_api, memcpy, call->call_id, api, (int)kind, dst, src,
 			     bytes, stream, tensors, (int)result, call->start_ns);
 	if (result == cudaSuccess)
 		graph_capture_note(stream, (int)api, call->call_id);
@@ -58,7 +59,7 @@ static void record_memset(const struct traced_call *call, enum dnntrace_api_id a
 {
 	int64_t tensor = tracer_tensor_of(ptr);
 
-	lttng_ust_tracepoint(dnntrace_api, memset, call->call_id, api, ptr, value, bytes,
+	DNNTRACE_EMIT(dnntrace_api, memset, call->call_id, api, ptr, value, bytes,
 			     stream, tensor, (int)result, call->start_ns);
 	if (result == cudaSuccess)
 		graph_capture_note(stream, (int)api, call->call_id);

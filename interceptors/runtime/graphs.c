@@ -16,6 +16,7 @@
 #include <cuda_runtime_api.h>
 
 #include "interceptors/core/cupti_session.h"
+#include "interceptors/core/event_count.h"
 #include "interceptors/core/graph_capture.h"
 #include "interceptors/core/kernel_info.h"
 #include "interceptors/core/wrapper.h"
@@ -50,7 +51,7 @@ static void record_node(const struct traced_call *call, enum dnntrace_api_id api
 	}
 	if (result == cudaSuccess)
 		cupti_session_graph_node_id(node, &node_id);
-	lttng_ust_tracepoint(dnntrace_api, graph_node, call->call_id, api, exec, node_id,
+	DNNTRACE_EMIT(dnntrace_api, graph_node, call->call_id, api, exec, node_id,
 			     function_id, tensors, n_tensors, (int)result, call->start_ns);
 }
 
@@ -82,7 +83,7 @@ static void record_update(const struct traced_call *call, enum dnntrace_api_id a
 {
 	int64_t *ids = result == 0 ? malloc(MAX_UPDATE_NODES * sizeof(*ids)) : NULL;
 	unsigned n = ids ? graph_node_ids(graph, ids, MAX_UPDATE_NODES) : 0;
-	lttng_ust_tracepoint(dnntrace_api, graph_exec_update, call->call_id, api, exec, ids, n,
+	DNNTRACE_EMIT(dnntrace_api, graph_exec_update, call->call_id, api, exec, ids, n,
 			     result, call->start_ns);
 	free(ids);
 }
@@ -115,7 +116,7 @@ static void record_copy_node(const struct traced_call *call, enum dnntrace_api_i
 			tensors[n++] = tracer_tensor_of(src);
 		cupti_session_graph_node_id(node ? *node : NULL, &node_id);
 	}
-	lttng_ust_tracepoint(dnntrace_api, graph_node, call->call_id, api, NULL, node_id, 0,
+	DNNTRACE_EMIT(dnntrace_api, graph_node, call->call_id, api, NULL, node_id, 0,
 			     tensors, n, (int)result, call->start_ns);
 }
 

@@ -16,6 +16,7 @@
 #include <cuda_runtime_api.h>
 
 #include "interceptors/runtime/cuda_nvcc13.h"
+#include "interceptors/core/event_count.h"
 #include "interceptors/runtime/cuda_ptds.h"
 #include "interceptors/core/graph_capture.h"
 #include "interceptors/core/kernel_info.h"
@@ -42,7 +43,7 @@ static void record_launch(const struct traced_call *call, enum dnntrace_api_id a
 	unsigned n_tensors = kernel_scan_tensors(info, args, &tracer_tensors, tensors);
 
 	kernel_info_announce(info);
-	lttng_ust_tracepoint(dnntrace_api, launch, call->call_id, api, info->function_id, stream,
+	DNNTRACE_EMIT(dnntrace_api, launch, call->call_id, api, info->function_id, stream,
 			     tensors, n_tensors, (int)result, call->start_ns);
 	if (result == cudaSuccess)
 		graph_capture_note(stream, (int)api, call->call_id);

@@ -69,12 +69,22 @@ dnntrace_sessiond_pidfile() {
 	fi
 }
 
-# Starts a session daemon and prints its pid (the caller stops it later).
+# dnntrace_start_sessiond [LOG_FILE]: starts a session daemon and prints its
+# pid (the caller stops it later). With LOG_FILE, the daemon and its consumer
+# daemons write their errors there (how record learns that LTTng could not
+# write the trace: a full disk, an unwritable directory).
 dnntrace_start_sessiond() {
+	local log=${1:-}
 	command -v lttng-sessiond >/dev/null 2>&1 ||
 		dnntrace_die "lttng-sessiond not found (install lttng-tools: make deps)"
-	lttng-sessiond --daemonize --quiet --no-kernel >/dev/null 2>&1 ||
-		dnntrace_die "could not start lttng-sessiond"
+	if [ -n "$log" ]; then
+		# --background keeps stderr (--daemonize sends it to /dev/null).
+		lttng-sessiond --background --no-kernel >>"$log" 2>&1 ||
+			dnntrace_die "could not start lttng-sessiond: $(tail -n 1 "$log" 2>/dev/null)"
+	else
+		lttng-sessiond --daemonize --quiet --no-kernel >/dev/null 2>&1 ||
+			dnntrace_die "could not start lttng-sessiond"
+	fi
 	local pidfile
 	pidfile=$(dnntrace_sessiond_pidfile)
 	[ -s "$pidfile" ] || dnntrace_die "lttng-sessiond started but wrote no $pidfile"
@@ -197,10 +207,11 @@ dnntrace_create_session() {
 # exit() from another thread) in the middle of writing an event: that
 # per-CPU buffer can never be completed, its events never reach the disk,
 # and `lttng destroy` never returns, though the session is gone. Returns 2
-# then, after saying so.
+# then, after saying so. dnntrace_destroy_session NAME stopped: the caller
+# has already run (or tried) `lttng stop` (another wait would only add to it).
 dnntrace_destroy_session() {
 	local name=$1 limit=${DNNTRACE_TEARDOWN_TIMEOUT:-60} status
-	timeout -k 5 "$limit" lttng stop "$name" >/dev/null 2>&1
+	[ "${2:-}" = stopped ] || timeout -k 5 "$limit" lttng stop "$name" >/dev/null 2>&1
 	timeout -k 5 "$limit" lttng destroy "$name" >/dev/null 2>&1
 	status=$?
 	case "$status" in

@@ -20,6 +20,12 @@
  *   driver   VMM memory (cuMemCreate, a cuMemMap'ed tensor), a
  *            cuLaunchKernel and a cudaGraphLaunch of two kernels: the
  *            scenario of test_analysis_reader_driver.sh
+ *   huge     three tensors of 2^63, 2^63 and 2^64-1 bytes, one kernel on
+ *            them: byte sums past 2^64 (tests/hostile/test_huge_sizes.sh)
+ *   overtraced  three 1 MiB tensors while the device reports 1 MiB in
+ *            use (a free the trace missed): flagged, not clamped
+ *   names    one tensor tagged "a,b\nc\\d" (comma, newline, backslash)
+ *            and one kernel on it: one entry in every report file
  *   none     registers with LTTng but emits nothing
  *   bulk N   about N events shaped like a training loop (for timing the
  *            analyzer against babeltrace2 -o dummy); no expected values
@@ -559,6 +565,44 @@ static void emit_other(void)
 	lttng_ust_tracepoint(dnntrace_gpu, records_dropped, 3);
 }
 
+static void emit_huge(void)
+{
+	alloc(DNNTRACE_MEM_DEVICE, 0, (uint64_t)1 << 63, 0, 0);
+	alloc(DNNTRACE_MEM_DEVICE, 0, (uint64_t)1 << 63, 1, 0);
+	alloc(DNNTRACE_MEM_DEVICE, 0, UINT64_MAX, 2, 0);
+	int64_t t[] = {0, 1, 2};
+	uint64_t s = now_ns() + 1000000;
+	launch(1, "huge_k", t, 3, 0);
+	lttng_ust_tracepoint(dnntrace_gpu, external_correlation, 1, 1);
+	gpu_kernel(1, 0, s, 10, "huge_k");
+}
+
+static void emit_overtraced(void)
+{
+	for (int64_t id = 0; id < 3; id++)
+		alloc(DNNTRACE_MEM_DEVICE, 0, 1 << 20, id, 0);
+	/* 16 MiB device, 15 MiB free: 1 MiB in use */
+	lttng_ust_tracepoint(dnntrace_api, mem_info, 0, 15u << 20, 16u << 20);
+	int64_t t[] = {0, 1, 2};
+	uint64_t s = now_ns() + 1000000;
+	launch(1, "over_k", t, 3, 0);
+	lttng_ust_tracepoint(dnntrace_gpu, external_correlation, 1, 1);
+	gpu_kernel(1, 0, s, 10, "over_k");
+}
+
+static void tag(int64_t id, const char *name);
+
+static void emit_names(void)
+{
+	alloc(DNNTRACE_MEM_DEVICE, 0, 4096, 0, 0);
+	tag(0, "a,b\nc\\d");
+	int64_t t[] = {0};
+	uint64_t s = now_ns() + 1000000;
+	launch(1, "names_k", t, 1, 0);
+	lttng_ust_tracepoint(dnntrace_gpu, external_correlation, 1, 1);
+	gpu_kernel(1, 0, s, 10, "names_k");
+}
+
 static void emit_nocupti(void)
 {
 	STATUS(0, 15, "CUPTI_ERROR_NOT_INITIALIZED");
@@ -640,10 +684,16 @@ int main(int argc, char **argv)
 		emit_nvtx();
 	else if (strcmp(mode, "driver") == 0)
 		emit_driver();
+	else if (strcmp(mode, "huge") == 0)
+		emit_huge();
+	else if (strcmp(mode, "overtraced") == 0)
+		emit_overtraced();
+	else if (strcmp(mode, "names") == 0)
+		emit_names();
 	else if (strcmp(mode, "bulk") == 0 && argc > 2)
 		emit_bulk(atol(argv[2]));
 	else if (strcmp(mode, "none") != 0) {
-		fprintf(stderr, "usage: %s [main|other|nocupti|lib|nvtx|driver|none|bulk N]\n", argv[0]);
+		fprintf(stderr, "usage: %s [main|other|nocupti|lib|nvtx|driver|huge|overtraced|names|none|bulk N]\n", argv[0]);
 		return 2;
 	}
 	if (descheduled) {

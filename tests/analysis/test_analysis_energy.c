@@ -8,6 +8,8 @@
  * kernels sharing the power, no samples at all, and energy.csv's text.
  */
 #include <math.h>
+#include <stdio.h>
+#include <string.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -263,8 +265,35 @@ static void test_overlap_shares(void)
 	}
 }
 
+/* Kernels that reach past two samples' span are given more energy than the
+ * board's total between those samples (the issue's "112.8% of the
+ * board's"): the summary never prints a share above 100 %, it says why. */
+static void test_share_never_above_100(void)
+{
+	struct dt_energy e = {.method = DT_ENERGY_POWER, .n_samples = 2,
+		.first_ns = 0, .last_ns = 1000000, .total_mj = 1.0,
+		.kernels_mj = 1.128, .kernels_ns = 900000};
+	char *text = NULL;
+	size_t size = 0;
+	FILE *f = open_memstream(&text, &size);
+	dt_energy_write_summary(f, &e);
+	fclose(f);
+	CHECK(strstr(text, "%") == NULL);
+	CHECK(strstr(text, "energy in kernels: 0.001 J (more than the board's 0.001 J "
+			"between its first and last sample: 2 power samples are too "
+			"few to split it)") != NULL);
+	free(text);
+	e.kernels_mj = 0.5;
+	f = open_memstream(&text, &size);
+	dt_energy_write_summary(f, &e);
+	fclose(f);
+	CHECK(strstr(text, "energy in kernels: 0.001 J (50.0% of the board's)") != NULL);
+	free(text);
+}
+
 int main(void)
 {
+	test_share_never_above_100();
 	test_counter();
 	test_power_three_sigma();
 	test_overlap_shares();
