@@ -6,7 +6,7 @@
 # core is every stage but the babeltrace2 side of decode and the driver.
 ANALYSIS_DECODE_CORE_SRCS := analysis/decode/damage.c analysis/decode/metadata_check.c \
 	analysis/decode/event_specs.c analysis/decode/record_status.c
-ANALYSIS_MODEL_SRCS := analysis/model/model.c analysis/model/nvtx_ranges.c \
+ANALYSIS_MODEL_SRCS := analysis/model/model.c analysis/model/graph_nodes.c analysis/model/nvtx_ranges.c \
 	analysis/model/power_samples.c analysis/model/api_names.c
 ANALYSIS_DERIVE_SRCS := analysis/derive/group.c analysis/derive/group_build.c \
 	analysis/derive/tensor_uses.c analysis/derive/stream_order.c analysis/derive/window.c \

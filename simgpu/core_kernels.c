@@ -303,6 +303,17 @@ cudaError_t sim_function_param(const void *handle, size_t index,
 	return err;
 }
 
+size_t sim_kernel_layout_locked(const void *handle, const size_t **offsets,
+				const size_t **sizes)
+{
+	struct kernel *k = find_kernel(handle);
+	if (!k || k->load_error != cudaSuccess)
+		return 0;
+	*offsets = k->offsets;
+	*sizes = k->sizes;
+	return k->nparams;
+}
+
 static uint64_t cost_model_ns(dim3 grid)
 {
 	uint64_t blocks = (uint64_t)grid.x * grid.y;
@@ -362,7 +373,7 @@ cudaError_t sim_launch(const void *func, dim3 grid, dim3 block, void **args,
 	if (err == cudaSuccess && !(s = sim_stream_resolve(stream, per_thread_default)))
 		err = cudaErrorInvalidResourceHandle;
 	if (err == cudaSuccess && sim_graph_capture_launch(s, func, grid, block,
-							    shared_mem)) {
+							    shared_mem, args)) {
 		/* A capturing stream records the launch as a node instead. */
 		pthread_mutex_unlock(&sim_lock);
 		return cudaSuccess;

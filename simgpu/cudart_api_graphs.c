@@ -4,7 +4,13 @@
  * cudaGraphAddMemsetNode, cudaGraphAddHostNode, cudaGraphClone,
  * cudaGraphGetNodes, cudaGraphInstantiate[WithFlags],
  * cudaGraphLaunch[_ptsz], cudaGraphExecDestroy, cudaGraphDestroy and
- * cudaStreamBeginCapture / cudaStreamEndCapture[_ptsz], each through the
+ * cudaStreamBeginCapture / cudaStreamEndCapture[_ptsz], node parameters
+ * and updates (cudaGraphKernelNodeGetParams / SetParams,
+ * cudaGraphExecKernelNodeSetParams, cudaGraphExecUpdate,
+ * cudaGraphNodeGetType) and capture queries (cudaStreamGetCaptureInfo,
+ * cudaStreamIsCapturing[_ptsz]), child graph nodes
+ * (cudaGraphAddChildGraphNode, cudaGraphChildGraphNodeGetGraph), each
+ * through the
  * driver entry point cuGetProcAddress gave (cudart_driver.c) inside a
  * frame, so CUPTI sees one call with its driver call nested. Like the
  * launches, it checks what only the runtime checks (host function, launch
@@ -357,4 +363,230 @@ cudaError_t cudaStreamEndCapture_ptsz(cudaStream_t stream, cudaGraph_t *pGraph)
 {
 	RUNTIME_CALL(RT_CBID(cudaStreamEndCapture_ptsz_v10000), 0,
 		     end_capture(stream, pGraph, 1));
+}
+
+/* ---- node parameters and updates ---- */
+
+/* The runtime's kernel node parameters as the driver's; the host function
+ * (or kernel handle) becomes its CUfunction. */
+static cudaError_t driver_kernel_params(const struct cudaKernelNodeParams *p,
+					CUDA_KERNEL_NODE_PARAMS_v2 *d)
+{
+	if (!p)
+		return cudaErrorInvalidValue;
+	CUfunction f = cudart_priv.function_of(p->func, 0);
+	if (!f)
+		return cudaErrorInvalidDeviceFunction;
+	cudaError_t err = sim_check_launch_geometry(p->gridDim, p->blockDim,
+						    p->sharedMemBytes);
+	if (err != cudaSuccess)
+		return err;
+	*d = (CUDA_KERNEL_NODE_PARAMS_v2){
+		.func = f,
+		.gridDimX = p->gridDim.x, .gridDimY = p->gridDim.y,
+		.gridDimZ = p->gridDim.z, .blockDimX = p->blockDim.x,
+		.blockDimY = p->blockDim.y, .blockDimZ = p->blockDim.z,
+		.sharedMemBytes = p->sharedMemBytes,
+		.kernelParams = p->kernelParams, .extra = p->extra,
+	};
+	return cudaSuccess;
+}
+
+/*
+ * func comes back as the driver's CUfunction of the kernel, not the host
+ * function it was given as (assumed: cuda_runtime_api.h does not say
+ * which); kernelParams point to the node's own copy of the values.
+ */
+static cudaError_t kernel_node_get(cudaGraphNode_t node, struct cudaKernelNodeParams *p)
+{
+	ENTER();
+	if (!node || !p)
+		return sim_return(cudaErrorInvalidValue);
+	CUDA_KERNEL_NODE_PARAMS_v2 d;
+	cudaError_t err = cudart_error(cudart_drv.graph_kernel_node_get_params(node, &d));
+	if (err == cudaSuccess)
+		*p = (struct cudaKernelNodeParams){
+			.func = d.func ? (void *)d.func : (void *)d.kern,
+			.gridDim = { d.gridDimX, d.gridDimY, d.gridDimZ },
+			.blockDim = { d.blockDimX, d.blockDimY, d.blockDimZ },
+			.sharedMemBytes = d.sharedMemBytes,
+			.kernelParams = d.kernelParams,
+			.extra = NULL,
+		};
+	return sim_return(err);
+}
+
+cudaError_t cudaGraphKernelNodeGetParams(cudaGraphNode_t node,
+					 struct cudaKernelNodeParams *pNodeParams)
+{
+	RUNTIME_CALL(RT_CBID(cudaGraphKernelNodeGetParams_v10000), 0,
+		     kernel_node_get(node, pNodeParams));
+}
+
+static cudaError_t kernel_node_set(cudaGraphExec_t exec, cudaGraphNode_t node,
+				   const struct cudaKernelNodeParams *p)
+{
+	ENTER();
+	CUDA_KERNEL_NODE_PARAMS_v2 d;
+	cudaError_t err = driver_kernel_params(p, &d);
+	if (err != cudaSuccess)
+		return sim_return(err);
+	CUresult r = exec ? cudart_drv.graph_exec_kernel_node_set_params(exec, node, &d)
+			  : cudart_drv.graph_kernel_node_set_params(node, &d);
+	return sim_return(cudart_error(r));
+}
+
+cudaError_t cudaGraphKernelNodeSetParams(cudaGraphNode_t node,
+					 const struct cudaKernelNodeParams *pNodeParams)
+{
+	RUNTIME_CALL(RT_CBID(cudaGraphKernelNodeSetParams_v10000), 0,
+		     kernel_node_set(NULL, node, pNodeParams));
+}
+
+cudaError_t cudaGraphExecKernelNodeSetParams(cudaGraphExec_t hGraphExec,
+					     cudaGraphNode_t node,
+					     const struct cudaKernelNodeParams *pNodeParams)
+{
+	if (!hGraphExec)
+		return cudaErrorInvalidValue;
+	RUNTIME_CALL(RT_CBID(cudaGraphExecKernelNodeSetParams_v10010), 0,
+		     kernel_node_set(hGraphExec, node, pNodeParams));
+}
+
+static cudaError_t exec_update(cudaGraphExec_t exec, cudaGraph_t graph,
+			       cudaGraphExecUpdateResultInfo *info)
+{
+	ENTER();
+	if (!info)
+		return sim_return(cudaErrorInvalidValue);
+	CUgraphExecUpdateResultInfo d;
+	memset(&d, 0, sizeof(d));
+	cudaError_t err = cudart_error(cudart_drv.graph_exec_update(exec, graph, &d));
+	/* The enum values are the driver's (cudaGraphExecUpdateResult). */
+	info->result = (enum cudaGraphExecUpdateResult)d.result;
+	info->errorNode = d.errorNode;
+	info->errorFromNode = d.errorFromNode;
+	return sim_return(err);
+}
+
+cudaError_t cudaGraphExecUpdate(cudaGraphExec_t hGraphExec, cudaGraph_t hGraph,
+				cudaGraphExecUpdateResultInfo *resultInfo)
+{
+	RUNTIME_CALL(RT_CBID(cudaGraphExecUpdate_v10020), 0,
+		     exec_update(hGraphExec, hGraph, resultInfo));
+}
+
+static cudaError_t node_get_type(cudaGraphNode_t node, enum cudaGraphNodeType *type)
+{
+	ENTER();
+	if (!type)
+		return sim_return(cudaErrorInvalidValue);
+	CUgraphNodeType t;
+	cudaError_t err = cudart_error(cudart_drv.graph_node_get_type(node, &t));
+	if (err == cudaSuccess)
+		*type = (enum cudaGraphNodeType)t;
+	return sim_return(err);
+}
+
+cudaError_t cudaGraphNodeGetType(cudaGraphNode_t node, enum cudaGraphNodeType *pType)
+{
+	RUNTIME_CALL(RT_CBID(cudaGraphNodeGetType_v10000), 0, node_get_type(node, pType));
+}
+
+/* ---- capture queries ---- */
+
+static cudaError_t capture_info(cudaStream_t stream, int per_thread,
+				enum cudaStreamCaptureStatus *status, unsigned long long *id,
+				cudaGraph_t *graph, const cudaGraphNode_t **deps,
+				const cudaGraphEdgeData **edges, size_t *ndeps)
+{
+	ENTER();
+	if (!status)
+		return sim_return(cudaErrorInvalidValue);
+	CUstreamCaptureStatus st;
+	cuuint64_t capture_id = 0;
+	const CUgraphEdgeData *edge_data = NULL;
+	cudaError_t err = cudart_error(cudart_driver_for(per_thread)->stream_get_capture_info(
+		stream, &st, &capture_id, graph, deps, edges ? &edge_data : NULL, ndeps));
+	if (err == cudaSuccess) {
+		*status = (enum cudaStreamCaptureStatus)st;
+		if (id && st == CU_STREAM_CAPTURE_STATUS_ACTIVE)
+			*id = capture_id;
+		if (edges)
+			*edges = (const cudaGraphEdgeData *)edge_data;
+	}
+	return sim_return(err);
+}
+
+cudaError_t cudaStreamGetCaptureInfo(cudaStream_t stream,
+				     enum cudaStreamCaptureStatus *captureStatus_out,
+				     unsigned long long *id_out, cudaGraph_t *graph_out,
+				     const cudaGraphNode_t **dependencies_out,
+				     const cudaGraphEdgeData **edgeData_out,
+				     size_t *numDependencies_out)
+{
+	RUNTIME_CALL(RT_CBID(cudaStreamGetCaptureInfo_v12030), 0,
+		     capture_info(stream, 0, captureStatus_out, id_out, graph_out,
+				  dependencies_out, edgeData_out, numDependencies_out));
+}
+
+cudaError_t cudaStreamGetCaptureInfo_ptsz(cudaStream_t stream,
+					  enum cudaStreamCaptureStatus *captureStatus_out,
+					  unsigned long long *id_out, cudaGraph_t *graph_out,
+					  const cudaGraphNode_t **dependencies_out,
+					  const cudaGraphEdgeData **edgeData_out,
+					  size_t *numDependencies_out)
+{
+	RUNTIME_CALL(RT_CBID(cudaStreamGetCaptureInfo_ptsz_v12030), 0,
+		     capture_info(stream, 1, captureStatus_out, id_out, graph_out,
+				  dependencies_out, edgeData_out, numDependencies_out));
+}
+
+cudaError_t cudaStreamIsCapturing(cudaStream_t stream,
+				  enum cudaStreamCaptureStatus *pCaptureStatus)
+{
+	RUNTIME_CALL(RT_CBID(cudaStreamIsCapturing_v10000), 0,
+		     capture_info(stream, 0, pCaptureStatus, NULL, NULL, NULL, NULL, NULL));
+}
+
+cudaError_t cudaStreamIsCapturing_ptsz(cudaStream_t stream,
+				       enum cudaStreamCaptureStatus *pCaptureStatus)
+{
+	RUNTIME_CALL(RT_CBID(cudaStreamIsCapturing_ptsz_v10000), 0,
+		     capture_info(stream, 1, pCaptureStatus, NULL, NULL, NULL, NULL, NULL));
+}
+
+/* ---- child graph nodes ---- */
+
+static cudaError_t add_child_node(cudaGraphNode_t *node, cudaGraph_t graph,
+				  const cudaGraphNode_t *deps, size_t ndeps, cudaGraph_t child)
+{
+	ENTER();
+	if (!node || !graph || !child || (ndeps && !deps))
+		return sim_return(cudaErrorInvalidValue);
+	return sim_return(cudart_error(cudart_drv.graph_add_child_graph_node(
+		node, graph, deps, ndeps, child)));
+}
+
+cudaError_t cudaGraphAddChildGraphNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+				       const cudaGraphNode_t *pDependencies,
+				       size_t numDependencies, cudaGraph_t childGraph)
+{
+	RUNTIME_CALL(RT_CBID(cudaGraphAddChildGraphNode_v10000), 0,
+		     add_child_node(pGraphNode, graph, pDependencies, numDependencies,
+				    childGraph));
+}
+
+static cudaError_t child_graph(cudaGraphNode_t node, cudaGraph_t *graph)
+{
+	ENTER();
+	if (!node || !graph)
+		return sim_return(cudaErrorInvalidValue);
+	return sim_return(cudart_error(cudart_drv.graph_child_graph_node_get_graph(node, graph)));
+}
+
+cudaError_t cudaGraphChildGraphNodeGetGraph(cudaGraphNode_t node, cudaGraph_t *pGraph)
+{
+	RUNTIME_CALL(RT_CBID(cudaGraphChildGraphNodeGetGraph_v10000), 0,
+		     child_graph(node, pGraph));
 }

@@ -119,6 +119,20 @@ cudaError_t cudart_memcpy_1d(void *dst, const void *src, size_t count,
 	X(stream_begin_capture, "cuStreamBeginCapture",                       \
 	  cuStreamBeginCapture_v2)                                            \
 	X(stream_end_capture, "cuStreamEndCapture", cuStreamEndCapture)       \
+	X(graph_kernel_node_get_params, "cuGraphKernelNodeGetParams",         \
+	  cuGraphKernelNodeGetParams_v2)                                      \
+	X(graph_kernel_node_set_params, "cuGraphKernelNodeSetParams",         \
+	  cuGraphKernelNodeSetParams_v2)                                      \
+	X(graph_exec_kernel_node_set_params, "cuGraphExecKernelNodeSetParams", \
+	  cuGraphExecKernelNodeSetParams_v2)                                  \
+	X(graph_exec_update, "cuGraphExecUpdate", cuGraphExecUpdate_v2)       \
+	X(graph_node_get_type, "cuGraphNodeGetType", cuGraphNodeGetType)      \
+	X(stream_get_capture_info, "cuStreamGetCaptureInfo",                  \
+	  cuStreamGetCaptureInfo_v3)                                          \
+	X(graph_add_child_graph_node, "cuGraphAddChildGraphNode",             \
+	  cuGraphAddChildGraphNode)                                           \
+	X(graph_child_graph_node_get_graph, "cuGraphChildGraphNodeGetGraph",  \
+	  cuGraphChildGraphNodeGetGraph) \
 	X(device_get_name, "cuDeviceGetName", cuDeviceGetName)                \
 	X(stream_attach_mem_async, "cuStreamAttachMemAsync",                  \
 	  cuStreamAttachMemAsync)                                             \

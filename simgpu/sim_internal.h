@@ -264,6 +264,10 @@ CUfunction sim_function_named(const char *name); /* first declared */
 cudaError_t sim_function_name(const void *handle, const char **name);
 cudaError_t sim_function_param(const void *handle, size_t index,
 			       size_t *offset, size_t *size);
+/* The parameter layout of a kernel handle (0 parameters when unknown);
+ * the arrays live as long as the kernel's definition. Caller holds sim_lock. */
+size_t sim_kernel_layout_locked(const void *handle, const size_t **offsets,
+				const size_t **sizes);
 
 /*
  * Defines the kernel of key (a host function; NULL: a module's own kernel)
@@ -319,7 +323,39 @@ cudaError_t sim_graph_destroy(CUgraph graph);
 cudaError_t sim_graph_add_kernel_node(CUgraphNode *out, CUgraph graph,
 				      const CUgraphNode *deps, size_t ndeps,
 				      const void *func, dim3 grid, dim3 block,
-				      unsigned int shared_mem, int has_args);
+				      unsigned int shared_mem, int has_args,
+				      void **args);
+/* A kernel node's work; params: one pointer per parameter value. */
+struct sim_kernel_node {
+	const void *func;
+	dim3 grid, block;
+	unsigned int shared_mem;
+	void **params;
+};
+cudaError_t sim_graph_kernel_node_get(CUgraphNode node, struct sim_kernel_node *out);
+cudaError_t sim_graph_kernel_node_set(CUgraphNode node, const struct sim_kernel_node *p,
+				      int has_args);
+cudaError_t sim_graph_exec_kernel_node_set(CUgraphExec exec, CUgraphNode node,
+					   const struct sim_kernel_node *p, int has_args);
+/* CUgraphExecUpdateResultInfo's fields (result a CUgraphExecUpdateResult). */
+struct sim_update_result {
+	int result;
+	CUgraphNode error_node;
+	CUgraphNode error_from_node;
+};
+cudaError_t sim_graph_exec_update(CUgraphExec exec, CUgraph graph,
+				  struct sim_update_result *r);
+/* A child graph node: the node's own copy of child (its nodes reported to
+ * CUPTI as clones); the copy by its node. */
+cudaError_t sim_graph_add_child_node(CUgraphNode *out, CUgraph graph,
+				     const CUgraphNode *deps, size_t ndeps, CUgraph child);
+cudaError_t sim_graph_child_graph(CUgraphNode node, CUgraph *out);
+/* A CUgraphNodeType. */
+cudaError_t sim_graph_node_type(CUgraphNode node, int *type);
+/* *status a CUstreamCaptureStatus; the other outputs optional. */
+cudaError_t sim_stream_capture_info(cudaStream_t stream, int per_thread_default,
+				    int *status, uint64_t *id, CUgraph *graph,
+				    const CUgraphNode **deps, size_t *ndeps);
 cudaError_t sim_graph_instantiate(CUgraphExec *out, CUgraph graph,
 				  unsigned long long flags);
 cudaError_t sim_graph_exec_destroy(CUgraphExec exec);
@@ -336,7 +372,8 @@ cudaError_t sim_stream_end_capture(cudaStream_t stream,
  * holds sim_lock.
  */
 int sim_graph_capture_launch(struct CUstream_st *s, const void *func,
-			     dim3 grid, dim3 block, size_t shared_mem);
+			     dim3 grid, dim3 block, size_t shared_mem,
+			     void **args);
 
 /* A copy or set as a graph node holds it (core_transfer.c checks and runs). */
 struct sim_copy_args {

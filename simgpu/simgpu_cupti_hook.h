@@ -88,6 +88,28 @@ typedef int (*simgpu_work_complete_fn)(uint64_t end_ns);
 typedef uint32_t (*simgpu_next_correlation_id_fn)(void);
 /* Whether cuInit has succeeded in this process (1) or not (0). */
 typedef int (*simgpu_driver_initialized_fn)(void);
+/*
+ * Optional (looked up on their own; version 4 drivers without them give
+ * CUPTI no graph callbacks): CUPTI_CBID_RESOURCE_GRAPHNODE_CLONED as
+ * CUpti_GraphData says it, one call per node cloned by cuGraphClone or
+ * cuGraphInstantiate (graph_exec set), on the calling thread, outside the
+ * driver's lock; and the ids cuptiGetGraphNodeId (what 0), cuptiGetGraphId
+ * (1) and cuptiGetGraphExecId (2) return (0, or -1: unknown handle).
+ */
+struct simgpu_graph_clone {
+	void *graph;
+	void *original_graph;
+	void *node;
+	void *original_node;
+	int node_type;          /* CUgraphNodeType */
+	void *graph_exec;       /* instantiation: the new exec; else NULL */
+};
+typedef void (*simgpu_graph_clone_fn)(const struct simgpu_graph_clone *clone);
+typedef void (*simgpu_set_graph_clone_callback_fn)(simgpu_graph_clone_fn fn);
+typedef int (*simgpu_graph_object_id_fn)(int what, const void *handle, uint64_t *id);
+#define SIMGPU_SET_GRAPH_CLONE_CALLBACK_SYMBOL "simgpu_internal_set_graph_clone_callback"
+#define SIMGPU_GRAPH_OBJECT_ID_SYMBOL "simgpu_internal_graph_object_id"
+
 #define SIMGPU_ATTACH_CUPTI_SYMBOL "simgpu_internal_attach_cupti"
 #define SIMGPU_WORK_COMPLETE_SYMBOL "simgpu_internal_work_complete"
 #define SIMGPU_NEXT_CORRELATION_ID_SYMBOL "simgpu_internal_next_correlation_id"

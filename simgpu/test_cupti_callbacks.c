@@ -84,7 +84,12 @@ int main(void)
 	CHECK_CUPTI(cuptiEnableCallback(1, second, CUPTI_CB_DOMAIN_RUNTIME_API,
 					CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000),
 		    CUPTI_ERROR_INVALID_PARAMETER);
-	CHECK_CUPTI(cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RESOURCE, 1),
+	/* the resource domain is simulated for graph node clones (test_graphs.c);
+	 * the synchronize domain is not */
+	CHECK_CUPTI(cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_SYNCHRONIZE, 1),
+		    CUPTI_ERROR_INVALID_PARAMETER);
+	CHECK_CUPTI(cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RESOURCE,
+					CUPTI_CBID_RESOURCE_SIZE),
 		    CUPTI_ERROR_INVALID_PARAMETER);
 	CHECK_CUPTI(cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RUNTIME_API,
 					CUPTI_RUNTIME_TRACE_CBID_SIZE),

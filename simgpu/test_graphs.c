@@ -13,8 +13,16 @@
  * launch at its place, and gives memcpy/memset records the launch's
  * correlation id and graph/node ids; clones and cudaGraphGetNodes; a
  * capture across two streams joined by events turns copies, sets and
- * host functions into nodes without running them. Ground truth: the
- * graphs built here.
+ * host functions into nodes without running them. Node parameters and
+ * updates: a kernel node keeps its own copy of the argument values
+ * (GetParams), SetParams changes the graph's node only, instantiation
+ * clones each node (CUPTI's GRAPHNODE_CLONED callback: original id -> exec
+ * node id) and the records of a launch carry the exec's id and the exec
+ * node's id; cudaGraphExecKernelNodeSetParams and cudaGraphExecUpdate
+ * change what the next launch runs, with the update's result info on
+ * topology and node type changes; cudaStreamGetCaptureInfo gives the
+ * capturing graph and the node the last launch became; child graph nodes.
+ * Ground truth: the graphs built here.
  */
 #include <cupti.h>
 #include <stdint.h>
@@ -746,6 +754,263 @@ static void check_capture_copies(void)
 	CHECK_CUDA(cudaStreamDestroy(s2));
 }
 
+/* ---- node parameters, updates and clone callbacks ---- */
+
+static struct {
+	uint64_t original, node;
+	CUgraphExec exec;
+} clones[16];
+static int n_clones;
+
+static void CUPTIAPI on_callback(void *userdata, CUpti_CallbackDomain domain,
+				 CUpti_CallbackId cbid, const void *data)
+{
+	(void)userdata;
+	CHECK(domain == CUPTI_CB_DOMAIN_RESOURCE &&
+	      cbid == CUPTI_CBID_RESOURCE_GRAPHNODE_CLONED);
+	const CUpti_GraphData *g = ((const CUpti_ResourceData *)data)->resourceDescriptor;
+	CHECK(n_clones < 16);
+	CHECK(cuptiGetGraphNodeId(g->originalNode, &clones[n_clones].original) == CUPTI_SUCCESS);
+	CHECK(cuptiGetGraphNodeId(g->node, &clones[n_clones].node) == CUPTI_SUCCESS);
+	CHECK_EQ_U64(g->nodeType, CU_GRAPH_NODE_TYPE_KERNEL);
+	clones[n_clones++].exec = g->graphExec;
+}
+
+static void *node_arg(cudaGraphNode_t node, unsigned int *blocks)
+{
+	struct cudaKernelNodeParams p;
+	CHECK_CUDA(cudaGraphKernelNodeGetParams(node, &p));
+	CHECK(p.kernelParams != NULL);
+	if (blocks)
+		*blocks = p.gridDim.x;
+	return *(void **)p.kernelParams[0];
+}
+
+static struct cudaKernelNodeParams params_a(void **args, unsigned int blocks)
+{
+	return (struct cudaKernelNodeParams){
+		.func = &kernel_a, .gridDim = D3(blocks, 1, 1),
+		.blockDim = D3(32, 1, 1), .kernelParams = args,
+	};
+}
+
+/* One launch of exec: its one kernel record. */
+static const union any_record *launch_one(cudaGraphExec_t exec, cudaStream_t s)
+{
+	int first;
+	flush(&first);
+	CHECK_CUDA(cudaGraphLaunch(exec, s));
+	flush(&first);
+	CHECK_EQ_U64(count_from(first, CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL), 1);
+	return nth(first, CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, 0);
+}
+
+static void check_params_and_updates(void)
+{
+	CUpti_SubscriberHandle subscriber;
+	CHECK(cuptiSubscribe(&subscriber, on_callback, NULL) == CUPTI_SUCCESS);
+	CUpti_SubscriberHandle second;
+	CHECK(cuptiSubscribe(&second, on_callback, NULL) ==
+	      CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED);
+	CHECK(cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RESOURCE,
+				  CUPTI_CBID_RESOURCE_GRAPHNODE_CLONED) == CUPTI_SUCCESS);
+	cudaStream_t s;
+	CHECK_CUDA(cudaStreamCreate(&s));
+	void *value = (void *)0x1111, *args[1] = { &value };
+	struct cudaKernelNodeParams p = params_a(args, 1);
+	cudaGraph_t g;
+	CHECK_CUDA(cudaGraphCreate(&g, 0));
+	cudaGraphNode_t node;
+	CHECK_CUDA(cudaGraphAddKernelNode(&node, g, NULL, 0, &p));
+	value = (void *)0x9999; /* the node copied the value when added */
+	CHECK(node_arg(node, NULL) == (void *)0x1111);
+	enum cudaGraphNodeType type;
+	CHECK_CUDA(cudaGraphNodeGetType(node, &type));
+	CHECK_EQ_U64(type, cudaGraphNodeTypeKernel);
+	void *second_value = (void *)0x2222, *args2[1] = { &second_value };
+	p = params_a(args2, 2);
+	CHECK_CUDA(cudaGraphKernelNodeSetParams(node, &p));
+	unsigned int blocks = 0;
+	CHECK(node_arg(node, &blocks) == (void *)0x2222);
+	CHECK_EQ_U64(blocks, 2);
+
+	/* Instantiation clones the node: one callback, a new id. */
+	uint64_t node_id;
+	CHECK(cuptiGetGraphNodeId(node, &node_id) == CUPTI_SUCCESS);
+	n_clones = 0;
+	cudaGraphExec_t exec;
+	CHECK_CUDA(cudaGraphInstantiate(&exec, g, 0));
+	CHECK_EQ_U64(n_clones, 1);
+	CHECK_EQ_U64(clones[0].original, node_id);
+	CHECK(clones[0].node != node_id && clones[0].node != 0);
+	CHECK(clones[0].exec == (CUgraphExec)exec);
+	uint32_t exec_id = 0, graph_id = 0;
+	CHECK(cuptiGetGraphExecId(exec, &exec_id) == CUPTI_SUCCESS);
+	CHECK(cuptiGetGraphId(g, &graph_id) == CUPTI_SUCCESS);
+	CHECK(exec_id != graph_id);
+	const union any_record *k = launch_one(exec, s);
+	CHECK_EQ_U64(k->kernel.graphNodeId, clones[0].node);
+	CHECK_EQ_U64(k->kernel.graphId, exec_id);
+	CHECK_EQ_U64(k->kernel.gridX, 2);
+
+	/* The exec's node changes; the graph's keeps its parameters. */
+	void *third = (void *)0x3333, *args3[1] = { &third };
+	p = params_a(args3, 5);
+	CHECK_CUDA(cudaGraphExecKernelNodeSetParams(exec, node, &p));
+	CHECK(node_arg(node, &blocks) == (void *)0x2222);
+	CHECK_EQ_U64(blocks, 2);
+	k = launch_one(exec, s);
+	CHECK_EQ_U64(k->kernel.gridX, 5);
+	CHECK_EQ_U64(k->kernel.graphNodeId, clones[0].node);
+
+	/* An update from a graph of the same shape: the same exec node runs
+	 * the new graph's parameters. */
+	cudaGraph_t same;
+	CHECK_CUDA(cudaGraphCreate(&same, 0));
+	p = params_a(args, 7);
+	cudaGraphNode_t same_node;
+	CHECK_CUDA(cudaGraphAddKernelNode(&same_node, same, NULL, 0, &p));
+	cudaGraphExecUpdateResultInfo info;
+	memset(&info, 0x5a, sizeof(info));
+	CHECK_CUDA(cudaGraphExecUpdate(exec, same, &info));
+	CHECK_EQ_U64(info.result, cudaGraphExecUpdateSuccess);
+	k = launch_one(exec, s);
+	CHECK_EQ_U64(k->kernel.gridX, 7);
+	CHECK_EQ_U64(k->kernel.graphNodeId, clones[0].node);
+
+	/* Two nodes: the topology changed, no error node; nothing changes. */
+	cudaGraph_t bigger;
+	CHECK_CUDA(cudaGraphCreate(&bigger, 0));
+	add(bigger, &kernel_b, 1, NULL, 0);
+	add(bigger, &kernel_c, 1, NULL, 0);
+	CHECK(cudaGraphExecUpdate(exec, bigger, &info) == cudaErrorGraphExecUpdateFailure);
+	CHECK_EQ_U64(info.result, cudaGraphExecUpdateErrorTopologyChanged);
+	CHECK(info.errorNode == NULL);
+	/* A memset where the kernel was: the node's type changed. */
+	cudaGraph_t other_type;
+	CHECK_CUDA(cudaGraphCreate(&other_type, 0));
+	void *d;
+	CHECK_CUDA(cudaMalloc(&d, 256));
+	struct cudaMemsetParams set = { .dst = d, .value = 1, .elementSize = 1,
+					.width = 256, .height = 1 };
+	cudaGraphNode_t set_node;
+	CHECK_CUDA(cudaGraphAddMemsetNode(&set_node, other_type, NULL, 0, &set));
+	CHECK(cudaGraphExecUpdate(exec, other_type, &info) == cudaErrorGraphExecUpdateFailure);
+	CHECK_EQ_U64(info.result, cudaGraphExecUpdateErrorNodeTypeChanged);
+	CHECK(info.errorNode == set_node);
+	k = launch_one(exec, s);
+	CHECK_EQ_U64(k->kernel.gridX, 7);
+	/* A node of another graph is not one of the exec's. */
+	p = params_a(args, 1);
+	CHECK(cudaGraphExecKernelNodeSetParams(exec, same_node, &p) == cudaErrorInvalidValue);
+	CHECK(cudaGraphKernelNodeGetParams(set_node, &p) == cudaErrorInvalidValue);
+
+	/* Capture: the stream's graph and the node its launch became. */
+	enum cudaStreamCaptureStatus status;
+	CHECK_CUDA(cudaStreamIsCapturing(s, &status));
+	CHECK_EQ_U64(status, cudaStreamCaptureStatusNone);
+	CHECK_CUDA(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
+	CHECK_CUDA(cudaStreamIsCapturing(s, &status));
+	CHECK_EQ_U64(status, cudaStreamCaptureStatusActive);
+	value = (void *)0x4444;
+	CHECK_CUDA(cudaLaunchKernel(&kernel_a, D3(3, 1, 1), D3(32, 1, 1), args, 0, s));
+	cudaGraph_t capturing = NULL;
+	const cudaGraphNode_t *deps = NULL;
+	size_t ndeps = 0;
+	unsigned long long capture_id = 0;
+	CHECK_CUDA(cudaStreamGetCaptureInfo(s, &status, &capture_id, &capturing, &deps,
+					    NULL, &ndeps));
+	CHECK_EQ_U64(status, cudaStreamCaptureStatusActive);
+	CHECK(capture_id != 0 && capturing != NULL);
+	CHECK_EQ_U64(ndeps, 1);
+	CHECK(node_arg(deps[0], &blocks) == (void *)0x4444);
+	CHECK_EQ_U64(blocks, 3);
+	cudaGraph_t captured;
+	CHECK_CUDA(cudaStreamEndCapture(s, &captured));
+	CHECK(captured == capturing);
+
+	/* A clone's nodes are clones too (new ids, the same parameters). */
+	n_clones = 0;
+	cudaGraph_t copy;
+	CHECK_CUDA(cudaGraphClone(&copy, g));
+	CHECK_EQ_U64(n_clones, 1);
+	CHECK_EQ_U64(clones[0].original, node_id);
+	CHECK(clones[0].exec == NULL);
+
+	CHECK(cuptiUnsubscribe(subscriber) == CUPTI_SUCCESS);
+	CHECK_CUDA(cudaGraphExecDestroy(exec));
+	cudaGraph_t graphs[] = { g, same, bigger, other_type, captured, copy };
+	for (size_t i = 0; i < sizeof(graphs) / sizeof(graphs[0]); i++)
+		CHECK_CUDA(cudaGraphDestroy(graphs[i]));
+	CHECK_CUDA(cudaFree(d));
+	CHECK_CUDA(cudaStreamDestroy(s));
+}
+
+/*
+ * A child graph node owns a copy of its graph (its nodes reported as
+ * clones, the copy not destroyable on its own); an exec runs the embedded
+ * graph where its node is, each of its kernels with an id of its own, and
+ * refuses an update of a graph with child nodes.
+ */
+static void check_child_graph(void)
+{
+	CUpti_SubscriberHandle subscriber;
+	CHECK(cuptiSubscribe(&subscriber, on_callback, NULL) == CUPTI_SUCCESS);
+	CHECK(cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RESOURCE,
+				  CUPTI_CBID_RESOURCE_GRAPHNODE_CLONED) == CUPTI_SUCCESS);
+	cudaStream_t s;
+	CHECK_CUDA(cudaStreamCreate(&s));
+	cudaGraph_t child, parent;
+	CHECK_CUDA(cudaGraphCreate(&child, 0));
+	cudaGraphNode_t b = add(child, &kernel_b, 2, NULL, 0);
+	add(child, &kernel_c, 3, &b, 1);
+	CHECK_CUDA(cudaGraphCreate(&parent, 0));
+	cudaGraphNode_t a = add(parent, &kernel_a, 1, NULL, 0), child_node;
+	n_clones = 0;
+	CHECK_CUDA(cudaGraphAddChildGraphNode(&child_node, parent, &a, 1, child));
+	CHECK_EQ_U64(n_clones, 2);
+	uint64_t b_id;
+	CHECK(cuptiGetGraphNodeId(b, &b_id) == CUPTI_SUCCESS);
+	CHECK_EQ_U64(clones[0].original, b_id);
+	CHECK(clones[0].exec == NULL);
+	add(parent, &kernel_d, 4, &child_node, 1);
+	enum cudaGraphNodeType type;
+	CHECK_CUDA(cudaGraphNodeGetType(child_node, &type));
+	CHECK_EQ_U64(type, cudaGraphNodeTypeGraph);
+	cudaGraph_t embedded;
+	CHECK_CUDA(cudaGraphChildGraphNodeGetGraph(child_node, &embedded));
+	CHECK(embedded != child);
+	size_t count = 0;
+	CHECK_CUDA(cudaGraphGetNodes(embedded, NULL, &count));
+	CHECK_EQ_U64(count, 2);
+	CHECK(cudaGraphDestroy(embedded) == cudaErrorInvalidValue);
+	CHECK_CUDA(cudaGraphDestroy(child)); /* the node has its own copy */
+
+	n_clones = 0;
+	cudaGraphExec_t exec;
+	CHECK_CUDA(cudaGraphInstantiate(&exec, parent, 0));
+	CHECK_EQ_U64(n_clones, 4); /* a, the embedded b and c, d */
+	int first;
+	flush(&first);
+	CHECK_CUDA(cudaGraphLaunch(exec, s));
+	flush(&first);
+	static const char *const names[] = {"kernel_a", "kernel_b", "kernel_c", "kernel_d"};
+	CHECK_EQ_U64(count_from(first, CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL), 4);
+	for (int i = 0; i < 4; i++) {
+		const union any_record *k = nth(first, CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, i);
+		CHECK(strcmp(k->kernel.name, names[i]) == 0);
+		CHECK_EQ_U64(k->kernel.graphNodeId, clones[i].node);
+	}
+	cudaGraphExecUpdateResultInfo info;
+	CHECK(cudaGraphExecUpdate(exec, parent, &info) == cudaErrorGraphExecUpdateFailure);
+	CHECK_EQ_U64(info.result, cudaGraphExecUpdateErrorNotSupported);
+	CHECK(info.errorNode == child_node);
+	CHECK(cuptiUnsubscribe(subscriber) == CUPTI_SUCCESS);
+	CHECK_CUDA(cudaGraphExecDestroy(exec));
+	CHECK_CUDA(cudaGraphDestroy(parent));
+	CHECK_CUDA(cudaStreamDestroy(s));
+}
+
 int main(void)
 {
 	simgpu_test_setup();
@@ -776,6 +1041,8 @@ int main(void)
 	check_copy_nodes();
 	check_node_errors();
 	check_capture_copies();
+	check_params_and_updates();
+	check_child_graph();
 	printf("simgpu graphs: ok\n");
 	return 0;
 }

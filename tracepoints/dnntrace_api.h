@@ -208,6 +208,37 @@ LTTNG_UST_TRACEPOINT_EVENT(dnntrace_api, graph_launch,
 )
 
 /*
+ * CUDA graph nodes (format 4; tracepoints/README.md, "CUDA graphs"): which
+ * call a captured node came from, the parameters a graph call gave a
+ * kernel node, CUPTI's node clones (instantiation, cudaGraphClone) and
+ * executable graph updates. Node ids are CUPTI's.
+ */
+LTTNG_UST_TRACEPOINT_EVENT(dnntrace_api, captured_node,
+	LTTNG_UST_TP_ARGS(uint64_t, call_id, uint64_t, node_id),
+	LTTNG_UST_TP_FIELDS(DNNTRACE_FIELDS_api_captured_node(DT_TP_FIELD))
+)
+
+LTTNG_UST_TRACEPOINT_EVENT(dnntrace_api, graph_node,
+	LTTNG_UST_TP_ARGS(uint64_t, call_id, int, api, const void *, graph_exec,
+		uint64_t, node_id, uint64_t, function_id, const int64_t *, tensors,
+		unsigned int, n_tensors, int, result, uint64_t, start_ns),
+	LTTNG_UST_TP_FIELDS(DNNTRACE_FIELDS_api_graph_node(DT_TP_FIELD))
+)
+
+LTTNG_UST_TRACEPOINT_EVENT(dnntrace_api, graph_node_clone,
+	LTTNG_UST_TP_ARGS(uint64_t, node_id, uint64_t, original_node_id,
+		const void *, graph_exec),
+	LTTNG_UST_TP_FIELDS(DNNTRACE_FIELDS_api_graph_node_clone(DT_TP_FIELD))
+)
+
+LTTNG_UST_TRACEPOINT_EVENT(dnntrace_api, graph_exec_update,
+	LTTNG_UST_TP_ARGS(uint64_t, call_id, int, api, const void *, graph_exec,
+		const int64_t *, node_ids, unsigned int, n_node_ids, int, result,
+		uint64_t, start_ns),
+	LTTNG_UST_TP_FIELDS(DNNTRACE_FIELDS_api_graph_exec_update(DT_TP_FIELD))
+)
+
+/*
  * Device memory in use, as cuMemGetInfo_v2 reports it for the calling
  * thread's current context (total - free: every process's allocations on
  * that device, the CUDA contexts, library workspaces, allocator caches).

@@ -56,6 +56,7 @@ struct dnntrace_gpu_kernel {
 	uint32_t name_id;           /* its dnntrace_gpu:kernel_name event; 0: no name */
 	uint32_t grid[3], block[3];
 	uint32_t shared_mem;        /* dynamic shared memory bytes */
+	uint64_t graph_node_id;     /* format 4: CUPTI's graphNodeId; 0: no graph */
 };
 
 /* Library entry points traced by dnntrace_lib (cuDNN from 0, cuBLAS from 100). */

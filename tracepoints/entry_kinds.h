@@ -24,6 +24,9 @@ enum dnntrace_entry_kind {
 	DNNTRACE_KIND_PREFETCH,
 	DNNTRACE_KIND_LAUNCH,
 	DNNTRACE_KIND_GRAPH_LAUNCH,
+	DNNTRACE_KIND_GRAPH_NODE,
+	DNNTRACE_KIND_GRAPH_COPY_NODE,
+	DNNTRACE_KIND_GRAPH_UPDATE,
 };
 
 /* The kind of the dnntrace_api entry point api (enum dnntrace_api_id). */

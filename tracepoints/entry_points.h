@@ -33,7 +33,10 @@
  *         COPY, COPY_ASYNC, SET, SET_ASYNC (copies and sets; _ASYNC: the
  *         call returns before the GPU has done it), PREFETCH (managed
  *         memory moved, no contents written; asynchronous), LAUNCH,
- *         GRAPH_LAUNCH. Every DNNTRACE_LIB_ENTRIES entry is a library call.
+ *         GRAPH_LAUNCH, GRAPH_NODE (a kernel node given its parameters),
+ *         GRAPH_COPY_NODE (a copy or set node added), GRAPH_UPDATE (an
+ *         executable graph updated from a graph). Every
+ *         DNNTRACE_LIB_ENTRIES entry is a library call.
  *   proc  how cuGetProcAddress names it: DT_PROC(symbol, cuda_version)
  *         (cudaTypedefs.h's PFN_<symbol>_v<version>), DT_PROC_PT(...) for
  *         the per-thread-default-stream twin, DT_NO_PROC for runtime calls
@@ -149,7 +152,21 @@
 	X(87,  cuLaunchCooperativeKernel,      LAUNCH,       DT_PROC(cuLaunchCooperativeKernel, 9000), DT_DRIVER_CBID(cuLaunchCooperativeKernel)) \
 	X(88,  cuLaunchCooperativeKernel_ptsz, LAUNCH,       DT_PROC_PT(cuLaunchCooperativeKernel, 9000), DT_DRIVER_CBID(cuLaunchCooperativeKernel_ptsz)) \
 	X(89,  cuGraphLaunch,                  GRAPH_LAUNCH, DT_PROC(cuGraphLaunch, 10000), DT_DRIVER_CBID(cuGraphLaunch)) \
-	X(90,  cuGraphLaunch_ptsz,             GRAPH_LAUNCH, DT_PROC_PT(cuGraphLaunch, 10000), DT_DRIVER_CBID(cuGraphLaunch_ptsz))
+	X(90,  cuGraphLaunch_ptsz,             GRAPH_LAUNCH, DT_PROC_PT(cuGraphLaunch, 10000), DT_DRIVER_CBID(cuGraphLaunch_ptsz)) \
+	/* graph nodes given parameters by hand, and updates of executable graphs */ \
+	X(97,  cudaGraphAddKernelNode,         GRAPH_NODE,   DT_NO_PROC, DT_NO_CBID) \
+	X(98,  cudaGraphKernelNodeSetParams,   GRAPH_NODE,   DT_NO_PROC, DT_NO_CBID) \
+	X(99,  cudaGraphExecKernelNodeSetParams, GRAPH_NODE, DT_NO_PROC, DT_NO_CBID) \
+	X(100, cudaGraphExecUpdate,            GRAPH_UPDATE, DT_NO_PROC, DT_NO_CBID) \
+	X(101, cuGraphAddKernelNode_v2,        GRAPH_NODE,   DT_PROC(cuGraphAddKernelNode, 12000), DT_NO_CBID) \
+	X(102, cuGraphKernelNodeSetParams_v2,  GRAPH_NODE,   DT_PROC(cuGraphKernelNodeSetParams, 12000), DT_NO_CBID) \
+	X(103, cuGraphExecKernelNodeSetParams_v2, GRAPH_NODE, DT_PROC(cuGraphExecKernelNodeSetParams, 12000), DT_NO_CBID) \
+	X(104, cuGraphExecUpdate_v2,           GRAPH_UPDATE, DT_PROC(cuGraphExecUpdate, 12000), DT_NO_CBID) \
+	X(105, cudaGraphAddMemcpyNode,         GRAPH_COPY_NODE, DT_NO_PROC, DT_NO_CBID) \
+	X(106, cudaGraphAddMemcpyNode1D,       GRAPH_COPY_NODE, DT_NO_PROC, DT_NO_CBID) \
+	X(107, cudaGraphAddMemsetNode,         GRAPH_COPY_NODE, DT_NO_PROC, DT_NO_CBID) \
+	X(108, cuGraphAddMemcpyNode,           GRAPH_COPY_NODE, DT_PROC(cuGraphAddMemcpyNode, 10000), DT_NO_CBID) \
+	X(109, cuGraphAddMemsetNode,           GRAPH_COPY_NODE, DT_PROC(cuGraphAddMemsetNode, 10000), DT_NO_CBID)
 
 /*
  * DNNTRACE_MEMORY_ENTRIES(X): the kind of memory each allocation and free
@@ -319,6 +336,10 @@
 	X(cudaGetDriverEntryPoint_ptsz,          DT_NO_PROC) \
 	X(cudaGetDriverEntryPointByVersion,      DT_NO_PROC) \
 	X(cudaGetDriverEntryPointByVersion_ptsz, DT_NO_PROC) \
+	X(cudaStreamBeginCapture,                DT_NO_PROC) \
+	X(cudaStreamBeginCapture_ptsz,           DT_NO_PROC) \
+	X(cuStreamBeginCapture_v2,               DT_PROC(cuStreamBeginCapture, 10010)) \
+	X(cuStreamBeginCapture_v2_ptsz,          DT_PROC_PT(cuStreamBeginCapture, 10010)) \
 	X(cudnnDestroy,                          DT_NO_PROC) \
 	X(cudnnSetTensor4dDescriptor,            DT_NO_PROC) \
 	X(cudnnSetTensor4dDescriptorEx,          DT_NO_PROC) \
@@ -354,7 +375,7 @@
 	X(cudaGetDevice) X(cudaFuncGetParamInfo) X(cudaFuncGetName) \
 	X(cudaGetLastError) X(cudaPeekAtLastError) X(cudaRuntimeGetVersion) \
 	X(cuFuncGetParamInfo) X(cuFuncGetName) X(cuCtxGetDevice) X(cuMemGetInfo_v2) \
-	X(cuDeviceGetCount) \
+	X(cuDeviceGetCount) X(cuStreamGetCaptureInfo_v3) X(cuGraphGetNodes) \
 	X(cudnnGetStream) X(cudnnGetTensorNdDescriptor) X(cudnnGetFilterNdDescriptor) \
 	X(cublasGetStream_v2) X(cublasGetPointerMode_v2) \
 	X(cublasLtMatmulDescGetAttribute) X(cublasLtMatrixLayoutGetAttribute)

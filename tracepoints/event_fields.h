@@ -31,14 +31,16 @@
  * from the catalogue, the stream only in the stream-ordered events);
  * launches name their kernel by function id and nothing else of it;
  * library calls carry no name strings; GPU kernel records name their
- * kernel by a name id and carry its geometry.
+ * kernel by a name id and carry its geometry. Format 4: CUDA graph nodes
+ * (captured_node, graph_node, graph_node_clone, graph_exec_update) and the
+ * graph node of each GPU kernel record (graph_node_id).
  */
 #ifndef DNNTRACE_EVENT_FIELDS_H
 #define DNNTRACE_EVENT_FIELDS_H
 
 /* The trace format the tracepoint definitions write (status.format). */
 #ifndef DNNTRACE_TRACE_FORMAT
-#define DNNTRACE_TRACE_FORMAT 3
+#define DNNTRACE_TRACE_FORMAT 4
 #endif
 
 /* --- provider dnntrace_api ------------------------------------------------ */
@@ -191,6 +193,45 @@
 	F(REQ, INT, int32_t,  result,     result) \
 	F(OPT, INT, uint64_t, start_ns,   start_ns)
 
+/*
+ * Format 4: how kernels enter CUDA graphs (tracepoints/README.md, "CUDA
+ * graphs"). Node ids are CUPTI's (cuptiGetGraphNodeId), the ids GPU
+ * kernel records carry in graph_node_id.
+ */
+/* A call made on a capturing stream (launch, library call, copy, set)
+ * became the graph node node_id. */
+#define DNNTRACE_FIELDS_api_captured_node(F) \
+	F(REQ, INT, uint64_t, call_id, call_id) \
+	F(REQ, INT, uint64_t, node_id, node_id)
+
+/* A kernel node given its parameters by a graph call (add, set params;
+ * graph_exec non-zero: the exec's copy of node_id). */
+#define DNNTRACE_FIELDS_api_graph_node(F) \
+	F(REQ, INT, uint64_t, call_id,     call_id) \
+	F(REQ, API, int,      api,         api) \
+	F(REQ, HEX, uint64_t, graph_exec,  (uintptr_t)graph_exec) \
+	F(REQ, INT, uint64_t, node_id,     node_id) \
+	F(REQ, INT, uint64_t, function_id, function_id) \
+	F(REQ, SEQ, int64_t,  tensors,     tensors, n_tensors) \
+	F(REQ, INT, int32_t,  result,      result) \
+	F(OPT, INT, uint64_t, start_ns,    start_ns)
+
+/* CUPTI's CUPTI_CBID_RESOURCE_GRAPHNODE_CLONED: node_id is a copy of
+ * original_node_id (graph_exec: the exec being instantiated; 0: a clone). */
+#define DNNTRACE_FIELDS_api_graph_node_clone(F) \
+	F(REQ, INT, uint64_t, node_id,          node_id) \
+	F(REQ, INT, uint64_t, original_node_id, original_node_id) \
+	F(REQ, HEX, uint64_t, graph_exec,       (uintptr_t)graph_exec)
+
+/* cudaGraphExecUpdate & co.: the graph's nodes, in cuGraphGetNodes order. */
+#define DNNTRACE_FIELDS_api_graph_exec_update(F) \
+	F(REQ, INT, uint64_t, call_id,    call_id) \
+	F(REQ, API, int,      api,        api) \
+	F(REQ, HEX, uint64_t, graph_exec, (uintptr_t)graph_exec) \
+	F(REQ, SEQ, int64_t,  node_ids,   node_ids, n_node_ids) \
+	F(REQ, INT, int32_t,  result,     result) \
+	F(OPT, INT, uint64_t, start_ns,   start_ns)
+
 #define DNNTRACE_FIELDS_api_mem_info(F) \
 	F(REQ, INT, int32_t,  device,      device) \
 	F(REQ, INT, uint64_t, free_bytes,  free_bytes) \
@@ -209,6 +250,13 @@
 	F(REQ, INT, uint64_t, start,          src start) \
 	F(REQ, INT, uint64_t, end,            src end)
 
+#if DNNTRACE_TRACE_FORMAT >= 4
+/* The graph node that ran it (CUPTI's graphNodeId; 0: no graph launch). */
+#define DNNTRACE_GPU_KERNEL_GRAPH_FIELD_(F) F(OPT, INT, uint64_t, graph_node_id, k->graph_node_id)
+#else
+#define DNNTRACE_GPU_KERNEL_GRAPH_FIELD_(F)
+#endif
+
 #if DNNTRACE_TRACE_FORMAT >= 3
 /* The kernel's name by the id of its kernel_name event; grid and block
  * are (x, y, z). */
@@ -217,7 +265,8 @@
 	F(OPT, INT,   uint32_t, name_id,        k->name_id) \
 	F(OPT, ARRAY, uint32_t, grid,           k->grid, 3) \
 	F(OPT, ARRAY, uint32_t, block,          k->block, 3) \
-	F(OPT, INT,   uint32_t, shared_mem,     k->shared_mem)
+	F(OPT, INT,   uint32_t, shared_mem,     k->shared_mem) \
+	DNNTRACE_GPU_KERNEL_GRAPH_FIELD_(F)
 
 /* A kernel name, once per distinct name per process. */
 #define DNNTRACE_FIELDS_gpu_kernel_name(F) \

@@ -43,6 +43,10 @@ enum dt_handler {
 	H_NVTX_END,
 	H_MEM_INFO,
 	H_POWER,
+	H_CAPTURED_NODE,       /* format 4 on: CUDA graph nodes */
+	H_GRAPH_NODE,
+	H_GRAPH_NODE_CLONE,
+	H_GRAPH_EXEC_UPDATE,
 };
 
 /*
@@ -73,6 +77,10 @@ enum dt_handler {
 	E(api,  tag,                  H_TAG,                  DT_EXTRAS_NONE) \
 	E(api,  status,               H_STATUS,               DT_EXTRAS_NONE) \
 	E(api,  mem_info,             H_MEM_INFO,             DT_EXTRAS_NONE) \
+	E(api,  captured_node,        H_CAPTURED_NODE,        DT_EXTRAS_NONE) \
+	E(api,  graph_node,           H_GRAPH_NODE,           DT_EXTRAS_NONE) \
+	E(api,  graph_node_clone,     H_GRAPH_NODE_CLONE,     DT_EXTRAS_NONE) \
+	E(api,  graph_exec_update,    H_GRAPH_EXEC_UPDATE,    DT_EXTRAS_NONE) \
 	E(gpu,  kernel,               H_GPU_KERNEL,           DT_EXTRAS_gpu_kernel) \
 	E(gpu,  kernel_name,          H_GPU_KERNEL_NAME,      DT_EXTRAS_NONE) \
 	E(gpu,  external_correlation, H_EXTERNAL_CORRELATION, DT_EXTRAS_NONE) \

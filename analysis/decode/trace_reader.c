@@ -820,6 +820,41 @@ static bool fill_event(struct reader *r, const struct record *rec,
 		e->stream = UNSIGNED(api_graph_launch, stream);
 		e->result = (int)SIGNED(api_graph_launch, result);
 		e->start_ns = UNSIGNED(api_graph_launch, start_ns);
+		e->graph_exec = UNSIGNED(api_graph_launch, graph_exec);
+		break;
+	case H_CAPTURED_NODE:
+		e->kind = DT_EVENT_CAPTURED_NODE;
+		e->call_id = UNSIGNED(api_captured_node, call_id);
+		e->node_id = UNSIGNED(api_captured_node, node_id);
+		break;
+	case H_GRAPH_NODE:
+		e->kind = DT_EVENT_GRAPH_NODE;
+		e->call_id = UNSIGNED(api_graph_node, call_id);
+		e->api = (int)SIGNED(api_graph_node, api);
+		e->graph_exec = UNSIGNED(api_graph_node, graph_exec);
+		e->node_id = UNSIGNED(api_graph_node, node_id);
+		e->tensors = array_values(payload, info, DT_SLOT(api_graph_node, tensors));
+		e->n_tensors = (uint32_t)array_length(payload, info,
+				DT_SLOT(api_graph_node, tensors));
+		e->result = (int)SIGNED(api_graph_node, result);
+		e->start_ns = UNSIGNED(api_graph_node, start_ns);
+		break;
+	case H_GRAPH_NODE_CLONE:
+		e->kind = DT_EVENT_GRAPH_NODE_CLONE;
+		e->node_id = UNSIGNED(api_graph_node_clone, node_id);
+		e->original_node_id = UNSIGNED(api_graph_node_clone, original_node_id);
+		e->graph_exec = UNSIGNED(api_graph_node_clone, graph_exec);
+		break;
+	case H_GRAPH_EXEC_UPDATE:
+		e->kind = DT_EVENT_GRAPH_EXEC_UPDATE;
+		e->call_id = UNSIGNED(api_graph_exec_update, call_id);
+		e->api = (int)SIGNED(api_graph_exec_update, api);
+		e->graph_exec = UNSIGNED(api_graph_exec_update, graph_exec);
+		e->tensors = array_values(payload, info, DT_SLOT(api_graph_exec_update, node_ids));
+		e->n_tensors = (uint32_t)array_length(payload, info,
+				DT_SLOT(api_graph_exec_update, node_ids));
+		e->result = (int)SIGNED(api_graph_exec_update, result);
+		e->start_ns = UNSIGNED(api_graph_exec_update, start_ns);
 		break;
 	case H_LIB_CALL:
 		e->kind = DT_EVENT_LIB_CALL;
@@ -840,6 +875,8 @@ static bool fill_event(struct reader *r, const struct record *rec,
 		e->name_later = e->name == NULL;
 		if (!e->name)
 			e->name = "";
+		if (info->kind[DT_SLOT(gpu_kernel, graph_node_id)] != F_ABSENT)
+			e->node_id = UNSIGNED(gpu_kernel, graph_node_id);
 		break;
 	case H_GPU_KERNEL_NAME:
 		e->kind = DT_EVENT_KERNEL_NAME;

@@ -36,6 +36,10 @@ enum dt_source {
 	DT_SOURCE_NONE = 0,          /* no link: no tensors known */
 	DT_SOURCE_LAUNCH,            /* api: enum dnntrace_api_id */
 	DT_SOURCE_LIBRARY,           /* api: enum dnntrace_lib_api_id */
+	/* only where a graph kernel's tensors come from (group_build.c),
+	 * never a kernel's own source: */
+	DT_SOURCE_GRAPH_NODE,        /* a graph call's explicit node parameters */
+	DT_SOURCE_UNKNOWN_GRAPH,     /* a graph node whose tensors are unknown */
 };
 
 /* What one index of the analysis stands for (--granularity). */
@@ -87,6 +91,10 @@ struct dt_group {
 	/* successful kernel launches with no kernel record although CUPTI
 	 * recorded others: captured into a graph, or records never delivered */
 	uint64_t launches_without_records;
+	/* GPU kernels of graph launches whose node's tensors the trace does
+	 * not give (graph built before tracing, no CUPTI node ids, conditional
+	 * bodies): each counts as touching every tensor live at its start */
+	uint64_t graph_kernels_unknown;
 	const char *cupti_message;
 	int cupti_ok;                /* status.cupti_ok; -1: no status event */
 	uint64_t events_lost;        /* known counts: discarded + dropped */

@@ -9,6 +9,8 @@
  * write output.
  */
 #include "analysis/derive/group_build.h"
+
+#include "analysis/model/graph_nodes.h"
 #include "analysis/model/api_names.h"
 
 #include <stdlib.h>
@@ -22,6 +24,10 @@
 struct pending_kernel {
 	struct dt_kernel kernel;
 	struct dt_call_ref call;
+	struct dt_call_ref uses;     /* whose tensors it takes: call, or for a
+	                              * graph kernel its node's (graph_nodes.c) */
+	size_t more_uses_at;         /* an op of a graph launch: its other */
+	uint32_t n_more_uses;        /* kernels' uses, in struct more_uses */
 	uint64_t call_id;            /* stand-in order; ops without kernels */
 	uint64_t rank;               /* op order (merge_into_ops) */
 };
@@ -62,6 +68,12 @@ static void add_device(int32_t **devices, size_t *n, size_t *cap, int32_t d)
 			return;
 	*DT_PUSH_SLOT(*devices, *n, *cap) = d;
 }
+
+/* The uses of an op's kernels other than its first's (graph launches). */
+struct more_uses {
+	struct dt_call_ref *refs;
+	size_t n, cap;
+};
 
 static bool link_call(const struct dt_process *p, uint64_t call_id,
 		struct dt_call_ref *call)
@@ -134,6 +146,7 @@ static void add_call_without_kernels(const struct dt_process_view *v,
 	struct pending_kernel *pk = DT_PUSH_SLOT(*pending, *n, *cap);
 	memset(pk, 0, sizeof(*pk));
 	pk->call = call;
+	pk->uses = call;
 	pk->kernel.device = (uint32_t)device;
 	pk->kernel.source = call.source;
 	if (call.source == DT_SOURCE_LAUNCH) {
@@ -182,9 +195,13 @@ static void add_calls_without_kernels(const struct dt_process_view *v,
 	}
 	for (size_t i = 0; i < p->n_lib_calls; i++) {
 		struct dt_call_ref call = {DT_SOURCE_LIBRARY, i};
+		/* a library call captured into a CUDA graph ran nothing: its
+		 * kernels are the graph launches' */
 		if (p->lib_calls[i].result != 0 || (only_kernelless &&
-				dt_u64map_get(&v->calls_with_kernels,
-					p->lib_calls[i].call_id, &unused)) ||
+				(dt_u64map_get(&v->calls_with_kernels,
+					p->lib_calls[i].call_id, &unused) ||
+				 dt_u64map_get(&p->captured_calls,
+					p->lib_calls[i].call_id, &unused))) ||
 		    guessed_call_device(v, call) != device)
 			continue;
 		add_call_without_kernels(v, call, device, pending, n, cap);
@@ -208,6 +225,27 @@ static uint64_t count_launches_without_records(const struct dt_process_view *v,
 			n++;
 	}
 	return n;
+}
+
+/*
+ * Whose tensors a kernel of graph launch launch_index takes: the call its
+ * node had them from at that launch (a launch or library call captured
+ * into the graph, or a graph call's explicit parameters); unknown when the
+ * trace does not say (no node id, a node the tracer never saw).
+ */
+static struct dt_call_ref graph_kernel_uses(const struct dt_process *p,
+		size_t launch_index, uint64_t node_id)
+{
+	struct dt_call_ref uses = {DT_SOURCE_UNKNOWN_GRAPH, 0};
+	uint64_t source = dt_process_graph_node_source(p, launch_index, node_id), index;
+	if (!source)
+		return uses;
+	if (dt_u64map_get(&p->node_call_index, source, &index))
+		return (struct dt_call_ref){DT_SOURCE_GRAPH_NODE, index};
+	if (link_call(p, source, &uses) && !(uses.source == DT_SOURCE_LAUNCH &&
+			dt_api_is_graph_launch(p->launches[uses.index].api)))
+		return uses;
+	return (struct dt_call_ref){DT_SOURCE_UNKNOWN_GRAPH, 0};
 }
 
 /* GPU kernel k as one index of the analysis, linked to its call. */
@@ -235,6 +273,10 @@ static void gpu_kernel_entry(const struct dt_process *p,
 			p->lib_calls[pk->call.index].api;
 		set_call_fields(p, pk->call, &pk->kernel);
 	}
+	pk->uses = pk->call;
+	if (pk->call.source == DT_SOURCE_LAUNCH &&
+	    dt_api_is_graph_launch(p->launches[pk->call.index].api))
+		pk->uses = graph_kernel_uses(p, pk->call.index, k->graph_node_id);
 }
 
 /* GPU start, then end, then correlation id; equal ones in trace order
@@ -353,8 +395,34 @@ static int compare_call_positions(const void *a, const void *b)
  * 0, placed in call order: right after the op of the closest earlier call
  * (by call id) that ran kernels, or first if there is none.
  */
+static void add_more_uses(struct pending_kernel *op, const struct pending_kernel *pk,
+		struct more_uses *more)
+{
+	if (pk->uses.source == op->uses.source && pk->uses.index == op->uses.index)
+		return;
+	for (uint32_t i = 0; i < op->n_more_uses; i++) {
+		const struct dt_call_ref *r = &more->refs[op->more_uses_at + i];
+		if (r->source == pk->uses.source && r->index == pk->uses.index)
+			return;
+	}
+	/* an op's extra uses are contiguous: move them to the end first */
+	if (op->n_more_uses && op->more_uses_at + op->n_more_uses != more->n) {
+		size_t at = more->n;
+		for (uint32_t i = 0; i < op->n_more_uses; i++) {
+			struct dt_call_ref r = more->refs[op->more_uses_at + i];
+			*DT_PUSH_SLOT(more->refs, more->n, more->cap) = r;
+		}
+		op->more_uses_at = at;
+	}
+	if (!op->n_more_uses)
+		op->more_uses_at = more->n;
+	*DT_PUSH_SLOT(more->refs, more->n, more->cap) = pk->uses;
+	op->n_more_uses++;
+}
+
 static size_t merge_into_ops(const struct dt_process_view *v, int32_t device,
-		struct pending_kernel **io, size_t n, struct dt_group *g)
+		struct pending_kernel **io, size_t n, struct dt_group *g,
+		struct more_uses *more)
 {
 	struct pending_kernel *kernels = *io, *ops = NULL;
 	size_t n_ops = 0, cap_ops = 0;
@@ -370,6 +438,7 @@ static size_t merge_into_ops(const struct dt_process_view *v, int32_t device,
 				merged->end = pk->kernel.end;
 			merged->duration_ns += pk->kernel.duration_ns;
 			merged->n_gpu_kernels++;
+			add_more_uses(&ops[op], pk, more);
 		} else {
 			op = n_ops;
 			*DT_PUSH_SLOT(ops, n_ops, cap_ops) = *pk;
@@ -427,6 +496,49 @@ static bool tensors_as_they_are(const struct dt_process_view *v, int32_t device)
 	return true;
 }
 
+/* The touches a kernel takes from uses (none for no link). */
+static size_t uses_touches(const struct dt_process_view *v, struct dt_call_ref uses,
+		const struct dt_u64map *index_of_id, bool *touched_before, uint64_t start,
+		struct dt_group *g, struct dt_touch **touches, size_t *cap)
+{
+	if (uses.source == DT_SOURCE_NONE)
+		return 0;
+	if (uses.source == DT_SOURCE_UNKNOWN_GRAPH)
+		return dt_live_touches(touched_before, start, g, touches, cap);
+	return dt_call_touches(v, uses, index_of_id, touched_before, start, g, touches,
+			cap);
+}
+
+/* extra's touches merged into *touches (roles or-ed; shapes kept). */
+static size_t merge_touches(struct dt_touch **touches, size_t n, size_t *cap,
+		const struct dt_touch *extra, size_t n_extra)
+{
+	for (size_t i = 0; i < n_extra; i++) {
+		size_t j = 0;
+		while (j < n && (*touches)[j].tensor != extra[i].tensor)
+			j++;
+		if (j < n)
+			(*touches)[j].roles |= extra[i].roles;
+		else
+			*DT_PUSH_SLOT(*touches, n, *cap) = extra[i];
+	}
+	return n;
+}
+
+/* GPU kernels of graph launches on device whose tensors are unknown. */
+static uint64_t count_unknown_graph_kernels(const struct dt_process *p, int32_t device)
+{
+	uint64_t n = 0;
+	struct pending_kernel pk;
+	for (size_t i = 0; i < p->n_kernels; i++) {
+		if ((int32_t)p->kernels[i].device != device)
+			continue;
+		gpu_kernel_entry(p, &p->kernels[i], &pk);
+		n += pk.uses.source == DT_SOURCE_UNKNOWN_GRAPH;
+	}
+	return n;
+}
+
 static void build_group(const struct dt_model *m, const struct dt_process_view *v,
 		int32_t device, bool fallback, enum dt_granularity granularity,
 		struct dt_group *g)
@@ -477,25 +589,35 @@ static void build_group(const struct dt_model *m, const struct dt_process_view *
 	uint32_t *order = NULL;
 	size_t n_pending = direct ? kernel_order(p, device, &order) :
 		collect_kernels(v, device, fallback, &pending);
+	if (!fallback)
+		g->graph_kernels_unknown = count_unknown_graph_kernels(p, device);
+	struct more_uses more = {0};
 	if (!direct && granularity == DT_GRANULARITY_OP && !fallback)
-		n_pending = merge_into_ops(v, device, &pending, n_pending, g);
+		n_pending = merge_into_ops(v, device, &pending, n_pending, g, &more);
 	bool *touched_before = dt_xcalloc(g->n_tensors, sizeof(bool));
-	struct dt_touch *touches = NULL;
-	size_t cap_touches = 0;
+	struct dt_touch *touches = NULL, *extra = NULL;
+	size_t cap_touches = 0, cap_extra = 0;
 	for (size_t k = 0; k < n_pending; k++) {
 		const struct pending_kernel *pk = &entry;
 		if (direct)
 			gpu_kernel_entry(p, &p->kernels[order[k]], &entry);
 		else
 			pk = &pending[k];
-		size_t n_touches = pk->call.source == DT_SOURCE_NONE ? 0 :
-			dt_call_touches(v, pk->call, &index_of_id,
-					touched_before, pk->kernel.start, g,
-					&touches, &cap_touches);
+		size_t n_touches = uses_touches(v, pk->uses, &index_of_id, touched_before,
+				pk->kernel.start, g, &touches, &cap_touches);
+		for (uint32_t i = 0; i < pk->n_more_uses; i++) {
+			size_t n_extra = uses_touches(v, more.refs[pk->more_uses_at + i],
+					&index_of_id, touched_before, pk->kernel.start, g,
+					&extra, &cap_extra);
+			n_touches = merge_touches(&touches, n_touches, &cap_touches,
+					extra, n_extra);
+		}
 		dt_group_add_kernel(g, &pk->kernel, touches,
 				(uint32_t)n_touches);
 	}
 	free(touches);
+	free(extra);
+	free(more.refs);
 	free(touched_before);
 	free(pending);
 	free(order);

@@ -102,13 +102,16 @@ int64_t dt_call_tensor(const struct dt_process_view *v, struct dt_call_ref call,
 	const struct dt_process *p = v->p;
 	if (call.source == DT_SOURCE_LAUNCH)
 		return p->launch_tensors[p->launches[call.index].tensors_at + i];
+	if (call.source == DT_SOURCE_GRAPH_NODE)
+		return p->launch_tensors[p->node_calls[call.index].tensors_at + i];
 	return v->lib_tensor[p->lib_calls[call.index].args_at + i];
 }
 
 uint32_t dt_call_n_tensors(const struct dt_process *p, struct dt_call_ref call)
 {
 	return call.source == DT_SOURCE_LAUNCH ? p->launches[call.index].n_tensors :
-		call.source == DT_SOURCE_LIBRARY ? p->lib_calls[call.index].n_args : 0;
+		call.source == DT_SOURCE_LIBRARY ? p->lib_calls[call.index].n_args :
+		call.source == DT_SOURCE_GRAPH_NODE ? p->node_calls[call.index].n_tensors : 0;
 }
 
 
@@ -183,6 +186,32 @@ size_t dt_call_touches(const struct dt_process_view *v, struct dt_call_ref call,
 		}
 		touch->roles |= g10_roles(arg ? arg->role : DNNTRACE_ROLE_UNKNOWN,
 				&g->tensors[index], touched_before[index],
+				kernel_start);
+	}
+	for (size_t j = 0; j < n; j++)
+		touched_before[(*touches)[j].tensor] = true;
+	return n;
+}
+
+/*
+ * A graph kernel whose node's tensors are unknown touches, for all the
+ * analysis can tell, every tensor of g live when it starts (memory taken
+ * at or before its start, not yet given back), with unknown roles: so no
+ * tensor is ever called idle, or swappable, across it.
+ */
+size_t dt_live_touches(bool *touched_before, uint64_t kernel_start, struct dt_group *g,
+		struct dt_touch **touches, size_t *cap)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < g->n_tensors; i++) {
+		const struct dt_tensor *t = &g->tensors[i];
+		if (dt_tensor_ready_ns(t) > kernel_start ||
+		    dt_tensor_release_ns(t) <= kernel_start)
+			continue;
+		struct dt_touch *touch = DT_PUSH_SLOT(*touches, n, *cap);
+		memset(touch, 0, sizeof(*touch));
+		touch->tensor = (uint32_t)i;
+		touch->roles = g10_roles(DNNTRACE_ROLE_UNKNOWN, t, touched_before[i],
 				kernel_start);
 	}
 	for (size_t j = 0; j < n; j++)

@@ -18,10 +18,11 @@
 
 struct dt_stream_points;
 
-/* The host call a kernel links to: a launch or a library call. */
+/* The host call a kernel links to: a launch or a library call (or, for
+ * the tensors of a graph kernel, a node call: index into node_calls). */
 struct dt_call_ref {
 	uint8_t source;              /* enum dt_source */
-	size_t index;                /* into launches or lib_calls */
+	size_t index;                /* into launches, lib_calls or node_calls */
 };
 
 /* What every group of one process shares while it is built. */
@@ -55,6 +56,11 @@ uint32_t dt_call_n_tensors(const struct dt_process *p, struct dt_call_ref call);
 size_t dt_call_touches(const struct dt_process_view *v, struct dt_call_ref call,
 		const struct dt_u64map *index_of_id, bool *touched_before,
 		uint64_t kernel_start, struct dt_group *g,
+		struct dt_touch **touches, size_t *cap);
+
+/* The touches of a graph kernel whose tensors are unknown: every tensor of
+ * g live at kernel_start, roles unknown (tensor_uses.c says why). */
+size_t dt_live_touches(bool *touched_before, uint64_t kernel_start, struct dt_group *g,
 		struct dt_touch **touches, size_t *cap);
 
 #endif

@@ -39,6 +39,11 @@ enum dt_event_kind {
 	DT_EVENT_RECORDS_DROPPED,
 	DT_EVENT_POWER,
 	DT_EVENT_DISCARDED,          /* events the tracer or the trace lost */
+	/* format 4: CUDA graph nodes (model/graph_nodes.c) */
+	DT_EVENT_CAPTURED_NODE,      /* call_id became node_id */
+	DT_EVENT_GRAPH_NODE,         /* call_id, api, graph_exec, node_id, tensors, result */
+	DT_EVENT_GRAPH_NODE_CLONE,   /* node_id copied from original_node_id (graph_exec) */
+	DT_EVENT_GRAPH_EXEC_UPDATE,  /* graph_exec updated: tensors = the node ids */
 };
 
 struct dt_event {
@@ -93,6 +98,10 @@ struct dt_event {
 	uint32_t read_ns, power_mw;
 	uint64_t energy_mj;
 	bool power_ok, energy_ok;
+	/* format 4: graph launch, graph events (graph_exec); GPU kernel and
+	 * graph events (node_id: CUPTI's graph node id, 0: none) */
+	uint64_t graph_exec;
+	uint64_t node_id, original_node_id;
 };
 
 #endif

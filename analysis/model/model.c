@@ -8,6 +8,8 @@
  */
 #include "analysis/model/model.h"
 
+#include "analysis/model/graph_nodes.h"
+
 #include "analysis/model/api_names.h"
 #include "analysis/model/nvtx_ranges.h"
 #include "analysis/model/power_samples.h"
@@ -47,6 +49,7 @@ static void process_free(struct dt_process *p)
 	free(p->unnamed_launches);
 	dt_u64map_free(&p->kernel_names);
 	free(p->unnamed_kernels);
+	dt_process_free_graphs(p);
 }
 
 /* free(*array) and its count and capacity, through the macro below */
@@ -280,6 +283,8 @@ static void on_launch(struct dt_model *m, const struct dt_event *e)
 	l->result = e->result;
 	l->tensors_at = p->n_launch_tensors;
 	l->n_tensors = n_tensors;
+	l->nodes_at = 0;
+	l->n_nodes = 0;
 	for (uint32_t i = 0; i < n_tensors; i++)
 		*DT_PUSH_SLOT(p->launch_tensors, p->n_launch_tensors,
 				p->cap_launch_tensors) = e->tensors[i];
@@ -294,7 +299,7 @@ static void on_launch(struct dt_model *m, const struct dt_event *e)
  * Stored as a launch with no tensors, so a graph kernel links, orders and
  * merges into an op like a launch's kernels (group_build.c) and binds the
  * launch's stream (stream_order.c). Which tensors a graph node touches is
- * not traced: its kernels show none. Assumed, not tested on a real GPU:
+ * given by its node (graph_nodes.c, format 4). Assumed, not tested on a real GPU:
  * CUPTI gives every kernel, copy and set of a graph launch the launch's
  * correlation id (CUDA 12/13 CUPTI documents graph node records carrying
  * the cudaGraphLaunch correlation id).
@@ -302,8 +307,11 @@ static void on_launch(struct dt_model *m, const struct dt_event *e)
 static void on_graph_launch(struct dt_model *m, const struct dt_event *e)
 {
 	on_launch(m, e);
+	struct dt_process *p = dt_model_process(m, e->vpid);
 	if (e->result == 0)
-		note_copy_call(dt_model_process(m, e->vpid), e->call_id, e->ts);
+		note_copy_call(p, e->call_id, e->ts);
+	/* format 4: which call each node of the exec has its tensors from */
+	dt_graph_on_launch(p, e->ts, e->graph_exec);
 }
 
 static void on_lib_call(struct dt_model *m, const struct dt_event *c)
@@ -465,6 +473,7 @@ static void on_gpu_kernel(struct dt_model *m, const struct dt_event *e)
 	k->start = e->gpu_start;
 	k->end = e->gpu_end < e->gpu_start ? e->gpu_start : e->gpu_end;
 	k->name = dt_strpool_intern(&m->names, e->name ? e->name : "");
+	k->graph_node_id = e->node_id;   /* format 4: the graph node that ran it */
 	if (e->name_later)   /* named at the end */
 		*DT_PUSH_SLOT(p->unnamed_kernels, p->n_unnamed_kernels,
 				p->cap_unnamed_kernels) = (struct dt_unnamed){
@@ -533,6 +542,13 @@ void dt_model_on_event(struct dt_model *m, const struct dt_event *e)
 		break;
 	case DT_EVENT_POWER:
 		dt_model_on_power_event(m, e);
+		break;
+	case DT_EVENT_CAPTURED_NODE:
+	case DT_EVENT_GRAPH_NODE:
+	case DT_EVENT_GRAPH_NODE_CLONE:
+	case DT_EVENT_GRAPH_EXEC_UPDATE:
+		m->dnntrace_events++;
+		dt_graph_on_event(dt_model_process(m, e->vpid), e);
 		break;
 	case DT_EVENT_DISCARDED:
 		if (e->count_known)

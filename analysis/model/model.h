@@ -91,6 +91,10 @@ struct dt_launch {
 	size_t tensors_at;         /* into dt_process.launch_tensors */
 	uint32_t n_tensors;
 	int result;
+	/* a graph launch (format 4): which call each node of its exec took its
+	 * tensors from at this launch, sorted by node (graph_nodes.c) */
+	size_t nodes_at;           /* into dt_process.launch_nodes */
+	uint32_t n_nodes;
 };
 
 /* One data pointer argument of a library call. */
@@ -123,6 +127,34 @@ struct dt_gpu_kernel {
 	uint64_t start;
 	uint64_t end;
 	const char *name;          /* interned */
+	uint64_t graph_node_id;    /* format 4: CUPTI's graphNodeId; 0: none */
+};
+
+/* Graph nodes (graph_nodes.c, format 4). A kernel node's parameters set by
+ * a graph call (dnntrace_api:graph_node): its tensors, like a launch's. */
+struct dt_node_call {
+	uint64_t call_id;
+	int api;                   /* a copy or set node's: tensors[0] is written */
+	size_t tensors_at;         /* into dt_process.launch_tensors */
+	uint32_t n_tensors;
+};
+
+/* A node of an executable graph: the copy instantiation made of original. */
+struct dt_exec_node {
+	uint64_t original, node;
+};
+
+/* An executable graph's nodes, in the order CUPTI reported their clones. */
+struct dt_exec {
+	uint64_t exec;             /* the handle */
+	struct dt_exec_node *nodes;
+	size_t n_nodes, cap_nodes;
+};
+
+/* At one graph launch: node took its tensors from the call source_call
+ * (0: unknown). */
+struct dt_launch_node {
+	uint64_t node, source_call;
 };
 
 /*
@@ -238,6 +270,18 @@ struct dt_process {
 	struct dt_u64map kernel_names;      /* GPU kernel name id -> interned name */
 	struct dt_unnamed *unnamed_kernels; /* named at the end */
 	size_t n_unnamed_kernels, cap_unnamed_kernels;
+	/* CUDA graphs (graph_nodes.c) */
+	struct dt_node_call *node_calls;    /* explicit node parameters */
+	size_t n_node_calls, cap_node_calls;
+	struct dt_u64map node_call_index;   /* call_id -> index in node_calls */
+	struct dt_u64map captured_calls;    /* call ids that became graph nodes */
+	struct dt_u64map node_source;       /* node id -> call_id of its tensors
+	                                     * now (0: unknown) */
+	struct dt_exec *execs;
+	size_t n_execs, cap_execs;
+	struct dt_u64map exec_index;        /* exec handle -> index in execs */
+	struct dt_launch_node *launch_nodes;/* graph launches' snapshots */
+	size_t n_launch_nodes, cap_launch_nodes;
 };
 
 struct dt_model {

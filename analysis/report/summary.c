@@ -117,6 +117,10 @@ void dt_write_summary(FILE *f, const struct dt_group *g,
 				!dt_record_status.present ?
 				": the process was killed, or the trace lost them" :
 				dt_record_status_killed() ? ": the process was killed" : "");
+	if (g->graph_kernels_unknown)
+		fprintf(f, "graph kernels with unknown tensors: %" PRIu64
+				" (each counts as touching every live tensor: none "
+				"is idle across it)\n", g->graph_kernels_unknown);
 
 	/* top tensors by idle byte-seconds: a partial selection, ties by id */
 	size_t top[TOP_IDLE], n_top = 0;

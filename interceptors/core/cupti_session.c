@@ -94,6 +94,7 @@ static struct {
 	__typeof__(&cuptiActivityEnableRuntimeApi) enable_runtime_api;
 	__typeof__(&cuptiActivityEnableDriverApi) enable_driver_api;
 	__typeof__(&cuptiEnableCallback) enable_callback;
+	__typeof__(&cuptiGetGraphNodeId) graph_node_id;
 } cupti;
 
 /* The --gpu-records mode this process records in (set once, at start). */
@@ -201,7 +202,8 @@ static void *open_cupti(void)
 struct record_layout {
 	const char *records; /* for the status message */
 	size_t kernel_start, kernel_end, kernel_device, kernel_context, kernel_stream,
-	       kernel_correlation, kernel_name, kernel_grid, kernel_block, kernel_shared_mem;
+	       kernel_correlation, kernel_name, kernel_grid, kernel_block, kernel_shared_mem,
+	       kernel_graph_node;
 	size_t copy_kind, copy_bytes, copy_start, copy_end, copy_device, copy_context,
 	       copy_stream, copy_correlation;
 	size_t set_value, set_bytes, set_start, set_end, set_device, set_context, set_stream,
@@ -213,7 +215,8 @@ struct record_layout {
 	.kernel_device = offsetof(T, deviceId), .kernel_context = offsetof(T, contextId), \
 	.kernel_stream = offsetof(T, streamId), .kernel_correlation = offsetof(T, correlationId), \
 	.kernel_name = offsetof(T, name), .kernel_grid = offsetof(T, gridX), \
-	.kernel_block = offsetof(T, blockX), .kernel_shared_mem = offsetof(T, dynamicSharedMemory)
+	.kernel_block = offsetof(T, blockX), .kernel_shared_mem = offsetof(T, dynamicSharedMemory), \
+	.kernel_graph_node = offsetof(T, graphNodeId)
 #define COPY_FIELDS(T) \
 	.copy_kind = offsetof(T, copyKind), .copy_bytes = offsetof(T, bytes), \
 	.copy_start = offsetof(T, start), .copy_end = offsetof(T, end), \
@@ -327,6 +330,8 @@ static const char *load_symbols(void *handle)
 	cupti.subscribe = (__typeof__(cupti.subscribe))dnntrace_real_dlsym(handle, "cuptiSubscribe");
 	cupti.result_string = (__typeof__(cupti.result_string))dnntrace_real_dlsym(handle, "cuptiGetResultString");
 	cupti.get_version = (__typeof__(cupti.get_version))dnntrace_real_dlsym(handle, "cuptiGetVersion");
+	cupti.graph_node_id = (__typeof__(cupti.graph_node_id))dnntrace_real_dlsym(
+		handle, "cuptiGetGraphNodeId");
 	cupti.enable_runtime_api = (__typeof__(cupti.enable_runtime_api))
 		dnntrace_real_dlsym(handle, "cuptiActivityEnableRuntimeApi");
 	cupti.enable_driver_api = (__typeof__(cupti.enable_driver_api))
@@ -377,6 +382,7 @@ static void emit_record(const CUpti_Activity *record)
 			.end = gpu_time(field_u64(record, l->kernel_end)),
 			.name_id = kernel_name_id(name),
 			.shared_mem = field_u32(record, l->kernel_shared_mem),
+			.graph_node_id = field_u64(record, l->kernel_graph_node),
 		};
 		/* gridX..Z and blockX..Z: three int32 in a row each. */
 		for (int i = 0; i < 3; i++) {
@@ -442,11 +448,34 @@ static void CUPTIAPI buffer_completed(CUcontext context, uint32_t stream_id, uin
 	free(buffer);
 }
 
-/* CUPTI needs a callback to subscribe; no domain is enabled, so it never runs. */
-static void CUPTIAPI ignore_callback(void *userdata, CUpti_CallbackDomain domain,
-				     CUpti_CallbackId id, const void *data)
+bool cupti_session_graph_node_id(const void *node, uint64_t *id)
 {
-	(void)userdata; (void)domain; (void)id; (void)data;
+	*id = 0;
+	return atomic_load(&cupti_session_running) && cupti.graph_node_id && node &&
+	       cupti.graph_node_id((CUgraphNode)node, id) == CUPTI_SUCCESS && *id;
+}
+
+/*
+ * The one callback enabled: CUPTI_CBID_RESOURCE_GRAPHNODE_CLONED, raised on
+ * the thread that clones or instantiates a graph, once per node copied.
+ * The copy's id is what GPU records of an exec's launches carry (assumed
+ * from CUPTI's documentation and NVIDIA's samples, which map records to
+ * nodes through this callback; not seen on a GPU).
+ */
+static void CUPTIAPI graph_callback(void *userdata, CUpti_CallbackDomain domain,
+				    CUpti_CallbackId id, const void *data)
+{
+	(void)userdata;
+	if (domain != CUPTI_CB_DOMAIN_RESOURCE || id != CUPTI_CBID_RESOURCE_GRAPHNODE_CLONED ||
+	    !data || !lttng_ust_tracepoint_enabled(dnntrace_api, graph_node_clone))
+		return;
+	const CUpti_GraphData *g = ((const CUpti_ResourceData *)data)->resourceDescriptor;
+	uint64_t node = 0, original = 0;
+	if (!g || !cupti.graph_node_id ||
+	    cupti.graph_node_id(g->node, &node) != CUPTI_SUCCESS ||
+	    cupti.graph_node_id(g->originalNode, &original) != CUPTI_SUCCESS)
+		return;
+	DNNTRACE_EMIT(dnntrace_api, graph_node_clone, node, original, g->graphExec);
 }
 
 /*
@@ -486,6 +515,19 @@ static void CUPTIAPI link_callback(void *userdata, CUpti_CallbackDomain domain,
 	last_linked_correlation = call->correlationId;
 	last_linked_call = call_id;
 	DNNTRACE_EMIT(dnntrace_gpu, external_correlation, call->correlationId, call_id);
+}
+
+/* The one subscriber: CUPTI's graph node clones (graph_callback) and, in
+ * the work and kernels modes, the linked entry points (link_callback);
+ * each looks only at its own domains, and CUPTI calls only what was
+ * enabled. */
+static void CUPTIAPI session_callback(void *userdata, CUpti_CallbackDomain domain,
+				      CUpti_CallbackId id, const void *data)
+{
+	if (domain == CUPTI_CB_DOMAIN_RESOURCE)
+		graph_callback(userdata, domain, id, data);
+	else
+		link_callback(userdata, domain, id, data);
 }
 
 static void measure_clock_offset(void)
@@ -663,12 +705,16 @@ static int start_activity(char *message, size_t size)
 	bool want_callbacks = records_mode != DNNTRACE_GPU_RECORDS_FULL;
 	CUpti_SubscriberHandle subscriber = NULL;
 	if (cupti.subscribe) {
-		result = cupti.subscribe(&subscriber, want_callbacks ? link_callback : ignore_callback,
-					 NULL);
+		result = cupti.subscribe(&subscriber, session_callback, NULL);
 		if (result != CUPTI_SUCCESS) {
 			snprintf(message, size, "cuptiSubscribe: %s", result_name(result));
 			return (int)result;
 		}
+		/* Without it graph kernels have no node to take tensors from:
+		 * the analysis counts them as unknown. */
+		if (cupti.enable_callback)
+			cupti.enable_callback(1, subscriber, CUPTI_CB_DOMAIN_RESOURCE,
+					      CUPTI_CBID_RESOURCE_GRAPHNODE_CLONED);
 	}
 	/* Before the activity kinds: a mode that cannot link by callback
 	 * becomes full, and says so. */

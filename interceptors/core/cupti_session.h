@@ -31,6 +31,10 @@ void cupti_session_forget(void);
 
 extern atomic_bool cupti_session_running;
 
+/* CUPTI's id of a graph node (cuptiGetGraphNodeId), the id GPU records of
+ * graph launches carry; false (and 0) when CUPTI does not run or cannot say. */
+bool cupti_session_graph_node_id(const void *node, uint64_t *id);
+
 /*
  * Push call_id around a forwarded call (--gpu-records=full: as the CUSTOM0
  * external correlation id; work, kernels: on this thread's own stack, which

@@ -7,6 +7,7 @@
 
 #include "interceptors/core/lib_call.h"
 #include "interceptors/core/event_count.h"
+#include "interceptors/core/graph_capture.h"
 #include "interceptors/core/tracer.h"
 #include "tracepoints/dnntrace_lib.h"
 
@@ -100,4 +101,6 @@ void lib_call_emit(struct lib_call *c, unsigned long long call_id,
 	c->event.start_ns = start_ns;
 	c->event.result = result;
 	DNNTRACE_EMIT(dnntrace_lib, call, &c->event);
+	if (result == 0)
+		graph_capture_note(c->event.stream, -1, call_id);
 }

@@ -18,6 +18,7 @@
 
 #include "interceptors/driver/cuda_driver_ptds.h"
 #include "interceptors/core/event_count.h"
+#include "interceptors/core/graph_capture.h"
 #include "interceptors/core/wrapper.h"
 #include "tracepoints/dnntrace_api.h"
 
@@ -57,6 +58,8 @@ static void record_memcpy(const struct traced_call *call, enum dnntrace_api_id a
 
 	DNNTRACE_EMIT(dnntrace_api, memcpy, call->call_id, api, (int)direction, dst, src,
 			     bytes, stream, tensors, (int)result, call->start_ns);
+	if (result == CUDA_SUCCESS)
+		graph_capture_note(stream, (int)api, call->call_id);
 }
 
 static void record_memset(const struct traced_call *call, enum dnntrace_api_id api,
@@ -66,6 +69,8 @@ static void record_memset(const struct traced_call *call, enum dnntrace_api_id a
 	DNNTRACE_EMIT(dnntrace_api, memset, call->call_id, api, ADDRESS(dst), (int)value,
 			     bytes, stream, tracer_tensor_of(ADDRESS(dst)), (int)result,
 			     call->start_ns);
+	if (result == CUDA_SUCCESS)
+		graph_capture_note(stream, (int)api, call->call_id);
 }
 
 #define NOT_FOUND CUDA_ERROR_SHARED_OBJECT_SYMBOL_NOT_FOUND

@@ -76,6 +76,8 @@ extern cudaError_t cudaGetDriverEntryPointByVersion_ptsz(
 	const char *symbol, void **funcPtr, unsigned int cudaVersion, unsigned long long flags,
 	enum cudaDriverEntryPointQueryResult *driverStatus);
 
+CUresult CUDAAPI cuStreamBeginCapture_v2_ptsz(CUstream hStream, CUstreamCaptureMode mode);
+
 #ifndef DNNTRACE_SAME_PROTOTYPE
 #define DNNTRACE_SAME_PROTOTYPE(a, b) \
 	_Static_assert(__builtin_types_compatible_p(__typeof__(a), __typeof__(b)), \

@@ -23,6 +23,7 @@
 
 #include "interceptors/driver/cuda_driver_ptds.h"
 #include "interceptors/core/event_count.h"
+#include "interceptors/core/graph_capture.h"
 #include "interceptors/core/kernel_info.h"
 #include "interceptors/core/wrapper.h"
 #include "tracepoints/dnntrace_api.h"
@@ -86,6 +87,8 @@ static void record_launch(const struct traced_call *call, enum dnntrace_api_id a
 	kernel_info_announce(info);
 	DNNTRACE_EMIT(dnntrace_api, launch, call->call_id, api, info->function_id, stream,
 			     tensors, n_tensors, (int)result, call->start_ns);
+	if (result == CUDA_SUCCESS)
+		graph_capture_note(stream, (int)api, call->call_id);
 }
 
 #define LAUNCH_KERNEL(name)                                                                \

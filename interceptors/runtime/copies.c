@@ -17,6 +17,7 @@
 
 #include "interceptors/runtime/cuda_ptds.h"
 #include "interceptors/core/event_count.h"
+#include "interceptors/core/graph_capture.h"
 #include "interceptors/core/wrapper.h"
 #include "tracepoints/dnntrace_api.h"
 
@@ -48,6 +49,8 @@ static void record_memcpy(const struct traced_call *call, enum dnntrace_api_id a
 
 	DNNTRACE_EMIT(dnntrace_api, memcpy, call->call_id, api, (int)kind, dst, src,
 			     bytes, stream, tensors, (int)result, call->start_ns);
+	if (result == cudaSuccess)
+		graph_capture_note(stream, (int)api, call->call_id);
 }
 
 static void record_memset(const struct traced_call *call, enum dnntrace_api_id api,
@@ -58,6 +61,8 @@ static void record_memset(const struct traced_call *call, enum dnntrace_api_id a
 
 	DNNTRACE_EMIT(dnntrace_api, memset, call->call_id, api, ptr, value, bytes,
 			     stream, tensor, (int)result, call->start_ns);
+	if (result == cudaSuccess)
+		graph_capture_note(stream, (int)api, call->call_id);
 }
 
 /* --- copies ----------------------------------------------------------- */

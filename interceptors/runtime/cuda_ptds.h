@@ -41,6 +41,8 @@ extern cudaError_t cudaMallocFromPoolAsync_ptsz(void **ptr, size_t size,
 extern cudaError_t cudaMemPrefetchAsync_ptsz(const void *devPtr, size_t count,
 					     struct cudaMemLocation location, unsigned int flags,
 					     cudaStream_t stream);
+extern cudaError_t cudaStreamBeginCapture_ptsz(cudaStream_t stream,
+					      enum cudaStreamCaptureMode mode);
 
 #ifndef DNNTRACE_SAME_PROTOTYPE
 #define DNNTRACE_SAME_PROTOTYPE(a, b) \

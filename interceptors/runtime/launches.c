@@ -18,6 +18,7 @@
 #include "interceptors/runtime/cuda_nvcc13.h"
 #include "interceptors/core/event_count.h"
 #include "interceptors/runtime/cuda_ptds.h"
+#include "interceptors/core/graph_capture.h"
 #include "interceptors/core/kernel_info.h"
 #include "interceptors/core/wrapper.h"
 #include "tracepoints/dnntrace_api.h"
@@ -44,6 +45,8 @@ static void record_launch(const struct traced_call *call, enum dnntrace_api_id a
 	kernel_info_announce(info);
 	DNNTRACE_EMIT(dnntrace_api, launch, call->call_id, api, info->function_id, stream,
 			     tensors, n_tensors, (int)result, call->start_ns);
+	if (result == cudaSuccess)
+		graph_capture_note(stream, (int)api, call->call_id);
 }
 
 /* cudaLaunchKernel and its _ptsz twin: the kernel by its host function. */

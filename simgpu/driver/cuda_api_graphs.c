@@ -6,11 +6,18 @@
  * cuGraphInstantiateWithFlags (cuGraphInstantiate), cuGraphLaunch[_ptsz],
  * cuGraphExecDestroy, cuGraphDestroy, stream capture
  * (cuStreamBeginCapture_v2[_ptsz], cuStreamEndCapture[_ptsz]) and
- * cuLaunchHostFunc[_ptsz], which a capture turns into a host node.
+ * cuLaunchHostFunc[_ptsz], which a capture turns into a host node; node
+ * parameters and updates (cuGraphKernelNodeGetParams_v2 / SetParams_v2,
+ * cuGraphExecKernelNodeSetParams_v2, cuGraphExecUpdate_v2,
+ * cuGraphNodeGetType) and capture queries (cuStreamGetCaptureInfo_v3,
+ * cuStreamIsCapturing, with _ptsz twins), child graph nodes
+ * (cuGraphAddChildGraphNode, cuGraphChildGraphNodeGetGraph).
  * Semantics in core_graphs.c. This file must never read kernel parameters
  * nor accept an array memory type (the simulated device has no arrays).
  */
 #include "simgpu/driver/driver_internal.h"
+
+#include <string.h>
 
 CUresult cuGraphCreate(CUgraph *phGraph, unsigned int flags)
 {
@@ -34,9 +41,10 @@ static CUresult add_kernel_node(CUgraphNode *out, CUgraph graph,
 		return CUDA_ERROR_INVALID_HANDLE;
 	dim3 grid = { p->gridDimX, p->gridDimY, p->gridDimZ };
 	dim3 block = { p->blockDimX, p->blockDimY, p->blockDimZ };
+	/* Parameters packed in extra are not kept (GetParams gives none). */
 	return sim_cu_result(sim_graph_add_kernel_node(
 		out, graph, deps, ndeps, func, grid, block, p->sharedMemBytes,
-		p->kernelParams || p->extra));
+		p->kernelParams || p->extra, p->kernelParams));
 }
 
 CUresult cuGraphAddKernelNode_v2(CUgraphNode *phGraphNode, CUgraph hGraph,
@@ -264,4 +272,203 @@ CUresult cuStreamEndCapture_ptsz(CUstream hStream, CUgraph *phGraph)
 	DRIVER_ENTER();
 	DRIVER_API_CALL(cuStreamEndCapture_ptsz,
 			sim_cu_result(sim_stream_end_capture(hStream, 1, phGraph)));
+}
+
+/* ---- node parameters and updates ---- */
+
+/* A CUDA_KERNEL_NODE_PARAMS_v2 as the core's view; NULL when malformed. */
+static CUresult kernel_view(const CUDA_KERNEL_NODE_PARAMS_v2 *p,
+			    struct sim_kernel_node *v, int *has_args)
+{
+	if (!p || (p->kernelParams && p->extra))
+		return CUDA_ERROR_INVALID_VALUE;
+	const void *func = p->func ? (const void *)p->func : (const void *)p->kern;
+	if (!sim_function_of(func, 1))
+		return CUDA_ERROR_INVALID_HANDLE;
+	*v = (struct sim_kernel_node){
+		func, { p->gridDimX, p->gridDimY, p->gridDimZ },
+		{ p->blockDimX, p->blockDimY, p->blockDimZ },
+		p->sharedMemBytes, p->kernelParams };
+	*has_args = p->kernelParams || p->extra;
+	return CUDA_SUCCESS;
+}
+
+/* The kernel comes back as the CUfunction (or CUkernel) it was given as;
+ * kernelParams point to the node's own copy of the values; extra NULL. */
+static CUresult kernel_node_get(CUgraphNode node, CUDA_KERNEL_NODE_PARAMS_v2 *p)
+{
+	struct sim_kernel_node v;
+	if (!p)
+		return CUDA_ERROR_INVALID_VALUE;
+	CUresult r = sim_cu_result(sim_graph_kernel_node_get(node, &v));
+	if (r != CUDA_SUCCESS)
+		return r;
+	memset(p, 0, sizeof(*p));
+	if (sim_function_of(v.func, 1) == (CUfunction)v.func)
+		p->func = (CUfunction)v.func;
+	else
+		p->kern = (CUkernel)v.func;
+	p->gridDimX = v.grid.x, p->gridDimY = v.grid.y, p->gridDimZ = v.grid.z;
+	p->blockDimX = v.block.x, p->blockDimY = v.block.y, p->blockDimZ = v.block.z;
+	p->sharedMemBytes = v.shared_mem;
+	p->kernelParams = v.params;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuGraphKernelNodeGetParams_v2(CUgraphNode hNode,
+				       CUDA_KERNEL_NODE_PARAMS *nodeParams)
+{
+	DRIVER_ENTER();
+	DRIVER_API_CALL(cuGraphKernelNodeGetParams_v2,
+			kernel_node_get(hNode, nodeParams));
+}
+
+static CUresult kernel_node_set(CUgraphExec exec, CUgraphNode node,
+				const CUDA_KERNEL_NODE_PARAMS_v2 *p)
+{
+	struct sim_kernel_node v;
+	int has_args;
+	CUresult r = kernel_view(p, &v, &has_args);
+	if (r != CUDA_SUCCESS)
+		return r;
+	return sim_cu_result(exec ? sim_graph_exec_kernel_node_set(exec, node, &v, has_args)
+				  : sim_graph_kernel_node_set(node, &v, has_args));
+}
+
+CUresult cuGraphKernelNodeSetParams_v2(CUgraphNode hNode,
+				       const CUDA_KERNEL_NODE_PARAMS *nodeParams)
+{
+	DRIVER_ENTER();
+	DRIVER_API_CALL(cuGraphKernelNodeSetParams_v2,
+			kernel_node_set(NULL, hNode, nodeParams));
+}
+
+CUresult cuGraphExecKernelNodeSetParams_v2(CUgraphExec hGraphExec, CUgraphNode hNode,
+					   const CUDA_KERNEL_NODE_PARAMS *nodeParams)
+{
+	DRIVER_ENTER();
+	if (!hGraphExec)
+		return CUDA_ERROR_INVALID_VALUE;
+	DRIVER_API_CALL(cuGraphExecKernelNodeSetParams_v2,
+			kernel_node_set(hGraphExec, hNode, nodeParams));
+}
+
+static CUresult exec_update(CUgraphExec exec, CUgraph graph,
+			    CUgraphExecUpdateResultInfo *info)
+{
+	struct sim_update_result r;
+	if (!info)
+		return CUDA_ERROR_INVALID_VALUE;
+	CUresult result = sim_cu_result(sim_graph_exec_update(exec, graph, &r));
+	info->result = (CUgraphExecUpdateResult)r.result;
+	info->errorNode = r.error_node;
+	info->errorFromNode = r.error_from_node;
+	return result;
+}
+
+CUresult cuGraphExecUpdate_v2(CUgraphExec hGraphExec, CUgraph hGraph,
+			      CUgraphExecUpdateResultInfo *resultInfo)
+{
+	DRIVER_ENTER();
+	DRIVER_API_CALL(cuGraphExecUpdate_v2,
+			exec_update(hGraphExec, hGraph, resultInfo));
+}
+
+static CUresult node_get_type(CUgraphNode node, CUgraphNodeType *type)
+{
+	int t = 0;
+	if (!type)
+		return CUDA_ERROR_INVALID_VALUE;
+	CUresult r = sim_cu_result(sim_graph_node_type(node, &t));
+	if (r == CUDA_SUCCESS)
+		*type = (CUgraphNodeType)t;
+	return r;
+}
+
+CUresult cuGraphNodeGetType(CUgraphNode hNode, CUgraphNodeType *type)
+{
+	DRIVER_ENTER();
+	DRIVER_API_CALL(cuGraphNodeGetType, node_get_type(hNode, type));
+}
+
+/* ---- capture queries ---- */
+
+static CUresult capture_info(CUstream stream, int per_thread, CUstreamCaptureStatus *status,
+			     cuuint64_t *id, CUgraph *graph, const CUgraphNode **deps,
+			     const CUgraphEdgeData **edges, size_t *ndeps)
+{
+	int st = 0;
+	uint64_t capture_id = 0;
+	if (!status)
+		return CUDA_ERROR_INVALID_VALUE;
+	CUresult r = sim_cu_result(sim_stream_capture_info(stream, per_thread, &st,
+							   &capture_id, graph, deps, ndeps));
+	if (r != CUDA_SUCCESS)
+		return r;
+	*status = (CUstreamCaptureStatus)st;
+	if (id && st == CU_STREAM_CAPTURE_STATUS_ACTIVE)
+		*id = capture_id;
+	if (edges)
+		*edges = NULL; /* every edge a default one (cuda.h: NULL allowed) */
+	return CUDA_SUCCESS;
+}
+
+CUresult cuStreamGetCaptureInfo_v3(CUstream hStream, CUstreamCaptureStatus *captureStatus_out,
+				   cuuint64_t *id_out, CUgraph *graph_out,
+				   const CUgraphNode **dependencies_out,
+				   const CUgraphEdgeData **edgeData_out,
+				   size_t *numDependencies_out)
+{
+	DRIVER_ENTER();
+	DRIVER_API_CALL(cuStreamGetCaptureInfo_v3,
+			capture_info(hStream, 0, captureStatus_out, id_out, graph_out,
+				     dependencies_out, edgeData_out, numDependencies_out));
+}
+
+CUresult cuStreamGetCaptureInfo_v3_ptsz(CUstream hStream,
+					CUstreamCaptureStatus *captureStatus_out,
+					cuuint64_t *id_out, CUgraph *graph_out,
+					const CUgraphNode **dependencies_out,
+					const CUgraphEdgeData **edgeData_out,
+					size_t *numDependencies_out)
+{
+	DRIVER_ENTER();
+	DRIVER_API_CALL(cuStreamGetCaptureInfo_v3_ptsz,
+			capture_info(hStream, 1, captureStatus_out, id_out, graph_out,
+				     dependencies_out, edgeData_out, numDependencies_out));
+}
+
+CUresult cuStreamIsCapturing(CUstream hStream, CUstreamCaptureStatus *captureStatus)
+{
+	DRIVER_ENTER();
+	DRIVER_API_CALL(cuStreamIsCapturing,
+			capture_info(hStream, 0, captureStatus, NULL, NULL, NULL, NULL,
+				     NULL));
+}
+
+CUresult cuStreamIsCapturing_ptsz(CUstream hStream, CUstreamCaptureStatus *captureStatus)
+{
+	DRIVER_ENTER();
+	DRIVER_API_CALL(cuStreamIsCapturing_ptsz,
+			capture_info(hStream, 1, captureStatus, NULL, NULL, NULL, NULL,
+				     NULL));
+}
+
+/* ---- child graph nodes ---- */
+
+CUresult cuGraphAddChildGraphNode(CUgraphNode *phGraphNode, CUgraph hGraph,
+				  const CUgraphNode *dependencies, size_t numDependencies,
+				  CUgraph childGraph)
+{
+	DRIVER_ENTER();
+	DRIVER_API_CALL(cuGraphAddChildGraphNode,
+			sim_cu_result(sim_graph_add_child_node(phGraphNode, hGraph, dependencies,
+							       numDependencies, childGraph)));
+}
+
+CUresult cuGraphChildGraphNodeGetGraph(CUgraphNode hNode, CUgraph *phGraph)
+{
+	DRIVER_ENTER();
+	DRIVER_API_CALL(cuGraphChildGraphNodeGetGraph,
+			sim_cu_result(sim_graph_child_graph(hNode, phGraph)));
 }

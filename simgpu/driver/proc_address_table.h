@@ -216,6 +216,23 @@
 	FN(cuStreamBeginCapture, 10010, cuStreamBeginCapture_v2)             \
 	PT(cuStreamBeginCapture, 10010, cuStreamBeginCapture_v2_ptsz)        \
 	FN(cuStreamEndCapture, 10000, cuStreamEndCapture)                    \
-	PT(cuStreamEndCapture, 10000, cuStreamEndCapture_ptsz)
+	PT(cuStreamEndCapture, 10000, cuStreamEndCapture_ptsz)               \
+	NONE(cuGraphKernelNodeGetParams, 10000)                              \
+	FN(cuGraphKernelNodeGetParams, 12000, cuGraphKernelNodeGetParams_v2) \
+	NONE(cuGraphKernelNodeSetParams, 10000)                              \
+	FN(cuGraphKernelNodeSetParams, 12000, cuGraphKernelNodeSetParams_v2) \
+	NONE(cuGraphExecKernelNodeSetParams, 10010)                          \
+	FN(cuGraphExecKernelNodeSetParams, 12000, cuGraphExecKernelNodeSetParams_v2) \
+	NONE(cuGraphExecUpdate, 10020)                                       \
+	FN(cuGraphExecUpdate, 12000, cuGraphExecUpdate_v2)                   \
+	FN(cuGraphNodeGetType, 10000, cuGraphNodeGetType)                    \
+	NONE(cuStreamGetCaptureInfo, 10010)                                  \
+	NONE(cuStreamGetCaptureInfo, 11030)                                  \
+	FN(cuStreamGetCaptureInfo, 12030, cuStreamGetCaptureInfo_v3)         \
+	PT(cuStreamGetCaptureInfo, 12030, cuStreamGetCaptureInfo_v3_ptsz)    \
+	FN(cuStreamIsCapturing, 10000, cuStreamIsCapturing)                  \
+	PT(cuStreamIsCapturing, 10000, cuStreamIsCapturing_ptsz)             \
+	FN(cuGraphAddChildGraphNode, 10000, cuGraphAddChildGraphNode)        \
+	FN(cuGraphChildGraphNodeGetGraph, 10000, cuGraphChildGraphNodeGetGraph)
 
 #endif

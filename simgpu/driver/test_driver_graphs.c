@@ -200,6 +200,16 @@ static void check_proc_address(void)
 		{ "cuLaunchHostFunc", 13000, 0, "cuLaunchHostFunc" },
 		{ "cuLaunchHostFunc", 13000, CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM,
 		  "cuLaunchHostFunc_ptsz" },
+		{ "cuGraphKernelNodeGetParams", 13000, 0, "cuGraphKernelNodeGetParams_v2" },
+		{ "cuGraphKernelNodeSetParams", 13000, 0, "cuGraphKernelNodeSetParams_v2" },
+		{ "cuGraphExecKernelNodeSetParams", 13000, 0,
+		  "cuGraphExecKernelNodeSetParams_v2" },
+		{ "cuGraphExecUpdate", 13000, 0, "cuGraphExecUpdate_v2" },
+		{ "cuGraphNodeGetType", 13000, 0, "cuGraphNodeGetType" },
+		{ "cuStreamGetCaptureInfo", 13000, 0, "cuStreamGetCaptureInfo_v3" },
+		{ "cuStreamGetCaptureInfo", 13000, CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM,
+		  "cuStreamGetCaptureInfo_v3_ptsz" },
+		{ "cuStreamIsCapturing", 13000, 0, "cuStreamIsCapturing" },
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		void *fn = NULL;
@@ -354,6 +364,104 @@ static void check_copy_nodes(void)
 	CHECK_CU(cuStreamDestroy(s));
 }
 
+/*
+ * The driver's node parameters and updates: a node keeps its own copy of
+ * the argument (GetParams after the caller's value changed), the exec's
+ * copy changes with cuGraphExecKernelNodeSetParams_v2 and
+ * cuGraphExecUpdate_v2 (the next launch's record shows the new grid), an
+ * update from another shape fails with its result info, and
+ * cuStreamGetCaptureInfo_v3 names the capturing graph and the node a
+ * launch became.
+ */
+static void check_updates(void)
+{
+	CUmodule m;
+	CUfunction a, b;
+	CHECK_CU(cuModuleLoadData(&m, "simgpu"));
+	CHECK_CU(cuModuleGetFunction(&a, m, "graph_a"));
+	CHECK_CU(cuModuleGetFunction(&b, m, "graph_b"));
+	CUstream s;
+	CHECK_CU(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
+	void *value = (void *)0x1234, *args[1] = { &value };
+	CUDA_KERNEL_NODE_PARAMS p = { .func = a, .kernelParams = args, .gridDimX = 3,
+				      .gridDimY = 1, .gridDimZ = 1, .blockDimX = 64,
+				      .blockDimY = 1, .blockDimZ = 1 };
+	CUgraph g;
+	CUgraphNode node;
+	CHECK_CU(cuGraphCreate(&g, 0));
+	CHECK_CU(cuGraphAddKernelNode(&node, g, NULL, 0, &p));
+	value = (void *)0x5678;
+	CUDA_KERNEL_NODE_PARAMS got;
+	CHECK_CU(cuGraphKernelNodeGetParams(node, &got));
+	CHECK(got.func == a && got.gridDimX == 3 && got.extra == NULL);
+	CHECK(*(void **)got.kernelParams[0] == (void *)0x1234);
+	CUgraphNodeType type;
+	CHECK_CU(cuGraphNodeGetType(node, &type));
+	CHECK_EQ_U64(type, CU_GRAPH_NODE_TYPE_KERNEL);
+	CUgraphExec exec;
+	CHECK_CU(cuGraphInstantiate(&exec, g, 0));
+	p.gridDimX = 5;
+	CHECK_CU(cuGraphExecKernelNodeSetParams(exec, node, &p));
+	CHECK_CU(cuGraphKernelNodeGetParams(node, &got));
+	CHECK_EQ_U64(got.gridDimX, 3); /* the graph's node is unchanged */
+	n_kernels = 0;
+	CHECK_CU(cuGraphLaunch(exec, s));
+	flush();
+	CHECK_EQ_U64(n_kernels, 1);
+	CHECK_EQ_U64(kernels[0].gridX, 5);
+	uint64_t exec_node_id = kernels[0].graphNodeId;
+
+	/* a graph of the same shape: the exec runs its parameters */
+	CUgraph same;
+	CUgraphNode same_node;
+	p.gridDimX = 7;
+	CHECK_CU(cuGraphCreate(&same, 0));
+	CHECK_CU(cuGraphAddKernelNode(&same_node, same, NULL, 0, &p));
+	CUgraphExecUpdateResultInfo info;
+	CHECK_CU(cuGraphExecUpdate(exec, same, &info));
+	CHECK_EQ_U64(info.result, CU_GRAPH_EXEC_UPDATE_SUCCESS);
+	n_kernels = 0;
+	CHECK_CU(cuGraphLaunch(exec, s));
+	flush();
+	CHECK_EQ_U64(kernels[0].gridX, 7);
+	CHECK_EQ_U64(kernels[0].graphNodeId, exec_node_id);
+	/* one more node: the topology changed, nothing is updated */
+	add(same, b, 1, &same_node, 1);
+	CHECK(cuGraphExecUpdate(exec, same, &info) == CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE);
+	CHECK_EQ_U64(info.result, CU_GRAPH_EXEC_UPDATE_ERROR_TOPOLOGY_CHANGED);
+	CHECK(info.errorNode == NULL);
+	/* a missing parameter array, where the kernel has one, is refused */
+	CUDA_KERNEL_NODE_PARAMS none = p;
+	none.kernelParams = NULL;
+	CHECK(cuGraphKernelNodeSetParams(node, &none) == CUDA_ERROR_INVALID_VALUE);
+
+	CUstreamCaptureStatus status;
+	CHECK_CU(cuStreamIsCapturing(s, &status));
+	CHECK_EQ_U64(status, CU_STREAM_CAPTURE_STATUS_NONE);
+	CHECK_CU(cuStreamBeginCapture(s, CU_STREAM_CAPTURE_MODE_GLOBAL));
+	CHECK_CU(cuLaunchKernel(a, 9, 1, 1, 64, 1, 1, 0, s, args, NULL));
+	cuuint64_t id = 0;
+	CUgraph capturing = NULL;
+	const CUgraphNode *deps = NULL;
+	const CUgraphEdgeData *edges = (const CUgraphEdgeData *)1;
+	size_t ndeps = 0;
+	CHECK_CU(cuStreamGetCaptureInfo(s, &status, &id, &capturing, &deps, &edges, &ndeps));
+	CHECK_EQ_U64(status, CU_STREAM_CAPTURE_STATUS_ACTIVE);
+	CHECK(id != 0 && capturing != NULL && edges == NULL);
+	CHECK_EQ_U64(ndeps, 1);
+	CHECK_CU(cuGraphKernelNodeGetParams(deps[0], &got));
+	CHECK(got.gridDimX == 9 && *(void **)got.kernelParams[0] == (void *)0x5678);
+	CUgraph captured;
+	CHECK_CU(cuStreamEndCapture(s, &captured));
+	CHECK(captured == capturing);
+
+	CHECK_CU(cuGraphExecDestroy(exec));
+	CHECK_CU(cuGraphDestroy(g));
+	CHECK_CU(cuGraphDestroy(same));
+	CHECK_CU(cuGraphDestroy(captured));
+	CHECK_CU(cuStreamDestroy(s));
+}
+
 int main(void)
 {
 	setenv("SIMGPU_TIME_SCALE", "0", 1);
@@ -372,6 +480,7 @@ int main(void)
 	check_graph();
 	check_copy_nodes();
 	check_proc_address();
+	check_updates();
 	printf("simgpu driver graphs: ok\n");
 	return 0;
 }

@@ -130,7 +130,7 @@ analyze() {
 }
 
 # ---- build the tests/nvcc programs for this GPU
-programs=(nv_vadd nv_kernels nv_multi nv_graph nv_cublas)
+programs=(nv_vadd nv_kernels nv_multi nv_graph nv_cublas nv_graph_updates)
 build_programs() {
 	local cc=${CC:-cc} p sources libs build_s
 	build_s=$(date +%s)
@@ -144,7 +144,7 @@ build_programs() {
 	for p in "${programs[@]}"; do
 		sources=("$root/tests/nvcc/$p.cu") libs=()
 		[ "$p" = nv_multi ] && sources=("$root/tests/nvcc/nv_multi_main.cu" "$root/tests/nvcc/nv_multi_lib.cu")
-		[ "$p" = nv_cublas ] && libs=(-L"$cuda_lib" -lcublas)
+		[[ "$p" = nv_cublas || "$p" = nv_graph_updates ]] && libs=(-L"$cuda_lib" -lcublas)
 		"$nvcc" -arch="$arch" -cudart shared -I"$root" "${sources[@]}" "$work/nvcc/truth.o" \
 			-o "$work/nvcc/$p" "${libs[@]}" -ldl >"$work/nvcc/$p.log" 2>&1 &
 		pid[$p]=$!

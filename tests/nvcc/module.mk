@@ -14,7 +14,8 @@ NV_FLAGS := -arch=sm_90 -cudart shared -I. -Xcompiler -Wall,-Wextra $(NV_SAN)
 NV_TRUTH := $(BUILD)/workloads/obj/truth.o
 # (literal paths: this file is read before simgpu/module.mk)
 NV_SIMGPU := $(BUILD)/simgpu/lib/libcudart.so.13 $(BUILD)/simgpu/lib/libcuda.so.1
-NV_PROGRAMS := $(addprefix $(NV_OUT)/,nv_vadd nv_kernels nv_multi nv_graph nv_cublas)
+NV_PROGRAMS := $(addprefix $(NV_OUT)/,nv_vadd nv_kernels nv_multi nv_graph nv_cublas \
+	nv_graph_updates)
 # The fatbin reader's inputs: nv_kernels.cu as a fatbin (plain and with
 # every entry zstd-compressed) and as a bare cubin.
 NV_IMAGES := $(addprefix $(NV_OUT)/,nv_kernels.fatbin nv_kernels_zstd.fatbin nv_kernels.cubin)
@@ -36,6 +37,10 @@ $(NV_OUT)/nv_multi: tests/nvcc/nv_multi_main.cu tests/nvcc/nv_multi_lib.cu \
 # needs simgpu's libcudart at link time, and nvcc links the toolkit's); it
 # runs on simgpu's, which has the same SONAME and version nodes.
 $(NV_OUT)/nv_cublas: tests/nvcc/nv_cublas.cu tests/nvcc/nv_common.h $(NV_TRUTH) \
+		$(NV_SIMGPU) $(BUILD)/simgpu/lib/libcublas.so
+	@mkdir -p $(@D)
+	$(NVCC) $(NV_FLAGS) $< $(NV_TRUTH) -o $@ -L$(CUDA_HOME)/lib64 -lcublas -ldl
+$(NV_OUT)/nv_graph_updates: tests/nvcc/nv_graph_updates.cu tests/nvcc/nv_common.h $(NV_TRUTH) \
 		$(NV_SIMGPU) $(BUILD)/simgpu/lib/libcublas.so
 	@mkdir -p $(@D)
 	$(NVCC) $(NV_FLAGS) $< $(NV_TRUTH) -o $@ -L$(CUDA_HOME)/lib64 -lcublas -ldl

@@ -1,9 +1,10 @@
 // nv_graph: a CUDA graph captured from <<<>>> launches on a stream
 // (cudaStreamBeginCapture / EndCapture), instantiated and launched twice
-// between ordinary <<<>>> launches. As in tests/workloads/graph_steps.c, a
-// trace cannot know a graph node's pointers, so the truth declares graph
-// kernels with no tensors; simgpu_next_kernel_ns times the first kernel of
-// a graph launch, the others take the cost model, 2000 ns + 10 ns x blocks.
+// between ordinary <<<>>> launches. The truth lists each graph kernel's
+// tensors (step_a: x; step_b: x, y), which the trace knows from the
+// launches the capture turned into nodes; simgpu_next_kernel_ns times the
+// first kernel of a graph launch, the others take the cost model, 2000 ns
+// + 10 ns x blocks.
 //
 //   nv_graph TRUTH_DIR
 #include "tests/nvcc/nv_common.h"
@@ -31,13 +32,17 @@ __global__ void step_b(const float *x, float *y, int n)
 
 enum { N = 4096, B_BLOCKS = N / 128 };
 
-static void launch_graph(struct truth *truth, cudaGraphExec_t exec, cudaStream_t s, uint64_t first)
+static void launch_graph(struct truth *truth, cudaGraphExec_t exec, cudaStream_t s, uint64_t first,
+			 const float *x, const float *y)
 {
-	static const char *const names[] = {"_Z6step_aPfi", "_Z6step_bPKfPfi"};
-	const uint64_t durations[] = {first, 2000 + 10 * (uint64_t)B_BLOCKS};
+	const void *a_ptrs[] = {x}, *b_ptrs[] = {x, y};
+	const struct truth_graph_kernel kernels[] = {
+		{"_Z6step_aPfi", first, a_ptrs, 1, NULL, 0},
+		{"_Z6step_bPKfPfi", 2000 + 10 * (uint64_t)B_BLOCKS, b_ptrs, 2, NULL, 0},
+	};
 	nv_next_kernel_ns(first);
 	NV_CHECK(cudaGraphLaunch(exec, s));
-	truth_library_call(truth, "cudaGraphLaunch", names, durations, 2, NULL, 0);
+	truth_graph_launch(truth, "cudaGraphLaunch", kernels, 2);
 }
 
 int main(int argc, char **argv)
@@ -65,12 +70,12 @@ int main(int argc, char **argv)
 	prepare<<<N / 256, 256, 0, s>>>(x, N);
 	const void *k[] = {x};
 	nv_kernel(truth, "_Z7preparePfi", k, 1, 301000);
-	launch_graph(truth, exec, s, 302000);
+	launch_graph(truth, exec, s, 302000, x, y);
 	nv_next_kernel_ns(303000);
 	prepare<<<N / 256, 256, 0, s>>>(y, N);
 	const void *k2[] = {y};
 	nv_kernel(truth, "_Z7preparePfi", k2, 1, 303000);
-	launch_graph(truth, exec, s, 304000);
+	launch_graph(truth, exec, s, 304000, x, y);
 	NV_CHECK(cudaStreamSynchronize(s));
 	printf("graph of 2 captured kernels launched twice\n");
 

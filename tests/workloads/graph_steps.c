@@ -5,9 +5,9 @@
  * second one captured from a stream (cudaStreamBeginCapture/EndCapture);
  * both are launched with cudaGraphLaunch and again with cuGraphLaunch,
  * reached through cudaGetDriverEntryPointByVersion. Every node's
- * parameters point into live tensors, but a trace cannot know a graph
- * node's pointers, so the truth declares graph kernels with NO tensors;
- * the ordinary launches declare theirs. Everything runs on one stream, so
+ * parameters point into live tensors: the truth declares each graph
+ * kernel's tensor (the one its node points into), as the ordinary launches
+ * declare theirs. Everything runs on one stream, so
  * the GPU start order is the submission order and, inside a launch, the
  * simulator's topological order (simgpu/README.md "CUDA graphs":
  * Kahn, FIFO: A, B, C; the captured graph in capture order).
@@ -75,6 +75,7 @@ static void set_args(struct kernel_args *args, void *data)
 struct graph {
 	const char *names[3];
 	unsigned blocks[3];
+	const void *tensors[3];  /* the one tensor each node points into */
 	size_t n;
 	cudaGraphExec_t exec;
 };
@@ -111,7 +112,8 @@ static void build_graph(struct graph *g, void *x, void *w, void *h)
 	/* The exec is a copy: the graph can go at once. */
 	WL_CHECK(cudaGraphDestroy(graph));
 	*g = (struct graph){ .names = {"graph_a", "graph_b", "graph_c"},
-			     .blocks = {40, 30, 70}, .n = 3, .exec = g->exec };
+			     .blocks = {40, 30, 70}, .tensors = {x, w, h}, .n = 3,
+			     .exec = g->exec };
 }
 
 /* D then E captured from stream; they point into h and y. Nothing runs. */
@@ -130,7 +132,8 @@ static void capture_graph(struct graph *g, cudaStream_t stream, void *h, void *y
 	WL_CHECK(cudaGraphInstantiateWithFlags(&g->exec, graph, 0));
 	WL_CHECK(cudaGraphDestroy(graph));
 	*g = (struct graph){ .names = {"captured_d", "captured_e"},
-			     .blocks = {20, 50}, .n = 2, .exec = g->exec };
+			     .blocks = {20, 50}, .tensors = {h, y}, .n = 2,
+			     .exec = g->exec };
 }
 
 typedef CUresult driver_graph_launch_fn(CUgraphExec, CUstream);
@@ -154,9 +157,12 @@ static driver_graph_launch_fn *driver_graph_launch(void)
 static void launch_graph(const struct graph *g, const char *api, cudaStream_t stream,
 			 uint64_t first_ns)
 {
-	uint64_t durations[3];
+	struct truth_graph_kernel kernels[3];
 	for (size_t k = 0; k < g->n; k++)
-		durations[k] = k == 0 ? first_ns : modelled_ns(g->blocks[k]);
+		kernels[k] = (struct truth_graph_kernel){
+			.name = g->names[k],
+			.duration_ns = k == 0 ? first_ns : modelled_ns(g->blocks[k]),
+			.ptrs = &g->tensors[k], .n_ptrs = 1 };
 	simgpu_next_kernel_ns(first_ns);
 	if (strcmp(api, "cuGraphLaunch") == 0) {
 		CUresult result = driver_graph_launch()(g->exec, stream);
@@ -167,8 +173,8 @@ static void launch_graph(const struct graph *g, const char *api, cudaStream_t st
 	} else {
 		WL_CHECK(cudaGraphLaunch(g->exec, stream));
 	}
-	/* The kernels' pointers are not in the trace: no tensors. */
-	truth_library_call(truth, api, g->names, durations, g->n, NULL, 0);
+	/* Each kernel touches the tensor its node points into. */
+	truth_graph_launch(truth, api, kernels, g->n);
 }
 
 static void launch(const void *func, const char *name, cudaStream_t stream,

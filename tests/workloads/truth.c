@@ -257,6 +257,41 @@ void truth_library_call(struct truth *truth, const char *api,
 	}
 }
 
+void truth_graph_launch(struct truth *truth, const char *api,
+			const struct truth_graph_kernel *kernels, size_t n_kernels)
+{
+	int64_t op = truth->n_ops++;
+	for (size_t k = 0; k < n_kernels; k++) {
+		const struct truth_graph_kernel *gk = &kernels[k];
+		struct truth_kernel *kernel = new_kernel(truth, gk->name, api, op,
+							 gk->duration_ns,
+							 gk->n_ptrs + gk->n_args);
+		for (size_t p = 0; p < gk->n_ptrs; p++) {
+			int added;
+			struct truth_use *use = use_of(kernel,
+				required_tensor(truth, gk->ptrs[p], gk->name), &added);
+			if (!added)
+				continue;
+			use->output = 1;
+			use->input = truth->tensors[use->tensor].written;
+		}
+		for (size_t a = 0; a < gk->n_args; a++) {
+			if (!gk->args[a].ptr)
+				continue;
+			int added;
+			struct truth_use *use = use_of(kernel,
+				required_tensor(truth, gk->args[a].ptr, api), &added);
+			use->input |= gk->args[a].role == TRUTH_READ ||
+				      gk->args[a].role == TRUTH_READ_WRITE;
+			use->output |= gk->args[a].role != TRUTH_READ;
+			if (added && gk->args[a].dims)
+				use->dims = xstrdup(gk->args[a].dims);
+		}
+		for (size_t u = 0; u < kernel->n_uses; u++)
+			truth->tensors[kernel->uses[u].tensor].written = 1;
+	}
+}
+
 /* ---- derived facts -------------------------------------------------------- */
 
 static struct tensor_uses *uses_of_tensors(const struct truth *truth,

@@ -78,6 +78,26 @@ void truth_library_call(struct truth *truth, const char *api,
 			const struct truth_arg *args, size_t n_args);
 
 /*
+ * One kernel a graph launch ran: the tensors its node pointed into at that
+ * launch, roles unknown as a launch's (ptrs), or, for a node a library
+ * call made during stream capture, that call's arguments with their roles
+ * (args; ptrs NULL).
+ */
+struct truth_graph_kernel {
+	const char *name;
+	uint64_t duration_ns;
+	const void *const *ptrs;
+	size_t n_ptrs;
+	const struct truth_arg *args;
+	size_t n_args;
+};
+
+/* A graph launch (api, e.g. "cudaGraphLaunch") that ran these kernels in
+ * this order: one operation at --granularity op. */
+void truth_graph_launch(struct truth *truth, const char *api,
+			const struct truth_graph_kernel *kernels, size_t n_kernels);
+
+/*
  * Writes kernels.csv, kernel_tensors.csv, tensors.csv, liveness.csv,
  * periods.csv and memory.csv into dir (created if absent), and with exact
  * roles the same files for operations into dir/op. Returns 0, or -1 with a

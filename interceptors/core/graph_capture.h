@@ -1,0 +1,40 @@
+/*
+ * Which graph nodes a traced call became while its stream was capturing a
+ * CUDA graph (cudaStreamBeginCapture): a launch one kernel node, a library
+ * call the nodes of every kernel, copy and set it enqueued (on its stream
+ * or on streams it forked), a copy or set one node. Each becomes a
+ * dnntrace_api:captured_node event (call id, CUPTI's node id), so the
+ * analysis gives the kernels a graph launch runs the tensors and roles
+ * their calls had. And the node lists and ids the graph wrappers need.
+ *
+ * Costs one relaxed atomic load per call until the process first begins a
+ * capture (the capture wrappers say so); must never change a CUDA error
+ * the program could see (it asks the driver only, whose calls leave the
+ * runtime's last error alone).
+ */
+#ifndef DNNTRACE_GRAPH_CAPTURE_H
+#define DNNTRACE_GRAPH_CAPTURE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* A capture began in this process (set by the BeginCapture wrappers). */
+void graph_capture_began(void);
+
+/*
+ * After a traced call on stream returned: if the stream captures, one
+ * captured_node event per node added to its graph since the last traced
+ * call that looked (every node added since is this call's: assumed, as
+ * long as no untraced call adds kernel nodes to the same graph between).
+ * api: the dnntrace_api id of the entry point (a _ptsz/_ptds one: a NULL
+ * stream is the calling thread's default stream), or -1 for a library
+ * call (a NULL stream is the legacy stream, which never captures).
+ */
+void graph_capture_note(const void *stream, int api, uint64_t call_id);
+
+/* Up to max CUPTI node ids of graph's nodes, in cuGraphGetNodes order;
+ * how many written (0 when the graph or CUPTI cannot say). */
+unsigned graph_node_ids(const void *graph, int64_t *ids, unsigned max);
+
+#endif

@@ -1,0 +1,165 @@
+/*
+ * The driver twins of runtime/graphs.c: cuGraphAddKernelNode_v2,
+ * cuGraphKernelNodeSetParams_v2, cuGraphExecKernelNodeSetParams_v2
+ * (dnntrace_api:graph_node: the node's CUPTI id and the live tensors its
+ * kernelParams, or the buffer packed in extra, point into, with the
+ * kernel's layout from cuFuncGetParamInfo; a node given a CUkernel in
+ * kern is scanned word by word like a packed buffer only when its
+ * parameters come packed: assumed rare), cuGraphExecUpdate_v2
+ * (dnntrace_api:graph_exec_update), cuGraphAddMemcpyNode and
+ * cuGraphAddMemsetNode (graph_node: the tensors written, then read) and
+ * cuStreamBeginCapture_v2[_ptsz]
+ * (bookkeeping only). A runtime call the simulated libcudart implements
+ * with these is one event: the runtime wrapper's. Must never write to the
+ * caller's parameter structs.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+
+#include <cuda.h>
+
+#include "interceptors/core/cupti_session.h"
+#include "interceptors/core/event_count.h"
+#include "interceptors/core/graph_capture.h"
+#include "interceptors/core/kernel_info.h"
+#include "interceptors/core/wrapper.h"
+#include "interceptors/driver/cuda_driver_ptds.h"
+#include "tracepoints/dnntrace_api.h"
+
+DNNTRACE_SAME_PROTOTYPE(cuStreamBeginCapture_v2_ptsz, cuStreamBeginCapture_v2);
+
+#define NOT_FOUND CUDA_ERROR_SHARED_OBJECT_SYMBOL_NOT_FOUND
+
+static bool graph_node_enabled(void)
+{
+	return lttng_ust_tracepoint_enabled(dnntrace_api, graph_node);
+}
+
+enum { MAX_EXTRA_PAIRS = 64, MAX_UPDATE_NODES = 4096 };
+
+static const void *packed_buffer(void **extra, size_t *size)
+{
+	const void *buffer = NULL;
+	const size_t *buffer_size = NULL;
+	for (int i = 0; extra && i < 2 * MAX_EXTRA_PAIRS && extra[i] != CU_LAUNCH_PARAM_END;
+	     i += 2) {
+		if (extra[i] == CU_LAUNCH_PARAM_BUFFER_POINTER)
+			buffer = extra[i + 1];
+		else if (extra[i] == CU_LAUNCH_PARAM_BUFFER_SIZE)
+			buffer_size = extra[i + 1];
+	}
+	if (!buffer || !buffer_size)
+		return NULL;
+	*size = *buffer_size;
+	return buffer;
+}
+
+static void record_node(const struct traced_call *call, enum dnntrace_api_id api,
+			const void *exec, const void *node, const CUDA_KERNEL_NODE_PARAMS *p,
+			CUresult result)
+{
+	int64_t tensors[KERNEL_MAX_TENSORS];
+	unsigned n_tensors = 0;
+	uint64_t function_id = 0, node_id = 0;
+	size_t size = 0;
+	const void *buffer;
+	if (p && result == CUDA_SUCCESS) {
+		const struct kernel_info *info =
+			kernel_info_get_driver(p->func ? (const void *)p->func : (const void *)p->kern);
+		if (p->kernelParams)
+			n_tensors = kernel_scan_tensors(info, p->kernelParams, &tracer_tensors,
+							tensors);
+		else if ((buffer = packed_buffer(p->extra, &size)))
+			n_tensors = kernel_scan_buffer(buffer, size, &tracer_tensors, tensors);
+		kernel_info_announce(info);
+		function_id = info->function_id;
+		cupti_session_graph_node_id(node, &node_id);
+	}
+	DNNTRACE_EMIT(dnntrace_api, graph_node, call->call_id, api, exec, node_id,
+			     function_id, tensors, n_tensors, (int)result, call->start_ns);
+}
+
+DNNTRACE_TRACED_CALL(CUresult, cuGraphAddKernelNode_v2,
+	(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies,
+	 size_t numDependencies, const CUDA_KERNEL_NODE_PARAMS *nodeParams),
+	(phGraphNode, hGraph, dependencies, numDependencies, nodeParams), NOT_FOUND,
+	graph_node_enabled(),
+	record_node(&call, api, NULL,
+		    result == CUDA_SUCCESS && phGraphNode ? *phGraphNode : NULL, nodeParams,
+		    result))
+
+DNNTRACE_TRACED_CALL(CUresult, cuGraphKernelNodeSetParams_v2,
+	(CUgraphNode hNode, const CUDA_KERNEL_NODE_PARAMS *nodeParams), (hNode, nodeParams),
+	NOT_FOUND, graph_node_enabled(), record_node(&call, api, NULL, hNode, nodeParams, result))
+
+DNNTRACE_TRACED_CALL(CUresult, cuGraphExecKernelNodeSetParams_v2,
+	(CUgraphExec hGraphExec, CUgraphNode hNode, const CUDA_KERNEL_NODE_PARAMS *nodeParams),
+	(hGraphExec, hNode, nodeParams), NOT_FOUND, graph_node_enabled(),
+	record_node(&call, api, hGraphExec, hNode, nodeParams, result))
+
+static void record_update(const struct traced_call *call, enum dnntrace_api_id api,
+			  const void *exec, const void *graph, int result)
+{
+	int64_t *ids = result == 0 ? malloc(MAX_UPDATE_NODES * sizeof(*ids)) : NULL;
+	unsigned n = ids ? graph_node_ids(graph, ids, MAX_UPDATE_NODES) : 0;
+	DNNTRACE_EMIT(dnntrace_api, graph_exec_update, call->call_id, api, exec, ids, n,
+			     result, call->start_ns);
+	free(ids);
+}
+
+DNNTRACE_TRACED_CALL(CUresult, cuGraphExecUpdate_v2,
+	(CUgraphExec hGraphExec, CUgraph hGraph, CUgraphExecUpdateResultInfo *resultInfo),
+	(hGraphExec, hGraph, resultInfo), NOT_FOUND,
+	lttng_ust_tracepoint_enabled(dnntrace_api, graph_exec_update),
+	record_update(&call, api, hGraphExec, hGraph, (int)result))
+
+#define BEGIN_CAPTURE(name)                                                                \
+	DNNTRACE_BOOKKEEPING_CALL(CUresult, name, (CUstream hStream, CUstreamCaptureMode mode), \
+		(hStream, mode), NOT_FOUND, graph_capture_began(), (void)0)
+
+BEGIN_CAPTURE(cuStreamBeginCapture_v2)
+BEGIN_CAPTURE(cuStreamBeginCapture_v2_ptsz)
+
+#define DEVICE_PTR(p) ((const void *)(uintptr_t)(p))
+
+/* One side of a CUDA_MEMCPY3D, where it is device or unified memory. */
+static const void *copy_side(CUmemorytype type, CUdeviceptr device)
+{
+	return type == CU_MEMORYTYPE_DEVICE || type == CU_MEMORYTYPE_UNIFIED ?
+		DEVICE_PTR(device) : NULL;
+}
+
+static void record_copy_node(const struct traced_call *call, enum dnntrace_api_id api,
+			     const CUgraphNode *node, const void *dst, const void *src,
+			     bool has_src, CUresult result)
+{
+	int64_t tensors[2];
+	unsigned n = 0;
+	uint64_t node_id = 0;
+	if (result == CUDA_SUCCESS) {
+		tensors[n++] = tracer_tensor_of(dst);
+		if (has_src)
+			tensors[n++] = tracer_tensor_of(src);
+		cupti_session_graph_node_id(node ? *node : NULL, &node_id);
+	}
+	DNNTRACE_EMIT(dnntrace_api, graph_node, call->call_id, api, NULL, node_id, 0,
+			     tensors, n, (int)result, call->start_ns);
+}
+
+DNNTRACE_TRACED_CALL(CUresult, cuGraphAddMemcpyNode,
+	(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies,
+	 size_t numDependencies, const CUDA_MEMCPY3D *copyParams, CUcontext ctx),
+	(phGraphNode, hGraph, dependencies, numDependencies, copyParams, ctx), NOT_FOUND,
+	graph_node_enabled(),
+	record_copy_node(&call, api, phGraphNode,
+			 copyParams ? copy_side(copyParams->dstMemoryType, copyParams->dstDevice) : NULL,
+			 copyParams ? copy_side(copyParams->srcMemoryType, copyParams->srcDevice) : NULL,
+			 true, result))
+
+DNNTRACE_TRACED_CALL(CUresult, cuGraphAddMemsetNode,
+	(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies,
+	 size_t numDependencies, const CUDA_MEMSET_NODE_PARAMS *memsetParams, CUcontext ctx),
+	(phGraphNode, hGraph, dependencies, numDependencies, memsetParams, ctx), NOT_FOUND,
+	graph_node_enabled(),
+	record_copy_node(&call, api, phGraphNode,
+			 memsetParams ? DEVICE_PTR(memsetParams->dst) : NULL, NULL, false, result))

@@ -1,0 +1,144 @@
+/*
+ * Wrappers of the runtime's graph calls that give kernel nodes their
+ * parameters or executable graphs their work: cudaGraphAddKernelNode,
+ * cudaGraphKernelNodeSetParams, cudaGraphExecKernelNodeSetParams (one
+ * dnntrace_api:graph_node event each, with the node's CUPTI id and the
+ * live tensors its argument values point into, scanned like a launch's)
+ * and cudaGraphExecUpdate (dnntrace_api:graph_exec_update, the new graph's
+ * node ids in cuGraphGetNodes order); and cudaStreamBeginCapture[_ptsz],
+ * which only tells graph_capture.c that captures happen (bookkeeping,
+ * whether or not a session listens). Each forwards with the same
+ * arguments and returns the real result. Must never write to the
+ * caller's parameter structs.
+ */
+#include <stdlib.h>
+
+#include <cuda_runtime_api.h>
+
+#include "interceptors/core/cupti_session.h"
+#include "interceptors/core/event_count.h"
+#include "interceptors/core/graph_capture.h"
+#include "interceptors/core/kernel_info.h"
+#include "interceptors/core/wrapper.h"
+#include "interceptors/runtime/cuda_ptds.h"
+#include "tracepoints/dnntrace_api.h"
+
+DNNTRACE_SAME_PROTOTYPE(cudaStreamBeginCapture_ptsz, cudaStreamBeginCapture);
+
+#define NOT_FOUND cudaErrorSharedObjectSymbolNotFound
+
+static bool graph_node_enabled(void)
+{
+	return lttng_ust_tracepoint_enabled(dnntrace_api, graph_node);
+}
+
+/* The node's parameters, scanned like a launch's (p NULL: the real call
+ * failed; an event all the same, with its result). */
+static void record_node(const struct traced_call *call, enum dnntrace_api_id api,
+			const void *exec, const void *node, const struct cudaKernelNodeParams *p,
+			cudaError_t result)
+{
+	int64_t tensors[KERNEL_MAX_TENSORS];
+	unsigned n_tensors = 0;
+	uint64_t function_id = 0, node_id = 0;
+	if (p && p->func && result == cudaSuccess) {
+		const struct kernel_info *info = kernel_info_get(p->func);
+		if (p->kernelParams)
+			n_tensors = kernel_scan_tensors(info, p->kernelParams, &tracer_tensors,
+							tensors);
+		kernel_info_announce(info);
+		function_id = info->function_id;
+	}
+	if (result == cudaSuccess)
+		cupti_session_graph_node_id(node, &node_id);
+	DNNTRACE_EMIT(dnntrace_api, graph_node, call->call_id, api, exec, node_id,
+			     function_id, tensors, n_tensors, (int)result, call->start_ns);
+}
+
+DNNTRACE_TRACED_CALL(cudaError_t, cudaGraphAddKernelNode,
+	(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies,
+	 size_t numDependencies, const struct cudaKernelNodeParams *pNodeParams),
+	(pGraphNode, graph, pDependencies, numDependencies, pNodeParams), NOT_FOUND,
+	graph_node_enabled(),
+	record_node(&call, api, NULL, result == cudaSuccess && pGraphNode ? *pGraphNode : NULL,
+		    pNodeParams, result))
+
+DNNTRACE_TRACED_CALL(cudaError_t, cudaGraphKernelNodeSetParams,
+	(cudaGraphNode_t node, const struct cudaKernelNodeParams *pNodeParams),
+	(node, pNodeParams), NOT_FOUND, graph_node_enabled(),
+	record_node(&call, api, NULL, node, pNodeParams, result))
+
+DNNTRACE_TRACED_CALL(cudaError_t, cudaGraphExecKernelNodeSetParams,
+	(cudaGraphExec_t hGraphExec, cudaGraphNode_t node,
+	 const struct cudaKernelNodeParams *pNodeParams),
+	(hGraphExec, node, pNodeParams), NOT_FOUND, graph_node_enabled(),
+	record_node(&call, api, hGraphExec, node, pNodeParams, result))
+
+enum { MAX_UPDATE_NODES = 4096 };
+
+/* The new graph's node ids (cut at MAX_UPDATE_NODES: the analysis then
+ * pairs only those). Allocates: a graph update is no hot path. */
+static void record_update(const struct traced_call *call, enum dnntrace_api_id api,
+			  const void *exec, const void *graph, int result)
+{
+	int64_t *ids = result == 0 ? malloc(MAX_UPDATE_NODES * sizeof(*ids)) : NULL;
+	unsigned n = ids ? graph_node_ids(graph, ids, MAX_UPDATE_NODES) : 0;
+	DNNTRACE_EMIT(dnntrace_api, graph_exec_update, call->call_id, api, exec, ids, n,
+			     result, call->start_ns);
+	free(ids);
+}
+
+DNNTRACE_TRACED_CALL(cudaError_t, cudaGraphExecUpdate,
+	(cudaGraphExec_t hGraphExec, cudaGraph_t hGraph, cudaGraphExecUpdateResultInfo *resultInfo),
+	(hGraphExec, hGraph, resultInfo), NOT_FOUND,
+	lttng_ust_tracepoint_enabled(dnntrace_api, graph_exec_update),
+	record_update(&call, api, hGraphExec, hGraph, (int)result))
+
+#define BEGIN_CAPTURE(name)                                                                \
+	DNNTRACE_BOOKKEEPING_CALL(cudaError_t, name,                                        \
+		(cudaStream_t stream, enum cudaStreamCaptureMode mode), (stream, mode),       \
+		NOT_FOUND, graph_capture_began(), (void)0)
+
+BEGIN_CAPTURE(cudaStreamBeginCapture)
+BEGIN_CAPTURE(cudaStreamBeginCapture_ptsz)
+
+/* A copy or set node: its destination's tensor, then its source's. */
+static void record_copy_node(const struct traced_call *call, enum dnntrace_api_id api,
+			     const cudaGraphNode_t *node, const void *dst, const void *src,
+			     cudaError_t result)
+{
+	int64_t tensors[2];
+	unsigned n = 0;
+	uint64_t node_id = 0;
+	if (result == cudaSuccess) {
+		tensors[n++] = tracer_tensor_of(dst);
+		if (src)
+			tensors[n++] = tracer_tensor_of(src);
+		cupti_session_graph_node_id(node ? *node : NULL, &node_id);
+	}
+	DNNTRACE_EMIT(dnntrace_api, graph_node, call->call_id, api, NULL, node_id, 0,
+			     tensors, n, (int)result, call->start_ns);
+}
+
+DNNTRACE_TRACED_CALL(cudaError_t, cudaGraphAddMemcpyNode,
+	(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies,
+	 size_t numDependencies, const struct cudaMemcpy3DParms *pCopyParams),
+	(pGraphNode, graph, pDependencies, numDependencies, pCopyParams), NOT_FOUND,
+	graph_node_enabled(),
+	record_copy_node(&call, api, pGraphNode, pCopyParams ? pCopyParams->dstPtr.ptr : NULL,
+			 pCopyParams ? pCopyParams->srcPtr.ptr : NULL, result))
+
+DNNTRACE_TRACED_CALL(cudaError_t, cudaGraphAddMemcpyNode1D,
+	(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies,
+	 size_t numDependencies, void *dst, const void *src, size_t count,
+	 enum cudaMemcpyKind kind),
+	(pGraphNode, graph, pDependencies, numDependencies, dst, src, count, kind), NOT_FOUND,
+	graph_node_enabled(), record_copy_node(&call, api, pGraphNode, dst, src, result))
+
+DNNTRACE_TRACED_CALL(cudaError_t, cudaGraphAddMemsetNode,
+	(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies,
+	 size_t numDependencies, const struct cudaMemsetParams *pMemsetParams),
+	(pGraphNode, graph, pDependencies, numDependencies, pMemsetParams), NOT_FOUND,
+	graph_node_enabled(),
+	record_copy_node(&call, api, pGraphNode, pMemsetParams ? pMemsetParams->dst : NULL, NULL,
+			 result))
