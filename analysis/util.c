@@ -381,3 +381,30 @@ void dt_remove_tree(const char *path)
 {
 	nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
 }
+
+/* Length of the valid UTF-8 sequence at s (1-4), 0 if it is not one. */
+int dt_utf8_length(const unsigned char *s)
+{
+	unsigned char c = s[0];
+	int n;
+	uint32_t min, cp;
+	if (c < 0x80)
+		return 1;
+	if ((c & 0xe0) == 0xc0) {
+		n = 2; min = 0x80; cp = c & 0x1f;
+	} else if ((c & 0xf0) == 0xe0) {
+		n = 3; min = 0x800; cp = c & 0x0f;
+	} else if ((c & 0xf8) == 0xf0) {
+		n = 4; min = 0x10000; cp = c & 0x07;
+	} else {
+		return 0;
+	}
+	for (int i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;    /* also stops at the terminating NUL */
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;    /* overlong, beyond Unicode, or a surrogate */
+	return n;
+}

@@ -71,4 +71,9 @@ void dt_strpool_free(struct dt_strpool *pool);
  * removed, never followed). */
 void dt_remove_tree(const char *path);
 
+/* Length of the valid UTF-8 sequence at s (1-4), 0 if it is not one
+   (stops at the terminating NUL). Both text writers (timeline JSON,
+   pickle) replace what is not valid UTF-8. */
+int dt_utf8_length(const unsigned char *s);
+
 #endif

@@ -8,6 +8,8 @@
  */
 #include "analysis/report/pickle_writer.h"
 
+#include "analysis/util.h"
+
 #include <string.h>
 
 #define BATCH 1000                   /* CPython's _BATCHSIZE */
@@ -142,33 +144,6 @@ void dt_pickle_none(struct dt_pickle *p)
 	added(p);
 }
 
-/* Length of the valid UTF-8 sequence at s (1-4), 0 if it is not one. */
-static int utf8_length(const unsigned char *s)
-{
-	unsigned char c = s[0];
-	int n;
-	uint32_t min, cp;
-	if (c < 0x80)
-		return 1;
-	if ((c & 0xe0) == 0xc0) {
-		n = 2; min = 0x80; cp = c & 0x1f;
-	} else if ((c & 0xf0) == 0xe0) {
-		n = 3; min = 0x800; cp = c & 0x0f;
-	} else if ((c & 0xf8) == 0xf0) {
-		n = 4; min = 0x10000; cp = c & 0x07;
-	} else {
-		return 0;
-	}
-	for (int i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3f);
-	}
-	if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	return n;
-}
-
 void dt_pickle_str(struct dt_pickle *p, const char *s)
 {
 	if (!s) {
@@ -179,7 +154,7 @@ void dt_pickle_str(struct dt_pickle *p, const char *s)
 	const unsigned char *u = (const unsigned char *)s;
 	uint64_t length = 0;                 /* the UTF-8 written */
 	for (size_t i = 0; u[i];) {
-		int n = utf8_length(u + i);
+		int n = dt_utf8_length(u + i);
 		length += n ? (uint64_t)n : 3;
 		i += n ? (size_t)n : 1;
 	}
@@ -191,7 +166,7 @@ void dt_pickle_str(struct dt_pickle *p, const char *s)
 		le(p, length, 4);
 	}
 	for (size_t i = 0; u[i];) {
-		int n = utf8_length(u + i);
+		int n = dt_utf8_length(u + i);
 		if (n) {
 			dt_out_mem(p->out, (const char *)u + i, (size_t)n);
 			i += (size_t)n;

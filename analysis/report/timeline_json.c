@@ -163,33 +163,6 @@ static inline void put(struct dt_out *o, const char *s)
 	dt_out_str(o, s);
 }
 
-/* Length of the valid UTF-8 sequence at s (1-4), 0 if it is not one. */
-static int utf8_length(const unsigned char *s)
-{
-	unsigned char c = s[0];
-	int n;
-	uint32_t min, cp;
-	if (c < 0x80)
-		return 1;
-	if ((c & 0xe0) == 0xc0) {
-		n = 2; min = 0x80; cp = c & 0x1f;
-	} else if ((c & 0xf0) == 0xe0) {
-		n = 3; min = 0x800; cp = c & 0x0f;
-	} else if ((c & 0xf8) == 0xf0) {
-		n = 4; min = 0x10000; cp = c & 0x07;
-	} else {
-		return 0;
-	}
-	for (int i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;    /* also stops at the terminating NUL */
-		cp = cp << 6 | (s[i] & 0x3f);
-	}
-	if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;    /* overlong, beyond Unicode, or a surrogate */
-	return n;
-}
-
 static void json_string(struct dt_out *f, const char *s)
 {
 	static const char hex[] = "0123456789abcdef";
@@ -220,7 +193,7 @@ static void json_string(struct dt_out *f, const char *s)
 			}
 			p++;
 		} else {
-			int n = utf8_length(p);
+			int n = dt_utf8_length(p);
 			if (n == 0) {
 				put(f, "\\ufffd");
 				p++;
