@@ -973,8 +973,9 @@ static void take_record(struct reader *r, const struct record *rec)
 			.count = rec->value[1], .tensor = -1, .src_tensor = -1};
 	else if (!fill_event(r, rec, &e))
 		return;
-	dt_model_on_event(r->model, &e);
-	if (r->hooks)
+	/* a record the model left out as impossible stays out of the
+	 * timeline and the overheads too */
+	if (dt_model_on_event(r->model, &e) && r->hooks)
 		dt_pass_hooks_on_event(r->hooks, r->model, &e);
 }
 

@@ -638,6 +638,8 @@ static void merge_stats(struct dt_device_stats *into,
 	into->pinned_bytes += from->pinned_bytes;
 	into->vmm_physical_allocs += from->vmm_physical_allocs;
 	into->vmm_physical_bytes += from->vmm_physical_bytes;
+	for (int f = 0; f < DT_GPU_FAULTS; f++)
+		into->damaged_gpu_records[f] += from->damaged_gpu_records[f];
 }
 
 static bool has_device(const int32_t *devices, size_t n, int32_t d)

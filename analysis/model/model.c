@@ -41,6 +41,7 @@ static void process_free(struct dt_process *p)
 	free(p->stream_calls);
 	free(p->gpu_copies);
 	dt_u64map_free(&p->copy_call_ns);
+	dt_u64map_free(&p->gpu_record_seen);
 	free(p->devices);
 	dt_process_free_ranges(p);
 	free(p->mem_samples);
@@ -69,6 +70,7 @@ void dt_model_drop_built(struct dt_model *m)
 		DROP_ARRAY(p, stream_calls);
 		DROP_ARRAY(p, gpu_copies);
 		dt_u64map_free(&p->copy_call_ns);
+		dt_u64map_free(&p->gpu_record_seen);
 		dt_u64map_free(&p->function_names);
 		DROP_ARRAY(p, unnamed_launches);
 		dt_u64map_free(&p->kernel_names);
@@ -254,15 +256,89 @@ static void on_copy_call(struct dt_model *m, const struct dt_event *e)
 	note_copy_call(p, e->call_id, e->ts);
 }
 
+/*
+ * Impossible GPU records. CUPTI gives each record a start and end on the
+ * GPU's clock; one with end before start, or a time at 0, is not a kernel
+ * that ran (a real GPU's records are assumed never to be so; seen only in
+ * scripted and damaged traces), and one delivered twice is one kernel, not
+ * two. Duplicates are found by a hash set of the kept records (any order,
+ * O(1) each): CUPTI hands buffers over per context, not per stream, and a
+ * buffer delivered twice need not come next to its first copy, so a
+ * comparison with the stream's previous record would miss it.
+ */
+static uint64_t mix64(uint64_t h, uint64_t v)
+{
+	h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdull;
+	h ^= h >> 33;
+	return h;
+}
+
+static uint64_t gpu_record_key(const struct dt_event *e)
+{
+	uint64_t h = mix64(0, (uint64_t)e->kind);
+	h = mix64(h, e->correlation_id);
+	h = mix64(h, ((uint64_t)e->gpu_device << 32) | e->gpu_stream);
+	h = mix64(h, e->gpu_start);
+	h = mix64(h, e->gpu_end);
+	return h == DT_MAP_EMPTY ? 0 : h;
+}
+
+static bool same_kernel(const struct dt_gpu_kernel *k, const struct dt_event *e)
+{
+	return k->correlation_id == e->correlation_id &&
+		k->device == e->gpu_device && k->stream == e->gpu_stream &&
+		k->start == e->gpu_start && k->end == e->gpu_end;
+}
+
+static bool same_copy(const struct dt_gpu_copy *c, const struct dt_event *e)
+{
+	return c->correlation_id == e->correlation_id &&
+		c->device == e->gpu_device && c->stream == e->gpu_stream &&
+		c->start == e->gpu_start && c->end == e->gpu_end;
+}
+
+/* Whether the record is possible; if not, counted under its fault. A
+ * possible one's key is *key, to enter once it is kept. */
+static bool gpu_record_possible(struct dt_process *p, const struct dt_event *e,
+		uint64_t *key)
+{
+	enum dt_gpu_fault fault;
+	uint64_t at;
+	*key = gpu_record_key(e);
+	if (e->gpu_start == 0 || e->gpu_end == 0)
+		fault = DT_GPU_FAULT_ZERO_TIME;
+	else if (e->gpu_end < e->gpu_start)
+		fault = DT_GPU_FAULT_END_BEFORE_START;
+	else if (dt_u64map_get(&p->gpu_record_seen, *key, &at) &&
+	         (e->kind == DT_EVENT_GPU_KERNEL ?
+	          at < p->n_kernels && same_kernel(&p->kernels[at], e) :
+	          at < p->n_gpu_copies && same_copy(&p->gpu_copies[at], e)))
+		fault = DT_GPU_FAULT_DUPLICATE;
+	else
+		return true;
+	dt_process_device(p, (int32_t)e->gpu_device)->damaged_gpu_records[fault]++;
+	return false;
+}
+
 /* dnntrace_gpu:memcpy and dnntrace_gpu:memset alike. */
-static void on_gpu_copy(struct dt_model *m, const struct dt_event *e)
+static bool on_gpu_copy(struct dt_model *m, const struct dt_event *e)
 {
 	m->dnntrace_events++;
 	struct dt_process *p = dt_model_process(m, e->vpid);
+	uint64_t key;
+	if (!gpu_record_possible(p, e, &key))
+		return false;
 	*DT_PUSH_SLOT(p->gpu_copies, p->n_gpu_copies, p->cap_gpu_copies) =
 		(struct dt_gpu_copy){e->correlation_id, e->gpu_device,
-			e->gpu_stream, e->gpu_start,
-			e->gpu_end < e->gpu_start ? e->gpu_start : e->gpu_end};
+			e->gpu_stream, e->gpu_start, e->gpu_end};
+	/* a hash collision with a different record keeps the first entry:
+	 * a later twin of this one would then go uncounted, never wrongly cut */
+	uint64_t at;
+	if (!dt_u64map_get(&p->gpu_record_seen, key, &at))
+		dt_u64map_put(&p->gpu_record_seen, key, p->n_gpu_copies - 1);
+	return true;
 }
 
 /* A launch, or a graph launch (no name, no tensors). */
@@ -461,26 +537,32 @@ void dt_model_resolve_function_names(struct dt_model *m)
 	}
 }
 
-static void on_gpu_kernel(struct dt_model *m, const struct dt_event *e)
+static bool on_gpu_kernel(struct dt_model *m, const struct dt_event *e)
 {
 	m->dnntrace_events++;
 	struct dt_process *p = dt_model_process(m, e->vpid);
+	uint64_t key, at;
+	if (!gpu_record_possible(p, e, &key))
+		return false;
+	if (!dt_u64map_get(&p->gpu_record_seen, key, &at))
+		dt_u64map_put(&p->gpu_record_seen, key, p->n_kernels);
 	struct dt_gpu_kernel *k = DT_PUSH_SLOT(p->kernels, p->n_kernels,
 			p->cap_kernels);
 	k->correlation_id = e->correlation_id;
 	k->device = e->gpu_device;
 	k->stream = e->gpu_stream;
 	k->start = e->gpu_start;
-	k->end = e->gpu_end < e->gpu_start ? e->gpu_start : e->gpu_end;
+	k->end = e->gpu_end;
 	k->name = dt_strpool_intern(&m->names, e->name ? e->name : "");
 	k->graph_node_id = e->node_id;   /* format 4: the graph node that ran it */
 	if (e->name_later)   /* named at the end */
 		*DT_PUSH_SLOT(p->unnamed_kernels, p->n_unnamed_kernels,
 				p->cap_unnamed_kernels) = (struct dt_unnamed){
 			.index = p->n_kernels - 1, .id = e->name_id};
+	return true;
 }
 
-void dt_model_on_event(struct dt_model *m, const struct dt_event *e)
+bool dt_model_on_event(struct dt_model *m, const struct dt_event *e)
 {
 	switch (e->kind) {
 	case DT_EVENT_ALLOC:
@@ -503,12 +585,10 @@ void dt_model_on_event(struct dt_model *m, const struct dt_event *e)
 		on_lib_call(m, e);
 		break;
 	case DT_EVENT_GPU_KERNEL:
-		on_gpu_kernel(m, e);
-		break;
+		return on_gpu_kernel(m, e);
 	case DT_EVENT_GPU_MEMCPY:
 	case DT_EVENT_GPU_MEMSET:
-		on_gpu_copy(m, e);
-		break;
+		return on_gpu_copy(m, e);
 	case DT_EVENT_EXTERNAL_CORRELATION:
 		m->dnntrace_events++;
 		dt_u64map_put(&dt_model_process(m, e->vpid)->call_of_correlation,
@@ -557,4 +637,5 @@ void dt_model_on_event(struct dt_model *m, const struct dt_event *e)
 			m->discarded_unknown = true;
 		break;
 	}
+	return true;
 }

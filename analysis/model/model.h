@@ -199,6 +199,16 @@ struct dt_power_sample {
 	bool power_ok, energy_ok;
 };
 
+/* Why a GPU record (kernel, copy or set) was left out as impossible: it
+ * would put a span of 2^64 ns, or a kernel counted twice, in the report. */
+enum dt_gpu_fault {
+	DT_GPU_FAULT_END_BEFORE_START,
+	DT_GPU_FAULT_ZERO_TIME,        /* start or end at 0 */
+	DT_GPU_FAULT_DUPLICATE,        /* same kind, correlation id, device,
+	                                * stream, start and end as a kept one */
+	DT_GPU_FAULTS
+};
+
 /* Counters kept per (process, device). */
 struct dt_device_stats {
 	int32_t device;
@@ -208,6 +218,7 @@ struct dt_device_stats {
 	uint64_t vmm_physical_allocs;  /* cuMemCreate: device memory that is
 	                                * no tensor until a range maps it */
 	uint64_t vmm_physical_bytes;
+	uint64_t damaged_gpu_records[DT_GPU_FAULTS]; /* left out, by fault */
 };
 
 /* A launch whose function event (format 2 on), or a GPU kernel whose
@@ -244,6 +255,8 @@ struct dt_process {
 	struct dt_gpu_copy *gpu_copies;     /* GPU copies and sets */
 	size_t n_gpu_copies, cap_gpu_copies;
 	struct dt_u64map copy_call_ns;      /* successful copy/set call_id -> host time */
+	struct dt_u64map gpu_record_seen;   /* hash of a kept GPU record ->
+	                                     * its index in kernels or gpu_copies */
 	struct dt_device_stats *devices;
 	size_t n_devices, cap_devices;
 	int cupti_ok;                       /* -1: no status event seen */
@@ -322,6 +335,9 @@ void dt_model_drop_calls(struct dt_model *m);
  *    lib_set_stream (cudnnSetStream, cublasSetStream_v2) is counted only,
  *    since every call event carries its handle's stream;
  *  - GPU kernel, GPU copy/set, external correlation, records dropped;
+ *    an impossible GPU record (end before start, start or end at 0, or a
+ *    duplicate of a kept one) is left out and counted per (process,
+ *    device) and fault (dt_device_stats.damaged_gpu_records);
  *  - function, kernel_name: format 2 names a launch's kernel by function
  *    id, format 3 a GPU kernel record's by name id, once per process (the
  *    first event for an id wins). A launch or GPU kernel read before its
@@ -333,8 +349,10 @@ void dt_model_drop_calls(struct dt_model *m);
  *    dropped), NVTX push/pop/start/end (nvtx_ranges.c: a pop with nothing
  *    open on that (thread, domain), or an end of an unknown id, is
  *    ignored), discarded (events the tracer or the trace lost).
+ * Returns false when the event was left out as impossible (a damaged GPU
+ * record): the pass hooks (timeline, overheads) must not see it either.
  */
-void dt_model_on_event(struct dt_model *m, const struct dt_event *e);
+bool dt_model_on_event(struct dt_model *m, const struct dt_event *e);
 /* The interned name of function_id, or NULL while no event gave it. */
 const char *dt_model_function_name(const struct dt_model *m, int64_t vpid,
 		uint64_t function_id);

@@ -47,6 +47,23 @@ static void write_gpu_records(FILE *f, const struct dt_group *g)
 	}
 }
 
+/* Impossible GPU records the model left out (model.h, dt_gpu_fault): like
+ * lost events, the analysis misses what they were, so it is incomplete. */
+static void write_damaged_gpu_records(FILE *f, const struct dt_group *g)
+{
+	const uint64_t *n = g->stats.damaged_gpu_records;
+	uint64_t total = 0;
+	for (int k = 0; k < DT_GPU_FAULTS; k++)
+		total += n[k];
+	if (!total)
+		return;
+	fprintf(f, "damaged GPU records left out: %" PRIu64 " (end before start: %"
+			PRIu64 ", zero time: %" PRIu64 ", duplicate: %" PRIu64 ")\n",
+			total, n[DT_GPU_FAULT_END_BEFORE_START],
+			n[DT_GPU_FAULT_ZERO_TIME], n[DT_GPU_FAULT_DUPLICATE]);
+	fputs("analysis incomplete: damaged GPU records were left out\n", f);
+}
+
 void dt_write_summary(FILE *f, const struct dt_group *g,
 		const struct dt_request *req)
 {
@@ -150,6 +167,7 @@ void dt_write_summary(FILE *f, const struct dt_group *g,
 	if (g->memory)
 		dt_memory_report_summary(f, g->memory, g);
 	dt_gpu_time_write_summary(f, g);
+	write_damaged_gpu_records(f, g);
 	if (g->events_lost > 0 || g->events_lost_unknown) {
 		fprintf(f, "events lost: %" PRIu64 "%s\n", g->events_lost,
 				g->events_lost_unknown ? " (and an unknown number more)" : "");

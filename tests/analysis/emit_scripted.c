@@ -24,6 +24,10 @@
  *            them: byte sums past 2^64 (tests/hostile/test_huge_sizes.sh)
  *   overtraced  three 1 MiB tensors while the device reports 1 MiB in
  *            use (a free the trace missed): flagged, not clamped
+ *   badgpu   three good kernels on one tensor (GPU span 2.5 us) and one
+ *            good copy, among impossible GPU records: 3 with end before
+ *            start, 2 with a time at 0, 2 duplicates (a kernel and a
+ *            copy); tests/hostile/test_damaged_gpu_records.sh
  *   names    one tensor tagged "a,b\nc\\d" (comma, newline, backslash)
  *            and one kernel on it: one entry in every report file
  *   none     registers with LTTng but emits nothing
@@ -603,6 +607,49 @@ static void emit_names(void)
 	gpu_kernel(1, 0, s, 10, "names_k");
 }
 
+/* A GPU kernel record with its end as given (end before start, or 0). */
+static void gpu_kernel_span(uint32_t correlation, uint64_t start, uint64_t end,
+		const char *name)
+{
+#if DNNTRACE_TRACE_FORMAT >= 3
+	const struct dnntrace_gpu_kernel k = {
+		.correlation_id = correlation, .device = 0, .context = 1, .stream = 7,
+		.start = start, .end = end, .name_id = kernel_name_of(name, false),
+		.grid = {1, 1, 1}, .block = {32, 1, 1}, .shared_mem = 0,
+	};
+	lttng_ust_tracepoint(dnntrace_gpu, kernel, &k);
+#else
+	lttng_ust_tracepoint(dnntrace_gpu, kernel, correlation, 0, 1, 7,
+			start, end, name);
+#endif
+}
+
+static void emit_badgpu(void)
+{
+	alloc(DNNTRACE_MEM_DEVICE, 0, 4096, 0, 0);
+	int64_t t[] = {0};
+	uint64_t s = now_ns() + 1000000;
+	for (uint32_t c = 1; c <= 3; c++) {
+		launch(c, "good_k", t, 1, 0);
+		lttng_ust_tracepoint(dnntrace_gpu, external_correlation, c, c);
+	}
+	/* the good ones: kernels at s, s+1000, s+2000, 500 ns each; a copy */
+	gpu_kernel_span(1, s, s + 500, "good_k");
+	lttng_ust_tracepoint(dnntrace_gpu, memcpy, 10, 0, 1, 7, s + 600, s + 700, 1, 4096);
+	gpu_kernel_span(2, s + 1000, s + 1500, "good_k");
+	/* end before start: two kernels and a set */
+	gpu_kernel_span(4, s + 1200, s + 1100, "bad_k");
+	gpu_kernel_span(5, s + 5000, 1, "bad_k");
+	lttng_ust_tracepoint(dnntrace_gpu, memset, 11, 0, 1, 7, s + 800, s + 700, 0, 4096);
+	/* a time at 0 */
+	gpu_kernel_span(6, 0, s + 1600, "bad_k");
+	gpu_kernel_span(7, s + 1700, 0, "bad_k");
+	gpu_kernel_span(3, s + 2000, s + 2500, "good_k");
+	/* duplicates of kept records, not next to them */
+	gpu_kernel_span(1, s, s + 500, "good_k");
+	lttng_ust_tracepoint(dnntrace_gpu, memcpy, 10, 0, 1, 7, s + 600, s + 700, 1, 4096);
+}
+
 static void emit_nocupti(void)
 {
 	STATUS(0, 15, "CUPTI_ERROR_NOT_INITIALIZED");
@@ -690,10 +737,12 @@ int main(int argc, char **argv)
 		emit_overtraced();
 	else if (strcmp(mode, "names") == 0)
 		emit_names();
+	else if (strcmp(mode, "badgpu") == 0)
+		emit_badgpu();
 	else if (strcmp(mode, "bulk") == 0 && argc > 2)
 		emit_bulk(atol(argv[2]));
 	else if (strcmp(mode, "none") != 0) {
-		fprintf(stderr, "usage: %s [main|other|nocupti|lib|nvtx|driver|huge|overtraced|names|none|bulk N]\n", argv[0]);
+		fprintf(stderr, "usage: %s [main|other|nocupti|lib|nvtx|driver|huge|overtraced|names|badgpu|none|bulk N]\n", argv[0]);
 		return 2;
 	}
 	if (descheduled) {

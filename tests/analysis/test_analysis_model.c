@@ -696,6 +696,62 @@ static void test_function_names(void)
 	dt_model_free(&m);
 }
 
+/* Impossible GPU records are left out and counted by fault (model.h):
+ * end before start, a time at 0, a duplicate of a kept record. Records
+ * that only share a correlation id (a graph launch's kernels), or a copy
+ * and a set with the same times, are not duplicates; nor is a 0-length
+ * kernel impossible. */
+static bool gpu_record(struct dt_model *m, enum dt_event_kind kind,
+		uint32_t correlation, uint32_t device, uint64_t start, uint64_t end)
+{
+	return dt_model_on_event(m, &(struct dt_event){.kind = kind, .vpid = 1,
+			.correlation_id = correlation, .gpu_device = device,
+			.gpu_stream = 7, .gpu_start = start, .gpu_end = end,
+			.name = "k"});
+}
+
+static void test_impossible_gpu_records(void)
+{
+	struct dt_model m;
+	dt_model_init(&m);
+	const enum dt_event_kind K = DT_EVENT_GPU_KERNEL, C = DT_EVENT_GPU_MEMCPY,
+		S = DT_EVENT_GPU_MEMSET;
+	CHECK(gpu_record(&m, K, 1, 0, 100, 200));
+	CHECK(gpu_record(&m, K, 1, 0, 300, 400));    /* same graph launch */
+	CHECK(gpu_record(&m, K, 2, 0, 500, 500));    /* 0 ns long: possible */
+	CHECK(gpu_record(&m, C, 3, 0, 600, 700));
+	CHECK(gpu_record(&m, S, 3, 0, 600, 700));    /* a set, not the copy */
+	CHECK(gpu_record(&m, K, 1, 1, 100, 200));    /* another device */
+	CHECK(!gpu_record(&m, K, 4, 0, 900, 800));   /* end before start */
+	CHECK(!gpu_record(&m, S, 5, 0, 900, 1));     /* end before start */
+	CHECK(!gpu_record(&m, K, 6, 0, 0, 800));     /* zero time */
+	CHECK(!gpu_record(&m, C, 7, 0, 900, 0));     /* zero time (end < start too) */
+	CHECK(!gpu_record(&m, K, 1, 0, 100, 200));   /* duplicate, 9 records on */
+	CHECK(!gpu_record(&m, C, 3, 0, 600, 700));   /* duplicate copy */
+	CHECK(!gpu_record(&m, K, 1, 1, 100, 200));   /* duplicate on device 1 */
+	CHECK(gpu_record(&m, K, 8, 0, 1000, 1100));
+	const struct dt_process *p = dt_model_find_process(&m, 1);
+	CHECK_EQ_INT(p->n_kernels, 5);
+	CHECK_EQ_INT(p->n_gpu_copies, 2);
+	for (size_t i = 0; i < p->n_kernels; i++)
+		CHECK(p->kernels[i].end >= p->kernels[i].start &&
+				p->kernels[i].start > 0);
+	uint64_t faults[2][DT_GPU_FAULTS] = {{0}};
+	for (size_t i = 0; i < p->n_devices; i++) {
+		CHECK(p->devices[i].device == 0 || p->devices[i].device == 1);
+		for (int f = 0; f < DT_GPU_FAULTS; f++)
+			faults[p->devices[i].device][f] +=
+				p->devices[i].damaged_gpu_records[f];
+	}
+	CHECK_EQ_INT(faults[0][DT_GPU_FAULT_END_BEFORE_START], 2);
+	CHECK_EQ_INT(faults[0][DT_GPU_FAULT_ZERO_TIME], 2);
+	CHECK_EQ_INT(faults[0][DT_GPU_FAULT_DUPLICATE], 2);
+	CHECK_EQ_INT(faults[1][DT_GPU_FAULT_END_BEFORE_START], 0);
+	CHECK_EQ_INT(faults[1][DT_GPU_FAULT_ZERO_TIME], 0);
+	CHECK_EQ_INT(faults[1][DT_GPU_FAULT_DUPLICATE], 1);
+	dt_model_free(&m);
+}
+
 int main(void)
 {
 	test_function_names();
@@ -705,6 +761,7 @@ int main(void)
 	test_groups();
 	test_managed_first_use();
 	test_failed_alloc_groups();
+	test_impossible_gpu_records();
 	puts("analysis model tests passed");
 	return 0;
 }
