@@ -8,7 +8,14 @@
 # Script tests of the shell tooling only test bash: no need to repeat them
 # under the sanitizers. The sanitizer pass runs 2-3 times slower: its
 # per-test time limit (a hang detector) is twice the main pass's.
-TESTS_ASAN_SKIP := ^tests/scripts/
+# test_sigkill_loss kills a traced program mid-event on purpose, and the
+# stuck session daemon it leaves is then stopped with pgrep's help: in the
+# sanitizer pass every process of a test, pgrep included, has the ASan
+# runtime preloaded, and one fresh-clone run saw that pgrep block on a
+# futex inside the runtime until the test's time ran out (2026-11-27). The
+# main pass runs it; the analysis of a killed trace is covered under the
+# sanitizers by the other tests/hostile cases.
+TESTS_ASAN_SKIP := ^tests/scripts/|^tests/hostile/test_sigkill_loss\.sh$$
 # LTTng-UST keeps per-thread buffers and registration state until process exit
 # by design: leak reports from the preloaded tracer would be noise, so leak
 # checking is off where the tracer is preloaded (tests/e2e/lib.sh sets that);
