@@ -115,11 +115,10 @@
 	X(52,  cuMemHostAlloc,                 ALLOC,        DT_PROC(cuMemHostAlloc, 2020), DT_NO_CBID) \
 	X(53,  cuMemAllocHost_v2,              ALLOC,        DT_PROC(cuMemAllocHost, 3020), DT_NO_CBID) \
 	X(54,  cuMemFreeHost,                  FREE,         DT_PROC(cuMemFreeHost, 2000), DT_NO_CBID) \
-	/* driver: contexts ended, every tensor they own with them (ids from 120:
-	 * 110-119 were left to the graph memory-node entry points of issue 18) */ \
-	X(120, cuCtxDestroy_v2,                FREE,         DT_PROC(cuCtxDestroy, 4000), DT_NO_CBID) \
-	X(121, cuDevicePrimaryCtxReset_v2,     FREE,         DT_PROC(cuDevicePrimaryCtxReset, 11000), DT_NO_CBID) \
-	X(122, cuDevicePrimaryCtxRelease_v2,   FREE,         DT_PROC(cuDevicePrimaryCtxRelease, 11000), DT_NO_CBID) \
+	/* driver: contexts ended, every tensor they own with them */ \
+	X(110, cuCtxDestroy_v2,                FREE,         DT_PROC(cuCtxDestroy, 4000), DT_NO_CBID) \
+	X(111, cuDevicePrimaryCtxReset_v2,     FREE,         DT_PROC(cuDevicePrimaryCtxReset, 11000), DT_NO_CBID) \
+	X(112, cuDevicePrimaryCtxRelease_v2,   FREE,         DT_PROC(cuDevicePrimaryCtxRelease, 11000), DT_NO_CBID) \
 	/* driver: copies and sets */ \
 	X(55,  cuMemcpy,                       COPY,         DT_PROC(cuMemcpy, 4000), DT_DRIVER_CBID(cuMemcpy)) \
 	X(56,  cuMemcpy_ptds,                  COPY,         DT_PROC_PT(cuMemcpy, 7000), DT_DRIVER_CBID(cuMemcpy_ptds)) \
