@@ -42,6 +42,7 @@ static void process_free(struct dt_process *p)
 	free(p->gpu_copies);
 	dt_u64map_free(&p->copy_call_ns);
 	dt_u64map_free(&p->gpu_record_seen);
+	free(p->damaged_kernel_correlations);
 	free(p->devices);
 	dt_process_free_ranges(p);
 	free(p->mem_samples);
@@ -88,6 +89,7 @@ void dt_model_drop_calls(struct dt_model *m)
 		DROP_ARRAY(p, lib_calls);
 		dt_u64map_free(&p->lib_call_index);
 		DROP_ARRAY(p, kernels);
+		DROP_ARRAY(p, damaged_kernel_correlations);
 		dt_u64map_free(&p->call_of_correlation);
 	}
 }
@@ -319,6 +321,9 @@ static bool gpu_record_possible(struct dt_process *p, const struct dt_event *e,
 	else
 		return true;
 	dt_process_device(p, (int32_t)e->gpu_device)->damaged_gpu_records[fault]++;
+	if (e->kind == DT_EVENT_GPU_KERNEL && fault != DT_GPU_FAULT_DUPLICATE)
+		*DT_PUSH_SLOT(p->damaged_kernel_correlations, p->n_damaged_kernel_correlations,
+				p->cap_damaged_kernel_correlations) = e->correlation_id;
 	return false;
 }
 
@@ -564,6 +569,12 @@ static bool on_gpu_kernel(struct dt_model *m, const struct dt_event *e)
 
 bool dt_model_on_event(struct dt_model *m, const struct dt_event *e)
 {
+	if (e->kind != DT_EVENT_DISCARDED) {
+		/* every event of a process, a left-out GPU record's too */
+		struct dt_process *p = dt_model_process(m, e->vpid);
+		if (e->ts > p->last_ns)
+			p->last_ns = e->ts;
+	}
 	switch (e->kind) {
 	case DT_EVENT_ALLOC:
 		on_alloc(m, e);
