@@ -567,14 +567,23 @@ static bool on_gpu_kernel(struct dt_model *m, const struct dt_event *e)
 	return true;
 }
 
+/* Every event of a process the model knows (a left-out GPU record's
+ * too) moves its end (last_ns); an event that made no process makes none. */
+static void note_last_event(struct dt_model *m, const struct dt_event *e)
+{
+	struct dt_process *p = NULL;
+	if (m->last_process < m->n_processes &&
+	    m->processes[m->last_process].vpid == e->vpid)
+		p = &m->processes[m->last_process];
+	else
+		p = (struct dt_process *)dt_model_find_process(m, e->vpid);
+	if (p && e->ts > p->last_ns)
+		p->last_ns = e->ts;
+}
+
 bool dt_model_on_event(struct dt_model *m, const struct dt_event *e)
 {
-	if (e->kind != DT_EVENT_DISCARDED) {
-		/* every event of a process, a left-out GPU record's too */
-		struct dt_process *p = dt_model_process(m, e->vpid);
-		if (e->ts > p->last_ns)
-			p->last_ns = e->ts;
-	}
+	bool kept = true;
 	switch (e->kind) {
 	case DT_EVENT_ALLOC:
 		on_alloc(m, e);
@@ -596,10 +605,12 @@ bool dt_model_on_event(struct dt_model *m, const struct dt_event *e)
 		on_lib_call(m, e);
 		break;
 	case DT_EVENT_GPU_KERNEL:
-		return on_gpu_kernel(m, e);
+		kept = on_gpu_kernel(m, e);
+		break;
 	case DT_EVENT_GPU_MEMCPY:
 	case DT_EVENT_GPU_MEMSET:
-		return on_gpu_copy(m, e);
+		kept = on_gpu_copy(m, e);
+		break;
 	case DT_EVENT_EXTERNAL_CORRELATION:
 		m->dnntrace_events++;
 		dt_u64map_put(&dt_model_process(m, e->vpid)->call_of_correlation,
@@ -646,7 +657,8 @@ bool dt_model_on_event(struct dt_model *m, const struct dt_event *e)
 			m->discarded_events += e->count;
 		else
 			m->discarded_unknown = true;
-		break;
+		return true;
 	}
-	return true;
+	note_last_event(m, e);
+	return kept;
 }
