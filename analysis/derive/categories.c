@@ -121,17 +121,19 @@ static uint32_t row_named(const struct dt_categories *c, const char *name)
 	return UINT32_MAX;
 }
 
-struct mem_event {
+/* A tensor's alloc or free call: 16 bytes, two a tensor (its size is
+ * read from the tensor when the sweep passes it). */
+struct host_point {
 	uint64_t time;
-	__int128 delta;      /* sizes near 2^64 must neither wrap nor overflow */
-	uint32_t row;
+	uint64_t tensor;
 };
 
-static int compare_events(const void *a, const void *b)
+static int compare_points(const void *a, const void *b)
 {
-	uint64_t x = ((const struct mem_event *)a)->time;
-	uint64_t y = ((const struct mem_event *)b)->time;
-	return x < y ? -1 : x > y;
+	const struct host_point *x = a, *y = b;
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	return x->tensor < y->tensor ? -1 : x->tensor > y->tensor;
 }
 
 /* Untrackable at each mem_info sample of the group's device: in use minus
@@ -148,20 +150,22 @@ static void untrackable(struct dt_categories *c, const struct dt_group *g,
 		n += p->mem_samples[i].device == g->device;
 	if (n == 0)
 		return;
-	struct mem_event *ev = dt_xmalloc(2 * g->n_tensors * sizeof(*ev) + 1);
-	size_t n_ev = 0;
+	/* allocs and frees, each list sorted (mostly so already), merged
+	 * as the samples go: a sample's sum holds every call at or before it */
+	struct host_point *allocs = dt_xmalloc(g->n_tensors * sizeof(*allocs) + 1);
+	struct host_point *frees = dt_xmalloc(g->n_tensors * sizeof(*frees) + 1);
+	size_t n_allocs = 0, n_frees = 0;
 	for (size_t t = 0; t < g->n_tensors; t++) {
 		const struct dt_tensor *tensor = &g->tensors[t];
-		ev[n_ev++] = (struct mem_event){tensor->alloc_ns,
-			(__int128)tensor->bytes, 0};
+		allocs[n_allocs++] = (struct host_point){tensor->alloc_ns, t};
 		if (tensor->free_ns != DT_NO_TIME)
-			ev[n_ev++] = (struct mem_event){tensor->free_ns,
-				-(__int128)tensor->bytes, 0};
+			frees[n_frees++] = (struct host_point){tensor->free_ns, t};
 	}
-	dt_sort(ev, n_ev, sizeof(*ev), compare_events);
+	dt_sort(allocs, n_allocs, sizeof(*allocs), compare_points);
+	dt_sort(frees, n_frees, sizeof(*frees), compare_points);
 	uint64_t *sample_ts = dt_xmalloc(n * sizeof(uint64_t));
 	uint64_t *value = dt_xmalloc(n * sizeof(uint64_t));
-	size_t next = 0, j = 0;
+	size_t next_alloc = 0, next_free = 0, j = 0;
 	__int128 tracked = 0;
 	double sum = 0;
 	c->untrackable_max = 0;
@@ -172,8 +176,10 @@ static void untrackable(struct dt_categories *c, const struct dt_group *g,
 		const struct dt_mem_sample *s = &p->mem_samples[i];
 		if (s->device != g->device)
 			continue;
-		while (next < n_ev && ev[next].time <= s->ts)
-			tracked += ev[next++].delta;
+		for (; next_alloc < n_allocs && allocs[next_alloc].time <= s->ts; next_alloc++)
+			tracked += (__int128)g->tensors[allocs[next_alloc].tensor].bytes;
+		for (; next_free < n_frees && frees[next_free].time <= s->ts; next_free++)
+			tracked -= (__int128)g->tensors[frees[next_free].tensor].bytes;
 		__int128 excess = tracked - (__int128)s->used_bytes;
 		/* More traced than the device has in use: a free the trace
 		 * missed, or a wrong size. Untrackable is 0 there, and the
@@ -191,7 +197,8 @@ static void untrackable(struct dt_categories *c, const struct dt_group *g,
 		if (v > c->untrackable_max)
 			c->untrackable_max = v;
 	}
-	free(ev);
+	free(frees);
+	free(allocs);
 	c->n_samples = n;
 	c->untrackable_mean = sum / (double)n;
 	/* each kernel: the latest sample at or before its start */
