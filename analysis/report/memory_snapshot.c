@@ -296,10 +296,11 @@ static void segment(struct dt_pickle *p, const struct dt_group *g, size_t i,
 	dt_pickle_dict_end(p);
 }
 
-/* Every event of device_traces, in order, from the three sorted lists. */
+/* The events of device_traces, in order, from the three sorted lists,
+ * but for the first skip of them. */
 static void trace_events(struct dt_pickle *p, const struct dt_group *g,
 		uint32_t *const lists[N_TIMINGS], const size_t lengths[N_TIMINGS],
-		uint32_t *memo)
+		uint32_t *memo, size_t skip)
 {
 	static const struct {
 		enum timing timing;
@@ -330,15 +331,30 @@ static void trace_events(struct dt_pickle *p, const struct dt_group *g,
 			if (cursor_before(&cursors[i], &cursors[first]))
 				first = i;
 		struct cursor *c = &cursors[first];
-		trace_event(p, g, c->order[c->at], c->action, c->ns, memo);
+		if (skip)
+			skip--;
+		else
+			trace_event(p, g, c->order[c->at], c->action, c->ns, memo);
 		c->at++;
 		if (!cursor_settle(c, g->tensors))
 			cursors[first] = cursors[--live];
 	}
 }
 
-int dt_memory_snapshot_write(const struct dt_group *g, const char *dir)
+size_t dt_memory_snapshot_events(const struct dt_group *g)
 {
+	size_t n = 0;
+	for (size_t i = 0; g->device >= 0 && i < g->n_tensors; i++)
+		if (snapshot_tensor(&g->tensors[i]))   /* 2 at alloc, 3 at free */
+			n += g->tensors[i].free_ns == DT_NO_TIME ? 2 : 5;
+	return n;
+}
+
+int dt_memory_snapshot_write(const struct dt_group *g, const char *dir,
+		size_t max_events)
+{
+	size_t total = dt_memory_snapshot_events(g);
+	size_t skip = max_events && total > max_events ? total - max_events : 0;
 	/* the tensors of the snapshot, by ready time; the freed ones by
 	 * request and by release time */
 	uint32_t *lists[N_TIMINGS];
@@ -393,7 +409,7 @@ int dt_memory_snapshot_write(const struct dt_group *g, const char *dir)
 		}
 		if (g->device >= 0) {        /* -1: failed allocs of no device */
 			dt_pickle_list_begin(&p);
-			trace_events(&p, g, lists, lengths, memo);
+			trace_events(&p, g, lists, lengths, memo, skip);
 			dt_pickle_list_end(&p);
 		}
 		dt_pickle_list_end(&p);

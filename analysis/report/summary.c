@@ -6,6 +6,7 @@
 #include "analysis/decode/record_status.h"
 
 #include "analysis/report/memory_report.h"
+#include "analysis/report/memory_snapshot.h"
 #include "analysis/report/gpu_time_report.h"
 
 #include <inttypes.h>
@@ -166,6 +167,11 @@ void dt_write_summary(FILE *f, const struct dt_group *g,
 	}
 	if (g->memory)
 		dt_memory_report_summary(f, g->memory, g);
+	size_t snapshot_events = dt_memory_snapshot_events(g);
+	if (req->snapshot_events && snapshot_events > req->snapshot_events)
+		fprintf(f, "memory snapshot: the last %zu of %zu allocator events "
+				"(--snapshot-events N; 0: all)\n",
+				req->snapshot_events, snapshot_events);
 	dt_gpu_time_write_summary(f, g);
 	write_damaged_gpu_records(f, g);
 	if (g->events_lost > 0 || g->events_lost_unknown) {
