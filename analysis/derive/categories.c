@@ -121,19 +121,27 @@ static uint32_t row_named(const struct dt_categories *c, const char *name)
 	return UINT32_MAX;
 }
 
-/* A tensor's alloc or free call: 16 bytes, two a tensor (its size is
- * read from the tensor when the sweep passes it). */
-struct host_point {
-	uint64_t time;
-	uint64_t tensor;
+/* Tensors by their alloc or free call's time, then index: 4 bytes a
+ * call (the times are read from the tensors). */
+struct call_order {
+	const struct dt_tensor *tensors;
+	bool frees;
 };
 
-static int compare_points(const void *a, const void *b)
+static uint64_t call_ns(const struct dt_tensor *t, bool free_call)
 {
-	const struct host_point *x = a, *y = b;
-	if (x->time != y->time)
-		return x->time < y->time ? -1 : 1;
-	return x->tensor < y->tensor ? -1 : x->tensor > y->tensor;
+	return free_call ? t->free_ns : t->alloc_ns;
+}
+
+static int compare_calls(const void *a, const void *b, void *arg)
+{
+	const struct call_order *o = arg;
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	uint64_t tx = call_ns(&o->tensors[x], o->frees);
+	uint64_t ty = call_ns(&o->tensors[y], o->frees);
+	if (tx != ty)
+		return tx < ty ? -1 : 1;
+	return x < y ? -1 : x > y;
 }
 
 /* Untrackable at each mem_info sample of the group's device: in use minus
@@ -152,17 +160,18 @@ static void untrackable(struct dt_categories *c, const struct dt_group *g,
 		return;
 	/* allocs and frees, each list sorted (mostly so already), merged
 	 * as the samples go: a sample's sum holds every call at or before it */
-	struct host_point *allocs = dt_xmalloc(g->n_tensors * sizeof(*allocs) + 1);
-	struct host_point *frees = dt_xmalloc(g->n_tensors * sizeof(*frees) + 1);
+	uint32_t *allocs = dt_xmalloc(g->n_tensors * sizeof(*allocs) + 1);
+	uint32_t *frees = dt_xmalloc(g->n_tensors * sizeof(*frees) + 1);
 	size_t n_allocs = 0, n_frees = 0;
 	for (size_t t = 0; t < g->n_tensors; t++) {
-		const struct dt_tensor *tensor = &g->tensors[t];
-		allocs[n_allocs++] = (struct host_point){tensor->alloc_ns, t};
-		if (tensor->free_ns != DT_NO_TIME)
-			frees[n_frees++] = (struct host_point){tensor->free_ns, t};
+		allocs[n_allocs++] = (uint32_t)t;
+		if (g->tensors[t].free_ns != DT_NO_TIME)
+			frees[n_frees++] = (uint32_t)t;
 	}
-	dt_sort(allocs, n_allocs, sizeof(*allocs), compare_points);
-	dt_sort(frees, n_frees, sizeof(*frees), compare_points);
+	struct call_order by_alloc = {g->tensors, false};
+	struct call_order by_free = {g->tensors, true};
+	dt_sort_r(allocs, n_allocs, sizeof(*allocs), compare_calls, &by_alloc);
+	dt_sort_r(frees, n_frees, sizeof(*frees), compare_calls, &by_free);
 	uint64_t *sample_ts = dt_xmalloc(n * sizeof(uint64_t));
 	uint64_t *value = dt_xmalloc(n * sizeof(uint64_t));
 	size_t next_alloc = 0, next_free = 0, j = 0;
@@ -176,10 +185,12 @@ static void untrackable(struct dt_categories *c, const struct dt_group *g,
 		const struct dt_mem_sample *s = &p->mem_samples[i];
 		if (s->device != g->device)
 			continue;
-		for (; next_alloc < n_allocs && allocs[next_alloc].time <= s->ts; next_alloc++)
-			tracked += (__int128)g->tensors[allocs[next_alloc].tensor].bytes;
-		for (; next_free < n_frees && frees[next_free].time <= s->ts; next_free++)
-			tracked -= (__int128)g->tensors[frees[next_free].tensor].bytes;
+		for (; next_alloc < n_allocs &&
+		       g->tensors[allocs[next_alloc]].alloc_ns <= s->ts; next_alloc++)
+			tracked += (__int128)g->tensors[allocs[next_alloc]].bytes;
+		for (; next_free < n_frees &&
+		       g->tensors[frees[next_free]].free_ns <= s->ts; next_free++)
+			tracked -= (__int128)g->tensors[frees[next_free]].bytes;
 		__int128 excess = tracked - (__int128)s->used_bytes;
 		/* More traced than the device has in use: a free the trace
 		 * missed, or a wrong size. Untrackable is 0 there, and the

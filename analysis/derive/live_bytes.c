@@ -9,19 +9,32 @@
 
 #include "analysis/util.h"
 
-/* A tensor's ready or release point: 16 bytes, two a tensor (its size
- * and row are read from the tensor when the sweep passes it). */
-struct memory_point {
-	uint64_t time;
-	uint64_t tensor;
+/* A tensor's ready and release points, by its index: 4 bytes a point
+ * (the times are read from the tensors). */
+static uint64_t ready_of(const struct dt_tensor *t)
+{
+	return dt_tensor_ready_ns(t);
+}
+
+static uint64_t release_of(const struct dt_tensor *t)
+{
+	uint64_t ready = dt_tensor_ready_ns(t), gone = dt_tensor_release_ns(t);
+	return gone < ready ? ready : gone;
+}
+
+struct point_order {
+	const struct dt_tensor *tensors;
+	uint64_t (*time)(const struct dt_tensor *);
 };
 
-static int compare_points(const void *a, const void *b)
+static int compare_points(const void *a, const void *b, void *arg)
 {
-	const struct memory_point *x = a, *y = b;
-	if (x->time != y->time)
-		return x->time < y->time ? -1 : 1;
-	return x->tensor < y->tensor ? -1 : x->tensor > y->tensor;
+	const struct point_order *o = arg;
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	uint64_t tx = o->time(&o->tensors[x]), ty = o->time(&o->tensors[y]);
+	if (tx != ty)
+		return tx < ty ? -1 : 1;
+	return x < y ? -1 : x > y;
 }
 
 static const struct dt_kernel *sort_base;
@@ -44,20 +57,18 @@ bool dt_live_bytes_sweep(const struct dt_group *g, const uint32_t *row_of_tensor
 	 * alloc order: the ready points mostly are already), then merged as
 	 * the sweep goes: the bytes at a kernel's start sum every point at
 	 * or before it, in whatever order */
-	struct memory_point *ready = dt_xmalloc(g->n_tensors * sizeof(*ready) + 1);
-	struct memory_point *release = dt_xmalloc(g->n_tensors * sizeof(*release) + 1);
+	uint32_t *ready = dt_xmalloc(g->n_tensors * sizeof(*ready) + 1);
+	uint32_t *release = dt_xmalloc(g->n_tensors * sizeof(*release) + 1);
 	size_t n_ready = 0, n_release = 0;
 	for (size_t t = 0; t < g->n_tensors; t++) {
-		const struct dt_tensor *tensor = &g->tensors[t];
-		uint64_t at = dt_tensor_ready_ns(tensor);
-		ready[n_ready++] = (struct memory_point){at, t};
-		uint64_t gone = dt_tensor_release_ns(tensor);
-		if (gone != DT_NO_TIME)
-			release[n_release++] = (struct memory_point){
-				gone < at ? at : gone, t};
+		ready[n_ready++] = (uint32_t)t;
+		if (g->tensors[t].free_ns != DT_NO_TIME)
+			release[n_release++] = (uint32_t)t;
 	}
-	dt_sort(ready, n_ready, sizeof(*ready), compare_points);
-	dt_sort(release, n_release, sizeof(*release), compare_points);
+	struct point_order by_ready = {g->tensors, ready_of};
+	struct point_order by_release = {g->tensors, release_of};
+	dt_sort_r(ready, n_ready, sizeof(*ready), compare_points, &by_ready);
+	dt_sort_r(release, n_release, sizeof(*release), compare_points, &by_release);
 	size_t *order = dt_xmalloc(nk * sizeof(size_t) + 1);
 	for (size_t k = 0; k < nk; k++)
 		order[k] = k;
@@ -68,14 +79,16 @@ bool dt_live_bytes_sweep(const struct dt_group *g, const uint32_t *row_of_tensor
 	for (size_t o = 0; o < nk; o++) {
 		size_t k = order[o];
 		uint64_t start = window[k].start;
-		for (; next_ready < n_ready && ready[next_ready].time <= start; next_ready++) {
-			size_t t = ready[next_ready].tensor;
+		for (; next_ready < n_ready &&
+		       ready_of(&g->tensors[ready[next_ready]]) <= start; next_ready++) {
+			size_t t = ready[next_ready];
 			running[row_of_tensor ? row_of_tensor[t] : 0] +=
 				(__int128)g->tensors[t].bytes;
 		}
-		for (; next_release < n_release && release[next_release].time <= start;
+		for (; next_release < n_release &&
+		       release_of(&g->tensors[release[next_release]]) <= start;
 		     next_release++) {
-			size_t t = release[next_release].tensor;
+			size_t t = release[next_release];
 			running[row_of_tensor ? row_of_tensor[t] : 0] -=
 				(__int128)g->tensors[t].bytes;
 		}
