@@ -143,15 +143,33 @@ static bool is_after_allocs(const struct dt_tensor *t, enum timing timing)
 	return time_of(t, timing) == dt_tensor_ready_ns(t);
 }
 
-/* Moves to the cursor's next event (the first when at is 0 and this is
- * its first call); false when none is left. */
+static bool cursor_matches(const struct cursor *c,
+		const struct dt_tensor *tensors, size_t at)
+{
+	const struct dt_tensor *t = &tensors[c->order[at]];
+	return c->timing == AT_READY ||
+		is_after_allocs(t, c->timing) == c->after_allocs;
+}
+
+/* Moves to the cursor's next event from at on; false when none is left. */
 static bool cursor_settle(struct cursor *c, const struct dt_tensor *tensors)
 {
 	for (; c->at < c->n; c->at++) {
-		const struct dt_tensor *t = &tensors[c->order[c->at]];
-		if (c->timing == AT_READY ||
-		    is_after_allocs(t, c->timing) == c->after_allocs) {
-			c->ns = time_of(t, c->timing);
+		if (cursor_matches(c, tensors, c->at)) {
+			c->ns = time_of(&tensors[c->order[c->at]], c->timing);
+			return true;
+		}
+	}
+	return false;
+}
+
+/* Backwards: moves to the cursor's last event below at (then at its
+ * index); false when none is left. */
+static bool cursor_settle_back(struct cursor *c, const struct dt_tensor *tensors)
+{
+	while (c->at > 0) {
+		if (cursor_matches(c, tensors, --c->at)) {
+			c->ns = time_of(&tensors[c->order[c->at]], c->timing);
 			return true;
 		}
 	}
@@ -296,11 +314,12 @@ static void segment(struct dt_pickle *p, const struct dt_group *g, size_t i,
 	dt_pickle_dict_end(p);
 }
 
-/* The events of device_traces, in order, from the three sorted lists,
- * but for the first skip of them. */
+/* The events of device_traces, in order, from the three sorted lists:
+ * the last keep of them. Where each list's share of those begins is found
+ * walking back from the end (keep steps, not the whole trace). */
 static void trace_events(struct dt_pickle *p, const struct dt_group *g,
 		uint32_t *const lists[N_TIMINGS], const size_t lengths[N_TIMINGS],
-		uint32_t *memo, size_t skip)
+		uint32_t *memo, size_t keep)
 {
 	static const struct {
 		enum timing timing;
@@ -316,14 +335,46 @@ static void trace_events(struct dt_pickle *p, const struct dt_group *g,
 		{AT_RELEASED, SEGMENT_FREE, true},
 	};
 	enum { N_CURSORS = sizeof(kinds) / sizeof(kinds[0]) };
+	struct cursor all[N_CURSORS];
+	size_t start[N_CURSORS];
+	for (size_t i = 0; i < N_CURSORS; i++) {
+		all[i] = (struct cursor){lists[kinds[i].timing],
+			lengths[kinds[i].timing], 0, kinds[i].timing,
+			kinds[i].action, kinds[i].after_allocs, 0};
+		start[i] = 0;
+	}
+	if (keep < dt_memory_snapshot_events(g)) {
+		/* the last keep events, latest first: each cursor's share
+		 * begins at the last one taken from it */
+		struct cursor back[N_CURSORS];
+		size_t index[N_CURSORS], live = 0;
+		for (size_t i = 0; i < N_CURSORS; i++) {
+			start[i] = all[i].n;
+			back[live] = all[i];
+			back[live].at = all[i].n;
+			index[live] = i;
+			if (cursor_settle_back(&back[live], g->tensors))
+				live++;
+		}
+		for (size_t taken = 0; taken < keep && live; taken++) {
+			size_t last = 0;
+			for (size_t i = 1; i < live; i++)
+				if (cursor_before(&back[last], &back[i]))
+					last = i;
+			start[index[last]] = back[last].at;
+			if (!cursor_settle_back(&back[last], g->tensors)) {
+				back[last] = back[--live];
+				index[last] = index[live];
+			}
+		}
+	}
 	struct cursor cursors[N_CURSORS];
 	size_t live = 0;
 	for (size_t i = 0; i < N_CURSORS; i++) {
-		struct cursor c = {lists[kinds[i].timing],
-			lengths[kinds[i].timing], 0, kinds[i].timing,
-			kinds[i].action, kinds[i].after_allocs, 0};
-		if (cursor_settle(&c, g->tensors))
-			cursors[live++] = c;
+		cursors[live] = all[i];
+		cursors[live].at = start[i];
+		if (cursor_settle(&cursors[live], g->tensors))
+			live++;
 	}
 	while (live) {
 		size_t first = 0;
@@ -331,10 +382,7 @@ static void trace_events(struct dt_pickle *p, const struct dt_group *g,
 			if (cursor_before(&cursors[i], &cursors[first]))
 				first = i;
 		struct cursor *c = &cursors[first];
-		if (skip)
-			skip--;
-		else
-			trace_event(p, g, c->order[c->at], c->action, c->ns, memo);
+		trace_event(p, g, c->order[c->at], c->action, c->ns, memo);
 		c->at++;
 		if (!cursor_settle(c, g->tensors))
 			cursors[first] = cursors[--live];
@@ -354,7 +402,7 @@ int dt_memory_snapshot_write(const struct dt_group *g, const char *dir,
 		size_t max_events)
 {
 	size_t total = dt_memory_snapshot_events(g);
-	size_t skip = max_events && total > max_events ? total - max_events : 0;
+	size_t keep = max_events && total > max_events ? max_events : total;
 	/* the tensors of the snapshot, by ready time; the freed ones by
 	 * request and by release time */
 	uint32_t *lists[N_TIMINGS];
@@ -409,7 +457,7 @@ int dt_memory_snapshot_write(const struct dt_group *g, const char *dir,
 		}
 		if (g->device >= 0) {        /* -1: failed allocs of no device */
 			dt_pickle_list_begin(&p);
-			trace_events(&p, g, lists, lengths, memo, skip);
+			trace_events(&p, g, lists, lengths, memo, keep);
 			dt_pickle_list_end(&p);
 		}
 		dt_pickle_list_end(&p);
