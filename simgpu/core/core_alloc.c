@@ -6,7 +6,7 @@
  * rules that differ between runtime and driver stay in their entry points.
  * It must never hand out a block without taking sim_lock.
  */
-#include "simgpu/sim_internal.h"
+#include "simgpu/core/sim_internal.h"
 
 #include <stdlib.h>
 #include <string.h>

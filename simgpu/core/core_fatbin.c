@@ -9,7 +9,7 @@
  * code and one line of why, never a crash. It must never execute, patch or
  * keep a pointer into the image it is given.
  */
-#include "simgpu/core_fatbin.h"
+#include "simgpu/core/core_fatbin.h"
 
 #include <dlfcn.h>
 #include <elf.h>

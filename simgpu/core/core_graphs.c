@@ -13,7 +13,7 @@
  * Kernels compute nothing: this file never reads what their parameters
  * point to; copies and sets move real bytes (core_transfer.c).
  */
-#include "simgpu/sim_internal.h"
+#include "simgpu/core/sim_internal.h"
 
 #include <stdatomic.h>
 #include <stdlib.h>

@@ -8,7 +8,7 @@
  * simgpu_next_kernel_ns or the cost model. Kernels compute nothing; this
  * file must never read or write the memory their arguments point to.
  */
-#include "simgpu/sim_internal.h"
+#include "simgpu/core/sim_internal.h"
 #include "simgpu/simgpu.h"
 
 #include <stdio.h>

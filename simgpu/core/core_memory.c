@@ -8,7 +8,7 @@
  * hence deterministic. Also pinned host memory (ordinary host pages).
  * This file must never hand the host a readable view of plain device memory.
  */
-#include "simgpu/sim_internal.h"
+#include "simgpu/core/sim_internal.h"
 
 #include <fcntl.h>
 #include <stdio.h>

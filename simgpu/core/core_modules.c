@@ -8,8 +8,8 @@
  * initialised from the cubin. Device code is never executed. Module
  * handles are looked up in the live list before they are dereferenced.
  */
-#include "simgpu/core_fatbin.h"
-#include "simgpu/sim_internal.h"
+#include "simgpu/core/core_fatbin.h"
+#include "simgpu/core/sim_internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>

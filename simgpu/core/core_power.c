@@ -20,9 +20,9 @@
  * the total and forgotten, and memory stays with the kernels in flight.
  * Must never change when kernels run or what any CUDA call returns.
  */
-#include "simgpu/sim_internal.h"
+#include "simgpu/core/sim_internal.h"
 #include "simgpu/simgpu.h"
-#include "simgpu/simgpu_power_private.h"
+#include "simgpu/core/simgpu_power_private.h"
 
 #include <stdatomic.h>
 #include <stdbool.h>

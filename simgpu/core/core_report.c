@@ -5,7 +5,7 @@
  * report, as CUPTI sees one runtime API call with its driver call nested
  * inside. It must never call the sink while holding sim_lock.
  */
-#include "simgpu/sim_internal.h"
+#include "simgpu/core/sim_internal.h"
 #include "simgpu/driver/driver_internal.h"
 
 #include <stdatomic.h>

@@ -5,7 +5,7 @@
  * error, never cleared, as after a real device fault. It must never clear
  * or replace a sticky error once set.
  */
-#include "simgpu/sim_internal.h"
+#include "simgpu/core/sim_internal.h"
 
 #include <stdatomic.h>
 

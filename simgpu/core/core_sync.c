@@ -5,7 +5,7 @@
  * It orders work on the timeline of core_timeline.c and must never move
  * memory contents nor sleep while holding sim_lock.
  */
-#include "simgpu/sim_internal.h"
+#include "simgpu/core/sim_internal.h"
 
 cudaError_t sim_stream_synchronize(cudaStream_t stream, int per_thread_default)
 {

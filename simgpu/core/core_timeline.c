@@ -5,7 +5,7 @@
  * times only; it must never touch memory contents nor sleep while holding
  * sim_lock.
  */
-#include "simgpu/sim_internal.h"
+#include "simgpu/core/sim_internal.h"
 
 #include <errno.h>
 #include <math.h>

@@ -5,7 +5,7 @@
  * README.md and reported to CUPTI. This file must never let a bad pointer
  * reach memmove/memset: every range is checked first.
  */
-#include "simgpu/sim_internal.h"
+#include "simgpu/core/sim_internal.h"
 
 #include <cupti_activity.h>
 #include <string.h>

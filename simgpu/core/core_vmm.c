@@ -8,7 +8,7 @@
  * back when released and no longer mapped, as on a real driver. It must
  * never let a copy reach an unmapped or inaccessible virtual address.
  */
-#include "simgpu/sim_internal.h"
+#include "simgpu/core/sim_internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>

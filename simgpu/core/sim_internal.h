@@ -18,9 +18,9 @@
 #include <cuda.h>
 #include <cuda_runtime_api.h>
 
-#include "simgpu/sim_launch_limits.h"
-#include "simgpu/simgpu_cupti_hook.h"
-#include "simgpu/simgpu_driver_private.h"
+#include "simgpu/core/sim_launch_limits.h"
+#include "simgpu/core/simgpu_cupti_hook.h"
+#include "simgpu/core/simgpu_driver_private.h"
 
 /* ---- devices (driver/cuda_api_device.c) ---- */
 

@@ -1,7 +1,7 @@
 /*
  * The private contract between the simulated driver libcuda.so.1 and the
  * simulated libcupti: how CUPTI learns about GPU work and API calls. Not for
- * programs: only simgpu/cupti_activity.c and the driver's
+ * programs: only simgpu/cupti/cupti_activity.c and the driver's
  * core_report.c use it.
  *
  * libcupti loads libcuda.so.1 (as the real one does) and looks up

@@ -16,7 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "simgpu/simgpu_cupti_hook.h"
+#include "simgpu/core/simgpu_cupti_hook.h"
 
 #define SIMGPU_DRIVER_PRIVATE_VERSION 2
 

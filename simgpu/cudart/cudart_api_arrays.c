@@ -6,7 +6,7 @@
  * driver's and back. Host-side bookkeeping and copies: kernels compute
  * nothing, so nothing ever samples a texture. Keeps no state of its own.
  */
-#include "simgpu/cudart_internal.h"
+#include "simgpu/cudart/cudart_internal.h"
 
 #include <stdint.h>
 #include <string.h>

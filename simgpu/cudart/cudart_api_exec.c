@@ -5,7 +5,7 @@
  * cuGetProcAddress (the timeline lives in libcuda.so.1). They must never
  * move memory contents.
  */
-#include "simgpu/cudart_internal.h"
+#include "simgpu/cudart/cudart_internal.h"
 
 #include <stddef.h>
 #include <stdint.h>

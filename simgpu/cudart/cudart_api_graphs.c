@@ -17,7 +17,7 @@
  * geometry, copy directions) before calling the driver. It must never
  * dereference a graph handle: they belong to the driver.
  */
-#include "simgpu/cudart_internal.h"
+#include "simgpu/cudart/cudart_internal.h"
 
 #include <stdint.h>
 #include <string.h>

@@ -11,7 +11,7 @@
  * caller): the order the program sees is the same; it must never run one
  * before that work has ended.
  */
-#include "simgpu/cudart_internal.h"
+#include "simgpu/cudart/cudart_internal.h"
 
 cudaError_t cudaHostRegister(void *ptr, size_t size, unsigned int flags)
 {

@@ -8,7 +8,7 @@
  * forward to the driver's registry. Kernels are declared with
  * simgpu_define_kernel; this file must never dereference a kernel handle.
  */
-#include "simgpu/cudart_internal.h"
+#include "simgpu/cudart/cudart_internal.h"
 #include "simgpu/simgpu.h"
 
 /*

@@ -6,7 +6,7 @@
  * calls the driver entry point it got through cuGetProcAddress, inside a
  * frame so CUPTI sees one call. It must never touch device memory itself.
  */
-#include "simgpu/cudart_internal.h"
+#include "simgpu/cudart/cudart_internal.h"
 
 #include <stdint.h>
 #include <string.h>

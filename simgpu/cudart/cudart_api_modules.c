@@ -8,8 +8,8 @@
  * (core_fatbin.c, through the private table): this file keeps no module
  * state and must never dereference a fatbin handle or read device code.
  */
-#include "simgpu/cudart_internal.h"
-#include "simgpu/core_fatbin.h"
+#include "simgpu/cudart/cudart_internal.h"
+#include "simgpu/core/core_fatbin.h"
 
 #include <stdint.h>
 #include <stdio.h>

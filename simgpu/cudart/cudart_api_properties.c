@@ -7,7 +7,7 @@
  * the simulator runs work, and it must never claim a capability the
  * simulator's launch checks refuse.
  */
-#include "simgpu/cudart_internal.h"
+#include "simgpu/cudart/cudart_internal.h"
 
 #include <cuda_profiler_api.h>
 #include <stdatomic.h>

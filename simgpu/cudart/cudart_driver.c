@@ -8,8 +8,8 @@
  * cudaErrorInsufficientDriver from every call. It must never call a driver
  * entry point it did not get through cuGetProcAddress.
  */
-#include "simgpu/cudart_internal.h"
-#include "simgpu/simgpu_open_driver.h"
+#include "simgpu/cudart/cudart_internal.h"
+#include "simgpu/core/simgpu_open_driver.h"
 
 #include <dlfcn.h>
 #include <limits.h>

@@ -6,7 +6,7 @@
  * Names come from the installed driver_types.h (generated table); it must
  * never invent a code that header lacks.
  */
-#include "simgpu/cudart_internal.h"
+#include "simgpu/cudart/cudart_internal.h"
 
 #include <stddef.h>
 

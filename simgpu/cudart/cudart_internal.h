@@ -14,8 +14,8 @@
 #include <cuda_runtime_api.h>
 #include <cupti_runtime_cbid.h>
 
-#include "simgpu/sim_launch_limits.h"
-#include "simgpu/simgpu_driver_private.h"
+#include "simgpu/core/sim_launch_limits.h"
+#include "simgpu/core/simgpu_driver_private.h"
 
 /* The CUDA version the runtime claims and asks its driver entry points for. */
 #ifndef SIMGPU_RUNTIME_VERSION

@@ -26,9 +26,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "simgpu/cupti_callbacks.h"
-#include "simgpu/simgpu_cupti_hook.h"
-#include "simgpu/simgpu_open_driver.h"
+#include "simgpu/cupti/cupti_callbacks.h"
+#include "simgpu/core/simgpu_cupti_hook.h"
+#include "simgpu/core/simgpu_open_driver.h"
 
 /*
  * The CUPTI API version this library claims (cuptiGetVersion), and with it

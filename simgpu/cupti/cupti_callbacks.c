@@ -25,7 +25,7 @@
  * Must never call back from a thread other than the caller's, nor hold a
  * lock while calling back (the subscriber may make CUDA calls).
  */
-#include "simgpu/cupti_callbacks.h"
+#include "simgpu/cupti/cupti_callbacks.h"
 
 #include <dlfcn.h>
 #include <pthread.h>
@@ -34,7 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "simgpu/simgpu_open_driver.h"
+#include "simgpu/core/simgpu_open_driver.h"
 
 static _Atomic(CUpti_CallbackFunc) subscriber_callback;
 static void *subscriber_userdata;

@@ -9,7 +9,7 @@
 #include <cupti.h>
 #include <stdint.h>
 
-#include "simgpu/simgpu_cupti_hook.h"
+#include "simgpu/core/simgpu_cupti_hook.h"
 
 /* Attaches to the simulated driver (cupti_activity.c). */
 __attribute__((visibility("hidden"))) CUptiResult simgpu_cupti_attach(void);

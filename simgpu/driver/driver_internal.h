@@ -9,7 +9,7 @@
 
 #include <cupti_driver_cbid.h>
 
-#include "simgpu/sim_internal.h"
+#include "simgpu/core/sim_internal.h"
 
 /* The driver version the simulated driver reports (CUDA 13.0). */
 #define SIM_DRIVER_VERSION 13000

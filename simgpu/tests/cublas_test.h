@@ -1,7 +1,7 @@
 /*
  * What the simulated cuBLAS/cuBLASLt tests share: status checks and the
  * kernels CUPTI recorded (name, duration), collected in the test's thread by
- * cuptiActivityFlushAll. Header-only, for simgpu/cublas/test_*.c.
+ * cuptiActivityFlushAll. Header-only, for simgpu/tests/test_cublas_*.c.
  */
 #ifndef SIMGPU_CUBLAS_TEST_H
 #define SIMGPU_CUBLAS_TEST_H
@@ -14,7 +14,7 @@
 #include <cublas_api.h>
 
 #include "simgpu/simgpu.h"
-#include "simgpu/simgpu_test.h"
+#include "simgpu/tests/simgpu_test.h"
 
 #define CHECK_STATUS(call, want)                                                  \
 	do {                                                                      \

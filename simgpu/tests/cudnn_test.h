@@ -1,5 +1,5 @@
 /*
- * Helpers for the simulated cuDNN's tests (simgpu/cudnn/test_*.c):
+ * Helpers for the simulated cuDNN's tests (simgpu/tests/test_cudnn_*.c):
  * status assertions and a CUPTI collector of kernel records (name, start,
  * end, stream). Header-only, for tests; never for the library.
  */
@@ -10,7 +10,7 @@
 #include <cupti.h>
 #include <string.h>
 
-#include "simgpu/simgpu_test.h"
+#include "simgpu/tests/simgpu_test.h"
 
 #define CHECK_DNN_IS(call, want)                                           \
 	do {                                                               \

@@ -1,5 +1,5 @@
 /*
- * Assertion helpers for the simulated driver's tests (simgpu/driver):
+ * Assertion helpers for the simulated driver's tests (simgpu/tests/test_driver_*.c):
  * CHECK_CU expects an exact CUresult and names both on failure. Header-only,
  * for the tests; never for the libraries.
  */
@@ -8,7 +8,7 @@
 
 #include <cuda.h>
 
-#include "simgpu/simgpu_test.h"
+#include "simgpu/tests/simgpu_test.h"
 
 #define CHECK_CU_IS(call, want)                                            \
 	do {                                                               \

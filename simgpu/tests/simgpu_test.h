@@ -1,7 +1,7 @@
 /*
  * Tiny assertion helpers for the simgpu tests: CHECK prints the failed
  * condition with its line and exits 1; CHECK_CUDA also names the error.
- * Header-only, for simgpu/test_*.c; never for the libraries.
+ * Header-only, for simgpu/tests/test_*.c; never for the libraries.
  */
 #ifndef SIMGPU_TEST_H
 #define SIMGPU_TEST_H

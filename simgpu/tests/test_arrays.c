@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "simgpu/simgpu_test.h"
+#include "simgpu/tests/simgpu_test.h"
 
 /* cuda_runtime_api.h's make_cudaExtent is C++-only (driver_functions.h). */
 static struct cudaExtent extent_of(size_t w, size_t h, size_t d)

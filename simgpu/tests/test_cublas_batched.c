@@ -5,7 +5,7 @@
  * (README.md; gemv: k = 1), none for an empty problem; and the reference
  * BLAS's argument errors.
  */
-#include "simgpu/cublas/cublas_test.h"
+#include "simgpu/tests/cublas_test.h"
 
 static void *dev(size_t bytes)
 {

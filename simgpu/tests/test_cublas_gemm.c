@@ -6,7 +6,7 @@
  * and status strings.
  */
 #include "simgpu/cublas/cublas_half.h"
-#include "simgpu/cublas/cublas_test.h"
+#include "simgpu/tests/cublas_test.h"
 
 enum { SGEMM_RATE = 19500, DGEMM_RATE = 9700, TENSOR_RATE = 312000 };
 

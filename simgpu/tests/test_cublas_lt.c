@@ -4,7 +4,7 @@
  * cublasLtMatmul and the heuristic, and one kernel per matmul with the
  * documented name and duration on the stream argument.
  */
-#include "simgpu/cublas/cublas_test.h"
+#include "simgpu/tests/cublas_test.h"
 
 enum { SGEMM_RATE = 19500, TENSOR_RATE = 312000 };
 

@@ -8,7 +8,7 @@
  */
 #include <stdbool.h>
 
-#include "simgpu/cudnn/cudnn_test.h"
+#include "simgpu/tests/cudnn_test.h"
 
 static cudnnHandle_t handle;
 

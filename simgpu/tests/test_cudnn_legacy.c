@@ -5,7 +5,7 @@
  * name (README.md) on the handle's stream, with the cost-model duration
  * unless the program set one with simgpu_next_kernel_ns.
  */
-#include "simgpu/cudnn/cudnn_test.h"
+#include "simgpu/tests/cudnn_test.h"
 #include "simgpu/simgpu.h"
 
 static cudnnHandle_t handle;

@@ -19,7 +19,7 @@
 #include <unistd.h>
 
 #include "simgpu/simgpu.h"
-#include "simgpu/simgpu_test.h"
+#include "simgpu/tests/simgpu_test.h"
 
 #define CUPTI_OFFSET 1000000000000000000ULL
 

@@ -15,7 +15,7 @@
 #include <time.h>
 
 #include "simgpu/simgpu.h"
-#include "simgpu/simgpu_test.h"
+#include "simgpu/tests/simgpu_test.h"
 
 /* CUPTI_API_VERSION in CUDA 12.8's cupti_version.h ("v26 : CUDA Toolkit 12.8"). */
 #define CUDA_12_8_CUPTI_API_VERSION 26

@@ -1,5 +1,5 @@
 /*
- * The simulated CUPTI's callback API (simgpu/cupti_callbacks.c), as
+ * The simulated CUPTI's callback API (simgpu/cupti/cupti_callbacks.c), as
  * dnntrace's --gpu-records=work links with it: subscribed and enabled after
  * cuInit with no API record kind on, an enabled call is called back in the
  * calling thread, ENTER then EXIT, with the correlation id its kernel or
@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "simgpu/simgpu.h"
-#include "simgpu/simgpu_test.h"
+#include "simgpu/tests/simgpu_test.h"
 
 #define CHECK_CUPTI(call, want) CHECK((call) == (want))
 

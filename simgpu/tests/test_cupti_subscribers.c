@@ -7,7 +7,7 @@
  */
 #include <cupti.h>
 
-#include "simgpu/simgpu_test.h"
+#include "simgpu/tests/simgpu_test.h"
 
 static void CUPTIAPI ignore(void *userdata, CUpti_CallbackDomain domain,
 			    CUpti_CallbackId cbid, const void *data)

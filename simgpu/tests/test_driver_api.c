@@ -12,7 +12,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "simgpu/driver/driver_test.h"
+#include "simgpu/tests/driver_test.h"
 #include "simgpu/simgpu.h"
 
 #define CAPACITY (4u << 20)

@@ -17,7 +17,7 @@
 #include <dlfcn.h>
 #include <string.h>
 
-#include "simgpu/driver/driver_test.h"
+#include "simgpu/tests/driver_test.h"
 #include "simgpu/simgpu.h"
 
 /* cuda.h declares the _ptsz twin only for its own build: the real prototype. */

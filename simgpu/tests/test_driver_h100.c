@@ -13,7 +13,7 @@
 #include <dlfcn.h>
 #include <stdint.h>
 
-#include "simgpu/driver/driver_test.h"
+#include "simgpu/tests/driver_test.h"
 #include "simgpu/simgpu.h"
 
 static int kernel_axpy;

@@ -15,7 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "simgpu/driver/driver_test.h"
+#include "simgpu/tests/driver_test.h"
 
 static char dir[PATH_MAX];
 

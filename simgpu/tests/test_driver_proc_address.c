@@ -11,7 +11,7 @@
 #include <dlfcn.h>
 #include <string.h>
 
-#include "simgpu/driver/driver_test.h"
+#include "simgpu/tests/driver_test.h"
 
 static void *handle;
 

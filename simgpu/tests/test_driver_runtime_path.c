@@ -16,7 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "simgpu/driver/driver_test.h"
+#include "simgpu/tests/driver_test.h"
 #include "simgpu/simgpu.h"
 
 static char kernel;

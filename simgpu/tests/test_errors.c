@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "simgpu/simgpu.h"
-#include "simgpu/simgpu_test.h"
+#include "simgpu/tests/simgpu_test.h"
 
 static void *other_thread(void *arg)
 {

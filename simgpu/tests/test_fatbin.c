@@ -11,7 +11,7 @@
  * success or a documented error code with a reason, never a crash (run
  * under ASan too). Skips (77) only when nvcc is absent.
  */
-#include "simgpu/core_fatbin.h"
+#include "simgpu/core/core_fatbin.h"
 
 #include <limits.h>
 #include <stdio.h>

@@ -29,7 +29,7 @@
 #include <string.h>
 
 #include "simgpu/simgpu.h"
-#include "simgpu/simgpu_test.h"
+#include "simgpu/tests/simgpu_test.h"
 
 /* The per-thread-stream twins (cuda_runtime_api.h declares them only for
  * its own build, __CUDA_API_VERSION_INTERNAL): the real prototypes. */

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "simgpu/simgpu.h"
-#include "simgpu/simgpu_test.h"
+#include "simgpu/tests/simgpu_test.h"
 
 #define CHECK_CUPTI_OK(call) CHECK((call) == CUPTI_SUCCESS)
 
@@ -73,7 +73,7 @@ static void nvcc13_launches(void)
 
 	/* API records chosen per function must be chosen before the first
 	 * CUDA call (cuInit): after it they change nothing, as on a real GPU
-	 * (simgpu/cupti_activity.c). This runs first in main for that. */
+	 * (simgpu/cupti/cupti_activity.c). This runs first in main for that. */
 	CHECK_CUPTI_OK(cuptiActivityRegisterCallbacks(buffer_requested, buffer_completed));
 	CHECK_CUPTI_OK(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL));
 	CHECK_CUPTI_OK(cuptiActivityEnableRuntimeApi(

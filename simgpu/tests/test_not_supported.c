@@ -24,7 +24,7 @@
 #include <cudnn.h>
 #include <cupti.h>
 
-#include "simgpu/simgpu_test.h"
+#include "simgpu/tests/simgpu_test.h"
 
 static void *call_unmap_many(void *arg)
 {

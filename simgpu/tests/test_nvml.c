@@ -12,10 +12,10 @@
 #include <string.h>
 #include <time.h>
 
-#include "interceptors/core/nvml_api.h"
+#include "simgpu/nvml/nvml_api.h"
 #include "simgpu/simgpu.h"
-#include "simgpu/simgpu_power_private.h"
-#include "simgpu/simgpu_test.h"
+#include "simgpu/core/simgpu_power_private.h"
+#include "simgpu/tests/simgpu_test.h"
 
 static const char kernel;
 #define LONG_NS 10000000000ULL

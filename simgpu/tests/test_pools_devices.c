@@ -13,7 +13,7 @@
 #include <cuda.h>
 #include <cuda_runtime_api.h>
 
-#include "simgpu/simgpu_test.h"
+#include "simgpu/tests/simgpu_test.h"
 
 static void check_pool_attributes(void)
 {

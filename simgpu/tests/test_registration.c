@@ -18,7 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "simgpu/simgpu_test.h"
+#include "simgpu/tests/simgpu_test.h"
 
 void **__cudaRegisterFatBinary(void *fatCubin);
 void __cudaRegisterFatBinaryEnd(void **fatCubinHandle);

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "simgpu/simgpu.h"
-#include "simgpu/simgpu_test.h"
+#include "simgpu/tests/simgpu_test.h"
 
 #define THREADS 8
 #define ITERATIONS 150

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "simgpu/simgpu.h"
-#include "simgpu/simgpu_test.h"
+#include "simgpu/tests/simgpu_test.h"
 
 /* The per-thread-stream entry point, as -default-stream per-thread calls it. */
 extern cudaError_t cudaLaunchKernel_ptsz(const void *func, dim3 grid, dim3 block,

@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "simgpu/simgpu.h"
-#include "simgpu/simgpu_test.h"
+#include "simgpu/tests/simgpu_test.h"
 
 static CUpti_ActivityKernel10 kernels[16];
 static int n_kernels;

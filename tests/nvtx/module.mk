@@ -1,7 +1,6 @@
-# simgpu/nvtx: build rules of the NVTX injection tests (sources in
-# tests/nvtx/): nvtx_ranges, a program using only NVTX 3's header-only API
-# (no CUDA library, no link to libdnntrace.so: NVTX finds the injection
-# library through NVTX_INJECTION64_PATH at run time), run by
+# tests/nvtx: build rules of the NVTX injection tests (sources here):
+# nvtx_ranges, a program using only NVTX 3's header-only API (no CUDA
+# library, no link to libdnntrace.so: NVTX finds the injection library through NVTX_INJECTION64_PATH at run time), run by
 # tests/nvtx/test_*.sh; and test_nvtx_names, the unit test of the UTF-8
 # conversion and the domain / registered-string registry.
 
