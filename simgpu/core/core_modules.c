@@ -129,8 +129,9 @@ CUresult sim_module_load(const void *image, int for_runtime,
 		/* As a real runtime, registration goes on; launches fail. */
 		if (r == CUDA_ERROR_INVALID_VALUE) /* no image at all */
 			r = CUDA_ERROR_INVALID_IMAGE;
-		const char *name = "?";
-		cuGetErrorName(r, &name);
+		const char *name = sim_cu_result_name(r);
+		if (!name)
+			name = "?";
 		fprintf(stderr, "simgpu: cannot load this program's device code "
 			"(%s): %s\n", name, why);
 		m->status = r;

@@ -6,7 +6,6 @@
  * inside. It must never call the sink while holding sim_lock.
  */
 #include "simgpu/core/sim_internal.h"
-#include "simgpu/driver/driver_internal.h"
 
 #include <stdatomic.h>
 #include <stdlib.h>

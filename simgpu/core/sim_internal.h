@@ -22,14 +22,16 @@
 #include "simgpu/core/simgpu_cupti_hook.h"
 #include "simgpu/core/simgpu_driver_private.h"
 
-/* ---- devices (driver/cuda_api_device.c) ---- */
+/* ---- what the core knows of the driver above it (core_driver_state.c) ---- */
 
-/* Ordinals a process may see (SIMGPU_DEVICE_COUNT); they share one memory
- * and one timeline. */
-#define SIM_MAX_DEVICES 16
-int sim_device_count(void);
-/* The device of the calling thread's current context; 0 when none. */
+/* The device of the calling thread's current context; 0 when none.
+ * Contexts belong to the driver, which installs the answer at load with
+ * sim_set_current_device_query: the core never calls up into it. */
 int sim_current_device(void);
+void sim_set_current_device_query(int (*query)(void));
+/* Whether cuInit has succeeded in this process (cuInit marks it). */
+int sim_driver_initialized(void);
+void sim_mark_driver_initialized(void);
 
 /* ---- global state and clock (core_timeline.c) ---- */
 
@@ -485,7 +487,9 @@ cudaError_t sim_event_state(cudaEvent_t event, int *recorded,
 cudaError_t sim_device_synchronize(void);
 void sim_device_reset(void);
 
-/* ---- CUresult of a core status (driver/cuda_errors.c) ---- */
+/* ---- CUresult of a core status, and a CUresult's name, NULL for a value
+ * cuda.h does not name (core_driver_state.c) ---- */
 CUresult sim_cu_result(cudaError_t err);
+const char *sim_cu_result_name(CUresult result);
 
 #endif

@@ -10,12 +10,6 @@ SIMGPU_DRIVER_API_OBJS := $(SIMGPU_DRIVER_API_SRCS:%.c=$(SIMGPU_OBJ)/%.o)
 # Everything libcuda.so.1 is made of (the stubs are generated from these).
 SIMGPU_DRIVER_OBJS := $(SIMGPU_CORE_OBJS) $(SIMGPU_DRIVER_API_OBJS)
 
-$(SIMGPU_GEN)/cuda_result_names.h: $(SIMGPU_GEN_NAMES) | check-cuda
-	@mkdir -p $(@D)
-	$(SIMGPU_GEN_NAMES) $(CUDA_HOME)/include/cuda.h \
-		'^typedef enum cudaError_enum \{' '^} CUresult;' CUDA_ > $@.tmp && mv $@.tmp $@
-$(SIMGPU_OBJ)/driver/cuda_api_device.o: $(SIMGPU_GEN)/cuda_result_names.h
-
 # As in core/: static TLS inside the dlopen()ed driver.
 $(SIMGPU_OBJ)/driver/%.o: $(SIMGPU_DIR)/driver/%.c | check-cuda
 	@mkdir -p $(@D)
