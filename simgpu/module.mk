@@ -43,6 +43,13 @@ SIMGPU12_LIBS := $(SIMGPU12_LIB)/libcuda.so.1 $(SIMGPU12_LIB)/libcudart.so.12 \
 # whose error-name tables come from a toolkit header.
 SIMGPU_GEN_NAMES := $(SIMGPU_DIR)/gen_names.sh
 
+# simgpu_all_built FOLDER,SOURCES: an error naming each FOLDER/*.c that
+# SOURCES (paths below simgpu/) lacks: a source no rule builds would
+# otherwise be silently left out of its library.
+simgpu_all_built = $(foreach unbuilt,$(filter-out $(2),$(patsubst \
+	$(SIMGPU_DIR)/%,%,$(wildcard $(SIMGPU_DIR)/$(1)/*.c))),$(error \
+	simgpu/$(1)/module.mk builds no simgpu/$(unbuilt): add it to its sources (a test goes in simgpu/tests/)))
+
 # The folders, libraries below the ones that load or link them.
 SIMGPU_FOLDERS := core driver cudart cupti exports cublas cudnn nvml tests
 include $(SIMGPU_FOLDERS:%=$(SIMGPU_DIR)/%/module.mk)
@@ -51,6 +58,11 @@ SIMGPU_UNLISTED := $(filter-out $(SIMGPU_FOLDERS:%=$(SIMGPU_DIR)/%/module.mk),\
 	$(wildcard $(SIMGPU_DIR)/*/module.mk))
 ifneq ($(SIMGPU_UNLISTED),)
 $(error simgpu/module.mk: add $(SIMGPU_UNLISTED) to SIMGPU_FOLDERS)
+endif
+# The root holds no library or test source: each lives in its folder.
+SIMGPU_ROOT_SOURCES := $(filter-out $(SIMGPU_DIR)/bench_cost.c,$(wildcard $(SIMGPU_DIR)/*.c))
+ifneq ($(SIMGPU_ROOT_SOURCES),)
+$(error $(SIMGPU_ROOT_SOURCES): simgpu's root holds no library or test source; move it to its folder (simgpu/README.md, "Layout"))
 endif
 
 # Per-call cost of the simulator itself (README.md, "Cost"): a tool, not a test.

@@ -5,6 +5,7 @@
 # 12.8's CUPTI API version 26 (so writing its record layouts).
 
 SIMGPU_CUPTI_SRCS := $(addprefix cupti/,cupti_activity.c cupti_callbacks.c)
+$(call simgpu_all_built,cupti,$(SIMGPU_CUPTI_SRCS))
 SIMGPU_CUPTI_OBJS := $(SIMGPU_CUPTI_SRCS:%.c=$(SIMGPU_OBJ)/%.o)
 SIMGPU12_CUPTI_OBJS := $(SIMGPU_CUPTI_SRCS:%.c=$(SIMGPU12_OUT)/obj/%.o)
 SIMGPU12_CUPTI_API_VERSION := 26
