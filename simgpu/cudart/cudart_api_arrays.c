@@ -177,35 +177,21 @@ static cudaError_t array_copy(cudaArray_const_t array, size_t wOffset, size_t hO
 		return sim_return(cudaErrorInvalidMemcpyDirection);
 	if (height > 1 && width > pitch)
 		return sim_return(cudaErrorInvalidPitchValue);
-	CUmemorytype linear;
-	if (kind == cudaMemcpyDefault)
-		linear = CU_MEMORYTYPE_UNIFIED;
-	else if (kind == cudaMemcpyDeviceToDevice)
-		linear = CU_MEMORYTYPE_DEVICE;
-	else if (kind == (to_array ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost))
-		linear = CU_MEMORYTYPE_HOST;
-	else
+	/* The linear side as cudaMemcpy2D reads the kind; the kind must
+	 * name the array's side device memory (or be cudaMemcpyDefault). */
+	if (cudart_copy_side_type(kind, !to_array) == CU_MEMORYTYPE_HOST)
 		return sim_return(cudaErrorInvalidMemcpyDirection);
 	CUDA_MEMCPY2D c;
 	memset(&c, 0, sizeof(c));
 	c.WidthInBytes = width;
 	c.Height = height;
+	cudart_copy_2d_side(&c, to_array, cudart_copy_side_type(kind, to_array), mem, pitch);
 	if (to_array) {
 		c.dstMemoryType = CU_MEMORYTYPE_ARRAY, c.dstArray = (CUarray)array;
 		c.dstXInBytes = wOffset, c.dstY = hOffset;
-		c.srcMemoryType = linear, c.srcPitch = pitch;
-		if (linear == CU_MEMORYTYPE_HOST)
-			c.srcHost = mem;
-		else
-			c.srcDevice = (CUdeviceptr)(uintptr_t)mem;
 	} else {
 		c.srcMemoryType = CU_MEMORYTYPE_ARRAY, c.srcArray = (CUarray)array;
 		c.srcXInBytes = wOffset, c.srcY = hOffset;
-		c.dstMemoryType = linear, c.dstPitch = pitch;
-		if (linear == CU_MEMORYTYPE_HOST)
-			c.dstHost = mem;
-		else
-			c.dstDevice = (CUdeviceptr)(uintptr_t)mem;
 	}
 	if (!array)
 		return sim_return(cudaErrorInvalidValue);

@@ -376,7 +376,7 @@ static CUresult copy_1d(const struct cudart_driver *drv, void *dst,
 	}
 }
 
-static CUmemorytype memory_type(enum cudaMemcpyKind kind, int is_src)
+CUmemorytype cudart_copy_side_type(enum cudaMemcpyKind kind, int is_src)
 {
 	if (kind == cudaMemcpyDefault)
 		return CU_MEMORYTYPE_UNIFIED;
@@ -387,16 +387,22 @@ static CUmemorytype memory_type(enum cudaMemcpyKind kind, int is_src)
 	return device ? CU_MEMORYTYPE_DEVICE : CU_MEMORYTYPE_HOST;
 }
 
-static void set_side(CUmemorytype type, const void *p, size_t pitch,
-		     CUmemorytype *type_out, const void **host,
-		     CUdeviceptr *dev, size_t *pitch_out)
+void cudart_copy_2d_side(CUDA_MEMCPY2D *c, int is_src, CUmemorytype type,
+			 const void *p, size_t pitch)
 {
-	*type_out = type;
-	if (type == CU_MEMORYTYPE_HOST)
-		*host = p;
-	else
-		*dev = DEVPTR(p);
-	*pitch_out = pitch;
+	if (is_src) {
+		c->srcMemoryType = type, c->srcPitch = pitch;
+		if (type == CU_MEMORYTYPE_HOST)
+			c->srcHost = p;
+		else
+			c->srcDevice = DEVPTR(p);
+	} else {
+		c->dstMemoryType = type, c->dstPitch = pitch;
+		if (type == CU_MEMORYTYPE_HOST)
+			c->dstHost = (void *)p;
+		else
+			c->dstDevice = DEVPTR(p);
+	}
 }
 
 static cudaError_t memcpy_impl(void *dst, size_t dpitch, const void *src,
@@ -415,12 +421,8 @@ static cudaError_t memcpy_impl(void *dst, size_t dpitch, const void *src,
 			copy_1d(drv, dst, src, width, kind, stream, is_async)));
 	CUDA_MEMCPY2D c;
 	memset(&c, 0, sizeof(c));
-	set_side(memory_type(kind, 1), src, spitch, &c.srcMemoryType,
-		 &c.srcHost, &c.srcDevice, &c.srcPitch);
-	const void *dst_host = NULL;
-	set_side(memory_type(kind, 0), dst, dpitch, &c.dstMemoryType,
-		 &dst_host, &c.dstDevice, &c.dstPitch);
-	c.dstHost = (void *)dst_host;
+	cudart_copy_2d_side(&c, 1, cudart_copy_side_type(kind, 1), src, spitch);
+	cudart_copy_2d_side(&c, 0, cudart_copy_side_type(kind, 0), dst, dpitch);
 	c.WidthInBytes = width;
 	c.Height = height;
 	return sim_return(cudart_error(is_async ? drv->memcpy_2d_async(&c, stream)

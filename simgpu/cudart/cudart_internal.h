@@ -20,12 +20,6 @@
 /* The CUDA version the runtime claims and asks its driver entry points for. */
 #ifndef SIMGPU_RUNTIME_VERSION
 #define SIMGPU_RUNTIME_VERSION CUDART_VERSION
-/* A 1D copy as cudaMemcpy[Async] makes it (cudart_api_memory.c), for the
- * calls that copy on its behalf (cudaMemcpyToSymbol, ...). */
-cudaError_t cudart_memcpy_1d(void *dst, const void *src, size_t count,
-			     enum cudaMemcpyKind kind, cudaStream_t stream,
-			     int per_thread, int is_async);
-
 #endif
 
 /*
@@ -229,5 +223,14 @@ cudaError_t cudart_launch(const void *func, int handles_only, dim3 grid,
 cudaError_t cudart_memcpy_1d(void *dst, const void *src, size_t count,
 			     enum cudaMemcpyKind kind, cudaStream_t stream,
 			     int per_thread, int is_async);
+
+/* The memory type a cudaMemcpyKind gives one side of a copy, as
+ * cudaMemcpy2D reads it (cudart_api_memory.c): device or host as the kind
+ * names that side, unified for cudaMemcpyDefault. */
+CUmemorytype cudart_copy_side_type(enum cudaMemcpyKind kind, int is_src);
+/* Sets the source (is_src) or destination of a 2D copy: memory of type
+ * at p (host or device pointer as the type says), rows pitch apart. */
+void cudart_copy_2d_side(CUDA_MEMCPY2D *c, int is_src, CUmemorytype type,
+			 const void *p, size_t pitch);
 
 #endif

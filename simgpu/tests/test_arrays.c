@@ -95,6 +95,11 @@ static void check_arrays(void)
 		      cudaErrorInvalidPitchValue);
 	CHECK_CUDA_IS(cudaMemcpy2DFromArray(out, 64, a, 0, 0, 48, 1, cudaMemcpyHostToDevice),
 		      cudaErrorInvalidMemcpyDirection);
+	/* Host to host names no device side for the array. */
+	CHECK_CUDA_IS(cudaMemcpy2DToArray(a, 0, 0, in, 64, 48, 1, cudaMemcpyHostToHost),
+		      cudaErrorInvalidMemcpyDirection);
+	CHECK_CUDA_IS(cudaMemcpy2DFromArray(out, 64, a, 0, 0, 48, 1, cudaMemcpyHostToHost),
+		      cudaErrorInvalidMemcpyDirection);
 	cudaArray_t bad = NULL;
 	struct cudaChannelFormatDesc three = cudaCreateChannelDesc(8, 8, 8, 0, cudaChannelFormatKindUnsigned);
 	struct cudaChannelFormatDesc mixed = cudaCreateChannelDesc(8, 16, 0, 0, cudaChannelFormatKindSigned);
