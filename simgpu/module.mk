@@ -13,16 +13,16 @@ SIMGPU_OBJ := $(SIMGPU_OUT)/obj
 # The driver: the device core (core_*.c) and the driver API (driver/).
 SIMGPU_DRIVER_SRCS := core_timeline.c core_memory.c core_sticky_error.c \
 	core_kernels.c core_alloc.c core_transfer.c core_sync.c core_report.c \
-	core_vmm.c core_graphs.c core_power.c core_fatbin.c core_modules.c driver/cuda_api_device.c driver/cuda_api_memory.c \
+	core_vmm.c core_graph_memory.c core_graphs.c core_power.c core_fatbin.c core_modules.c driver/cuda_api_device.c driver/cuda_api_memory.c \
 	driver/cuda_api_vmm.c \
 	driver/cuda_api_transfer.c driver/cuda_api_exec.c \
-	driver/cuda_api_graphs.c \
+	driver/cuda_api_graphs.c driver/cuda_api_graph_memory.c \
 	driver/cuda_proc_address.c driver/cuda_api_occupancy.c \
 	driver/cuda_api_attach.c driver/cuda_api_arrays.c
 SIMGPU_CUDART_SRCS := cudart_driver.c cudart_errors.c cudart_api_memory.c \
 	cudart_api_exec.c cudart_api_kernels.c cudart_api_graphs.c \
 	cudart_api_modules.c cudart_api_properties.c cudart_api_host.c \
-	cudart_api_arrays.c
+	cudart_api_arrays.c cudart_api_graph_memory.c
 SIMGPU_CUPTI_SRCS := cupti_activity.c cupti_callbacks.c
 SIMGPU_DRIVER_OBJS := $(SIMGPU_DRIVER_SRCS:%.c=$(SIMGPU_OBJ)/%.o)
 SIMGPU_CUDART_OBJS := $(SIMGPU_CUDART_SRCS:%.c=$(SIMGPU_OBJ)/%.o)
@@ -143,7 +143,7 @@ $(SIMGPU_TESTS): $(BUILD)/tests/test_simgpu_%: $(SIMGPU_DIR)/test_%.c \
 # simgpu/driver/test_driver_*.c: the driver alone (libcuda.so.1 only)
 # and the whole stack (runtime, CUPTI) reaching it.
 SIMGPU_DRIVER_ALONE_TESTS := $(patsubst %,$(BUILD)/tests/test_simgpu_%,\
-	driver_api driver_proc_address driver_modules driver_h100)
+	driver_api driver_proc_address driver_modules driver_h100 driver_graph_memory)
 SIMGPU_DRIVER_STACK_TESTS := $(patsubst %,$(BUILD)/tests/test_simgpu_%,\
 	driver_runtime_path pools_devices)
 TESTS += $(SIMGPU_DRIVER_ALONE_TESTS) $(SIMGPU_DRIVER_STACK_TESTS)
