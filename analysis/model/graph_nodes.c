@@ -248,10 +248,39 @@ static void launch_graph_memory(struct dt_process *p, struct dt_launch *l, uint6
 	}
 }
 
+/*
+ * A graph allocation's next lifetime begins when its launch's stream gets
+ * there, never before the previous one ended (a launch with its allocation
+ * still live fails; the stream runs the launches in order): a launch call
+ * made while the stream still runs the previous launch begins its lifetime
+ * when that one's ends. Lifetimes are in creation order in p->tensors,
+ * one address per graph allocation.
+ */
+static void order_lifetimes(struct dt_process *p)
+{
+	struct dt_u64map last_free = {0};
+	for (size_t i = 0; i < p->n_tensors; i++) {
+		struct dt_tensor *t = &p->tensors[i];
+		uint64_t was;
+		if (t->id < (int64_t)(1LL << 32) || !graph_alloc(p, t->id & 0xffffffff))
+			continue;
+		if (dt_u64map_get(&last_free, t->ptr, &was) && was != DT_NO_TIME &&
+		    was > t->alloc_ns)
+			t->alloc_ns = was;
+		if (t->free_ns != DT_NO_TIME && t->free_ns < t->alloc_ns)
+			t->free_ns = t->alloc_ns;
+		dt_u64map_put(&last_free, t->ptr, t->free_ns);
+	}
+	dt_u64map_free(&last_free);
+}
+
 void dt_graph_finish(struct dt_process *p)
 {
-	if (!p->n_graph_ends)
+	if (!p->n_graph_ends) {
+		if (p->n_graph_allocs)
+			order_lifetimes(p);
 		return;
+	}
 	/* the end of each graph launch's last GPU work, by its call id */
 	struct dt_u64map last_end = {0};
 	for (int pass = 0; pass < 2; pass++) {
@@ -283,6 +312,7 @@ void dt_graph_finish(struct dt_process *p)
 			(struct dt_stream_call){(size_t)(t - p->tensors), g->stream, true};
 	}
 	dt_u64map_free(&last_end);
+	order_lifetimes(p);
 }
 
 static void on_graph_node_clone(struct dt_process *p, uint64_t node_id,
