@@ -87,6 +87,11 @@ $(SIMGPU_GEN)/cuda_result_names.h: $(SIMGPU_DIR)/gen_names.sh | check-cuda
 	$(SIMGPU_DIR)/gen_names.sh $(CUDA_HOME)/include/cuda.h \
 		'^typedef enum cudaError_enum \{' '^} CUresult;' CUDA_ > $@.tmp && mv $@.tmp $@
 
+$(SIMGPU_GEN)/proc_versions.h: $(SIMGPU_DIR)/driver/gen_proc_versions.sh | check-cuda
+	@mkdir -p $(@D)
+	$(SIMGPU_DIR)/driver/gen_proc_versions.sh $(CUDA_HOME)/include/cudaTypedefs.h > $@.tmp && mv $@.tmp $@
+
+$(SIMGPU_OBJ)/driver/cuda_proc_address.o: $(SIMGPU_GEN)/proc_versions.h
 $(SIMGPU_OBJ)/cudart_errors.o: $(SIMGPU_GEN)/cuda_error_names.h
 $(SIMGPU_OBJ)/cupti_activity.o: $(SIMGPU_GEN)/cupti_result_names.h
 $(SIMGPU_OBJ)/driver/cuda_api_device.o: $(SIMGPU_GEN)/cuda_result_names.h
