@@ -2,7 +2,7 @@
 // fill(x) and fill(y) run as ordinary launches; then a graph made with
 // cudaGraphAddNode runs fill(x); then fill(y) and fill(x) again: x must
 // never be called idle (or swappable) across the graph kernel (see
-// tests/e2e/test_graph_unknown.sh for what the trace knows of it
+// tests/e2e/test_graph_add_node.sh for what the trace knows of it
 // on simgpu and on a real runtime). Conditional nodes are not
 // simulated: cudaGraphConditionalHandleCreate and a conditional
 // cudaGraphAddNode answer cudaErrorNotSupported on simgpu (printed; a real
