@@ -49,7 +49,9 @@ cudaError_t sim_free_device(void *dev)
 {
 	pthread_mutex_lock(&sim_lock);
 	struct sim_instant end = sim_timeline_device_end();
-	cudaError_t err = sim_mem_free(dev);
+	cudaError_t err;
+	if (!sim_graph_mem_free(dev, &err)) /* a graph allocation, else a block */
+		err = sim_mem_free(dev);
 	pthread_mutex_unlock(&sim_lock);
 	if (err == cudaSuccess)
 		sim_wait_device_time(end);
@@ -96,13 +98,21 @@ cudaError_t sim_alloc_async(void **dev, size_t size, const void *pool,
 {
 	pthread_mutex_lock(&sim_lock);
 	cudaError_t err = cudaSuccess;
-	if (!sim_stream_resolve(stream, per_thread_default))
+	struct CUstream_st *s = sim_stream_resolve(stream, per_thread_default);
+	if (!s)
 		err = cudaErrorInvalidResourceHandle;
 	else if (!pool_is_live(pool))
 		err = cudaErrorInvalidValue;
 	else if (size == 0)
 		*dev = NULL;
-	else
+	else if (s->capture) { /* an alloc node of the capture's graph */
+		uint64_t va = 0;
+		err = sim_graph_capture_alloc(s, size, &va);
+		if (err == cudaSuccess)
+			*dev = (void *)(uintptr_t)va;
+		pthread_mutex_unlock(&sim_lock);
+		return err;
+	} else
 		err = sim_mem_alloc(size, SIM_MEM_STREAM_ORDERED, pool, dev);
 	if (err == cudaSuccess && size) {
 		struct CUmemPoolHandle_st *p = (struct CUmemPoolHandle_st *)pool;
@@ -119,8 +129,14 @@ cudaError_t sim_free_async(void *dev, cudaStream_t stream,
 {
 	pthread_mutex_lock(&sim_lock);
 	cudaError_t err = cudaSuccess;
-	if (!sim_stream_resolve(stream, per_thread_default))
+	struct CUstream_st *s = sim_stream_resolve(stream, per_thread_default);
+	if (!s)
 		err = cudaErrorInvalidResourceHandle;
+	else if (dev && s->capture) /* a free node of the capture's graph */
+		err = sim_graph_capture_free(s, dev);
+	else if (dev && sim_graph_mem_free(dev, &err))
+		; /* a graph allocation: unmapped (the stream's order is the
+		   * timeline's: nothing runs later than this call here) */
 	else if (dev) {
 		const struct sim_alloc *block = sim_mem_find(dev);
 		struct CUmemPoolHandle_st *pool = block ?

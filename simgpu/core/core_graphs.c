@@ -34,7 +34,8 @@ struct kernel_launch {
 	void **params;
 };
 
-enum node_kind { NODE_KERNEL, NODE_MEMCPY, NODE_MEMSET, NODE_HOST, NODE_CHILD };
+enum node_kind { NODE_KERNEL, NODE_MEMCPY, NODE_MEMSET, NODE_HOST, NODE_CHILD,
+		 NODE_MEM_ALLOC, NODE_MEM_FREE };
 
 struct CUgraph_st;
 
@@ -49,6 +50,7 @@ struct node_op {
 			void *user_data;
 		} host;
 		struct CUgraph_st *child; /* the node's own copy of the graph */
+		struct sim_graph_alloc *mem; /* a memory node's allocation */
 	} u;
 };
 
@@ -105,6 +107,7 @@ struct CUgraphExec_st {
 	uint32_t magic;
 	uint32_t id;          /* graphId in CUPTI records */
 	uint32_t graph_id;    /* the graph it was instantiated from */
+	int auto_free;        /* CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH */
 	size_t n;
 	struct CUgraphNode_st **nodes; /* a topological order of the graph's nodes */
 	struct CUgraphExec_st *next;
@@ -268,6 +271,10 @@ static int node_type_of(enum node_kind kind)
 		return CU_GRAPH_NODE_TYPE_MEMSET;
 	case NODE_CHILD:
 		return CU_GRAPH_NODE_TYPE_GRAPH;
+	case NODE_MEM_ALLOC:
+		return CU_GRAPH_NODE_TYPE_MEM_ALLOC;
+	case NODE_MEM_FREE:
+		return CU_GRAPH_NODE_TYPE_MEM_FREE;
 	default:
 		return CU_GRAPH_NODE_TYPE_HOST;
 	}
@@ -376,6 +383,34 @@ static cudaError_t append_node(struct CUgraph_st *g, const size_t *deps,
 	return cudaSuccess;
 }
 
+/*
+ * Whether a copy or set reaches into a graph allocation. Such a copy is
+ * checked when it runs, not when it is added or launched: the allocation
+ * is live only between its alloc and free nodes. Assumed, as a real GPU
+ * would: a copy that then reaches memory that is not live faults, a
+ * sticky cudaErrorIllegalAddress (core_sticky_error.c).
+ */
+static int touches_graph_memory(const struct node_op *op)
+{
+	if (op->kind == NODE_MEMCPY)
+		return sim_graph_mem_at(op->u.copy.dst) || sim_graph_mem_at(op->u.copy.src);
+	if (op->kind == NODE_MEMSET)
+		return sim_graph_mem_at(op->u.set.dst) != NULL;
+	return 0;
+}
+
+/* Whether g has memory nodes (its children included). */
+static int has_memory_nodes(const struct CUgraph_st *g)
+{
+	for (size_t i = 0; i < g->n; i++) {
+		enum node_kind k = g->nodes[i]->op.kind;
+		if (k == NODE_MEM_ALLOC || k == NODE_MEM_FREE ||
+		    (k == NODE_CHILD && has_memory_nodes(g->nodes[i]->op.u.child)))
+			return 1;
+	}
+	return 0;
+}
+
 /* What a node is checked for when it is added (or captured). Caller holds
  * sim_lock. */
 static cudaError_t check_op(const struct node_op *op, int has_args)
@@ -386,9 +421,16 @@ static cudaError_t check_op(const struct node_op *op, int has_args)
 					op->u.launch.block,
 					op->u.launch.shared_mem, has_args, NULL);
 	case NODE_MEMCPY:
+		if (touches_graph_memory(op))
+			return cudaSuccess;
 		return sim_copy_locked(NULL, &op->u.copy, 0, NULL, NULL);
 	case NODE_MEMSET:
+		if (touches_graph_memory(op))
+			return cudaSuccess;
 		return sim_set_locked(NULL, &op->u.set, 0, NULL);
+	case NODE_MEM_ALLOC:
+	case NODE_MEM_FREE:
+		return cudaSuccess;
 	default:
 		return op->u.host.fn ? cudaSuccess : cudaErrorInvalidValue;
 	}
@@ -472,6 +514,83 @@ cudaError_t sim_graph_add_host_node(CUgraphNode *out, CUgraph graph,
 	return add_node(out, graph, deps, ndeps, op, 1, NULL);
 }
 
+/*
+ * Memory nodes (cuda.h, cuGraphAddMemAllocNode / cuGraphAddMemFreeNode):
+ * an alloc node's address is fixed when the node is added and the same at
+ * every launch; a free node takes an address an alloc node returned (any
+ * graph's), at most once per graph, else cudaErrorInvalidValue. Not
+ * modelled: the rule that an allocation freed in its own graph cannot be
+ * freed in another one too (cuda.h), and the pool properties (every
+ * allocation is device memory of device 0, assumed).
+ */
+cudaError_t sim_graph_add_mem_alloc_node(CUgraphNode *out, CUgraph graph,
+					 const CUgraphNode *deps, size_t ndeps,
+					 uint64_t size, uint64_t *va)
+{
+	if (!out || !graph || !va || !size)
+		return cudaErrorInvalidValue;
+	struct sim_graph_alloc *a = NULL;
+	pthread_mutex_lock(&sim_lock);
+	cudaError_t err = find_graph(graph) ? sim_graph_mem_reserve(size, &a)
+					    : cudaErrorInvalidValue;
+	pthread_mutex_unlock(&sim_lock);
+	if (err != cudaSuccess)
+		return err;
+	/* A failed add leaves the reserved range unused (never handed out). */
+	struct node_op op = { .kind = NODE_MEM_ALLOC, .u.mem = a };
+	err = add_node(out, graph, deps, ndeps, op, 1, NULL);
+	if (err == cudaSuccess)
+		*va = a->va;
+	return err;
+}
+
+/* Whether g already frees a (a free node of it). Caller holds sim_lock. */
+static int graph_frees(const struct CUgraph_st *g, const struct sim_graph_alloc *a)
+{
+	for (size_t i = 0; i < g->n; i++)
+		if (g->nodes[i]->op.kind == NODE_MEM_FREE && g->nodes[i]->op.u.mem == a)
+			return 1;
+	return 0;
+}
+
+cudaError_t sim_graph_add_mem_free_node(CUgraphNode *out, CUgraph graph,
+					const CUgraphNode *deps, size_t ndeps,
+					uint64_t va)
+{
+	if (!out || !graph || !va)
+		return cudaErrorInvalidValue;
+	pthread_mutex_lock(&sim_lock);
+	struct CUgraph_st *g = find_graph(graph);
+	struct sim_graph_alloc *a = sim_graph_mem_at((const void *)(uintptr_t)va);
+	cudaError_t err = g && a && a->va == va && !graph_frees(g, a) ?
+		cudaSuccess : cudaErrorInvalidValue;
+	pthread_mutex_unlock(&sim_lock);
+	if (err != cudaSuccess)
+		return err;
+	struct node_op op = { .kind = NODE_MEM_FREE, .u.mem = a };
+	return add_node(out, graph, deps, ndeps, op, 1, NULL);
+}
+
+cudaError_t sim_graph_mem_node_get(CUgraphNode node, int is_alloc,
+				   uint64_t *va, uint64_t *size)
+{
+	if (!node || !va)
+		return cudaErrorInvalidValue;
+	size_t i;
+	cudaError_t err = cudaSuccess;
+	pthread_mutex_lock(&sim_lock);
+	struct CUgraph_st *g = graph_of_node(node, &i);
+	if (!g || g->nodes[i]->op.kind != (is_alloc ? NODE_MEM_ALLOC : NODE_MEM_FREE))
+		err = cudaErrorInvalidValue;
+	else {
+		*va = g->nodes[i]->op.u.mem->va;
+		if (size)
+			*size = g->nodes[i]->op.u.mem->size;
+	}
+	pthread_mutex_unlock(&sim_lock);
+	return err;
+}
+
 /* A copy of g with nodes of its own (new graphNodeIds), in the same order
  * with the same dependencies, each reported as a clone (a child graph
  * node's graph copied too); NULL when out of memory. Caller holds sim_lock. */
@@ -512,6 +631,8 @@ cudaError_t sim_graph_clone(CUgraph *out, CUgraph graph)
 	struct CUgraph_st *g = find_graph(graph), *c = NULL;
 	if (!g)
 		err = cudaErrorInvalidValue;
+	else if (has_memory_nodes(g))
+		err = cudaErrorNotSupported; /* cuda.h: cannot be cloned (code assumed) */
 	else if (!(c = clone_graph_locked(g, &reports)))
 		err = cudaErrorMemoryAllocation;
 	if (err == cudaSuccess)
@@ -544,6 +665,8 @@ cudaError_t sim_graph_add_child_node(CUgraphNode *out, CUgraph graph,
 	struct CUgraph_st *g = find_graph(graph), *c = find_graph(child), *copy = NULL;
 	if (!g || !c || g == c)
 		err = cudaErrorInvalidValue;
+	else if (has_memory_nodes(c))
+		err = cudaErrorNotSupported; /* cuda.h: only with its ownership moved */
 	for (size_t i = 0; err == cudaSuccess && i < ndeps; i++) {
 		indices[i] = node_index(g, deps[i]);
 		if (indices[i] == g->n)
@@ -725,9 +848,15 @@ cudaError_t sim_graph_instantiate(CUgraphExec *out, CUgraph graph,
 	clone_list_init(&reports);
 	if (!g)
 		err = cudaErrorInvalidValue;
-	else if (!(e = new_exec(g, &reports)))
+	/* cuda_runtime_api.h: a graph with memory nodes has at most one
+	 * executable graph at a time (the error code is assumed). */
+	for (struct CUgraphExec_st *x = live_execs; g && x && err == cudaSuccess; x = x->next)
+		if (x->graph_id == g->id && has_memory_nodes(g))
+			err = cudaErrorInvalidValue;
+	if (err == cudaSuccess && !(e = new_exec(g, &reports)))
 		err = cudaErrorMemoryAllocation;
 	if (err == cudaSuccess) {
+		e->auto_free = (flags & CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH) != 0;
 		e->next = live_execs;
 		live_execs = e;
 		*out = e;
@@ -774,6 +903,13 @@ static void run_kernel(struct CUstream_st *s, const struct kernel_launch *k,
 	w->block[1] = k->block.y;
 	w->block[2] = k->block.z;
 	w->dynamic_shared_mem = k->shared_mem;
+}
+
+/* A copy or set of a graph launch reached graph memory that is not live:
+ * a fault once the stream's work so far is done. Caller holds sim_lock. */
+static void fault(struct CUstream_st *s)
+{
+	sim_arm_sticky_error(cudaErrorIllegalAddress, s->ready);
 }
 
 /*
@@ -828,6 +964,16 @@ cudaError_t sim_graph_launch(CUgraphExec exec, cudaStream_t stream,
 			if (order[i].op.kind == NODE_MEMCPY ||
 			    order[i].op.kind == NODE_MEMSET)
 				err = check_op(&order[i].op, 1);
+		/* cuda.h (cuGraphLaunch): an allocation of this exec still live
+		 * from an earlier launch fails it, unless instantiated with
+		 * AUTO_FREE_ON_LAUNCH: then it is freed first. */
+		for (size_t i = 0; err == cudaSuccess && i < n; i++)
+			if (order[i].op.kind == NODE_MEM_ALLOC && order[i].op.u.mem->live &&
+			    !e->auto_free)
+				err = cudaErrorInvalidValue;
+		for (size_t i = 0; err == cudaSuccess && i < n; i++)
+			if (order[i].op.kind == NODE_MEM_ALLOC && order[i].op.u.mem->live)
+				sim_graph_mem_unmap(order[i].op.u.mem);
 	}
 	if (err == cudaSuccess) {
 		api.correlation_id = sim_next_correlation_id();
@@ -846,13 +992,25 @@ cudaError_t sim_graph_launch(CUgraphExec exec, cudaStream_t stream,
 		case NODE_MEMCPY:
 			w->kind = SIMGPU_WORK_MEMCPY;
 			w->is_async = 1;
-			sim_copy_locked(s, &op->u.copy, 1, w, &end);
+			if (sim_copy_locked(s, &op->u.copy, 1, w, &end) != cudaSuccess)
+				fault(s);
 			break;
 		case NODE_MEMSET:
 			w->kind = SIMGPU_WORK_MEMSET;
 			w->is_async = 1;
-			sim_set_locked(s, &op->u.set, 1, w);
+			if (sim_set_locked(s, &op->u.set, 1, w) != cudaSuccess)
+				fault(s);
 			break;
+		case NODE_MEM_ALLOC:
+			/* Out of device memory: the allocation stays unmapped and
+			 * what uses it faults (assumed; a real launch would fail). */
+			sim_graph_mem_map(op->u.mem);
+			continue;
+		case NODE_MEM_FREE:
+			/* Not live (freed already by cudaFree): nothing to do
+			 * (assumed; undefined on a real GPU). */
+			sim_graph_mem_unmap(op->u.mem);
+			continue;
 		case NODE_HOST: {
 			struct sim_instant until = s->ready;
 			pthread_mutex_unlock(&sim_lock);
@@ -1052,6 +1210,36 @@ int sim_graph_capture_launch(struct CUstream_st *s, const void *func,
 	    capture_append(s, op) != cudaSuccess)
 		release_op(&op);
 	return 1;
+}
+
+/*
+ * cuMemAllocAsync on a capturing stream: an alloc node (its allocation
+ * reserved now, address fixed) instead of an allocation; cuMemFreeAsync:
+ * a free node, for an address an alloc node returned (anything else is
+ * cudaErrorInvalidValue, assumed). Pools are not looked at: the graph's
+ * allocations are its own (as a real capture makes them).
+ */
+cudaError_t sim_graph_capture_alloc(struct CUstream_st *s, uint64_t size,
+				    uint64_t *va)
+{
+	struct sim_graph_alloc *a;
+	cudaError_t err = sim_graph_mem_reserve(size, &a);
+	if (err != cudaSuccess)
+		return err;
+	struct node_op op = { .kind = NODE_MEM_ALLOC, .u.mem = a };
+	err = capture_append(s, op);
+	if (err == cudaSuccess)
+		*va = a->va;
+	return err;
+}
+
+cudaError_t sim_graph_capture_free(struct CUstream_st *s, const void *p)
+{
+	struct sim_graph_alloc *a = sim_graph_mem_at(p);
+	if (!a || a->va != (uint64_t)(uintptr_t)p || graph_frees(s->capture, a))
+		return cudaErrorInvalidValue;
+	struct node_op op = { .kind = NODE_MEM_FREE, .u.mem = a };
+	return capture_append(s, op);
 }
 
 cudaError_t sim_graph_capture_copy(struct CUstream_st *s,
@@ -1353,6 +1541,12 @@ cudaError_t sim_graph_exec_update(CUgraphExec exec, CUgraph graph,
 				code = CU_GRAPH_EXEC_UPDATE_ERROR_TOPOLOGY_CHANGED;
 				r->error_from_node = g->nodes[want->deps[d]];
 			}
+		/* a memory node keeps its allocation (assumed: cuda.h lists
+		 * no update of memory nodes) */
+		if (code == CU_GRAPH_EXEC_UPDATE_SUCCESS &&
+		    (want->op.kind == NODE_MEM_ALLOC || want->op.kind == NODE_MEM_FREE) &&
+		    have->op.u.mem != want->op.u.mem)
+			code = CU_GRAPH_EXEC_UPDATE_ERROR_PARAMETERS_CHANGED;
 		if (code == CU_GRAPH_EXEC_UPDATE_SUCCESS && want->op.kind == NODE_MEMCPY &&
 		    (have->op.u.copy.want_src != want->op.u.copy.want_src ||
 		     have->op.u.copy.want_dst != want->op.u.copy.want_dst))

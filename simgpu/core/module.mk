@@ -6,7 +6,7 @@
 
 SIMGPU_CORE_SRCS := $(addprefix core/,core_timeline.c core_memory.c \
 	core_sticky_error.c core_kernels.c core_alloc.c core_transfer.c \
-	core_sync.c core_report.c core_vmm.c core_graphs.c core_power.c \
+	core_sync.c core_report.c core_vmm.c core_graph_memory.c core_graphs.c core_power.c \
 	core_fatbin.c core_modules.c core_driver_state.c)
 $(call simgpu_all_built,core,$(SIMGPU_CORE_SRCS))
 SIMGPU_CORE_OBJS := $(SIMGPU_CORE_SRCS:%.c=$(SIMGPU_OBJ)/%.o)

@@ -425,6 +425,44 @@ cudaError_t sim_graph_event_wait(struct CUstream_st *s, struct CUevent_st *e,
 cudaError_t sim_launch_host_func(cudaStream_t stream, int per_thread_default,
 				 void (*fn)(void *), void *user_data);
 
+/* ---- graph allocations: memory nodes' memory (core_graph_memory.c) ---- */
+
+/* One graph allocation: a fixed virtual range (va, span: size rounded to
+ * the VMM granularity), mapped while live. Never freed: nodes, execs and
+ * captured allocations keep pointers to it. Caller holds sim_lock for all. */
+struct sim_graph_alloc {
+	uint64_t va, size, span;
+	int live;
+	struct sim_graph_alloc *next;
+};
+cudaError_t sim_graph_mem_reserve(uint64_t size, struct sim_graph_alloc **out);
+/* The graph allocation whose range holds p, or NULL. */
+struct sim_graph_alloc *sim_graph_mem_at(const void *p);
+cudaError_t sim_graph_mem_map(struct sim_graph_alloc *a);
+cudaError_t sim_graph_mem_unmap(struct sim_graph_alloc *a);
+/* cuMemFree / cuMemFreeAsync of p: 1 (and *err) if p is in a graph
+ * allocation, 0 if not (an ordinary block). */
+int sim_graph_mem_free(const void *p, cudaError_t *err);
+cudaError_t sim_graph_mem_get_attribute(int attr, uint64_t *value);
+cudaError_t sim_graph_mem_set_attribute(int attr, uint64_t value);
+/* Memory nodes (core_graphs.c): an alloc node's allocation is reserved
+ * when it is added (*va, fixed for every launch); a free node takes the
+ * address an alloc node returned. */
+cudaError_t sim_graph_add_mem_alloc_node(CUgraphNode *out, CUgraph graph,
+					 const CUgraphNode *deps, size_t ndeps,
+					 uint64_t size, uint64_t *va);
+cudaError_t sim_graph_add_mem_free_node(CUgraphNode *out, CUgraph graph,
+					const CUgraphNode *deps, size_t ndeps,
+					uint64_t va);
+/* An alloc node's (is_alloc 1) or free node's address and size. */
+cudaError_t sim_graph_mem_node_get(CUgraphNode node, int is_alloc,
+				   uint64_t *va, uint64_t *size);
+/* Stream capture of cuMemAllocAsync / cuMemFreeAsync (s capturing; caller
+ * holds sim_lock): an alloc node (its address in *va) or a free node. */
+cudaError_t sim_graph_capture_alloc(struct CUstream_st *s, uint64_t size,
+				    uint64_t *va);
+cudaError_t sim_graph_capture_free(struct CUstream_st *s, const void *p);
+
 /* ---- allocation entry logic and pools (core_alloc.c) ---- */
 
 /* Device or managed memory; size 0 is the caller's business. */

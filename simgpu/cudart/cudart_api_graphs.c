@@ -19,8 +19,10 @@
  */
 #include "simgpu/cudart/cudart_internal.h"
 
+#include <stdatomic.h>
 #include <stdint.h>
 #include <string.h>
+#include <unistd.h>
 
 static cudaError_t graph_create(cudaGraph_t *graph, unsigned int flags)
 {
@@ -61,6 +63,56 @@ static cudaError_t add_kernel_node(cudaGraphNode_t *node, cudaGraph_t graph,
 	};
 	return sim_return(cudart_error(cudart_drv.graph_add_kernel_node(
 		node, graph, deps, ndeps, &params)));
+}
+
+/*
+ * cudaGraphAddNode (CUDA 12.3's form, with edge data): a kernel node, as
+ * cudaGraphAddKernelNode makes it. The simulator has no conditional nodes
+ * (cudaGraphConditionalHandleCreate is a "not supported" stub too), and
+ * this entry point makes no other node type, nor edges other than default
+ * ones: cudaErrorNotSupported, with one line on stderr, once (a real
+ * runtime makes them all; the types cudaGraphAdd<Type>Node makes are
+ * there for a program that needs them).
+ */
+static cudaError_t add_generic_node(cudaGraphNode_t *node, cudaGraph_t graph,
+				    const cudaGraphNode_t *deps,
+				    const cudaGraphEdgeData *edges, size_t ndeps,
+				    struct cudaGraphNodeParams *p)
+{
+	static atomic_flag said = ATOMIC_FLAG_INIT;
+	ENTER();
+	if (!node || !graph || !p || (ndeps && !deps))
+		return sim_return(cudaErrorInvalidValue);
+	int plain = p->type == cudaGraphNodeTypeKernel;
+	for (size_t i = 0; plain && edges && i < ndeps; i++)
+		plain = edges[i].type == cudaGraphDependencyTypeDefault &&
+			!edges[i].from_port && !edges[i].to_port;
+	if (!plain) {
+		if (!atomic_flag_test_and_set(&said)) {
+			static const char line[] = "simgpu: cudaGraphAddNode makes only kernel "
+				"nodes with default edges here (conditional nodes are not "
+				"simulated): cudaErrorNotSupported\n";
+			ssize_t ignored = write(2, line, sizeof(line) - 1);
+			(void)ignored;
+		}
+		return sim_return(cudaErrorNotSupported);
+	}
+	struct cudaKernelNodeParams k = {
+		.func = p->kernel.func, .gridDim = p->kernel.gridDim,
+		.blockDim = p->kernel.blockDim, .sharedMemBytes = p->kernel.sharedMemBytes,
+		.kernelParams = p->kernel.kernelParams, .extra = p->kernel.extra,
+	};
+	return add_kernel_node(node, graph, deps, ndeps, &k);
+}
+
+cudaError_t cudaGraphAddNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+			     const cudaGraphNode_t *pDependencies,
+			     const cudaGraphEdgeData *dependencyData, size_t numDependencies,
+			     struct cudaGraphNodeParams *nodeParams)
+{
+	RUNTIME_CALL(RT_CBID(cudaGraphAddNode_v12030), 0,
+		     add_generic_node(pGraphNode, graph, pDependencies, dependencyData,
+				      numDependencies, nodeParams));
 }
 
 cudaError_t cudaGraphAddKernelNode(cudaGraphNode_t *pGraphNode,

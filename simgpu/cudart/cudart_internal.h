@@ -127,6 +127,13 @@
 	  cuGraphAddChildGraphNode)                                           \
 	X(graph_child_graph_node_get_graph, "cuGraphChildGraphNodeGetGraph",  \
 	  cuGraphChildGraphNodeGetGraph) \
+	X(graph_add_mem_alloc_node, "cuGraphAddMemAllocNode", cuGraphAddMemAllocNode) \
+	X(graph_add_mem_free_node, "cuGraphAddMemFreeNode", cuGraphAddMemFreeNode) \
+	X(graph_mem_alloc_node_get_params, "cuGraphMemAllocNodeGetParams", cuGraphMemAllocNodeGetParams) \
+	X(graph_mem_free_node_get_params, "cuGraphMemFreeNodeGetParams", cuGraphMemFreeNodeGetParams) \
+	X(device_graph_mem_trim, "cuDeviceGraphMemTrim", cuDeviceGraphMemTrim) \
+	X(device_get_graph_mem_attribute, "cuDeviceGetGraphMemAttribute", cuDeviceGetGraphMemAttribute) \
+	X(device_set_graph_mem_attribute, "cuDeviceSetGraphMemAttribute", cuDeviceSetGraphMemAttribute) \
 	X(device_get_name, "cuDeviceGetName", cuDeviceGetName)                \
 	X(stream_attach_mem_async, "cuStreamAttachMemAsync",                  \
 	  cuStreamAttachMemAsync)                                             \

@@ -4,7 +4,7 @@
 
 SIMGPU_DRIVER_API_SRCS := $(addprefix driver/,cuda_api_device.c \
 	cuda_api_memory.c cuda_api_vmm.c cuda_api_transfer.c cuda_api_exec.c \
-	cuda_api_graphs.c cuda_proc_address.c cuda_api_occupancy.c \
+	cuda_api_graphs.c cuda_api_graph_memory.c cuda_proc_address.c cuda_api_occupancy.c \
 	cuda_api_attach.c cuda_api_arrays.c)
 $(call simgpu_all_built,driver,$(SIMGPU_DRIVER_API_SRCS))
 SIMGPU_DRIVER_API_OBJS := $(SIMGPU_DRIVER_API_SRCS:%.c=$(SIMGPU_OBJ)/%.o)
@@ -16,6 +16,13 @@ $(SIMGPU_OBJ)/driver/%.o: $(SIMGPU_DIR)/driver/%.c | check-cuda
 	@mkdir -p $(@D)
 	$(CC) $(SIMGPU_CFLAGS) -D__CUDA_API_VERSION_INTERNAL -ftls-model=initial-exec \
 		-MT $@ -MT $(abspath $@) -c $< -o $@
+
+# cudaTypedefs.h's versions of every entry point, for cuGetProcAddress's
+# names the table lacks (cuda_proc_address.c).
+$(SIMGPU_GEN)/proc_versions.h: $(SIMGPU_DIR)/driver/gen_proc_versions.sh | check-cuda
+	@mkdir -p $(@D)
+	$(SIMGPU_DIR)/driver/gen_proc_versions.sh $(CUDA_HOME)/include/cudaTypedefs.h > $@.tmp && mv $@.tmp $@
+$(SIMGPU_OBJ)/driver/cuda_proc_address.o: $(SIMGPU_GEN)/proc_versions.h
 
 # Every function the real library exports and these objects do not define
 # becomes a "not supported" stub (simgpu/exports/: gen_stubs.sh reads the

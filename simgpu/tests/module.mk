@@ -20,7 +20,7 @@ $(SIMGPU_RUNTIME_TESTS): $(BUILD)/tests/test_simgpu_%: $(SIMGPU_TESTS_DIR)/test_
 
 # The driver alone (libcuda.so.1 only).
 SIMGPU_DRIVER_ALONE_TESTS := $(call simgpu_tests,driver_api \
-	driver_proc_address driver_modules driver_h100)
+	driver_proc_address driver_modules driver_h100 driver_graph_memory)
 $(SIMGPU_DRIVER_ALONE_TESTS): $(BUILD)/tests/test_simgpu_%: $(SIMGPU_TESTS_DIR)/test_%.c \
 		$(SIMGPU_TEST_HELPERS) $(SIMGPU_DRIVER)
 	@mkdir -p $(@D)
