@@ -16,6 +16,12 @@
 
 #define DT_DEFAULT_WATCHDOG_S 30
 #define DT_DEFAULT_LOG_NAME "dnntrace"
+/* memory_snapshot.pickle keeps the last this many allocator events, as
+ * PyTorch's own recording does with the max_entries its docs suggest
+ * (torch.cuda.memory._record_memory_history(max_entries=100000)): its
+ * viewer draws 15000 of them by default and holds every one in the
+ * browser; at five events a tensor, a million tensors would make 260 MB */
+#define DT_DEFAULT_SNAPSHOT_EVENTS 100000
 
 struct dt_request {
 	const char *trace_dir;       /* TRACE_DIR */
@@ -30,6 +36,8 @@ struct dt_request {
 	const char *categories_file; /* --categories FILE, or NULL */
 	double link_gbps;            /* --link-gbps */
 	bool no_timeline;            /* --no-timeline */
+	size_t snapshot_events;      /* --snapshot-events: the last this many
+	                              * events in memory_snapshot.pickle, 0: all */
 	unsigned watchdog_s;         /* --watchdog-s: no decoding progress for
 	                              * this long stops the run, 0: never */
 };
@@ -42,6 +50,7 @@ static inline struct dt_request dt_request_defaults(void)
 		.granularity = DT_GRANULARITY_KERNEL,
 		.link_gbps = DT_DEFAULT_LINK_GBPS,
 		.watchdog_s = DT_DEFAULT_WATCHDOG_S,
+		.snapshot_events = DT_DEFAULT_SNAPSHOT_EVENTS,
 	};
 }
 

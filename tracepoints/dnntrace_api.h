@@ -238,6 +238,14 @@ LTTNG_UST_TRACEPOINT_EVENT(dnntrace_api, graph_exec_update,
 	LTTNG_UST_TP_FIELDS(DNNTRACE_FIELDS_api_graph_exec_update(DT_TP_FIELD))
 )
 
+/* A graph memory node (format 5; event_fields.h). */
+LTTNG_UST_TRACEPOINT_EVENT(dnntrace_api, graph_mem_node,
+	LTTNG_UST_TP_ARGS(uint64_t, call_id, int, api, uint64_t, node_id, const void *, ptr,
+		uint64_t, bytes, int64_t, tensor_id, int, is_free, int, result,
+		uint64_t, start_ns),
+	LTTNG_UST_TP_FIELDS(DNNTRACE_FIELDS_api_graph_mem_node(DT_TP_FIELD))
+)
+
 /*
  * Device memory in use, as cuMemGetInfo_v2 reports it for the calling
  * thread's current context (total - free: every process's allocations on

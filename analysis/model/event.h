@@ -44,6 +44,10 @@ enum dt_event_kind {
 	DT_EVENT_GRAPH_NODE,         /* call_id, api, graph_exec, node_id, tensors, result */
 	DT_EVENT_GRAPH_NODE_CLONE,   /* node_id copied from original_node_id (graph_exec) */
 	DT_EVENT_GRAPH_EXEC_UPDATE,  /* graph_exec updated: tensors = the node ids */
+	/* format 5: a graph memory node: call_id (0 for a captured
+	 * allocation), api, node_id, ptr, bytes, tensor (the graph
+	 * allocation's id), is_free, result */
+	DT_EVENT_GRAPH_MEM_NODE,
 };
 
 struct dt_event {
@@ -102,6 +106,7 @@ struct dt_event {
 	 * graph events (node_id: CUPTI's graph node id, 0: none) */
 	uint64_t graph_exec;
 	uint64_t node_id, original_node_id;
+	bool is_free;                /* graph memory node: a free node */
 };
 
 #endif
