@@ -34,8 +34,10 @@ ANALYSIS_BT_LIBS := $(shell pkg-config --libs babeltrace2 2>/dev/null || echo -l
 
 all: $(ANALYSIS_BIN)
 
+# The catalogue (entry_points.h) names and sizes the api tables: a new entry
+# point must rebuild the analyzer too.
 $(BUILD)/obj/analysis/%.o: analysis/%.c $(wildcard analysis/*.h analysis/*/*.h) tracepoints/dnntrace_enums.h \
-		tracepoints/event_fields.h
+		tracepoints/event_fields.h $(wildcard tracepoints/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(ANALYSIS_BT_CFLAGS) -c $< -o $@
 

@@ -116,6 +116,10 @@
 	X(52,  cuMemHostAlloc,                 ALLOC,        DT_PROC(cuMemHostAlloc, 2020), DT_NO_CBID) \
 	X(53,  cuMemAllocHost_v2,              ALLOC,        DT_PROC(cuMemAllocHost, 3020), DT_NO_CBID) \
 	X(54,  cuMemFreeHost,                  FREE,         DT_PROC(cuMemFreeHost, 2000), DT_NO_CBID) \
+	/* driver: contexts ended, every tensor they own with them */ \
+	X(114, cuCtxDestroy_v2,                FREE,         DT_PROC(cuCtxDestroy, 4000), DT_NO_CBID) \
+	X(115, cuDevicePrimaryCtxReset_v2,     FREE,         DT_PROC(cuDevicePrimaryCtxReset, 11000), DT_NO_CBID) \
+	X(116, cuDevicePrimaryCtxRelease_v2,   FREE,         DT_PROC(cuDevicePrimaryCtxRelease, 11000), DT_NO_CBID) \
 	/* driver: copies and sets */ \
 	X(55,  cuMemcpy,                       COPY,         DT_PROC(cuMemcpy, 4000), DT_DRIVER_CBID(cuMemcpy)) \
 	X(56,  cuMemcpy_ptds,                  COPY,         DT_PROC_PT(cuMemcpy, 7000), DT_DRIVER_CBID(cuMemcpy_ptds)) \
@@ -212,6 +216,9 @@
 	X(cuMemHostAlloc,               PINNED_HOST) \
 	X(cuMemAllocHost_v2,            PINNED_HOST) \
 	X(cuMemFreeHost,                PINNED_HOST) \
+	X(cuCtxDestroy_v2,              DEVICE) \
+	X(cuDevicePrimaryCtxReset_v2,   DEVICE) \
+	X(cuDevicePrimaryCtxRelease_v2, DEVICE) \
 	X(cuMemMap,                     VMM_MAPPED) \
 	X(cuMemUnmap,                   VMM_MAPPED) \
 	X(cuMemCreate,                  VMM_PHYSICAL) \
@@ -333,7 +340,8 @@
  * DNNTRACE_WRAPPED_ENTRIES(X): wrapped but traced by no event of their own.
  * X(name, proc) as above. The entry-point queries hand back our wrappers;
  * descriptor setters and destroyers keep the shapes and roles that the
- * traced calls describe (the caches in interceptors/cudnn/ and interceptors/cublas/).
+ * traced calls describe (the caches in interceptors/cudnn/ and interceptors/cublas/);
+ * cuCtxCreate's variants tell the tracer which contexts own which tensors.
  */
 #define DNNTRACE_WRAPPED_ENTRIES(X) \
 	X(cuGetProcAddress,                      DT_PROC(cuGetProcAddress, 11030)) \
@@ -346,6 +354,9 @@
 	X(cudaStreamBeginCapture_ptsz,           DT_NO_PROC) \
 	X(cuStreamBeginCapture_v2,               DT_PROC(cuStreamBeginCapture, 10010)) \
 	X(cuStreamBeginCapture_v2_ptsz,          DT_PROC_PT(cuStreamBeginCapture, 10010)) \
+	X(cuCtxCreate_v2,                        DT_PROC(cuCtxCreate, 3020)) \
+	X(cuCtxCreate_v3,                        DT_PROC(cuCtxCreate, 11040)) \
+	X(cuCtxCreate_v4,                        DT_PROC(cuCtxCreate, 12050)) \
 	X(cudnnDestroy,                          DT_NO_PROC) \
 	X(cudnnSetTensor4dDescriptor,            DT_NO_PROC) \
 	X(cudnnSetTensor4dDescriptorEx,          DT_NO_PROC) \
@@ -382,6 +393,7 @@
 	X(cudaGetLastError) X(cudaPeekAtLastError) X(cudaRuntimeGetVersion) \
 	X(cuFuncGetParamInfo) X(cuFuncGetName) X(cuCtxGetDevice) X(cuMemGetInfo_v2) \
 	X(cuDeviceGetCount) X(cuStreamGetCaptureInfo_v3) X(cuGraphGetNodes) \
+	X(cuCtxGetCurrent) X(cuDevicePrimaryCtxGetState) \
 	X(cudnnGetStream) X(cudnnGetTensorNdDescriptor) X(cudnnGetFilterNdDescriptor) \
 	X(cublasGetStream_v2) X(cublasGetPointerMode_v2) \
 	X(cublasLtMatmulDescGetAttribute) X(cublasLtMatrixLayoutGetAttribute)

@@ -91,6 +91,14 @@ struct dt_group {
 	/* successful kernel launches with no kernel record although CUPTI
 	 * recorded others: captured into a graph, or records never delivered */
 	uint64_t launches_without_records;
+	/* successful kernel launches whose every kernel record was left out
+	 * as impossible (end before start, a time at 0): not counted above */
+	uint64_t launches_with_damaged_records;
+	/* tensors no call freed: they end with their process, at its last
+	 * event (process_end_ns), and the summary says how many */
+	uint64_t tensors_ended_at_exit;
+	uint64_t bytes_ended_at_exit;    /* saturating at UINT64_MAX */
+	uint64_t process_end_ns;
 	/* GPU kernels of graph launches whose node's tensors the trace does
 	 * not give (graph built before tracing, no CUPTI node ids, conditional
 	 * bodies): each counts as touching every tensor live at its start */

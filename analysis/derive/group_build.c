@@ -209,21 +209,34 @@ static void add_calls_without_kernels(const struct dt_process_view *v,
 }
 
 /* Kernel launches on this device that succeeded and ran no recorded
- * kernel (see add_calls_without_kernels for why they are not ops). */
+ * kernel (see add_calls_without_kernels for why they are not ops): those
+ * whose kernel records were all left out as impossible in *damaged, the
+ * others (never delivered, or captured into a graph) returned. */
 static uint64_t count_launches_without_records(const struct dt_process_view *v,
-		int32_t device)
+		int32_t device, uint64_t *damaged)
 {
 	const struct dt_process *p = v->p;
-	uint64_t n = 0, unused;
+	uint64_t n = 0, unused, call_id;
+	struct dt_u64map damaged_calls = {0};
+	for (size_t i = 0; i < p->n_damaged_kernel_correlations; i++)
+		if (dt_u64map_get(&p->call_of_correlation,
+				p->damaged_kernel_correlations[i], &call_id))
+			dt_u64map_put(&damaged_calls, call_id, 1);
+	*damaged = 0;
 	for (size_t i = 0; i < p->n_launches; i++) {
 		struct dt_call_ref call = {DT_SOURCE_LAUNCH, i};
 		if (p->launches[i].result == 0 &&
 		    !dt_api_is_graph_launch(p->launches[i].api) &&
 		    !dt_u64map_get(&v->calls_with_kernels,
 				p->launches[i].call_id, &unused) &&
-		    guessed_call_device(v, call) == device)
-			n++;
+		    guessed_call_device(v, call) == device) {
+			if (dt_u64map_get(&damaged_calls, p->launches[i].call_id, &unused))
+				(*damaged)++;
+			else
+				n++;
+		}
 	}
+	dt_u64map_free(&damaged_calls);
 	return n;
 }
 
@@ -576,10 +589,20 @@ static void build_group(const struct dt_model *m, const struct dt_process_view *
 	struct dt_u64map index_of_id = {0};
 	for (size_t i = 0; i < g->n_tensors; i++)
 		dt_u64map_put(&index_of_id, (uint64_t)g->tensors[i].id, i);
+	/* A tensor no call freed ended with its process (model.h, last_ns). */
+	g->process_end_ns = p->last_ns;
+	for (size_t i = 0; i < g->n_tensors; i++) {
+		const struct dt_tensor *t = &g->tensors[i];
+		if (!t->allocated || t->free_ns != DT_NO_TIME)
+			continue;
+		g->tensors_ended_at_exit++;
+		g->bytes_ended_at_exit = UINT64_MAX - g->bytes_ended_at_exit < t->bytes ?
+			UINT64_MAX : g->bytes_ended_at_exit + t->bytes;
+	}
 
 	if (!fallback)
-		g->launches_without_records =
-			count_launches_without_records(v, device);
+		g->launches_without_records = count_launches_without_records(v,
+				device, &g->launches_with_damaged_records);
 	/* GPU kernels, one index each, go straight from their kernel order
 	 * into the group (a million-kernel trace need not hold them twice);
 	 * stand-ins and ops are gathered first. Without CUPTI every call is

@@ -42,6 +42,7 @@ static void process_free(struct dt_process *p)
 	free(p->gpu_copies);
 	dt_u64map_free(&p->copy_call_ns);
 	dt_u64map_free(&p->gpu_record_seen);
+	free(p->damaged_kernel_correlations);
 	free(p->devices);
 	dt_process_free_ranges(p);
 	free(p->mem_samples);
@@ -88,6 +89,7 @@ void dt_model_drop_calls(struct dt_model *m)
 		DROP_ARRAY(p, lib_calls);
 		dt_u64map_free(&p->lib_call_index);
 		DROP_ARRAY(p, kernels);
+		DROP_ARRAY(p, damaged_kernel_correlations);
 		dt_u64map_free(&p->call_of_correlation);
 	}
 }
@@ -321,6 +323,9 @@ static bool gpu_record_possible(struct dt_process *p, const struct dt_event *e,
 	else
 		return true;
 	dt_process_device(p, (int32_t)e->gpu_device)->damaged_gpu_records[fault]++;
+	if (e->kind == DT_EVENT_GPU_KERNEL && fault != DT_GPU_FAULT_DUPLICATE)
+		*DT_PUSH_SLOT(p->damaged_kernel_correlations, p->n_damaged_kernel_correlations,
+				p->cap_damaged_kernel_correlations) = e->correlation_id;
 	return false;
 }
 
@@ -571,8 +576,23 @@ static bool on_gpu_kernel(struct dt_model *m, const struct dt_event *e)
 	return true;
 }
 
+/* Every event of a process the model knows (a left-out GPU record's
+ * too) moves its end (last_ns); an event that made no process makes none. */
+static void note_last_event(struct dt_model *m, const struct dt_event *e)
+{
+	struct dt_process *p = NULL;
+	if (m->last_process < m->n_processes &&
+	    m->processes[m->last_process].vpid == e->vpid)
+		p = &m->processes[m->last_process];
+	else
+		p = (struct dt_process *)dt_model_find_process(m, e->vpid);
+	if (p && e->ts > p->last_ns)
+		p->last_ns = e->ts;
+}
+
 bool dt_model_on_event(struct dt_model *m, const struct dt_event *e)
 {
+	bool kept = true;
 	switch (e->kind) {
 	case DT_EVENT_ALLOC:
 		on_alloc(m, e);
@@ -594,10 +614,12 @@ bool dt_model_on_event(struct dt_model *m, const struct dt_event *e)
 		on_lib_call(m, e);
 		break;
 	case DT_EVENT_GPU_KERNEL:
-		return on_gpu_kernel(m, e);
+		kept = on_gpu_kernel(m, e);
+		break;
 	case DT_EVENT_GPU_MEMCPY:
 	case DT_EVENT_GPU_MEMSET:
-		return on_gpu_copy(m, e);
+		kept = on_gpu_copy(m, e);
+		break;
 	case DT_EVENT_EXTERNAL_CORRELATION:
 		m->dnntrace_events++;
 		dt_u64map_put(&dt_model_process(m, e->vpid)->call_of_correlation,
@@ -645,7 +667,8 @@ bool dt_model_on_event(struct dt_model *m, const struct dt_event *e)
 			m->discarded_events += e->count;
 		else
 			m->discarded_unknown = true;
-		break;
+		return true;
 	}
-	return true;
+	note_last_event(m, e);
+	return kept;
 }

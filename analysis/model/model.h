@@ -250,6 +250,9 @@ struct dt_unnamed {
 
 struct dt_process {
 	int64_t vpid;
+	uint64_t last_ns;                   /* its last event's time: where it
+	                                     * ended (exit, or killed); a tensor
+	                                     * no call freed ends there */
 	struct dt_tensor *tensors;
 	size_t n_tensors, cap_tensors;
 	bool tensors_lent;                  /* a group reads them in place
@@ -277,6 +280,9 @@ struct dt_process {
 	struct dt_u64map copy_call_ns;      /* successful copy/set call_id -> host time */
 	struct dt_u64map gpu_record_seen;   /* hash of a kept GPU record ->
 	                                     * its index in kernels or gpu_copies */
+	uint32_t *damaged_kernel_correlations; /* correlation ids of kernel
+	                                     * records left out as impossible */
+	size_t n_damaged_kernel_correlations, cap_damaged_kernel_correlations;
 	struct dt_device_stats *devices;
 	size_t n_devices, cap_devices;
 	int cupti_ok;                       /* -1: no status event seen */
@@ -365,7 +371,9 @@ void dt_model_drop_calls(struct dt_model *m);
  *  - GPU kernel, GPU copy/set, external correlation, records dropped;
  *    an impossible GPU record (end before start, start or end at 0, or a
  *    duplicate of a kept one) is left out and counted per (process,
- *    device) and fault (dt_device_stats.damaged_gpu_records);
+ *    device) and fault (dt_device_stats.damaged_gpu_records), a kernel
+ *    record's correlation id kept (its launch is then told apart from
+ *    one whose records never came);
  *  - function, kernel_name: format 2 names a launch's kernel by function
  *    id, format 3 a GPU kernel record's by name id, once per process (the
  *    first event for an id wins). A launch or GPU kernel read before its

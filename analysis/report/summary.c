@@ -104,6 +104,11 @@ void dt_write_summary(FILE *f, const struct dt_group *g,
 	}
 	fprintf(f, "tensors: %zu (%zu in the G10 files, %zu global)\n",
 			g->n_tensors, in_files, globals);
+	if (g->tensors_ended_at_exit)
+		fprintf(f, "tensors ended with the process: %" PRIu64 " (%" PRIu64
+				" bytes; no call freed them, they end at its last "
+				"event)\n", g->tensors_ended_at_exit,
+				g->bytes_ended_at_exit);
 	fprintf(f, "failed allocations: %" PRIu64 "\n", g->stats.failed_allocs);
 	fprintf(f, "pinned host memory: %" PRIu64 " bytes in %" PRIu64
 			" allocations\n", g->stats.pinned_bytes,
@@ -135,6 +140,9 @@ void dt_write_summary(FILE *f, const struct dt_group *g,
 				!dt_record_status.present ?
 				": the process was killed, or the trace lost them" :
 				dt_record_status_killed() ? ": the process was killed" : "");
+	if (g->launches_with_damaged_records)
+		fprintf(f, "launches whose kernel records were left out as damaged: %"
+				PRIu64 "\n", g->launches_with_damaged_records);
 	if (g->graph_kernels_unknown)
 		fprintf(f, "graph kernels with unknown tensors: %" PRIu64
 				" (each counts as touching every live tensor: none "

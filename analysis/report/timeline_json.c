@@ -1033,9 +1033,11 @@ static void free_timeline(struct dt_timeline *tl)
 static int finish_process(struct dt_timeline *tl, struct tl_process *p,
 		const struct dt_model *m)
 {
-	uint64_t end = tl->last_ts;
 	struct dt_out *f = &p->out;
 	const struct dt_process *mp = dt_model_find_process(m, p->vpid);
+	/* what is still open ends with its process (its last event), not
+	 * with the trace: another process may have run on long after */
+	uint64_t end = mp && mp->last_ns ? mp->last_ns : tl->last_ts;
 	for (size_t i = 0; i < p->n_pending; i++)
 		if (p->pending[i].kind != DT_EVENT_NVTX_PUSH)
 			gpu_slice(tl, p, mp, &p->pending[i], DT_MAP_EMPTY);

@@ -8,6 +8,7 @@
 #include <cuda_runtime_api.h>
 
 #include "interceptors/core/allocation_record.h"
+#include "interceptors/core/context_owner.h"
 #include "interceptors/core/event_count.h"
 #include "interceptors/core/graph_capture.h"
 #include "interceptors/core/mem_info.h"
@@ -37,9 +38,12 @@ static int64_t new_tensor(enum dnntrace_mem_kind kind, int device, const void *p
 			  uint64_t bytes, bool graph_memory)
 {
 	int64_t tensor_id = tracer_next_tensor_id();
+	/* Only what cuCtxDestroy frees has an owner: device and managed memory. */
+	bool owned = kind == DNNTRACE_MEM_DEVICE || kind == DNNTRACE_MEM_MANAGED;
 	struct tensor_map_entry entry = {
 		.base = (uintptr_t)ptr, .size = bytes, .tensor_id = tensor_id, .kind = kind,
 		.device = device, .graph_memory = graph_memory,
+		.context = owned ? context_owner_current() : 0,
 	};
 	/* Out of memory for a map node: the tensor is still traced. */
 	(void)tensor_map_insert(&tracer_tensors, &entry, NULL);
@@ -74,21 +78,36 @@ void allocation_record_alloc(enum dnntrace_api_id api, int device, const void *s
 		mem_info_after_alloc(device);
 }
 
-void allocation_record_device_end(enum dnntrace_api_id api, int device, int result)
+/* Ends every tensor of context (on device, or any when -1): one free each. */
+static void end_owned(enum dnntrace_api_id api, int device, uintptr_t context, int result)
 {
 	struct tensor_map_entry ended[64];
 	size_t n;
 
-	if (result != 0 || device < 0)
-		return;
 	/* Assumed from the simulated GPU, not seen on a real one: pinned
 	 * host memory survives a reset (cudaFreeHost still frees it). */
 	do {
-		n = tensor_map_take_device(&tracer_tensors, device, DNNTRACE_MEM_PINNED_HOST,
-					   ended, sizeof(ended) / sizeof(ended[0]));
+		n = tensor_map_take_context(&tracer_tensors, device, context,
+					    DNNTRACE_MEM_PINNED_HOST, ended,
+					    sizeof(ended) / sizeof(ended[0]));
 		for (size_t i = 0; i < n; i++)
 			DNNTRACE_EMIT(dnntrace_api, free, api, ended[i].tensor_id, result);
 	} while (n == sizeof(ended) / sizeof(ended[0]));
+}
+
+void allocation_record_device_end(enum dnntrace_api_id api, int device, int result)
+{
+	if (result != 0 || device < 0)
+		return;
+	end_owned(api, device, 0, result);
+}
+
+void allocation_record_context_end(enum dnntrace_api_id api, uintptr_t context, int result)
+{
+	/* A context this table never saw created owns no tensor here. */
+	if (result != 0 || !context_owner_remove(context))
+		return;
+	end_owned(api, -1, context, result);
 }
 
 int64_t allocation_record_graph_alloc(int device, const void *ptr, uint64_t bytes)

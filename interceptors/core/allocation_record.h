@@ -38,11 +38,21 @@ void allocation_record_alloc(enum dnntrace_api_id api, int device, const void *s
 			     const void *ptr, uint64_t bytes, int result);
 
 /*
- * After a successful device reset (cudaDeviceReset: every allocation of the
- * device's primary context is gone): one dnntrace_api:free with this api for
- * each tensor of the device the map still holds, forgotten there.
+ * After a successful reset of a device's primary context (cudaDeviceReset,
+ * cuDevicePrimaryCtxReset, its last cuDevicePrimaryCtxRelease: every
+ * allocation of that context, and the device's stream-ordered and mapped
+ * ones, are gone): one dnntrace_api:free with this api for each such
+ * tensor the map still holds, forgotten there. A context cuCtxCreate made
+ * keeps its own.
  */
 void allocation_record_device_end(enum dnntrace_api_id api, int device, int result);
+
+/*
+ * After a successful cuCtxDestroy of a context cuCtxCreate made: the same
+ * for each device or managed tensor allocated while it was current (cuda.h:
+ * stream-ordered and VMM memory belong to no context and stay).
+ */
+void allocation_record_context_end(enum dnntrace_api_id api, uintptr_t context, int result);
 
 /*
  * A graph allocation (an alloc node added by hand) at ptr: a new tensor id

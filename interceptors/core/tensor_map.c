@@ -352,23 +352,25 @@ bool tensor_map_remove(struct tensor_map *map, uintptr_t base,
 	return node != NULL;
 }
 
-/* Up to max entries of the device, in base order, not of keep_kind. */
-static size_t collect_device(const struct tensor_map_node *node, int device, int keep_kind,
-			     struct tensor_map_entry *out, size_t n, size_t max)
+/* Up to max entries of the context (and device, unless -1), in base order,
+ * not of keep_kind. */
+static size_t collect_owned(const struct tensor_map_node *node, int device, uintptr_t context,
+			    int keep_kind, struct tensor_map_entry *out, size_t n, size_t max)
 {
 	if (!node || n >= max)
 		return n;
-	n = collect_device(node->left, device, keep_kind, out, n, max);
-	if (n < max && node->entry.device == device && node->entry.kind != keep_kind)
+	n = collect_owned(node->left, device, context, keep_kind, out, n, max);
+	if (n < max && node->entry.context == context &&
+	    (device < 0 || node->entry.device == device) && node->entry.kind != keep_kind)
 		out[n++] = node->entry;
-	return collect_device(node->right, device, keep_kind, out, n, max);
+	return collect_owned(node->right, device, context, keep_kind, out, n, max);
 }
 
-size_t tensor_map_take_device(struct tensor_map *map, int device, int keep_kind,
-			      struct tensor_map_entry *out, size_t max)
+size_t tensor_map_take_context(struct tensor_map *map, int device, uintptr_t context,
+			       int keep_kind, struct tensor_map_entry *out, size_t max)
 {
 	write_begin(map);
-	size_t n = collect_device(map->root, device, keep_kind, out, 0, max);
+	size_t n = collect_owned(map->root, device, context, keep_kind, out, 0, max);
 	for (size_t i = 0; i < n; i++) {
 		struct tensor_map_node *node = NULL;
 		map->root = remove_node(map->root, out[i].base, &node);

@@ -28,6 +28,8 @@ struct tensor_map_entry {
 	int device;         /* the allocation's device (-1: unknown) */
 	bool graph_memory;  /* a graph allocation: its address stays its own
 	                     * across launches and frees (allocation_record.c) */
+	uintptr_t context;  /* the cuCtxCreate context that owns it; 0: its device's
+			       primary context, or no context (stream-ordered, VMM) */
 };
 
 struct tensor_map_node;
@@ -74,12 +76,13 @@ bool tensor_map_remove(struct tensor_map *map, uintptr_t base,
 		       struct tensor_map_entry *removed);
 
 /*
- * Removes up to max entries of this device whose kind is not keep_kind
- * (a device reset ends those), copying them to out; returns how many. Call
- * again until it returns less than max.
+ * Removes up to max entries owned by context (0: a primary context or
+ * none) on device (-1: any device) whose kind is not keep_kind (a reset or
+ * a destroyed context ends those), copying them to out in base order;
+ * returns how many. Call again until it returns less than max.
  */
-size_t tensor_map_take_device(struct tensor_map *map, int device, int keep_kind,
-			      struct tensor_map_entry *out, size_t max);
+size_t tensor_map_take_context(struct tensor_map *map, int device, uintptr_t context,
+			       int keep_kind, struct tensor_map_entry *out, size_t max);
 
 /* The allocation containing addr (base or interior); false when none. */
 bool tensor_map_find(struct tensor_map *map, uintptr_t addr,

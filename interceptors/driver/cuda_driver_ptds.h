@@ -5,7 +5,8 @@
  * CUDA 11.3 cuGetProcAddress that cuda.h now #defines to _v2 (its
  * prototype is cudaTypedefs.h's PFN_cuGetProcAddress_v11030), and of
  * libcudart's _ptsz twins of cudaGraphLaunch and cudaGetDriverEntryPoint*
- * (nm -D libcudart.so.13). Each is character for character its plain
+ * (nm -D libcudart.so.13), and of the older cuCtxCreate variants. Each
+ * ptds/ptsz one is character for character its plain
  * twin's; the wrap_*.c files static-assert that (DNNTRACE_SAME_PROTOTYPE).
  *
  * Must be included after cuda.h and cuda_runtime_api.h, and never define
@@ -77,6 +78,12 @@ extern cudaError_t cudaGetDriverEntryPointByVersion_ptsz(
 	enum cudaDriverEntryPointQueryResult *driverStatus);
 
 CUresult CUDAAPI cuStreamBeginCapture_v2_ptsz(CUstream hStream, CUstreamCaptureMode mode);
+
+/* The older cuCtxCreate variants libcuda.so.1 still exports (CUDA 12 headers
+ * name cuCtxCreate_v2); cuda.h declares them only for the driver's own build. */
+extern CUresult cuCtxCreate_v2(CUcontext *pctx, unsigned int flags, CUdevice dev);
+extern CUresult cuCtxCreate_v3(CUcontext *pctx, CUexecAffinityParam *paramsArray,
+			       int numParams, unsigned int flags, CUdevice dev);
 
 #ifndef DNNTRACE_SAME_PROTOTYPE
 #define DNNTRACE_SAME_PROTOTYPE(a, b) \

@@ -361,8 +361,65 @@ dnntrace_env_exports() {
 	echo 'export TF_GPU_ALLOCATOR=cuda_malloc_async'
 }
 
+# Manual sessions (start_tracing.sh / stop_tracing.sh) share one session
+# daemon: the user's (LTTNG_HOME), or root's. Starting it and creating a
+# session, and destroying a session and stopping the daemon once no session
+# is left on it, happen under one lock (beside the daemon's pid file; root's
+# is the one record takes to start root's shared daemon), so two starts at
+# the same moment never both start a daemon, and a stop never takes the
+# daemon from under another session. The daemon a manual session started
+# is named in DAEMON_OWNER (its pid), whichever session started it.
+DNNTRACE_MANUAL_DAEMON_FILE=.dnntrace-manual-daemon
+
+dnntrace_manual_dir() {
+	dirname "$(dnntrace_sessiond_pidfile)"
+}
+
+# dnntrace_manual_lock: takes the lock on file descriptor 8 (released by
+# dnntrace_manual_unlock, or when the script exits).
+dnntrace_manual_lock() {
+	local dir
+	dir=$(dnntrace_manual_dir)
+	mkdir -p "$dir" 2>/dev/null
+	{ exec 8>>"$dir/.dnntrace-start.lock"; } 2>/dev/null ||
+		dnntrace_die "cannot open the lock $dir/.dnntrace-start.lock"
+	flock 8 || dnntrace_die "cannot take the lock $dir/.dnntrace-start.lock"
+}
+
+dnntrace_manual_unlock() {
+	flock -u 8
+	exec 8>&-
+}
+
+# Whether the running session daemon holds any recording session.
+dnntrace_sessiond_has_sessions() {
+	lttng list 2>/dev/null | grep -q '^ *[0-9][0-9]*) '
+}
+
+# Under the lock: a session daemon runs, started (and noted) when none did.
+dnntrace_manual_ensure_sessiond() {
+	dnntrace_sessiond_running && return 0
+	local pid
+	pid=$(dnntrace_start_sessiond) || return 1
+	echo "$pid" >"$(dnntrace_manual_dir)/$DNNTRACE_MANUAL_DAEMON_FILE"
+}
+
+# Under the lock: stops the daemon a manual session started once it holds
+# no session (another manual session's, or the user's own, keep it).
+dnntrace_manual_release_sessiond() {
+	local owner pid
+	owner="$(dnntrace_manual_dir)/$DNNTRACE_MANUAL_DAEMON_FILE"
+	[ -f "$owner" ] || return 0
+	pid=$(cat "$owner" 2>/dev/null)
+	if [ -n "$pid" ] && dnntrace_process_running "$pid"; then
+		dnntrace_sessiond_has_sessions && return 0
+		dnntrace_stop_sessiond "$pid"
+	fi
+	rm -f "$owner"
+}
+
 # Where a manual session (start_tracing.sh / stop_tracing.sh) keeps its name
-# and the pid of a session daemon it started.
+# and trace directory.
 dnntrace_state_file() {
 	echo "${DNNTRACE_STATE_DIR:-${LTTNG_HOME:-$HOME}}/$DNNTRACE_STATE_FILE_NAME"
 }

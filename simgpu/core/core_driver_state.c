@@ -1,8 +1,8 @@
 /*
  * What the core knows of the driver API layer above it, without calling
  * it: whether cuInit has run (the driver marks it), the calling thread's
- * device (contexts belong to the driver, which installs the question's
- * answer at load), and the core's statuses as CUresult, with their names.
+ * device and context (contexts belong to the driver, which installs the
+ * questions' answers at load), and the core's statuses as CUresult, with their names.
  * The core and the driver both use these. It must never call a driver or
  * runtime entry point (cu*, cuda*): the core sits below them
  * (simgpu/tests/test_layering.sh checks every core object for that).
@@ -14,6 +14,7 @@
 
 static _Atomic int driver_initialized;
 static int (*_Atomic current_device_query)(void);
+static int (*_Atomic current_context_query)(void);
 
 void sim_mark_driver_initialized(void)
 {
@@ -33,6 +34,18 @@ void sim_set_current_device_query(int (*query)(void))
 int sim_current_device(void)
 {
 	int (*query)(void) = atomic_load_explicit(&current_device_query,
+						  memory_order_relaxed);
+	return query ? query() : 0;
+}
+
+void sim_set_current_context_query(int (*query)(void))
+{
+	atomic_store(&current_context_query, query);
+}
+
+int sim_current_context(void)
+{
+	int (*query)(void) = atomic_load_explicit(&current_context_query,
 						  memory_order_relaxed);
 	return query ? query() : 0;
 }

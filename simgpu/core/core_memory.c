@@ -198,6 +198,9 @@ cudaError_t sim_mem_alloc(size_t size, enum sim_mem_kind kind,
 	allocs[slot] = (struct sim_alloc){
 		.offset = candidate, .size = rounded, .requested = size,
 		.kind = kind, .pool = pool,
+		.context = kind == SIM_MEM_STREAM_ORDERED ? SIM_NO_CONTEXT
+							  : sim_current_context(),
+		.device = sim_current_device(),
 	};
 	n_allocs++;
 	used_bytes += rounded;
@@ -230,10 +233,24 @@ cudaError_t sim_mem_free(const void *dev)
 	return cudaSuccess;
 }
 
-void sim_mem_free_all(void)
+void sim_mem_free_context(int context, int device)
 {
-	while (n_allocs)
-		forget(n_allocs - 1);
+	for (size_t i = n_allocs; i-- > 0;) {
+		const struct sim_alloc *a = &allocs[i];
+		if ((context != SIM_NO_CONTEXT && a->context == context) ||
+		    (device >= 0 && a->kind == SIM_MEM_STREAM_ORDERED && a->device == device))
+			forget(i);
+	}
+}
+
+void sim_mem_disown(const void *dev)
+{
+	if (!sim_mem_in_device_range(dev))
+		return;
+	uint64_t off = (uint64_t)((const uint8_t *)dev - device_base);
+	size_t i = upper_bound(off);
+	if (i > 0 && allocs[i - 1].offset == off)
+		allocs[i - 1].context = SIM_NO_CONTEXT;
 }
 
 cudaError_t sim_host_alloc(size_t size, unsigned int flags, void **out)

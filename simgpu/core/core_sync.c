@@ -115,16 +115,27 @@ cudaError_t sim_device_synchronize(void)
 }
 
 /*
- * Frees every device allocation and destroys every stream and event. A
- * sticky error survives (a real broken context needs a new process).
- * Pinned host memory is left alone (see README.md).
+ * Frees the device memory of the device's primary context and its
+ * stream-ordered memory, and destroys every stream and event (the
+ * simulator's streams belong to no context). A sticky error survives (a
+ * real broken context needs a new process). Pinned host memory, VMM
+ * memory and created contexts' memory are left alone (see README.md).
  */
-void sim_device_reset(void)
+void sim_device_reset(int device)
 {
 	pthread_mutex_lock(&sim_lock);
 	struct sim_instant until = sim_timeline_device_end();
-	sim_mem_free_all();
+	sim_mem_free_context(device, device);
 	sim_timeline_reset();
+	pthread_mutex_unlock(&sim_lock);
+	sim_wait_device_time(until);
+}
+
+void sim_context_free(int context)
+{
+	pthread_mutex_lock(&sim_lock);
+	struct sim_instant until = sim_timeline_device_end();
+	sim_mem_free_context(context, -1);
 	pthread_mutex_unlock(&sim_lock);
 	sim_wait_device_time(until);
 }

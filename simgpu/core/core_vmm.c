@@ -94,6 +94,8 @@ cudaError_t sim_vmm_create(uint64_t size, uint64_t *handle)
 	cudaError_t err = sim_mem_alloc(size, SIM_MEM_DEVICE, NULL, &block);
 	if (err != cudaSuccess)
 		return err;
+	/* cuMemCreate's memory outlives every context (cuda.h, cuCtxDestroy). */
+	sim_mem_disown(block);
 	physicals[n_physicals] = (struct physical){ .block = block, .size = size };
 	*handle = HANDLE_BASE + n_physicals++;
 	return cudaSuccess;

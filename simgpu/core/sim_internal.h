@@ -29,6 +29,17 @@
  * sim_set_current_device_query: the core never calls up into it. */
 int sim_current_device(void);
 void sim_set_current_device_query(int (*query)(void));
+/*
+ * The id of the calling thread's current context, which owns the device
+ * memory it allocates. The driver numbers contexts and installs the
+ * answer (sim_set_current_context_query): a device's primary context is
+ * its ordinal, a context cuCtxCreate made is a number above every
+ * ordinal; with no answer installed, 0 (device 0's primary).
+ */
+int sim_current_context(void);
+void sim_set_current_context_query(int (*query)(void));
+/* Memory that belongs to no context (stream-ordered, VMM physical). */
+#define SIM_NO_CONTEXT (-1)
 /* Whether cuInit has succeeded in this process (cuInit marks it). */
 int sim_driver_initialized(void);
 void sim_mark_driver_initialized(void);
@@ -195,19 +206,33 @@ struct sim_alloc {
 	uint64_t requested; /* what the caller asked for */
 	enum sim_mem_kind kind;
 	const void *pool;   /* stream-ordered: the pool it came from */
+	int context;        /* the owning context (sim_current_context) or SIM_NO_CONTEXT */
+	int device;         /* the device current when it was allocated */
 };
 
 /* Capacity and bytes in use (rounded sizes). Caller holds sim_lock. */
 uint64_t sim_mem_capacity(void);
 uint64_t sim_mem_used(void);
 
-/* Allocates size bytes; *dev untouched on failure. Caller holds sim_lock. */
+/*
+ * Allocates size bytes; *dev untouched on failure. Device and managed
+ * memory belong to the calling thread's current context, stream-ordered
+ * memory to none (cuda.h, cuCtxDestroy: "not associated with any CUDA
+ * context"). Caller holds sim_lock.
+ */
 cudaError_t sim_mem_alloc(size_t size, enum sim_mem_kind kind,
 			  const void *pool, void **dev);
 /* Frees the allocation starting exactly at dev. Caller holds sim_lock. */
 cudaError_t sim_mem_free(const void *dev);
-/* Frees everything (cudaDeviceReset). Caller holds sim_lock. */
-void sim_mem_free_all(void);
+/*
+ * Frees every allocation the context owns (cuCtxDestroy, a primary
+ * context's reset) and, when device >= 0, the stream-ordered allocations
+ * made on that device too (a reset of its primary context). Caller holds
+ * sim_lock.
+ */
+void sim_mem_free_context(int context, int device);
+/* The allocation at dev belongs to no context (a VMM physical block). */
+void sim_mem_disown(const void *dev);
 /* The allocation containing p, or NULL. Caller holds sim_lock. */
 const struct sim_alloc *sim_mem_find(const void *p);
 /* Whether p lies in the simulated device address range at all. */
@@ -523,7 +548,15 @@ cudaError_t sim_event_record(cudaEvent_t event, cudaStream_t stream,
 cudaError_t sim_event_state(cudaEvent_t event, int *recorded,
 			    struct sim_instant *time, unsigned int *flags);
 cudaError_t sim_device_synchronize(void);
-void sim_device_reset(void);
+/*
+ * Resets the primary context of device: waits for the device, frees the
+ * memory that context owns and the device's stream-ordered memory,
+ * forgets every stream and event (cudaDeviceReset, cuDevicePrimaryCtxReset,
+ * the last cuDevicePrimaryCtxRelease).
+ */
+void sim_device_reset(int device);
+/* Destroys a created context's memory (cuCtxDestroy), after waiting for the device. */
+void sim_context_free(int context);
 
 /* ---- CUresult of a core status, and a CUresult's name, NULL for a value
  * cuda.h does not name (core_driver_state.c) ---- */

@@ -18,14 +18,28 @@
 #include <stdlib.h>
 #include <string.h>
 
+/*
+ * A context: a device's primary one (id = its ordinal, retained and
+ * released, reset when the last retain is released) or one cuCtxCreate
+ * made (id SIM_MAX_DEVICES and up, until cuCtxDestroy). A context owns the
+ * device memory allocated while it is current (core_memory.c). A destroyed
+ * context is kept, marked, never freed: another thread may still have it
+ * current.
+ */
 struct CUctx_st {
 	uint32_t magic;
 	int device;
+	int id;
+	int destroyed;
+	struct CUctx_st *next;  /* created contexts, newest first */
 };
 #define CTX_MAGIC 0x43545854U /* "CTXT" */
 static struct CUctx_st primary_contexts[SIM_MAX_DEVICES];
 static _Atomic int primary_retains[SIM_MAX_DEVICES];
 static _Thread_local CUcontext current_context;
+static pthread_mutex_t created_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct CUctx_st *created_contexts;
+static int next_created_id = SIM_MAX_DEVICES;
 
 static pthread_once_t devices_once = PTHREAD_ONCE_INIT;
 static int device_count = 1;
@@ -46,7 +60,7 @@ static void devices_init(void)
 		device_count = (int)n;
 	}
 	for (int i = 0; i < SIM_MAX_DEVICES; i++)
-		primary_contexts[i] = (struct CUctx_st){ CTX_MAGIC, i };
+		primary_contexts[i] = (struct CUctx_st){ .magic = CTX_MAGIC, .device = i, .id = i };
 }
 
 int sim_device_count(void)
@@ -63,6 +77,18 @@ static CUcontext primary_context_of(const struct CUctx_st *ctx)
 	return NULL;
 }
 
+/* A context cuCtxCreate made and cuCtxDestroy has not destroyed. */
+static int is_live_created(const struct CUctx_st *ctx)
+{
+	int live = 0;
+	pthread_mutex_lock(&created_lock);
+	for (const struct CUctx_st *c = created_contexts; c; c = c->next)
+		if (c == ctx && !c->destroyed)
+			live = 1;
+	pthread_mutex_unlock(&created_lock);
+	return live;
+}
+
 /* The core asks which device the calling thread is on (allocations and
  * records carry it) through this, installed at load: contexts are ours. */
 static int current_context_device(void)
@@ -70,9 +96,16 @@ static int current_context_device(void)
 	return current_context ? current_context->device : 0;
 }
 
+/* The context that owns what the calling thread allocates (the core asks). */
+static int current_context_id(void)
+{
+	return current_context ? current_context->id : 0;
+}
+
 __attribute__((constructor)) static void answer_the_core(void)
 {
 	sim_set_current_device_query(current_context_device);
+	sim_set_current_context_query(current_context_id);
 }
 
 CUresult cuInit(unsigned int Flags)
@@ -176,7 +209,13 @@ CUresult cuDevicePrimaryCtxRetain(CUcontext *pctx, CUdevice dev)
 	return CUDA_SUCCESS;
 }
 
-/* Releasing more often than retained: CUDA_ERROR_INVALID_CONTEXT (assumed). */
+/*
+ * Releasing more often than retained: CUDA_ERROR_INVALID_CONTEXT (cuda.h).
+ * "The context is automatically reset once the last reference to it is
+ * released" (cuda.h): its memory is freed then. The runtime holds a
+ * reference from its first call on, so a program's own retain and
+ * release never reach 0 beside it.
+ */
 CUresult cuDevicePrimaryCtxRelease_v2(CUdevice dev)
 {
 	DRIVER_ENTER();
@@ -185,12 +224,48 @@ CUresult cuDevicePrimaryCtxRelease_v2(CUdevice dev)
 	int n = atomic_load(&primary_retains[dev]);
 	while (n > 0 && !atomic_compare_exchange_weak(&primary_retains[dev], &n, n - 1))
 		;
+	if (n == 1)
+		sim_device_reset(dev);
 	return n > 0 ? CUDA_SUCCESS : CUDA_ERROR_INVALID_CONTEXT;
 }
 
 CUresult cuDevicePrimaryCtxRelease(CUdevice dev)
 {
 	return cuDevicePrimaryCtxRelease_v2(dev);
+}
+
+/*
+ * "Destroy all allocations and reset all state on the primary context"
+ * (cuda.h), as cudaDeviceReset does; the references stay (a retained
+ * context is still to be released). Allowed whether or not the context is
+ * active (assumed: cuda.h lists CUDA_ERROR_PRIMARY_CONTEXT_ACTIVE only for
+ * flags set on an active context).
+ */
+CUresult cuDevicePrimaryCtxReset_v2(CUdevice dev)
+{
+	DRIVER_ENTER();
+	if (check_device(dev) != CUDA_SUCCESS)
+		return CUDA_ERROR_INVALID_DEVICE;
+	sim_device_reset(dev);
+	return CUDA_SUCCESS;
+}
+
+CUresult cuDevicePrimaryCtxReset(CUdevice dev)
+{
+	return cuDevicePrimaryCtxReset_v2(dev);
+}
+
+/* active: retained at least once; flags: the simulator keeps none (0). */
+CUresult cuDevicePrimaryCtxGetState(CUdevice dev, unsigned int *flags, int *active)
+{
+	DRIVER_ENTER();
+	if (!flags || !active)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (check_device(dev) != CUDA_SUCCESS)
+		return CUDA_ERROR_INVALID_DEVICE;
+	*flags = 0;
+	*active = atomic_load(&primary_retains[dev]) > 0;
+	return CUDA_SUCCESS;
 }
 
 CUresult cuCtxGetCurrent(CUcontext *pctx)
@@ -205,17 +280,17 @@ CUresult cuCtxGetCurrent(CUcontext *pctx)
 CUresult cuCtxSetCurrent(CUcontext ctx)
 {
 	DRIVER_ENTER();
-	if (ctx && !primary_context_of(ctx))
+	if (ctx && !primary_context_of(ctx) && !is_live_created(ctx))
 		return CUDA_ERROR_INVALID_CONTEXT;
 	current_context = ctx;
 	return CUDA_SUCCESS;
 }
 
 /*
- * The simulated device has one context: cuCtxCreate retains the primary
- * context and makes it current (assumed enough for programs that create
- * one context per device, as the driver-API samples do; a real driver
- * gives a distinct context). Its parameters and flags are accepted.
+ * A new context of its own on dev, current on the calling thread (a real
+ * driver pushes it on the thread's context stack; the simulator has one
+ * current context per thread, no stack). Its parameters and flags are
+ * accepted. The memory allocated while it is current is its own.
  */
 CUresult cuCtxCreate_v4(CUcontext *pctx, CUctxCreateParams *ctxCreateParams,
 			unsigned int flags, CUdevice dev)
@@ -224,23 +299,46 @@ CUresult cuCtxCreate_v4(CUcontext *pctx, CUctxCreateParams *ctxCreateParams,
 	DRIVER_ENTER();
 	if (!pctx)
 		return CUDA_ERROR_INVALID_VALUE;
-	CUresult r = cuDevicePrimaryCtxRetain(pctx, dev);
-	if (r == CUDA_SUCCESS)
-		current_context = *pctx;
-	return r;
+	if (check_device(dev) != CUDA_SUCCESS)
+		return CUDA_ERROR_INVALID_DEVICE;
+	struct CUctx_st *ctx = calloc(1, sizeof(*ctx));
+	if (!ctx)
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	pthread_mutex_lock(&created_lock);
+	*ctx = (struct CUctx_st){ .magic = CTX_MAGIC, .device = dev,
+				  .id = next_created_id++, .next = created_contexts };
+	created_contexts = ctx;
+	pthread_mutex_unlock(&created_lock);
+	current_context = ctx;
+	*pctx = ctx;
+	return CUDA_SUCCESS;
 }
 
+/*
+ * Frees the memory the context owns ("memory allocations by cuMemAlloc(),
+ * cuMemAllocHost(), cuMemAllocManaged() and cuMemAllocPitch()", cuda.h;
+ * stream-ordered and VMM memory stay) once the device is done, and pops it
+ * from the calling thread. A primary context is released or reset, never
+ * destroyed: CUDA_ERROR_INVALID_CONTEXT (assumed, as for any handle that
+ * is not a live created context). Pinned host memory is left alone.
+ */
 CUresult cuCtxDestroy_v2(CUcontext ctx)
 {
 	DRIVER_ENTER();
-	CUcontext primary = primary_context_of(ctx);
-	if (!primary)
+	struct CUctx_st *found = NULL;
+	pthread_mutex_lock(&created_lock);
+	for (struct CUctx_st *c = created_contexts; c; c = c->next)
+		if (c == ctx && !c->destroyed)
+			found = c;
+	if (found)
+		found->destroyed = 1;
+	pthread_mutex_unlock(&created_lock);
+	if (!found)
 		return CUDA_ERROR_INVALID_CONTEXT;
-	CUresult r = cuDevicePrimaryCtxRelease_v2(primary->device);
-	if (r == CUDA_SUCCESS && current_context == ctx &&
-	    atomic_load(&primary_retains[primary->device]) == 0)
+	sim_context_free(found->id);
+	if (current_context == ctx)
 		current_context = NULL;
-	return r;
+	return CUDA_SUCCESS;
 }
 
 CUresult cuCtxGetDevice(CUdevice *device)
@@ -283,7 +381,7 @@ static int private_sticky_error(void)
 
 static void private_device_reset(void)
 {
-	sim_device_reset();
+	sim_device_reset(sim_current_device());
 }
 
 static int private_module_load(const void *image, void **module)
@@ -357,7 +455,7 @@ int simgpu_internal_driver_private(unsigned int version,
 CUresult cuCtxSynchronize_v2(CUcontext ctx)
 {
 	DRIVER_ENTER();
-	if (ctx && !primary_context_of(ctx))
+	if (ctx && !primary_context_of(ctx) && !is_live_created(ctx))
 		return CUDA_ERROR_INVALID_CONTEXT;
 	return sim_cu_result(sim_device_synchronize());
 }
@@ -367,7 +465,7 @@ CUresult cuCtxGetDevice_v2(CUdevice *device, CUcontext ctx)
 	DRIVER_ENTER();
 	if (!device)
 		return CUDA_ERROR_INVALID_VALUE;
-	if (ctx && !primary_context_of(ctx))
+	if (ctx && !primary_context_of(ctx) && !is_live_created(ctx))
 		return CUDA_ERROR_INVALID_CONTEXT;
 	if (!ctx && !current_context)
 		return CUDA_ERROR_INVALID_CONTEXT;

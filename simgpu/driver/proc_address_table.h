@@ -26,6 +26,9 @@
 	FN(cuDevicePrimaryCtxRetain, 7000, cuDevicePrimaryCtxRetain)         \
 	FN(cuDevicePrimaryCtxRelease, 7000, cuDevicePrimaryCtxRelease)       \
 	FN(cuDevicePrimaryCtxRelease, 11000, cuDevicePrimaryCtxRelease_v2)   \
+	FN(cuDevicePrimaryCtxReset, 7000, cuDevicePrimaryCtxReset)           \
+	FN(cuDevicePrimaryCtxReset, 11000, cuDevicePrimaryCtxReset_v2)       \
+	FN(cuDevicePrimaryCtxGetState, 7000, cuDevicePrimaryCtxGetState)     \
 	NONE(cuCtxCreate, 2000)                                              \
 	NONE(cuCtxCreate, 3020)                                              \
 	NONE(cuCtxCreate, 11040)                                             \

@@ -7,7 +7,8 @@
  * values checked byte for byte, launches of declared kernels through
  * CUfunction and CUkernel handles (cuModuleGetFunction, cuFuncGetName,
  * cuFuncGetParamInfo against the CUDA ABI layout), launch errors, streams,
- * events and a device fault's sticky error. Ground truth: what it wrote.
+ * events and a device fault's sticky error; what a destroyed, reset or
+ * released context frees. Ground truth: what it wrote.
  */
 #include <stdint.h>
 #include <string.h>
@@ -331,6 +332,68 @@ static void check_vmm(void)
 	CHECK_CU_IS(cuMemAddressFree(base, 4 * g), CUDA_ERROR_INVALID_VALUE);
 }
 
+/* Device memory in use now. */
+static uint64_t used_bytes(void)
+{
+	size_t free_b = 0, total_b = 0;
+	CHECK_CU(cuMemGetInfo_v2(&free_b, &total_b));
+	return total_b - free_b;
+}
+
+/*
+ * Contexts end their memory (cuda.h): cuCtxDestroy a created context's own
+ * (stream-ordered memory belongs to no context and stays);
+ * cuDevicePrimaryCtxReset and the last cuDevicePrimaryCtxRelease the
+ * primary context's and the device's stream-ordered memory; a release that
+ * leaves a reference frees nothing, a reset releases nothing.
+ */
+static void check_contexts(void)
+{
+	CUcontext created = NULL, primary = NULL, current = NULL;
+	CUdeviceptr a = 0, s = 0, b = 0;
+	unsigned int flags = 1;
+	int active = 1;
+
+	CHECK_EQ_U64(used_bytes(), 0);
+	CHECK_CU(cuDevicePrimaryCtxGetState(0, &flags, &active));
+	CHECK(active == 0 && flags == 0);
+	CHECK_CU(cuCtxCreate_v4(&created, NULL, 0, 0));
+	CHECK_CU(cuDevicePrimaryCtxRetain(&primary, 0));
+	CHECK(created != NULL && created != primary);
+	CHECK_CU(cuCtxGetCurrent(&current));
+	CHECK(current == created);
+	CHECK_CU(cuMemAlloc_v2(&a, 1 << 20));
+	CHECK_CU(cuMemAllocAsync(&s, 1 << 20, NULL));
+	CHECK_CU(cuCtxSetCurrent(primary));
+	CHECK_CU(cuMemAlloc_v2(&b, 1 << 20));
+	CHECK_EQ_U64(used_bytes(), 3u << 20);
+	CHECK_CU_IS(cuCtxDestroy_v2(primary), CUDA_ERROR_INVALID_CONTEXT);
+	CHECK_CU(cuCtxSetCurrent(created));
+	CHECK_CU(cuCtxDestroy_v2(created));
+	CHECK_CU(cuCtxGetCurrent(&current));
+	CHECK(current == NULL);                      /* popped from its thread */
+	CHECK_CU_IS(cuCtxDestroy_v2(created), CUDA_ERROR_INVALID_CONTEXT);
+	CHECK_CU_IS(cuCtxSetCurrent(created), CUDA_ERROR_INVALID_CONTEXT);
+	CHECK_EQ_U64(used_bytes(), 2u << 20);        /* s and b stay */
+	CHECK_CU(cuCtxSetCurrent(primary));
+	CHECK_CU(cuDevicePrimaryCtxRetain(&primary, 0));
+	CHECK_CU(cuDevicePrimaryCtxRelease_v2(0));   /* one reference left */
+	CHECK_CU(cuDevicePrimaryCtxGetState(0, &flags, &active));
+	CHECK(active == 1);
+	CHECK_EQ_U64(used_bytes(), 2u << 20);
+	CHECK_CU(cuDevicePrimaryCtxReset_v2(0));
+	CHECK_EQ_U64(used_bytes(), 0);               /* b and s */
+	CHECK_CU(cuDevicePrimaryCtxGetState(0, &flags, &active));
+	CHECK(active == 1);                          /* still retained */
+	CHECK_CU(cuMemAlloc_v2(&b, 1 << 20));
+	CHECK_EQ_U64(used_bytes(), 1u << 20);
+	CHECK_CU(cuDevicePrimaryCtxRelease_v2(0));   /* the last: a reset */
+	CHECK_EQ_U64(used_bytes(), 0);
+	CHECK_CU(cuDevicePrimaryCtxGetState(0, &flags, &active));
+	CHECK(active == 0);
+	CHECK_CU_IS(cuDevicePrimaryCtxReset_v2(1), CUDA_ERROR_INVALID_DEVICE);
+}
+
 int main(void)
 {
 	simgpu_test_setup();
@@ -339,6 +402,7 @@ int main(void)
 	check_memory();
 	check_copies_and_sets();
 	check_vmm();
+	check_contexts();
 	check_kernels();
 	printf("test_driver_api: ok\n");
 	return 0;

@@ -27,7 +27,11 @@
  *   badgpu   three good kernels on one tensor (GPU span 2.5 us) and one
  *            good copy, among impossible GPU records: 3 with end before
  *            start, 2 with a time at 0, 2 duplicates (a kernel and a
- *            copy); tests/hostile/test_damaged_gpu_records.sh
+ *            copy); the launches of the 4 impossible kernels, and one
+ *            launch whose record never comes;
+ *            tests/hostile/test_damaged_gpu_records.sh
+ *   badgpu2  badgpu, and one good kernel on a tensor of device 1 (two
+ *            groups: index.csv)
  *   names    one tensor tagged "a,b\nc\\d" (comma, newline, backslash)
  *            and one kernel on it: one entry in every report file
  *   none     registers with LTTng but emits nothing
@@ -633,6 +637,12 @@ static void emit_badgpu(void)
 		launch(c, "good_k", t, 1, 0);
 		lttng_ust_tracepoint(dnntrace_gpu, external_correlation, c, c);
 	}
+	/* the launches of the impossible kernels (correlations 4-7), and one
+	 * (8) whose record never comes */
+	for (uint32_t c = 4; c <= 8; c++) {
+		launch(c, c < 8 ? "damaged_launch" : "lost_launch", t, 1, 0);
+		lttng_ust_tracepoint(dnntrace_gpu, external_correlation, c, c);
+	}
 	/* the good ones: kernels at s, s+1000, s+2000, 500 ns each; a copy */
 	gpu_kernel_span(1, s, s + 500, "good_k");
 	lttng_ust_tracepoint(dnntrace_gpu, memcpy, 10, 0, 1, 7, s + 600, s + 700, 1, 4096);
@@ -648,6 +658,16 @@ static void emit_badgpu(void)
 	/* duplicates of kept records, not next to them */
 	gpu_kernel_span(1, s, s + 500, "good_k");
 	lttng_ust_tracepoint(dnntrace_gpu, memcpy, 10, 0, 1, 7, s + 600, s + 700, 1, 4096);
+}
+
+static void emit_badgpu2(void)
+{
+	emit_badgpu();
+	alloc(DNNTRACE_MEM_DEVICE, 1, 8192, 1, 0);
+	int64_t t[] = {1};
+	launch(9, "dev1_k", t, 1, 0);
+	lttng_ust_tracepoint(dnntrace_gpu, external_correlation, 9, 9);
+	gpu_kernel_record(9, 1, now_ns(), 500, "dev1_k", false);
 }
 
 static void emit_nocupti(void)
@@ -739,10 +759,12 @@ int main(int argc, char **argv)
 		emit_names();
 	else if (strcmp(mode, "badgpu") == 0)
 		emit_badgpu();
+	else if (strcmp(mode, "badgpu2") == 0)
+		emit_badgpu2();
 	else if (strcmp(mode, "bulk") == 0 && argc > 2)
 		emit_bulk(atol(argv[2]));
 	else if (strcmp(mode, "none") != 0) {
-		fprintf(stderr, "usage: %s [main|other|nocupti|lib|nvtx|driver|huge|overtraced|names|badgpu|none|bulk N]\n", argv[0]);
+		fprintf(stderr, "usage: %s [main|other|nocupti|lib|nvtx|driver|huge|overtraced|names|badgpu|badgpu2|none|bulk N]\n", argv[0]);
 		return 2;
 	}
 	if (descheduled) {

@@ -146,6 +146,7 @@ expect "$work/summary_masked.txt" <<X
 process $main_pid, device 0
 kernels: 4
 tensors: 6 (6 in the G10 files, 4 global)
+tensors ended with the process: 3 (1074 bytes; no call freed them, they end at its last event)
 failed allocations: 1
 pinned host memory: 4096 bytes in 1 allocations
 peak memory: 3424 bytes at kernel 2 (k_c)
@@ -174,18 +175,33 @@ X
 grep -qx '0,1,7,[0-9]*,[0-9]*,10,"needs, ""quoting""<float>",cudaLaunchKernel,,0,0,' \
 	"$other/kernels.csv" || fail "quoted kernel row: $(cat "$other/kernels.csv")"
 grep -qx 'events lost: 3' "$other/summary.txt" || fail "events lost not reported"
+grep -qx 'tensors ended with the process: 1 (128 bytes; no call freed them, they end at its last event)' \
+	"$other/summary.txt" || fail "the second process's tensor live at its exit: $(grep '^tensors' "$other/summary.txt")"
+# The main process ran first: in its timeline, what it never freed (weights,
+# t4, t5) ends with it, before the second process's first event, not at
+# the end of the trace.
+python3 - "$work/out/timeline-pid$main_pid.json" "$work/out/timeline-pid$other_pid.json" <<'PY' ||
+import json, sys
+main = json.load(open(sys.argv[1]))["traceEvents"]
+other = json.load(open(sys.argv[2]))["traceEvents"]
+ends = [e["ts"] for e in main if e.get("cat") == "tensor" and e["ph"] == "e"]
+first_other = min(e["ts"] for e in other if "ts" in e and e.get("ph") != "M")
+if len(ends) != 6 or max(ends) >= first_other:
+    sys.exit(f"main's tensors end at {sorted(ends)}, the second process starts at {first_other}")
+PY
+	fail "the main process's tensors outlive it in its timeline"
 grep -qx 'analysis incomplete: events were lost' "$other/summary.txt" ||
 	fail "incomplete analysis not marked"
 grep -q 'events lost' "$main/summary.txt" && fail "main process reports lost events"
 grep -qx "== $other" "$work/stdout" || fail "stdout lacks the second group"
 grep -qx 'events lost: 3' "$work/out/summary.txt" || fail "top summary.txt incomplete"
 # the table across the two groups: index.csv and the head of summary.txt
-grep -qx "$other_pid,1,1,[0-9]*,[0-9]*,0,3,pid$other_pid-dev1" "$work/out/index.csv" ||
+grep -qx "$other_pid,1,1,[0-9]*,[0-9]*,0,3,0,pid$other_pid-dev1" "$work/out/index.csv" ||
 	fail "index.csv lacks the second group with its 3 lost events: $(cat "$work/out/index.csv")"
 [ "$(wc -l <"$work/out/index.csv")" = 3 ] || fail "index.csv: $(cat "$work/out/index.csv")"
 head -n 1 "$work/out/summary.txt" | grep -qx 'processes: 2, process/device reports: 2' ||
 	fail "summary.txt does not start with the table: $(head -n 2 "$work/out/summary.txt")"
-grep -q '^total  *5  *7  *[0-9]*  *1  *3$' "$work/out/summary.txt" ||
+grep -q '^total  *5  *7  *[0-9]*  *1  *3  *0$' "$work/out/summary.txt" ||
 	fail "totals are not 5 kernels, 7 tensors, 1 failed, 3 lost: $(grep ^total "$work/out/summary.txt")"
 grep -qx 'analysis incomplete: events were lost (see the reports below)' "$work/out/summary.txt" ||
 	fail "the table does not mark the analysis incomplete"

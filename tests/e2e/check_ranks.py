@@ -51,19 +51,20 @@ def main(argv):
         peak = max((int(m["live_bytes"]) for m in memory), default=0)
         want = {"pid": str(pid), "device": str(r), "kernels": str(len(truth["kernels"])),
                 "tensors": str(len(truth["tensors"])), "peak_bytes": str(peak),
-                "failed_allocs": "0", "events_lost": "0", "report": sub}
+                "failed_allocs": "0", "events_lost": "0", "damaged_gpu_records": "0",
+                "report": sub}
         row = by_dir.get(sub)
         if row != want:
             compare.problem("index", f"rank {r}: {row}, expected {want}")
         line = (f"{pid:<10} {r:<6} {len(truth['kernels']):<10} {len(truth['tensors']):<10} "
-                f"{peak:<14} {0:<8} {0:<11} {sub}/")
+                f"{peak:<14} {0:<8} {0:<11} {0:<8} {sub}/")
         if line not in summary:
             compare.problem("summary", f"rank {r}: no line {line!r}")
         total_kernels += len(truth["kernels"])
         total_tensors += len(truth["tensors"])
         total_peak += peak
     totals = [l.split() for l in summary if l.startswith("total ")]
-    if totals != [["total", str(total_kernels), str(total_tensors), str(total_peak), "0", "0"]]:
+    if totals != [["total", str(total_kernels), str(total_tensors), str(total_peak), "0", "0", "0"]]:
         compare.problem("summary", f"totals {totals}, expected {total_kernels} kernels, "
                         f"{total_tensors} tensors, {total_peak} bytes")
     if compare.problems:

@@ -5,7 +5,9 @@
 # afterwards. The trace lands in the relayd's output directory under
 # HOSTNAME/NAME (-o NAME), where record says it is; analyzed there it gives
 # one report per rank equal to its ground truth, and the summary across
-# them. Bad --relay values are one line on stderr and status 1.
+# them. --status-file keeps the recording's status (record cannot write
+# into the relayed trace): copied into it, the analysis counts no loss.
+# Bad --relay values are one line on stderr and status 1.
 . "$DNNTRACE_ROOT/tests/e2e/lib.sh"
 workload="$WORKLOADS/torch_async_alloc"
 launch="$E2E_DIR/ddp_launch.sh"
@@ -56,7 +58,8 @@ done
 [ -n "$relayd" ] || fail "lttng-relayd did not start in 10 attempts: $(tail -n 2 "$e2e_tmp/relayd.log")"
 
 "$PRIVATE_LTTNG" env "${tracer_env[@]}" "$DNNTRACE" record --simgpu --relay "127.0.0.1:$ctrl:$data" \
-	-o ddp/run1 -- "$launch" 3 "$e2e_tmp/truth" "$workload" >"$e2e_tmp/traced.out" 2>"$e2e_tmp/record.err"
+	-o ddp/run1 --status-file "$e2e_tmp/status" -- "$launch" 3 "$e2e_tmp/truth" "$workload" \
+	>"$e2e_tmp/traced.out" 2>"$e2e_tmp/record.err"
 status=$?
 [ "$status" = 0 ] || fail "record --relay exited $status: $(tail -n 2 "$e2e_tmp/record.err")"
 trace="$relay_out/$(hostname)/ddp/run1"
@@ -66,11 +69,32 @@ kill "$relayd" && wait "$relayd" 2>/dev/null   # the relayd closes its files
 [ "$(grep -c '^torch_async_alloc: rank [012] device [012],' "$e2e_tmp/traced.out")" = 3 ] ||
 	fail "not all ranks ran: $(cat "$e2e_tmp/traced.out")"
 check_no_discarded "$trace"
+# The status record could not write into the relayed trace, kept here: a
+# complete recording, the 3 ranks among the processes that handed LTTng
+# events; copied into the trace, the analysis finds no event lost.
+grep -qx 'state complete' "$e2e_tmp/status" && grep -qx 'command_status 0' "$e2e_tmp/status" ||
+	fail "--status-file: $(head -n 4 "$e2e_tmp/status")"
+ranks=$(awk '$1 == "process" && $3 > 0' "$e2e_tmp/status" | wc -l)
+[ "$ranks" -ge 3 ] || fail "--status-file lists $ranks processes with events, want the 3 ranks"
+grep -q -- "--status-file\|status is in $e2e_tmp/status" "$e2e_tmp/record.err" ||
+	fail "record does not say where the status is: $(tail -n 3 "$e2e_tmp/record.err")"
+[ ! -e "$trace/dnntrace-status" ] || fail "a status file in the relayed trace: who wrote it?"
+cp "$e2e_tmp/status" "$trace/dnntrace-status"
 
 analyze "$trace" -o "$e2e_tmp/report" >/dev/null 2>"$e2e_tmp/analyze.err" ||
 	fail "analyze exited $?: $(tail -n 1 "$e2e_tmp/analyze.err")"
 python3 "$E2E_DIR/check_ranks.py" "$e2e_tmp/truth" "$e2e_tmp/report" 3 ||
 	fail "the reports of the relayed trace differ from the ground truth"
+grep -q '^incomplete' "$e2e_tmp/report/summary.txt" &&
+	fail "the status counts events lost: $(grep -m1 '^incomplete' "$e2e_tmp/report/summary.txt")"
+# and the analysis does read it: 5 more events claimed for one rank are 5 lost
+awk '$1 == "process" && $3 > 0 && !done { $3 += 5; done = 1 } { print }' "$e2e_tmp/status" \
+	>"$trace/dnntrace-status"
+analyze "$trace" -o "$e2e_tmp/report2" >/dev/null 2>&1 || fail "analyze with the changed status failed"
+grep -q '^incomplete: 5 events lost' "$e2e_tmp/report2/summary.txt" ||
+	fail "5 events more in the status, the summary says: $(grep -m1 '^incomplete' "$e2e_tmp/report2/summary.txt")"
+err=$("$DNNTRACE" record --simgpu -o "$e2e_tmp/local" --status-file "$e2e_tmp/s2" -- true 2>&1 >/dev/null)
+[ $? = 1 ] && echo "$err" | grep -q 'is for --relay' || fail "--status-file without --relay: $err"
 
 # The relayd is gone: record says so and never runs the command.
 out=$("$PRIVATE_LTTNG" "$DNNTRACE" record --simgpu --relay "127.0.0.1:$ctrl:$data" -- echo RAN 2>"$e2e_tmp/gone.err")

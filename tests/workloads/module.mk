@@ -32,6 +32,12 @@ $(BUILD)/workloads/obj/%.o: tests/workloads/%.c tests/workloads/workload.h \
 $(BUILD)/workloads/%: $(BUILD)/workloads/obj/%.o $(WORKLOADS_COMMON_OBJS) $(WORKLOADS_CUDART)
 	$(CC) $(CFLAGS) $(SAN_LDFLAGS) -o $@ $< $(WORKLOADS_COMMON_OBJS) $(WORKLOADS_LDLIBS)
 
+# context_reset: the driver API alone (simgpu's libcuda.so.1, which also
+# exports simgpu.h's functions), so no runtime holds the primary context.
+all: $(BUILD)/workloads/context_reset
+$(BUILD)/workloads/context_reset: $(BUILD)/workloads/obj/context_reset.o $(WORKLOADS_CUDART)
+	$(CC) $(CFLAGS) $(SAN_LDFLAGS) -o $@ $< -L$(BUILD)/simgpu/lib -l:libcuda.so.1 -lpthread -ldl
+
 # Keep the objects: they are intermediate files of the pattern rules above.
 .PRECIOUS: $(BUILD)/workloads/obj/%.o
 
