@@ -16,6 +16,20 @@
 
 #define DT_DEFAULT_WATCHDOG_S 30
 #define DT_DEFAULT_LOG_NAME "dnntrace"
+/* --timeline auto: the JSON timeline is given up past this many events
+ * (about 130 MB, 126 bytes each: what chrome://tracing and Perfetto UI's
+ * JSON import still load); the .pftrace, about a fifth of the JSON's
+ * size, is always written (docs/report.md). */
+#define DT_DEFAULT_JSON_MAX_EVENTS 1000000u
+
+/* --timeline: which timeline files are written. */
+enum dt_timeline_mode {
+	DT_TIMELINE_AUTO,            /* pftrace, and JSON up to a size */
+	DT_TIMELINE_BOTH,
+	DT_TIMELINE_JSON,
+	DT_TIMELINE_PFTRACE,
+	DT_TIMELINE_NONE,            /* also --no-timeline */
+};
 
 struct dt_request {
 	const char *trace_dir;       /* TRACE_DIR */
@@ -29,7 +43,8 @@ struct dt_request {
 	enum dt_granularity granularity; /* --granularity */
 	const char *categories_file; /* --categories FILE, or NULL */
 	double link_gbps;            /* --link-gbps */
-	bool no_timeline;            /* --no-timeline */
+	enum dt_timeline_mode timeline; /* --timeline MODE, --no-timeline */
+	size_t json_max_events;      /* --timeline auto:N, 0: no limit */
 	unsigned watchdog_s;         /* --watchdog-s: no decoding progress for
 	                              * this long stops the run, 0: never */
 };
@@ -42,6 +57,8 @@ static inline struct dt_request dt_request_defaults(void)
 		.granularity = DT_GRANULARITY_KERNEL,
 		.link_gbps = DT_DEFAULT_LINK_GBPS,
 		.watchdog_s = DT_DEFAULT_WATCHDOG_S,
+		.timeline = DT_TIMELINE_AUTO,
+		.json_max_events = DT_DEFAULT_JSON_MAX_EVENTS,
 	};
 }
 

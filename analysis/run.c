@@ -20,6 +20,7 @@
 #include "analysis/model/model.h"
 #include "analysis/report/pass_outputs.h"
 #include "analysis/report/report_files.h"
+#include "analysis/report/timeline_json.h"
 #include "analysis/request.h"
 #include "analysis/supervisor.h"
 #include "analysis/decode/trace_check.h"
@@ -30,6 +31,19 @@
 #include "analysis/derive/window.h"
 
 #define PROG DT_ANALYZE_PROG
+
+/* The timeline files --timeline asks for. */
+static struct dt_timeline_formats dt_request_timeline(const struct dt_request *req)
+{
+	enum dt_timeline_mode m = req->timeline;
+	return (struct dt_timeline_formats){
+		.json = m == DT_TIMELINE_AUTO || m == DT_TIMELINE_BOTH ||
+			m == DT_TIMELINE_JSON,
+		.pftrace = m == DT_TIMELINE_AUTO || m == DT_TIMELINE_BOTH ||
+			m == DT_TIMELINE_PFTRACE,
+		.json_max_events = m == DT_TIMELINE_AUTO ? req->json_max_events : 0,
+	};
+}
 
 int dt_run_request(void *request)
 {
@@ -49,7 +63,7 @@ int dt_run_request(void *request)
 	struct dt_pass_outputs outputs;
 	struct dt_trace_check check;
 	int begun = dt_pass_outputs_begin(&outputs, req->out_dir,
-			!req->no_timeline, req->range_name, error,
+			dt_request_timeline(req), req->range_name, error,
 			sizeof(error)) == 0;
 	if (!begun ||
 	    dt_trace_check(req->trace_dir, &check, error, sizeof(error)) != 0 ||

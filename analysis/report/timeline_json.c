@@ -62,13 +62,16 @@
 
 #include "analysis/model/api_names.h"
 #include "analysis/report/out_buffer.h"
+#include "analysis/report/timeline_pftrace.h"
 #include "analysis/util.h"
 #include "dnntrace_version.h"
 #include "tracepoints/dnntrace_enums.h"
 
 #define NO_PENDING UINT64_MAX
 #define PARTIAL_PREFIX "timeline-pid"
-#define PARTIAL_SUFFIX ".json.partial"
+#define JSON_SUFFIX ".json"
+#define PFTRACE_SUFFIX ".pftrace"
+#define PARTIAL ".partial"
 #define THREADED_WRITERS 4       /* processes whose buffers a thread writes */
 
 /* Who made a call, for its flow arrows: the thread and its slice's time. */
@@ -102,6 +105,14 @@ struct tl_thread_name {
 struct tl_device {
 	int32_t device;
 	uint64_t live;               /* bytes of live tensors */
+	/* its timeline.pftrace tracks, 0 until used */
+	uint64_t gpu_track, live_track, active_track;
+};
+
+/* A track named in the files, and its timeline.pftrace track (0: none). */
+struct tl_track {
+	uint64_t key;
+	uint64_t uuid;
 };
 
 /* The text ","pid":P,"tid":T,"ts":" of a track (begin_event). */
@@ -116,7 +127,10 @@ struct tl_process {
 	int64_t vpid;
 	size_t rank;
 	struct dt_out out;
-	bool writing;                /* out is open and has not failed to */
+	bool json;                   /* out (the JSON) is open */
+	uint64_t json_events;        /* events written to it */
+	struct dt_pftrace *pf;       /* timeline.pftrace, or NULL */
+	bool writing;                /* json or pf */
 	bool first;                  /* no event written yet */
 	struct tl_track_text tracks[TRACK_TEXTS];
 	size_t next_track;           /* the one replaced next */
@@ -129,9 +143,9 @@ struct tl_process {
 	struct dt_u64map pending_head;   /* correlation -> first pending */
 	struct tl_pending *pending;
 	size_t n_pending, cap_pending;
-	int64_t *threads;                /* host tracks named so far */
+	struct tl_track *threads;        /* host tracks named so far: vtid */
 	size_t n_threads, cap_threads;
-	uint64_t *streams;               /* GPU tracks named: device << 32 | stream */
+	struct tl_track *streams;        /* GPU tracks named: device << 32 | stream */
 	size_t n_streams, cap_streams;
 	struct tl_push *pushes;          /* open push ranges, oldest first */
 	size_t n_pushes, cap_pushes;
@@ -146,6 +160,7 @@ struct tl_process {
 
 struct dt_timeline {
 	char dir[4096];
+	struct dt_timeline_formats formats;
 	char *step_range;            /* the range whose occurrences are steps */
 	uint64_t next_flow;
 	uint64_t last_ts;            /* the latest time seen: ends open things */
@@ -283,6 +298,7 @@ static void begin_event(struct tl_process *tp, char ph, int64_t pid,
 		int64_t tid, uint64_t ts)
 {
 	char *p = dt_out_room(&tp->out, EVENT_HEAD_ROOM);
+	tp->json_events++;
 	if (!tp->first)
 		*p++ = ',';
 	tp->first = false;
@@ -317,22 +333,37 @@ static void put_int_arg(struct dt_out *f, bool *first, const char *key, int64_t 
 
 /* ---- per-process state ------------------------------------------------- */
 
+/* suffix: JSON_SUFFIX or PFTRACE_SUFFIX */
 static void partial_path(const struct dt_timeline *tl, int64_t vpid,
-		char *path, size_t size)
+		const char *suffix, char *path, size_t size)
 {
-	snprintf(path, size, "%s/" PARTIAL_PREFIX "%lld" PARTIAL_SUFFIX,
-			tl->dir, (long long)vpid);
+	snprintf(path, size, "%s/" PARTIAL_PREFIX "%lld%s" PARTIAL,
+			tl->dir, (long long)vpid, suffix);
 }
 
 static void open_file(struct dt_timeline *tl, struct tl_process *p)
 {
 	char path[4200];
-	partial_path(tl, p->vpid, path, sizeof(path));
-	if (dt_out_open(&p->out, path, tl->n_processes <= THREADED_WRITERS) != 0) {
+	bool threaded = tl->n_processes <= THREADED_WRITERS;
+	if (tl->formats.pftrace) {
+		partial_path(tl, p->vpid, PFTRACE_SUFFIX, path, sizeof(path));
+		p->pf = dt_pftrace_open(path, threaded, p->vpid);
+		if (!p->pf) {
+			if (!tl->error)
+				tl->error = errno ? errno : EIO;
+			return;
+		}
+		p->writing = true;
+	}
+	if (!tl->formats.json)
+		return;
+	partial_path(tl, p->vpid, JSON_SUFFIX, path, sizeof(path));
+	if (dt_out_open(&p->out, path, threaded) != 0) {
 		if (!tl->error)
 			tl->error = errno ? errno : EIO;
 		return;
 	}
+	p->json = true;
 	p->writing = true;
 	p->first = true;
 	struct dt_out *f = &p->out;
@@ -376,7 +407,7 @@ static struct tl_device *device_of(struct tl_process *p, int32_t device)
 			return &p->devices[i];
 	struct tl_device *d = DT_PUSH_SLOT(p->devices, p->n_devices,
 			p->cap_devices);
-	*d = (struct tl_device){device, 0};
+	*d = (struct tl_device){.device = device};
 	return d;
 }
 
@@ -384,6 +415,10 @@ static struct tl_device *device_of(struct tl_process *p, int32_t device)
  * first thread's until the main one shows up), else "process <vpid>". */
 static void name_process(struct tl_process *p, const char *program)
 {
+	if (p->pf && program)
+		dt_pftrace_name_process(p->pf, program);
+	if (!p->json)
+		return;
 	struct dt_out *f = &p->out;
 	begin_event(p, 'M', p->vpid, 0, 0);
 	put(f, ",\"name\":\"process_name\",\"args\":{\"name\":");
@@ -409,17 +444,30 @@ static void thread_named(struct dt_model *m, struct tl_process *p,
 	p->named = true;
 }
 
-/* Names a host thread's track the first time it is used. */
-static void name_thread(struct tl_process *p, int64_t tid)
+/* Names a host thread's track the first time it is used; its pftrace
+ * track (0 without one). */
+static uint64_t name_thread(struct tl_process *p, int64_t tid)
 {
 	for (size_t i = 0; i < p->n_threads; i++)
-		if (p->threads[i] == tid)
-			return;
-	*DT_PUSH_SLOT(p->threads, p->n_threads, p->cap_threads) = tid;
+		if (p->threads[i].key == (uint64_t)tid)
+			return p->threads[i].uuid;
 	const char *program = NULL;
 	for (size_t i = 0; i < p->n_names && !program; i++)
 		if (p->names[i].vtid == tid)
 			program = p->names[i].name;
+	uint64_t track = 0;
+	if (p->pf) {
+		char name[320];
+		snprintf(name, sizeof(name), "%s %lld%s%.256s%s",
+				tid == p->vpid ? "main thread" : "thread",
+				(long long)tid, program ? " (" : "",
+				program ? program : "", program ? ")" : "");
+		track = dt_pftrace_thread_track(p->pf, tid, name);
+	}
+	*DT_PUSH_SLOT(p->threads, p->n_threads, p->cap_threads) =
+		(struct tl_track){(uint64_t)tid, track};
+	if (!p->json)
+		return track;
 	struct dt_out *f = &p->out;
 	begin_event(p, 'M', p->vpid, tid, 0);
 	put(f, ",\"name\":\"thread_name\",\"args\":{\"name\":\"");
@@ -442,21 +490,38 @@ static void name_thread(struct tl_process *p, int64_t tid)
 	put(f, ",\"name\":\"thread_sort_index\",\"args\":{\"sort_index\":");
 	dt_out_i64(f, tid == p->vpid ? 0 : 1);
 	put(f, "}}");
+	return track;
 }
 
 /* Names a GPU stream's track (pid = device, tid = stream, as Kineto),
- * and the device's process the first time it is used. */
-static void name_stream(struct tl_process *p, uint32_t device, uint32_t stream)
+ * and the device's process the first time it is used; its pftrace
+ * track ("stream S" under "GPU D" under the process), 0 without one. */
+static uint64_t name_stream(struct tl_process *p, uint32_t device,
+		uint32_t stream)
 {
 	uint64_t key = (uint64_t)device << 32 | stream;
 	bool device_named = false;
 	for (size_t i = 0; i < p->n_streams; i++) {
-		if (p->streams[i] == key)
-			return;
-		device_named |= p->streams[i] >> 32 == device;
+		if (p->streams[i].key == key)
+			return p->streams[i].uuid;
+		device_named |= p->streams[i].key >> 32 == device;
 	}
-	*DT_PUSH_SLOT(p->streams, p->n_streams, p->cap_streams) = key;
-	device_of(p, (int32_t)device);
+	struct tl_device *d = device_of(p, (int32_t)device);
+	uint64_t track = 0;
+	if (p->pf) {
+		char name[40];
+		if (!d->gpu_track) {
+			snprintf(name, sizeof(name), "GPU %u", device);
+			d->gpu_track = dt_pftrace_track(p->pf,
+					dt_pftrace_process_track(p->pf), name);
+		}
+		snprintf(name, sizeof(name), "stream %u", stream);
+		track = dt_pftrace_track(p->pf, d->gpu_track, name);
+	}
+	*DT_PUSH_SLOT(p->streams, p->n_streams, p->cap_streams) =
+		(struct tl_track){key, track};
+	if (!p->json)
+		return track;
 	struct dt_out *f = &p->out;
 	if (!device_named) {
 		begin_event(p, 'M', device, 0, 0);
@@ -478,6 +543,7 @@ static void name_stream(struct tl_process *p, uint32_t device, uint32_t stream)
 	put(f, ",\"name\":\"thread_name\",\"args\":{\"name\":\"stream ");
 	dt_out_u64(f, stream);
 	put(f, "\"}}");
+	return track;
 }
 
 static void remember_call(struct tl_process *p, uint64_t call_id,
@@ -490,9 +556,25 @@ static void remember_call(struct tl_process *p, uint64_t call_id,
 		(struct tl_call){vtid, ts};
 }
 
+/* what: "live bytes" or "active bytes" */
 static void counter(struct tl_process *p, const char *what, int64_t device,
 		uint64_t ts, uint64_t bytes)
 {
+	if (p->pf) {
+		struct tl_device *d = device_of(p, (int32_t)device);
+		bool live = what[0] == 'l';
+		uint64_t *track = live ? &d->live_track : &d->active_track;
+		if (!*track) {
+			char name[64];
+			snprintf(name, sizeof(name), "%s (device %lld)", what,
+					(long long)device);
+			*track = dt_pftrace_counter_track(p->pf,
+					dt_pftrace_process_track(p->pf), name);
+		}
+		dt_pftrace_counter(p->pf, *track, ts, (int64_t)bytes);
+	}
+	if (!p->json)
+		return;
 	struct dt_out *f = &p->out;
 	begin_event(p, 'C', p->vpid, -1, ts);
 	put(f, ",\"name\":\"");
@@ -517,6 +599,22 @@ static void tensor_lifetime(struct tl_process *p, int64_t vtid,
 				(long long)t->id);
 		name = fallback;
 	}
+	if (p->pf) {
+		/* a track of its own (lifetimes overlap without nesting),
+		 * all named "tensors": Perfetto shows them as one group */
+		struct dt_pf_arg args[4] = {
+			{"tensor", DT_PF_INT, (uint64_t)t->id, NULL},
+			{"bytes", DT_PF_UINT, t->bytes, NULL},
+			{"device", DT_PF_INT, (uint64_t)(int64_t)t->device, NULL},
+			{"addr", DT_PF_POINTER, t->ptr, NULL}};
+		uint64_t track = dt_pftrace_track(p->pf,
+				dt_pftrace_process_track(p->pf), "tensors");
+		dt_pftrace_slice(p->pf, track, t->alloc_ns,
+				end > t->alloc_ns ? end : t->alloc_ns, "tensor",
+				name, args, t->ptr ? 4 : 3, 0, 0);
+	}
+	if (!p->json)
+		return;
 	for (int half = 0; half < 2; half++) {
 		begin_event(p, half ? 'e' : 'b', p->vpid, vtid,
 				half ? end : t->alloc_ns);
@@ -544,7 +642,29 @@ static void tensor_lifetime(struct tl_process *p, int64_t vtid,
 	}
 }
 
-/* The async id of an NVTX start/end range: its index in the process. */
+/* An NVTX start/end range [r's start, end]: in JSON an async pair
+ * whose id is its index in the process, in pftrace a track of its own
+ * (named "NVTX ranges", as the tensors'). */
+static void range_event(struct tl_process *p, char ph, uint64_t ts,
+		const struct dt_range *r, size_t index);
+static void range_async(struct tl_process *p, const struct dt_range *r,
+		size_t index, uint64_t end)
+{
+	if (p->pf) {
+		struct dt_pf_arg domain = {"domain", DT_PF_STRING, 0, r->domain};
+		uint64_t track = dt_pftrace_track(p->pf,
+				dt_pftrace_process_track(p->pf), "NVTX ranges");
+		dt_pftrace_slice(p->pf, track, r->start_ns,
+				end > r->start_ns ? end : r->start_ns,
+				"user_annotation", r->name, &domain,
+				r->domain ? 1 : 0, 0, 0);
+	}
+	if (!p->json)
+		return;
+	range_event(p, 'b', r->start_ns, r, index);
+	range_event(p, 'e', end, r, index);
+}
+
 static void range_event(struct tl_process *p, char ph, uint64_t ts,
 		const struct dt_range *r, size_t index)
 {
@@ -608,6 +728,86 @@ static uint64_t tensor_bytes(const struct dt_process *mp, const int64_t *ids,
 	return bytes;
 }
 
+/* The flow id of a call's arrows in timeline.pftrace (0: none). */
+static uint64_t call_flow(uint64_t call_id)
+{
+	return call_id == DT_MAP_EMPTY ? 0 : call_id + 1;
+}
+
+/* A call's slice in timeline.pftrace: the JSON's args, but the call's
+ * id once (the JSON repeats it as correlation and External id for
+ * HTA) and not the kernel's name (the arrow's end has it). Its flow
+ * starts here; it shows once a GPU slice takes it up. */
+static void host_call_pftrace(struct tl_process *p, uint64_t track,
+		const struct dt_process *mp, const struct dt_event *e,
+		const char *name, const char *category, uint64_t start)
+{
+	struct dt_pf_arg args[8];
+	size_t n = 0;
+	char tensors[256];
+	const struct dt_tensor *t;
+	switch (e->kind) {
+	case DT_EVENT_ALLOC:
+		args[n++] = (struct dt_pf_arg){"bytes", DT_PF_UINT, e->bytes, NULL};
+		args[n++] = (struct dt_pf_arg){"tensor", DT_PF_INT,
+			(uint64_t)e->tensor, NULL};
+		args[n++] = (struct dt_pf_arg){"device", DT_PF_INT,
+			(uint64_t)(int64_t)e->device, NULL};
+		break;
+	case DT_EVENT_FREE:
+		args[n++] = (struct dt_pf_arg){"tensor", DT_PF_INT,
+			(uint64_t)e->tensor, NULL};
+		t = e->tensor >= 0 ? dt_process_find_tensor(mp, e->tensor) : NULL;
+		if (t)
+			args[n++] = (struct dt_pf_arg){"bytes", DT_PF_UINT,
+				t->bytes, NULL};
+		break;
+	case DT_EVENT_MEMCPY:
+		args[n++] = (struct dt_pf_arg){"bytes", DT_PF_UINT, e->bytes, NULL};
+		args[n++] = (struct dt_pf_arg){"dst_tensor", DT_PF_INT,
+			(uint64_t)e->tensor, NULL};
+		args[n++] = (struct dt_pf_arg){"src_tensor", DT_PF_INT,
+			(uint64_t)e->src_tensor, NULL};
+		break;
+	case DT_EVENT_MEMSET:
+		args[n++] = (struct dt_pf_arg){"bytes", DT_PF_UINT, e->bytes, NULL};
+		args[n++] = (struct dt_pf_arg){"tensor", DT_PF_INT,
+			(uint64_t)e->tensor, NULL};
+		break;
+	case DT_EVENT_GRAPH_LAUNCH:
+		break;
+	default:             /* launches, library calls */
+		if (e->n_tensors) {
+			size_t len = 0;
+			tensors[0] = '\0';
+			for (uint32_t i = 0; i < e->n_tensors &&
+					len + 24 < sizeof(tensors); i++)
+				len += (size_t)snprintf(tensors + len,
+						sizeof(tensors) - len, "%s%lld",
+						i ? "," : "",
+						(long long)e->tensors[i]);
+			args[n++] = (struct dt_pf_arg){"tensors", DT_PF_STRING,
+				0, tensors};
+			args[n++] = (struct dt_pf_arg){"bytes", DT_PF_UINT,
+				tensor_bytes(mp, e->tensors, e->n_tensors), NULL};
+		}
+		break;
+	}
+	bool calls_gpu = e->kind != DT_EVENT_ALLOC && e->kind != DT_EVENT_FREE;
+	if (calls_gpu) {
+		args[n++] = (struct dt_pf_arg){"correlation", DT_PF_UINT,
+			e->call_id, NULL};
+		if (e->stream)
+			args[n++] = (struct dt_pf_arg){"stream", DT_PF_POINTER,
+				e->stream, NULL};
+	}
+	if (e->result)
+		args[n++] = (struct dt_pf_arg){"result", DT_PF_INT,
+			(uint64_t)(int64_t)e->result, NULL};
+	dt_pftrace_slice(p->pf, track, start, e->ts, category, name, args, n,
+			calls_gpu ? call_flow(e->call_id) : 0, 0);
+}
+
 static void host_call(struct tl_process *p, const struct dt_process *mp,
 		const struct dt_event *e)
 {
@@ -615,7 +815,12 @@ static void host_call(struct tl_process *p, const struct dt_process *mp,
 	uint64_t start = e->start_ns && e->start_ns <= e->ts ? e->start_ns : e->ts;
 	uint64_t end = e->ts;
 	const char *name = call_name(e);
-	name_thread(p, e->vtid);
+	uint64_t track = name_thread(p, e->vtid);
+	if (p->pf)
+		host_call_pftrace(p, track, mp, e, name, call_category(e, name),
+				start);
+	if (!p->json)
+		goto remember;
 	begin_event(p, 'X', e->vpid, e->vtid, start);
 	put(f, ",\"dur\":");
 	put_dur(f, start, end);
@@ -680,6 +885,7 @@ static void host_call(struct tl_process *p, const struct dt_process *mp,
 	}
 	put_int_arg(f, &first, "result", e->result);
 	put(f, "}}");
+remember:
 	if (e->kind == DT_EVENT_ALLOC || e->kind == DT_EVENT_FREE)
 		return;
 	remember_call(p, e->call_id, e->vtid, start);
@@ -772,15 +978,42 @@ static void gpu_slice(struct dt_timeline *tl, struct tl_process *p,
 {
 	struct dt_out *f = &p->out;
 	bool kernel = w->kind == DT_EVENT_GPU_KERNEL;
-	name_stream(p, w->device, w->stream);
+	uint64_t track = name_stream(p, w->device, w->stream);
+	const char *category = kernel ? "kernel" :
+		w->kind == DT_EVENT_GPU_MEMSET ? "gpu_memset" : "gpu_memcpy";
+	const char *name = kernel ? w->name : w->kind == DT_EVENT_GPU_MEMSET ?
+		"Memset (Device)" : copy_name(w->copy_kind);
+	uint64_t i;
+	bool arrow = call_id != DT_MAP_EMPTY &&
+		dt_u64map_get(&p->call_index, call_id, &i);
+	if (p->pf) {
+		/* the JSON's args less its repeats of the call's id and the
+		 * bandwidth (bytes and dur give it) */
+		struct dt_pf_arg args[5] = {
+			{"device", DT_PF_UINT, w->device, NULL},
+			{"stream", DT_PF_UINT, w->stream, NULL},
+			{"correlation_id", DT_PF_UINT, w->correlation, NULL}};
+		size_t n = 3;
+		if (call_id != DT_MAP_EMPTY)
+			args[n++] = (struct dt_pf_arg){"correlation", DT_PF_UINT,
+				call_id, NULL};
+		if (!kernel)
+			args[n++] = (struct dt_pf_arg){"bytes", DT_PF_UINT,
+				w->bytes, NULL};
+		/* the call's flow arrives here (and goes on to the call's
+		 * next GPU slice, if any: Perfetto's flows are chains) */
+		dt_pftrace_slice(p->pf, track, w->start, w->end, category,
+				name, args, n, 0, arrow ? call_flow(call_id) : 0);
+	}
+	if (!p->json)
+		goto counters;
 	begin_event(p, 'X', w->device, w->stream, w->start);
 	put(f, ",\"dur\":");
 	put_dur(f, w->start, w->end);
-	put(f, kernel ? ",\"cat\":\"kernel\"" :
-			w->kind == DT_EVENT_GPU_MEMSET ? ",\"cat\":\"gpu_memset\"" :
-			",\"cat\":\"gpu_memcpy\"");
-	put_name(f, "name", kernel ? w->name : w->kind == DT_EVENT_GPU_MEMSET ?
-			"Memset (Device)" : copy_name(w->copy_kind));
+	put(f, ",\"cat\":\"");
+	put(f, category);
+	dt_out_c(f, '"');
+	put_name(f, "name", name);
 	put(f, ",\"args\":{");
 	bool first = true;
 	put_int_arg(f, &first, "device", w->device);
@@ -799,12 +1032,10 @@ static void gpu_slice(struct dt_timeline *tl, struct tl_process *p,
 				ns ? (double)w->bytes / (double)ns : 0.0);
 	}
 	put(f, "}}");
-	uint64_t i;
-	if (call_id == DT_MAP_EMPTY ||
-	    !dt_u64map_get(&p->call_index, call_id, &i))
-		return;      /* its call came after its record: no arrow */
-	flow(tl, p, &p->calls[i], w);
-	if (!kernel)
+	if (arrow)   /* none when its call came after its record */
+		flow(tl, p, &p->calls[i], w);
+counters:
+	if (!arrow || !kernel)
 		return;
 	counter(p, "active bytes", w->device, w->start,
 			call_tensor_bytes(mp, call_id));
@@ -878,13 +1109,30 @@ static void range_slice(struct dt_timeline *tl, struct tl_process *p,
 		uint64_t start, uint64_t end)
 {
 	struct dt_out *f = &p->out;
+	bool step = is_step(tl, name);
+	if (step)
+		p->steps++;
+	if (p->pf) {
+		char step_name[40];
+		snprintf(step_name, sizeof(step_name), "ProfilerStep#%llu",
+				(unsigned long long)p->steps);
+		struct dt_pf_arg args[2] = {
+			{"domain", DT_PF_STRING, 0, domain},
+			{"range", DT_PF_STRING, 0, name}};
+		dt_pftrace_slice(p->pf, name_thread(p, vtid), start, end,
+				"user_annotation", step ? step_name : name,
+				domain ? args : args + 1, (domain ? 1 : 0) + step,
+				0, 0);
+	}
+	if (!p->json)
+		return;
 	begin_event(p, 'X', p->vpid, vtid, start);
 	put(f, ",\"dur\":");
 	put_dur(f, start, end);
 	put(f, ",\"cat\":\"user_annotation\",\"name\":");
-	if (is_step(tl, name)) {
+	if (step) {
 		put(f, "\"ProfilerStep#");
-		dt_out_u64(f, ++p->steps);
+		dt_out_u64(f, p->steps);
 		put(f, "\",\"args\":{\"range\":");
 		json_string(f, name);
 		put(f, ",\"domain\":");
@@ -935,8 +1183,7 @@ static void nvtx(struct dt_timeline *tl, struct tl_process *p,
 				range_slice(tl, p, r->vtid, r->name, r->domain,
 						r->start_ns, r->end_ns);
 			} else {
-				range_event(p, 'b', r->start_ns, r, range);
-				range_event(p, 'e', e->ts, r, range);
+				range_async(p, r, range, e->ts);
 			}
 		}
 		break;
@@ -948,7 +1195,7 @@ static void nvtx(struct dt_timeline *tl, struct tl_process *p,
 /* ---- the pass ------------------------------------------------------------ */
 
 struct dt_timeline *dt_timeline_open(const char *out_dir,
-		const char *step_range)
+		const char *step_range, struct dt_timeline_formats formats)
 {
 	struct dt_timeline *tl = dt_xcalloc(1, sizeof(*tl));
 	if (strlen(out_dir) >= sizeof(tl->dir) - 64) {
@@ -957,8 +1204,28 @@ struct dt_timeline *dt_timeline_open(const char *out_dir,
 		return NULL;
 	}
 	strcpy(tl->dir, out_dir);
+	tl->formats = formats;
+	if (!formats.pftrace)
+		tl->formats.json_max_events = 0;
 	tl->step_range = step_range ? dt_xstrdup(step_range) : NULL;
 	return tl;
+}
+
+/* The JSON of a large trace: too large to load where JSON is read
+ * (chrome://tracing, Perfetto UI's JSON import), so it is left to the
+ * pftrace, which has the same slices, and said so. */
+static void give_up_json(struct dt_timeline *tl, struct tl_process *p)
+{
+	char path[4200];
+	dt_out_close(&p->out);
+	p->json = false;
+	partial_path(tl, p->vpid, JSON_SUFFIX, path, sizeof(path));
+	unlink(path);
+	fprintf(stderr, "dnntrace-analyze: the JSON timeline of process %lld "
+			"is left out past %llu events (too large to load); "
+			"its timeline .pftrace has them all (--timeline=both "
+			"writes both whole)\n", (long long)p->vpid,
+			(unsigned long long)tl->formats.json_max_events);
 }
 
 void dt_timeline_on_event(struct dt_timeline *tl, struct dt_model *m,
@@ -1000,6 +1267,9 @@ void dt_timeline_on_event(struct dt_timeline *tl, struct dt_model *m,
 	default:             /* never handed here (report/pass_hooks.h) */
 		break;
 	}
+	if (p->json && tl->formats.json_max_events &&
+	    p->json_events > tl->formats.json_max_events)
+		give_up_json(tl, p);
 }
 
 void dt_timeline_thread_name(struct dt_timeline *tl, struct dt_model *m,
@@ -1016,6 +1286,10 @@ static void free_timeline(struct dt_timeline *tl)
 		struct tl_process *p = &tl->processes[i];
 		dt_u64map_free(&p->call_index);
 		dt_u64map_free(&p->pending_head);
+		if (p->json)
+			dt_out_close(&p->out);
+		if (p->pf)
+			dt_pftrace_close(p->pf);
 		free(p->calls);
 		free(p->pending);
 		free(p->threads);
@@ -1046,9 +1320,7 @@ static int finish_process(struct dt_timeline *tl, struct tl_process *p,
 		for (size_t r = 0; r < mp->n_ranges; r++)
 			if (mp->ranges[r].by_id &&
 			    mp->ranges[r].end_ns == DT_NO_TIME) {
-				range_event(p, 'b', mp->ranges[r].start_ns,
-						&mp->ranges[r], r);
-				range_event(p, 'e', end, &mp->ranges[r], r);
+				range_async(p, &mp->ranges[r], r, end);
 			}
 		for (size_t t = 0; t < mp->n_tensors; t++) {
 			const struct dt_tensor *tensor = &mp->tensors[t];
@@ -1058,6 +1330,15 @@ static int finish_process(struct dt_timeline *tl, struct tl_process *p,
 	}
 	if (!p->named)
 		name_process(p, NULL);
+	int rc = 0;
+	if (p->pf) {
+		rc = dt_pftrace_close(p->pf);
+		p->pf = NULL;
+	}
+	p->writing = false;
+	if (!p->json)
+		return rc;
+	p->json = false;
 	put(f, "\n],\"deviceProperties\":[");
 	for (size_t d = 0; d < p->n_devices; d++) {
 		put(f, d ? ",{\"id\":" : "{\"id\":");
@@ -1067,8 +1348,8 @@ static int finish_process(struct dt_timeline *tl, struct tl_process *p,
 		put(f, "\"}");
 	}
 	put(f, "]}\n");
-	p->writing = false;
-	return dt_out_close(f);
+	int json_rc = dt_out_close(f);
+	return rc ? rc : json_rc;
 }
 
 int dt_timeline_close(struct dt_timeline *tl, const struct dt_model *m,
@@ -1085,15 +1366,23 @@ int dt_timeline_close(struct dt_timeline *tl, const struct dt_model *m,
 			tl->error = errno ? errno : EIO;
 	}
 	for (size_t i = 0; i < tl->n_processes && !tl->error; i++) {
-		char from[4200], to[4200];
-		partial_path(tl, tl->processes[i].vpid, from, sizeof(from));
-		if (tl->n_processes == 1)
-			snprintf(to, sizeof(to), "%s/timeline.json", tl->dir);
-		else
-			snprintf(to, sizeof(to), "%s/" PARTIAL_PREFIX "%lld.json",
-					tl->dir, (long long)tl->processes[i].vpid);
-		if (rename(from, to) != 0)
-			tl->error = errno;
+		for (int pftrace = 0; pftrace < 2 && !tl->error; pftrace++) {
+			const char *suffix = pftrace ? PFTRACE_SUFFIX : JSON_SUFFIX;
+			char from[4200], to[4200];
+			partial_path(tl, tl->processes[i].vpid, suffix, from,
+					sizeof(from));
+			if (access(from, F_OK) != 0)
+				continue;    /* not asked for, or given up */
+			if (tl->n_processes == 1)
+				snprintf(to, sizeof(to), "%s/timeline%s", tl->dir,
+						suffix);
+			else
+				snprintf(to, sizeof(to), "%s/" PARTIAL_PREFIX
+						"%lld%s", tl->dir, (long long)
+						tl->processes[i].vpid, suffix);
+			if (rename(from, to) != 0)
+				tl->error = errno;
+		}
 	}
 	if (tl->error) {
 		snprintf(error, error_size, "cannot write the timeline in %s: %s",
@@ -1115,10 +1404,11 @@ void dt_timeline_discard(struct dt_timeline *tl, const struct dt_model *m)
 }
 
 /* Whether name is one of the timeline's files: timeline.json,
- * timeline-pid<N>.json or either's partial. */
+ * timeline-pid<N>.json, either's partial, and the same in .pftrace. */
 static bool timeline_file(const char *name)
 {
-	if (strcmp(name, "timeline.json") == 0)
+	if (strcmp(name, "timeline" JSON_SUFFIX) == 0 ||
+	    strcmp(name, "timeline" PFTRACE_SUFFIX) == 0)
 		return true;
 	size_t n = strlen(PARTIAL_PREFIX);
 	if (strncmp(name, PARTIAL_PREFIX, n) != 0)
@@ -1127,8 +1417,13 @@ static bool timeline_file(const char *name)
 	if (*p == '-')
 		p++;
 	size_t digits = strspn(p, "0123456789");
-	return digits > 0 && (strcmp(p + digits, ".json") == 0 ||
-			strcmp(p + digits, PARTIAL_SUFFIX) == 0);
+	if (digits == 0)
+		return false;
+	p += digits;
+	return strcmp(p, JSON_SUFFIX) == 0 ||
+		strcmp(p, JSON_SUFFIX PARTIAL) == 0 ||
+		strcmp(p, PFTRACE_SUFFIX) == 0 ||
+		strcmp(p, PFTRACE_SUFFIX PARTIAL) == 0;
 }
 
 void dt_timeline_remove(const char *out_dir)

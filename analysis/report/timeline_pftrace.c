@@ -1,0 +1,341 @@
+/*
+ * timeline.pftrace writer (timeline_pftrace.h): Perfetto's Trace proto,
+ * written with protobuf_writer.h. Field numbers are those of Perfetto's
+ * published protos (github.com/google/perfetto, protos/perfetto/trace/:
+ * trace.proto, trace_packet.proto, track_event/track_event.proto,
+ * track_event/track_descriptor.proto, track_event/process_descriptor.proto,
+ * track_event/thread_descriptor.proto, track_event/counter_descriptor.proto,
+ * track_event/debug_annotation.proto, interned_data/interned_data.proto;
+ * all of them merged in perfetto_trace.proto, which
+ * tests/analysis/test_timeline_pftrace.sh decodes the file against when
+ * protoc and a copy of it are at hand).
+ * Every packet is on sequence 1; the first clears the incremental state,
+ * the others need it (names are interned: an InternedData in the packet
+ * that first uses a name). A slice is a SLICE_BEGIN packet and its
+ * SLICE_END packet, written together (Perfetto sorts by time). Times are
+ * the trace's ns (the tracer's monotonic clock), on the packets' default
+ * clock.
+ * Must never hold more than one packet, nor write a field number that
+ * is not named below.
+ */
+#include "analysis/report/timeline_pftrace.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "analysis/report/out_buffer.h"
+#include "analysis/report/protobuf_writer.h"
+#include "analysis/util.h"
+
+/* trace.proto: message Trace */
+#define TRACE_PACKET 1
+/* trace_packet.proto: message TracePacket */
+#define PACKET_TIMESTAMP 8
+#define PACKET_TRUSTED_SEQUENCE_ID 10
+#define PACKET_TRACK_EVENT 11
+#define PACKET_INTERNED_DATA 12
+#define PACKET_SEQUENCE_FLAGS 13
+#define PACKET_TRACK_DESCRIPTOR 60
+#define SEQ_INCREMENTAL_STATE_CLEARED 1
+#define SEQ_NEEDS_INCREMENTAL_STATE 2
+/* track_event.proto: message TrackEvent */
+#define EVENT_CATEGORY_IIDS 3
+#define EVENT_DEBUG_ANNOTATIONS 4
+#define EVENT_TYPE 9
+#define EVENT_NAME_IID 10
+#define EVENT_TRACK_UUID 11
+#define EVENT_COUNTER_VALUE 30
+#define EVENT_FLOW_IDS 47                /* fixed64 */
+#define TYPE_SLICE_BEGIN 1
+#define TYPE_SLICE_END 2
+#define TYPE_COUNTER 4
+/* debug_annotation.proto: message DebugAnnotation */
+#define ANNOTATION_NAME_IID 1
+#define ANNOTATION_UINT_VALUE 3
+#define ANNOTATION_INT_VALUE 4
+#define ANNOTATION_STRING_VALUE 6
+#define ANNOTATION_POINTER_VALUE 7
+/* interned_data.proto: message InternedData; EventCategory, EventName,
+ * DebugAnnotationName each {iid = 1, name = 2} */
+#define INTERNED_EVENT_CATEGORIES 1
+#define INTERNED_EVENT_NAMES 2
+#define INTERNED_ANNOTATION_NAMES 3
+#define INTERNED_IID 1
+#define INTERNED_NAME 2
+/* track_descriptor.proto: message TrackDescriptor */
+#define TRACK_UUID 1
+#define TRACK_NAME 2
+#define TRACK_PROCESS 3
+#define TRACK_THREAD 4
+#define TRACK_PARENT_UUID 5
+#define TRACK_COUNTER 8
+/* process_descriptor.proto: message ProcessDescriptor */
+#define PROCESS_PID 1
+#define PROCESS_NAME 6
+/* thread_descriptor.proto: message ThreadDescriptor */
+#define THREAD_PID 1
+#define THREAD_TID 2
+#define THREAD_NAME 5
+/* counter_descriptor.proto: message CounterDescriptor, enum Unit */
+#define COUNTER_UNIT 3
+#define UNIT_SIZE_BYTES 3
+
+#define SEQUENCE_ID 1
+#define PROCESS_TRACK_UUID 1
+
+enum { NAMES, CATEGORIES, ANNOTATION_NAMES, INTERN_KINDS };
+
+/* A string first used by the packet being made: goes in its InternedData. */
+struct new_string {
+	int kind;
+	uint64_t iid;
+	const char *s;
+};
+
+struct dt_pftrace {
+	struct dt_out out;
+	struct dt_pb packet;
+	int64_t vpid;
+	uint64_t next_uuid;
+	struct dt_strpool pool;          /* strings, one copy each */
+	struct dt_u64map iids[INTERN_KINDS];    /* pooled pointer -> iid */
+	uint64_t next_iid[INTERN_KINDS];
+	struct new_string *fresh;
+	size_t n_fresh, cap_fresh;
+	bool first_packet;
+};
+
+static uint64_t intern(struct dt_pftrace *pf, int kind, const char *s)
+{
+	const char *pooled = dt_strpool_intern(&pf->pool, s ? s : "");
+	uint64_t iid;
+	if (dt_u64map_get(&pf->iids[kind], (uint64_t)(uintptr_t)pooled, &iid))
+		return iid;
+	iid = ++pf->next_iid[kind];
+	dt_u64map_put(&pf->iids[kind], (uint64_t)(uintptr_t)pooled, iid);
+	*DT_PUSH_SLOT(pf->fresh, pf->n_fresh, pf->cap_fresh) =
+		(struct new_string){kind, iid, pooled};
+	return iid;
+}
+
+static const uint32_t interned_field[INTERN_KINDS] = {
+	[NAMES] = INTERNED_EVENT_NAMES,
+	[CATEGORIES] = INTERNED_EVENT_CATEGORIES,
+	[ANNOTATION_NAMES] = INTERNED_ANNOTATION_NAMES,
+};
+
+/* Starts a packet: the Trace's packet field, its time and sequence, the
+ * strings interned for it (intern() before, so they are known). */
+static size_t begin_packet(struct dt_pftrace *pf, bool timed, uint64_t ts)
+{
+	struct dt_pb *b = &pf->packet;
+	dt_pb_reset(b);
+	size_t at = dt_pb_open(b, TRACE_PACKET);
+	if (timed)
+		dt_pb_varint(b, PACKET_TIMESTAMP, ts);
+	dt_pb_varint(b, PACKET_TRUSTED_SEQUENCE_ID, SEQUENCE_ID);
+	dt_pb_varint(b, PACKET_SEQUENCE_FLAGS, pf->first_packet ?
+			SEQ_INCREMENTAL_STATE_CLEARED : SEQ_NEEDS_INCREMENTAL_STATE);
+	pf->first_packet = false;
+	if (pf->n_fresh) {
+		size_t data = dt_pb_open(b, PACKET_INTERNED_DATA);
+		for (int kind = 0; kind < INTERN_KINDS; kind++)
+			for (size_t i = 0; i < pf->n_fresh; i++) {
+				if (pf->fresh[i].kind != kind)
+					continue;
+				size_t entry = dt_pb_open(b, interned_field[kind]);
+				dt_pb_varint(b, INTERNED_IID, pf->fresh[i].iid);
+				dt_pb_string(b, INTERNED_NAME, pf->fresh[i].s);
+				dt_pb_close(b, entry);
+			}
+		dt_pb_close(b, data);
+		pf->n_fresh = 0;
+	}
+	return at;
+}
+
+static void end_packet(struct dt_pftrace *pf, size_t at)
+{
+	dt_pb_close(&pf->packet, at);
+	dt_out_mem(&pf->out, (const char *)pf->packet.buf, pf->packet.len);
+}
+
+struct dt_pftrace *dt_pftrace_open(const char *path, bool threaded,
+		int64_t vpid)
+{
+	struct dt_pftrace *pf = dt_xcalloc(1, sizeof(*pf));
+	if (dt_out_open(&pf->out, path, threaded) != 0) {
+		int saved = errno;
+		free(pf);
+		errno = saved;
+		return NULL;
+	}
+	pf->vpid = vpid;
+	pf->next_uuid = PROCESS_TRACK_UUID + 1;
+	pf->first_packet = true;
+	dt_pftrace_name_process(pf, NULL);
+	return pf;
+}
+
+int dt_pftrace_close(struct dt_pftrace *pf)
+{
+	int rc = dt_out_close(&pf->out);
+	int saved = errno;
+	dt_pb_free(&pf->packet);
+	dt_strpool_free(&pf->pool);
+	for (int kind = 0; kind < INTERN_KINDS; kind++)
+		dt_u64map_free(&pf->iids[kind]);
+	free(pf->fresh);
+	free(pf);
+	errno = saved;
+	return rc;
+}
+
+uint64_t dt_pftrace_process_track(const struct dt_pftrace *pf)
+{
+	(void)pf;
+	return PROCESS_TRACK_UUID;
+}
+
+/* The process's track; written again when its name is known (Perfetto
+ * keeps the last name given to a uuid). NULL: "process <vpid>". */
+void dt_pftrace_name_process(struct dt_pftrace *pf, const char *name)
+{
+	struct dt_pb *b = &pf->packet;
+	size_t at = begin_packet(pf, false, 0);
+	size_t track = dt_pb_open(b, PACKET_TRACK_DESCRIPTOR);
+	dt_pb_varint(b, TRACK_UUID, PROCESS_TRACK_UUID);
+	size_t process = dt_pb_open(b, TRACK_PROCESS);
+	dt_pb_int(b, PROCESS_PID, pf->vpid);
+	if (name) {
+		dt_pb_string(b, PROCESS_NAME, name);
+	} else {
+		char fallback[40];
+		snprintf(fallback, sizeof(fallback), "process %lld",
+				(long long)pf->vpid);
+		dt_pb_string(b, PROCESS_NAME, fallback);
+	}
+	dt_pb_close(b, process);
+	dt_pb_close(b, track);
+	end_packet(pf, at);
+}
+
+uint64_t dt_pftrace_thread_track(struct dt_pftrace *pf, int64_t tid,
+		const char *name)
+{
+	uint64_t uuid = pf->next_uuid++;
+	struct dt_pb *b = &pf->packet;
+	size_t at = begin_packet(pf, false, 0);
+	size_t track = dt_pb_open(b, PACKET_TRACK_DESCRIPTOR);
+	dt_pb_varint(b, TRACK_UUID, uuid);
+	dt_pb_varint(b, TRACK_PARENT_UUID, PROCESS_TRACK_UUID);
+	size_t thread = dt_pb_open(b, TRACK_THREAD);
+	dt_pb_int(b, THREAD_PID, pf->vpid);
+	dt_pb_int(b, THREAD_TID, tid);
+	dt_pb_string(b, THREAD_NAME, name);
+	dt_pb_close(b, thread);
+	dt_pb_close(b, track);
+	end_packet(pf, at);
+	return uuid;
+}
+
+static uint64_t named_track(struct dt_pftrace *pf, uint64_t parent,
+		const char *name, bool counter)
+{
+	uint64_t uuid = pf->next_uuid++;
+	struct dt_pb *b = &pf->packet;
+	size_t at = begin_packet(pf, false, 0);
+	size_t track = dt_pb_open(b, PACKET_TRACK_DESCRIPTOR);
+	dt_pb_varint(b, TRACK_UUID, uuid);
+	if (parent)
+		dt_pb_varint(b, TRACK_PARENT_UUID, parent);
+	dt_pb_string(b, TRACK_NAME, name);
+	if (counter) {
+		size_t c = dt_pb_open(b, TRACK_COUNTER);
+		dt_pb_varint(b, COUNTER_UNIT, UNIT_SIZE_BYTES);
+		dt_pb_close(b, c);
+	}
+	dt_pb_close(b, track);
+	end_packet(pf, at);
+	return uuid;
+}
+
+uint64_t dt_pftrace_track(struct dt_pftrace *pf, uint64_t parent,
+		const char *name)
+{
+	return named_track(pf, parent, name, false);
+}
+
+uint64_t dt_pftrace_counter_track(struct dt_pftrace *pf, uint64_t parent,
+		const char *name)
+{
+	return named_track(pf, parent, name, true);
+}
+
+void dt_pftrace_slice(struct dt_pftrace *pf, uint64_t track, uint64_t start,
+		uint64_t end, const char *category, const char *name,
+		const struct dt_pf_arg *args, size_t n_args, uint64_t flow_out,
+		uint64_t flow_in)
+{
+	uint64_t name_iid = intern(pf, NAMES, name);
+	uint64_t category_iid = intern(pf, CATEGORIES, category);
+	uint64_t arg_iids[16];
+	if (n_args > 16)
+		n_args = 16;
+	for (size_t i = 0; i < n_args; i++)
+		arg_iids[i] = intern(pf, ANNOTATION_NAMES, args[i].name);
+	struct dt_pb *b = &pf->packet;
+	size_t at = begin_packet(pf, true, start);
+	size_t event = dt_pb_open(b, PACKET_TRACK_EVENT);
+	dt_pb_varint(b, EVENT_TYPE, TYPE_SLICE_BEGIN);
+	dt_pb_varint(b, EVENT_TRACK_UUID, track);
+	dt_pb_varint(b, EVENT_NAME_IID, name_iid);
+	dt_pb_varint(b, EVENT_CATEGORY_IIDS, category_iid);
+	for (size_t i = 0; i < n_args; i++) {
+		size_t a = dt_pb_open(b, EVENT_DEBUG_ANNOTATIONS);
+		dt_pb_varint(b, ANNOTATION_NAME_IID, arg_iids[i]);
+		switch (args[i].kind) {
+		case DT_PF_INT:
+			dt_pb_int(b, ANNOTATION_INT_VALUE, (int64_t)args[i].value);
+			break;
+		case DT_PF_UINT:
+			dt_pb_varint(b, ANNOTATION_UINT_VALUE, args[i].value);
+			break;
+		case DT_PF_POINTER:
+			dt_pb_varint(b, ANNOTATION_POINTER_VALUE, args[i].value);
+			break;
+		case DT_PF_STRING:
+			dt_pb_string(b, ANNOTATION_STRING_VALUE, args[i].string);
+			break;
+		}
+		dt_pb_close(b, a);
+	}
+	if (flow_out)
+		dt_pb_fixed64(b, EVENT_FLOW_IDS, flow_out);
+	if (flow_in)
+		dt_pb_fixed64(b, EVENT_FLOW_IDS, flow_in);
+	dt_pb_close(b, event);
+	end_packet(pf, at);
+
+	at = begin_packet(pf, true, end);
+	event = dt_pb_open(b, PACKET_TRACK_EVENT);
+	dt_pb_varint(b, EVENT_TYPE, TYPE_SLICE_END);
+	dt_pb_varint(b, EVENT_TRACK_UUID, track);
+	dt_pb_close(b, event);
+	end_packet(pf, at);
+}
+
+void dt_pftrace_counter(struct dt_pftrace *pf, uint64_t track, uint64_t ts,
+		int64_t value)
+{
+	struct dt_pb *b = &pf->packet;
+	size_t at = begin_packet(pf, true, ts);
+	size_t event = dt_pb_open(b, PACKET_TRACK_EVENT);
+	dt_pb_varint(b, EVENT_TYPE, TYPE_COUNTER);
+	dt_pb_varint(b, EVENT_TRACK_UUID, track);
+	dt_pb_int(b, EVENT_COUNTER_VALUE, value);
+	dt_pb_close(b, event);
+	end_packet(pf, at);
+}
