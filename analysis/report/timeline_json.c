@@ -556,23 +556,30 @@ static void remember_call(struct tl_process *p, uint64_t call_id,
 		(struct tl_call){vtid, ts};
 }
 
-/* what: "live bytes" or "active bytes" */
+/* The pftrace track of counter what ("live bytes" or "active bytes")
+ * of device, described the first time (0: no pftrace). */
+static uint64_t counter_track(struct tl_process *p, const char *what,
+		int64_t device)
+{
+	if (!p->pf)
+		return 0;
+	struct tl_device *d = device_of(p, (int32_t)device);
+	uint64_t *track = what[0] == 'l' ? &d->live_track : &d->active_track;
+	if (!*track) {
+		char name[64];
+		snprintf(name, sizeof(name), "%s (device %lld)", what,
+				(long long)device);
+		*track = dt_pftrace_counter_track(p->pf,
+				dt_pftrace_process_track(p->pf), name);
+	}
+	return *track;
+}
+
+/* A counter's value in the JSON (in the pftrace a slice's packet
+ * carries it: dt_pf_slice's counters). */
 static void counter(struct tl_process *p, const char *what, int64_t device,
 		uint64_t ts, uint64_t bytes)
 {
-	if (p->pf) {
-		struct tl_device *d = device_of(p, (int32_t)device);
-		bool live = what[0] == 'l';
-		uint64_t *track = live ? &d->live_track : &d->active_track;
-		if (!*track) {
-			char name[64];
-			snprintf(name, sizeof(name), "%s (device %lld)", what,
-					(long long)device);
-			*track = dt_pftrace_counter_track(p->pf,
-					dt_pftrace_process_track(p->pf), name);
-		}
-		dt_pftrace_counter(p->pf, *track, ts, (int64_t)bytes);
-	}
 	if (!p->json)
 		return;
 	struct dt_out *f = &p->out;
@@ -600,18 +607,21 @@ static void tensor_lifetime(struct tl_process *p, int64_t vtid,
 		name = fallback;
 	}
 	if (p->pf) {
-		/* a track of its own (lifetimes overlap without nesting),
-		 * all named "tensors": Perfetto shows them as one group */
+		/* lanes (lifetimes overlap without nesting), all named
+		 * "tensors": Perfetto shows them as one group */
 		struct dt_pf_arg args[4] = {
 			{"tensor", DT_PF_INT, (uint64_t)t->id, NULL},
 			{"bytes", DT_PF_UINT, t->bytes, NULL},
 			{"device", DT_PF_INT, (uint64_t)(int64_t)t->device, NULL},
 			{"addr", DT_PF_POINTER, t->ptr, NULL}};
-		uint64_t track = dt_pftrace_track(p->pf,
-				dt_pftrace_process_track(p->pf), "tensors");
-		dt_pftrace_slice(p->pf, track, t->alloc_ns,
-				end > t->alloc_ns ? end : t->alloc_ns, "tensor",
-				name, args, t->ptr ? 4 : 3, 0, 0);
+		uint64_t last = end > t->alloc_ns ? end : t->alloc_ns;
+		struct dt_pf_slice slice = {
+			.track = dt_pftrace_lane(p->pf, DT_PF_TENSOR_LANES,
+					"tensors", t->alloc_ns, last),
+			.start = t->alloc_ns, .end = last,
+			.category = "tensor", .name = name,
+			.args = args, .n_args = t->ptr ? 4 : 3};
+		dt_pftrace_slice(p->pf, &slice);
 	}
 	if (!p->json)
 		return;
@@ -644,7 +654,7 @@ static void tensor_lifetime(struct tl_process *p, int64_t vtid,
 
 /* An NVTX start/end range [r's start, end]: in JSON an async pair
  * whose id is its index in the process, in pftrace a track of its own
- * (named "NVTX ranges", as the tensors'). */
+ * lane (named "NVTX ranges", as the tensors'). */
 static void range_event(struct tl_process *p, char ph, uint64_t ts,
 		const struct dt_range *r, size_t index);
 static void range_async(struct tl_process *p, const struct dt_range *r,
@@ -652,12 +662,14 @@ static void range_async(struct tl_process *p, const struct dt_range *r,
 {
 	if (p->pf) {
 		struct dt_pf_arg domain = {"domain", DT_PF_STRING, 0, r->domain};
-		uint64_t track = dt_pftrace_track(p->pf,
-				dt_pftrace_process_track(p->pf), "NVTX ranges");
-		dt_pftrace_slice(p->pf, track, r->start_ns,
-				end > r->start_ns ? end : r->start_ns,
-				"user_annotation", r->name, &domain,
-				r->domain ? 1 : 0, 0, 0);
+		uint64_t last = end > r->start_ns ? end : r->start_ns;
+		struct dt_pf_slice slice = {
+			.track = dt_pftrace_lane(p->pf, DT_PF_RANGE_LANES,
+					"NVTX ranges", r->start_ns, last),
+			.start = r->start_ns, .end = last,
+			.category = "user_annotation", .name = r->name,
+			.args = &domain, .n_args = r->domain ? 1 : 0};
+		dt_pftrace_slice(p->pf, &slice);
 	}
 	if (!p->json)
 		return;
@@ -738,9 +750,16 @@ static uint64_t call_flow(uint64_t call_id)
  * id once (the JSON repeats it as correlation and External id for
  * HTA) and not the kernel's name (the arrow's end has it). Its flow
  * starts here; it shows once a GPU slice takes it up. */
+struct tl_live {              /* the live bytes an alloc or free sets */
+	bool changed;
+	int32_t device;
+	uint64_t bytes;
+};
+
 static void host_call_pftrace(struct tl_process *p, uint64_t track,
 		const struct dt_process *mp, const struct dt_event *e,
-		const char *name, const char *category, uint64_t start)
+		const char *name, const char *category, uint64_t start,
+		const struct tl_live *live)
 {
 	struct dt_pf_arg args[8];
 	size_t n = 0;
@@ -804,12 +823,21 @@ static void host_call_pftrace(struct tl_process *p, uint64_t track,
 	if (e->result)
 		args[n++] = (struct dt_pf_arg){"result", DT_PF_INT,
 			(uint64_t)(int64_t)e->result, NULL};
-	dt_pftrace_slice(p->pf, track, start, e->ts, category, name, args, n,
-			calls_gpu ? call_flow(e->call_id) : 0, 0);
+	struct dt_pf_slice slice = {
+		.track = track, .start = start, .end = e->ts,
+		.category = category, .name = name, .args = args, .n_args = n,
+		.flow_out = calls_gpu ? call_flow(e->call_id) : 0};
+	if (live->changed) {
+		slice.end_counter_track = counter_track(p, "live bytes",
+				live->device);
+		slice.end_counter = (int64_t)live->bytes;
+	}
+	dt_pftrace_slice(p->pf, &slice);
 }
 
+/* A host call's slice; live: the live bytes it sets (its end's time). */
 static void host_call(struct tl_process *p, const struct dt_process *mp,
-		const struct dt_event *e)
+		const struct dt_event *e, const struct tl_live *live)
 {
 	struct dt_out *f = &p->out;
 	uint64_t start = e->start_ns && e->start_ns <= e->ts ? e->start_ns : e->ts;
@@ -818,7 +846,7 @@ static void host_call(struct tl_process *p, const struct dt_process *mp,
 	uint64_t track = name_thread(p, e->vtid);
 	if (p->pf)
 		host_call_pftrace(p, track, mp, e, name, call_category(e, name),
-				start);
+				start, live);
 	if (!p->json)
 		goto remember;
 	begin_event(p, 'X', e->vpid, e->vtid, start);
@@ -885,34 +913,48 @@ static void host_call(struct tl_process *p, const struct dt_process *mp,
 	}
 	put_int_arg(f, &first, "result", e->result);
 	put(f, "}}");
+	if (live->changed)
+		counter(p, "live bytes", live->device, e->ts, live->bytes);
 remember:
 	if (e->kind == DT_EVENT_ALLOC || e->kind == DT_EVENT_FREE)
 		return;
 	remember_call(p, e->call_id, e->vtid, start);
 }
 
-/* Allocations and frees of tensors move the live counter; a free ends
- * the tensor's lifetime. The model has already taken the event. */
-static void tensor_change(struct tl_process *p, const struct dt_process *mp,
+/* The tensor an alloc or free event made or ended (the model has
+ * already taken the event), NULL for a failed call, a second free, or
+ * an event about another tensor. */
+static const struct dt_tensor *changed_tensor(const struct dt_process *mp,
 		const struct dt_event *e)
 {
 	if (e->result != 0 || e->tensor < 0)
-		return;
+		return NULL;
 	const struct dt_tensor *t = dt_process_find_tensor(mp, e->tensor);
 	if (!t || !t->allocated)
-		return;
-	uint64_t *live = &device_of(p, t->device)->live;
-	if (e->kind == DT_EVENT_ALLOC) {
-		if (t->alloc_ns != e->ts)
-			return;              /* not this event's tensor */
-		*live += t->bytes;
-	} else {
-		if (t->free_ns != e->ts)
-			return;              /* a second free: already closed */
-		*live -= *live < t->bytes ? *live : t->bytes;
-		tensor_lifetime(p, e->vtid, t, e->ts);
+		return NULL;
+	if (e->kind == DT_EVENT_ALLOC)
+		return t->alloc_ns == e->ts ? t : NULL;
+	return t->free_ns == e->ts ? t : NULL;
+}
+
+/* Allocations and frees of tensors move the live counter (written with
+ * the call's slice); a free ends the tensor's lifetime. */
+static void alloc_or_free(struct tl_process *p, const struct dt_process *mp,
+		const struct dt_event *e)
+{
+	const struct dt_tensor *t = changed_tensor(mp, e);
+	struct tl_live live = {0};
+	if (t) {
+		uint64_t *bytes = &device_of(p, t->device)->live;
+		if (e->kind == DT_EVENT_ALLOC)
+			*bytes += t->bytes;
+		else
+			*bytes -= *bytes < t->bytes ? *bytes : t->bytes;
+		live = (struct tl_live){true, t->device, *bytes};
 	}
-	counter(p, "live bytes", t->device, e->ts, *live);
+	host_call(p, mp, e, &live);
+	if (t && e->kind == DT_EVENT_FREE)
+		tensor_lifetime(p, e->vtid, t, e->ts);
 }
 
 /* ---- GPU work and its links -------------------------------------------- */
@@ -986,14 +1028,17 @@ static void gpu_slice(struct dt_timeline *tl, struct tl_process *p,
 	uint64_t i;
 	bool arrow = call_id != DT_MAP_EMPTY &&
 		dt_u64map_get(&p->call_index, call_id, &i);
+	/* a kernel whose call is known: the bytes of that call's tensors
+	 * are active while it runs */
+	bool active = arrow && kernel;
+	uint64_t active_bytes = active ? call_tensor_bytes(mp, call_id) : 0;
 	if (p->pf) {
-		/* the JSON's args less its repeats of the call's id and the
-		 * bandwidth (bytes and dur give it) */
-		struct dt_pf_arg args[5] = {
-			{"device", DT_PF_UINT, w->device, NULL},
-			{"stream", DT_PF_UINT, w->stream, NULL},
+		/* the JSON's args less the device and stream (its track's),
+		 * the repeats of the call's id and the bandwidth (bytes and
+		 * duration give it) */
+		struct dt_pf_arg args[3] = {
 			{"correlation_id", DT_PF_UINT, w->correlation, NULL}};
-		size_t n = 3;
+		size_t n = 1;
 		if (call_id != DT_MAP_EMPTY)
 			args[n++] = (struct dt_pf_arg){"correlation", DT_PF_UINT,
 				call_id, NULL};
@@ -1002,11 +1047,19 @@ static void gpu_slice(struct dt_timeline *tl, struct tl_process *p,
 				w->bytes, NULL};
 		/* the call's flow arrives here (and goes on to the call's
 		 * next GPU slice, if any: Perfetto's flows are chains) */
-		dt_pftrace_slice(p->pf, track, w->start, w->end, category,
-				name, args, n, 0, arrow ? call_flow(call_id) : 0);
+		struct dt_pf_slice slice = {
+			.track = track, .start = w->start, .end = w->end,
+			.category = category, .name = name, .args = args,
+			.n_args = n, .flow_in = arrow ? call_flow(call_id) : 0};
+		if (active) {
+			slice.begin_counter_track = slice.end_counter_track =
+				counter_track(p, "active bytes", w->device);
+			slice.begin_counter = (int64_t)active_bytes;
+		}
+		dt_pftrace_slice(p->pf, &slice);
 	}
 	if (!p->json)
-		goto counters;
+		return;
 	begin_event(p, 'X', w->device, w->stream, w->start);
 	put(f, ",\"dur\":");
 	put_dur(f, w->start, w->end);
@@ -1034,11 +1087,9 @@ static void gpu_slice(struct dt_timeline *tl, struct tl_process *p,
 	put(f, "}}");
 	if (arrow)   /* none when its call came after its record */
 		flow(tl, p, &p->calls[i], w);
-counters:
-	if (!arrow || !kernel)
+	if (!active)
 		return;
-	counter(p, "active bytes", w->device, w->start,
-			call_tensor_bytes(mp, call_id));
+	counter(p, "active bytes", w->device, w->start, active_bytes);
 	counter(p, "active bytes", w->device, w->end, 0);
 }
 
@@ -1119,10 +1170,13 @@ static void range_slice(struct dt_timeline *tl, struct tl_process *p,
 		struct dt_pf_arg args[2] = {
 			{"domain", DT_PF_STRING, 0, domain},
 			{"range", DT_PF_STRING, 0, name}};
-		dt_pftrace_slice(p->pf, name_thread(p, vtid), start, end,
-				"user_annotation", step ? step_name : name,
-				domain ? args : args + 1, (domain ? 1 : 0) + step,
-				0, 0);
+		struct dt_pf_slice slice = {
+			.track = name_thread(p, vtid), .start = start,
+			.end = end, .category = "user_annotation",
+			.name = step ? step_name : name,
+			.args = domain ? args : args + 1,
+			.n_args = (domain ? 1 : 0) + step};
+		dt_pftrace_slice(p->pf, &slice);
 	}
 	if (!p->json)
 		return;
@@ -1240,15 +1294,14 @@ void dt_timeline_on_event(struct dt_timeline *tl, struct dt_model *m,
 	switch (e->kind) {
 	case DT_EVENT_ALLOC:
 	case DT_EVENT_FREE:
-		host_call(p, mp, e);
-		tensor_change(p, mp, e);
+		alloc_or_free(p, mp, e);
 		break;
 	case DT_EVENT_MEMCPY:
 	case DT_EVENT_MEMSET:
 	case DT_EVENT_LAUNCH:
 	case DT_EVENT_GRAPH_LAUNCH:
 	case DT_EVENT_LIB_CALL:
-		host_call(p, mp, e);
+		host_call(p, mp, e, &(struct tl_live){0});
 		break;
 	case DT_EVENT_GPU_KERNEL:
 	case DT_EVENT_GPU_MEMCPY:

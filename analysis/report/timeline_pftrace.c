@@ -46,7 +46,9 @@
 #define EVENT_TYPE 9
 #define EVENT_NAME_IID 10
 #define EVENT_TRACK_UUID 11
+#define EVENT_EXTRA_COUNTER_VALUES 12
 #define EVENT_COUNTER_VALUE 30
+#define EVENT_EXTRA_COUNTER_TRACK_UUIDS 31
 #define EVENT_FLOW_IDS 47                /* fixed64 */
 #define TYPE_SLICE_BEGIN 1
 #define TYPE_SLICE_END 2
@@ -105,6 +107,10 @@ struct dt_pftrace {
 	struct new_string *fresh;
 	size_t n_fresh, cap_fresh;
 	bool first_packet;
+	struct lane_heap {               /* min-heap on the lanes' ends */
+		struct lane { uint64_t end, uuid; } *lanes;
+		size_t n, cap;
+	} lane_sets[DT_PF_LANE_SETS];
 };
 
 static uint64_t intern(struct dt_pftrace *pf, int kind, const char *s)
@@ -127,8 +133,10 @@ static const uint32_t interned_field[INTERN_KINDS] = {
 };
 
 /* Starts a packet: the Trace's packet field, its time and sequence, the
- * strings interned for it (intern() before, so they are known). */
-static size_t begin_packet(struct dt_pftrace *pf, bool timed, uint64_t ts)
+ * strings interned for it (intern() before, so they are known).
+ * interned: it refers to interned strings (needs the sequence's state). */
+static size_t begin_packet(struct dt_pftrace *pf, bool timed, uint64_t ts,
+		bool interned)
 {
 	struct dt_pb *b = &pf->packet;
 	dt_pb_reset(b);
@@ -136,8 +144,12 @@ static size_t begin_packet(struct dt_pftrace *pf, bool timed, uint64_t ts)
 	if (timed)
 		dt_pb_varint(b, PACKET_TIMESTAMP, ts);
 	dt_pb_varint(b, PACKET_TRUSTED_SEQUENCE_ID, SEQUENCE_ID);
-	dt_pb_varint(b, PACKET_SEQUENCE_FLAGS, pf->first_packet ?
-			SEQ_INCREMENTAL_STATE_CLEARED : SEQ_NEEDS_INCREMENTAL_STATE);
+	if (pf->first_packet)
+		dt_pb_varint(b, PACKET_SEQUENCE_FLAGS,
+				SEQ_INCREMENTAL_STATE_CLEARED);
+	else if (interned)
+		dt_pb_varint(b, PACKET_SEQUENCE_FLAGS,
+				SEQ_NEEDS_INCREMENTAL_STATE);
 	pf->first_packet = false;
 	if (pf->n_fresh) {
 		size_t data = dt_pb_open(b, PACKET_INTERNED_DATA);
@@ -188,6 +200,8 @@ int dt_pftrace_close(struct dt_pftrace *pf)
 	for (int kind = 0; kind < INTERN_KINDS; kind++)
 		dt_u64map_free(&pf->iids[kind]);
 	free(pf->fresh);
+	for (int set = 0; set < DT_PF_LANE_SETS; set++)
+		free(pf->lane_sets[set].lanes);
 	free(pf);
 	errno = saved;
 	return rc;
@@ -204,7 +218,7 @@ uint64_t dt_pftrace_process_track(const struct dt_pftrace *pf)
 void dt_pftrace_name_process(struct dt_pftrace *pf, const char *name)
 {
 	struct dt_pb *b = &pf->packet;
-	size_t at = begin_packet(pf, false, 0);
+	size_t at = begin_packet(pf, false, 0, false);
 	size_t track = dt_pb_open(b, PACKET_TRACK_DESCRIPTOR);
 	dt_pb_varint(b, TRACK_UUID, PROCESS_TRACK_UUID);
 	size_t process = dt_pb_open(b, TRACK_PROCESS);
@@ -227,7 +241,7 @@ uint64_t dt_pftrace_thread_track(struct dt_pftrace *pf, int64_t tid,
 {
 	uint64_t uuid = pf->next_uuid++;
 	struct dt_pb *b = &pf->packet;
-	size_t at = begin_packet(pf, false, 0);
+	size_t at = begin_packet(pf, false, 0, false);
 	size_t track = dt_pb_open(b, PACKET_TRACK_DESCRIPTOR);
 	dt_pb_varint(b, TRACK_UUID, uuid);
 	dt_pb_varint(b, TRACK_PARENT_UUID, PROCESS_TRACK_UUID);
@@ -246,7 +260,7 @@ static uint64_t named_track(struct dt_pftrace *pf, uint64_t parent,
 {
 	uint64_t uuid = pf->next_uuid++;
 	struct dt_pb *b = &pf->packet;
-	size_t at = begin_packet(pf, false, 0);
+	size_t at = begin_packet(pf, false, 0, false);
 	size_t track = dt_pb_open(b, PACKET_TRACK_DESCRIPTOR);
 	dt_pb_varint(b, TRACK_UUID, uuid);
 	if (parent)
@@ -274,55 +288,104 @@ uint64_t dt_pftrace_counter_track(struct dt_pftrace *pf, uint64_t parent,
 	return named_track(pf, parent, name, true);
 }
 
-void dt_pftrace_slice(struct dt_pftrace *pf, uint64_t track, uint64_t start,
-		uint64_t end, const char *category, const char *name,
-		const struct dt_pf_arg *args, size_t n_args, uint64_t flow_out,
-		uint64_t flow_in)
+static void lane_sift_down(struct lane_heap *h, size_t i)
 {
-	uint64_t name_iid = intern(pf, NAMES, name);
-	uint64_t category_iid = intern(pf, CATEGORIES, category);
+	for (;;) {
+		size_t least = i, l = 2 * i + 1, r = l + 1;
+		if (l < h->n && h->lanes[l].end < h->lanes[least].end)
+			least = l;
+		if (r < h->n && h->lanes[r].end < h->lanes[least].end)
+			least = r;
+		if (least == i)
+			return;
+		struct lane t = h->lanes[i];
+		h->lanes[i] = h->lanes[least];
+		h->lanes[least] = t;
+		i = least;
+	}
+}
+
+uint64_t dt_pftrace_lane(struct dt_pftrace *pf, int set, const char *name,
+		uint64_t start, uint64_t end)
+{
+	struct lane_heap *h = &pf->lane_sets[set];
+	if (end < start)
+		end = start;
+	if (h->n && h->lanes[0].end <= start) {
+		/* the lane that ended first is free again */
+		uint64_t uuid = h->lanes[0].uuid;
+		h->lanes[0].end = end;
+		lane_sift_down(h, 0);
+		return uuid;
+	}
+	uint64_t uuid = named_track(pf, PROCESS_TRACK_UUID, name, false);
+	size_t i = h->n;
+	*DT_PUSH_SLOT(h->lanes, h->n, h->cap) = (struct lane){end, uuid};
+	while (i && h->lanes[(i - 1) / 2].end > h->lanes[i].end) {
+		struct lane t = h->lanes[i];
+		h->lanes[i] = h->lanes[(i - 1) / 2];
+		h->lanes[(i - 1) / 2] = t;
+		i = (i - 1) / 2;
+	}
+	return uuid;
+}
+
+static void extra_counter(struct dt_pb *b, uint64_t track, int64_t value)
+{
+	if (!track)
+		return;
+	dt_pb_varint(b, EVENT_EXTRA_COUNTER_TRACK_UUIDS, track);
+	dt_pb_int(b, EVENT_EXTRA_COUNTER_VALUES, value);
+}
+
+void dt_pftrace_slice(struct dt_pftrace *pf, const struct dt_pf_slice *s)
+{
+	uint64_t name_iid = intern(pf, NAMES, s->name);
+	uint64_t category_iid = intern(pf, CATEGORIES, s->category);
 	uint64_t arg_iids[16];
-	if (n_args > 16)
-		n_args = 16;
+	size_t n_args = s->n_args > 16 ? 16 : s->n_args;
 	for (size_t i = 0; i < n_args; i++)
-		arg_iids[i] = intern(pf, ANNOTATION_NAMES, args[i].name);
+		arg_iids[i] = intern(pf, ANNOTATION_NAMES, s->args[i].name);
 	struct dt_pb *b = &pf->packet;
-	size_t at = begin_packet(pf, true, start);
+	size_t at = begin_packet(pf, true, s->start, true);
 	size_t event = dt_pb_open(b, PACKET_TRACK_EVENT);
 	dt_pb_varint(b, EVENT_TYPE, TYPE_SLICE_BEGIN);
-	dt_pb_varint(b, EVENT_TRACK_UUID, track);
+	dt_pb_varint(b, EVENT_TRACK_UUID, s->track);
 	dt_pb_varint(b, EVENT_NAME_IID, name_iid);
 	dt_pb_varint(b, EVENT_CATEGORY_IIDS, category_iid);
 	for (size_t i = 0; i < n_args; i++) {
+		const struct dt_pf_arg *arg = &s->args[i];
 		size_t a = dt_pb_open(b, EVENT_DEBUG_ANNOTATIONS);
 		dt_pb_varint(b, ANNOTATION_NAME_IID, arg_iids[i]);
-		switch (args[i].kind) {
+		switch (arg->kind) {
 		case DT_PF_INT:
-			dt_pb_int(b, ANNOTATION_INT_VALUE, (int64_t)args[i].value);
+			dt_pb_int(b, ANNOTATION_INT_VALUE, (int64_t)arg->value);
 			break;
 		case DT_PF_UINT:
-			dt_pb_varint(b, ANNOTATION_UINT_VALUE, args[i].value);
+			dt_pb_varint(b, ANNOTATION_UINT_VALUE, arg->value);
 			break;
 		case DT_PF_POINTER:
-			dt_pb_varint(b, ANNOTATION_POINTER_VALUE, args[i].value);
+			dt_pb_varint(b, ANNOTATION_POINTER_VALUE, arg->value);
 			break;
 		case DT_PF_STRING:
-			dt_pb_string(b, ANNOTATION_STRING_VALUE, args[i].string);
+			dt_pb_string(b, ANNOTATION_STRING_VALUE, arg->string);
 			break;
 		}
 		dt_pb_close(b, a);
 	}
-	if (flow_out)
-		dt_pb_fixed64(b, EVENT_FLOW_IDS, flow_out);
-	if (flow_in)
-		dt_pb_fixed64(b, EVENT_FLOW_IDS, flow_in);
+	if (s->flow_out)
+		dt_pb_fixed64(b, EVENT_FLOW_IDS, s->flow_out);
+	if (s->flow_in)
+		dt_pb_fixed64(b, EVENT_FLOW_IDS, s->flow_in);
+	extra_counter(b, s->begin_counter_track, s->begin_counter);
 	dt_pb_close(b, event);
 	end_packet(pf, at);
 
-	at = begin_packet(pf, true, end);
+	at = begin_packet(pf, true, s->end < s->start ? s->start : s->end, false);
 	event = dt_pb_open(b, PACKET_TRACK_EVENT);
 	dt_pb_varint(b, EVENT_TYPE, TYPE_SLICE_END);
-	dt_pb_varint(b, EVENT_TRACK_UUID, track);
+	dt_pb_varint(b, EVENT_TRACK_UUID, s->track);
+	extra_counter(b, s->end_counter_track, s->end_counter);
 	dt_pb_close(b, event);
 	end_packet(pf, at);
 }
@@ -331,7 +394,7 @@ void dt_pftrace_counter(struct dt_pftrace *pf, uint64_t track, uint64_t ts,
 		int64_t value)
 {
 	struct dt_pb *b = &pf->packet;
-	size_t at = begin_packet(pf, true, ts);
+	size_t at = begin_packet(pf, true, ts, false);
 	size_t event = dt_pb_open(b, PACKET_TRACK_EVENT);
 	dt_pb_varint(b, EVENT_TYPE, TYPE_COUNTER);
 	dt_pb_varint(b, EVENT_TRACK_UUID, track);

@@ -45,12 +45,30 @@ uint64_t dt_pftrace_track(struct dt_pftrace *pf, uint64_t parent,
 uint64_t dt_pftrace_counter_track(struct dt_pftrace *pf, uint64_t parent,
 		const char *name);
 
-/* A slice [start, end] ns. flow_out: a flow that starts at it, flow_in:
- * a flow that arrives at it and continues from it (0: none). */
-void dt_pftrace_slice(struct dt_pftrace *pf, uint64_t track, uint64_t start,
-		uint64_t end, const char *category, const char *name,
-		const struct dt_pf_arg *args, size_t n_args, uint64_t flow_out,
-		uint64_t flow_in);
+/* A track of lanes named name (under the process) for slices that
+ * overlap without nesting (tensor lifetimes, NVTX start/end ranges): a
+ * lane of the set whose slices all ended by start, else a new one.
+ * set: DT_PF_TENSOR_LANES or DT_PF_RANGE_LANES. */
+enum { DT_PF_TENSOR_LANES, DT_PF_RANGE_LANES, DT_PF_LANE_SETS };
+uint64_t dt_pftrace_lane(struct dt_pftrace *pf, int set, const char *name,
+		uint64_t start, uint64_t end);
+
+/* A slice [start, end] ns on track. */
+struct dt_pf_slice {
+	uint64_t track, start, end;
+	const char *category, *name;
+	const struct dt_pf_arg *args;
+	size_t n_args;                   /* at most 16 */
+	/* flow_out: a flow that starts at it, flow_in: one that arrives
+	 * at it and goes on from it (0: none) */
+	uint64_t flow_out, flow_in;
+	/* a counter's value set at its begin, at its end (track 0: none):
+	 * carried by the slice's own packets */
+	uint64_t begin_counter_track, end_counter_track;
+	int64_t begin_counter, end_counter;
+};
+void dt_pftrace_slice(struct dt_pftrace *pf, const struct dt_pf_slice *s);
+/* A counter's value alone at ts (one packet). */
 void dt_pftrace_counter(struct dt_pftrace *pf, uint64_t track, uint64_t ts,
 		int64_t value);
 

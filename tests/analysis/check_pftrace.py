@@ -8,8 +8,10 @@ no Perfetto) and compares it with the timeline.json of the same trace.
 The file (Perfetto's Trace proto; field numbers as in
 analysis/report/timeline_pftrace.c, from Perfetto's published protos):
   - parses as a Trace: length-delimited packets, nothing left over;
+  - the slices of a lane track (tensors, NVTX ranges) never overlap;
   - one packet sequence: every packet has trusted_packet_sequence_id 1,
-    the first clears the incremental state, every later one needs it;
+    the first clears the incremental state, every later one that uses an
+    interned name says it needs it;
   - every interned name, category and annotation name a TrackEvent uses
     was defined in its own packet or an earlier one, never twice;
   - every track a TrackEvent names has a TrackDescriptor;
@@ -22,7 +24,8 @@ round(e) - round(s)):
   - the same slices: (track, category, name, ts, dur), as multisets; a
     track is a host thread (tid), a GPU stream (device, stream: "stream S"
     under "GPU D"), or the tensor or NVTX range lanes (JSON async b/e);
-  - the same counters: (name, ts, value) as multisets;
+  - the same counters: (name, ts, value) as multisets (a value is a
+    COUNTER event or rides on a slice's packet: extra_counter_values);
   - the same flows: each JSON arrow (s at a call's slice, f at a GPU
     slice) is a flow id in the pftrace whose first slice is that call's
     and which reaches that GPU slice (Perfetto's flows are chains: a call
@@ -115,7 +118,13 @@ def read_pftrace(path):
         if one(p, 10) != 1:
             problem('packet %d: sequence id %r' % (n, one(p, 10)))
         flags = one(p, 13, 0)
-        if flags != (1 if n == 0 else 2):
+        te = one(p, 11)
+        uses_interned = te is not None and one(fields(te), 10) is not None
+        if n == 0 and flags != 1:
+            problem('first packet: sequence flags %d' % flags)
+        elif n and uses_interned and flags != 2:
+            problem('packet %d uses interned names, flags %d' % (n, flags))
+        elif n and flags not in (0, 2):
             problem('packet %d: sequence flags %d' % (n, flags))
         for data_msg in many(p, 12):
             for kind, _, entry in fields(data_msg):
@@ -144,11 +153,19 @@ def read_pftrace(path):
                 t['tid'] = one(tf, 2)
                 t['name'] = one(tf, 5, b'').decode('utf-8')
             tracks[t['uuid']] = t
-        te = one(p, 11)
         if te is not None:
             f = fields(te)
             ev = {'type': one(f, 9), 'track': one(f, 11),
-                  'ts': one(p, 8), 'flows': many(f, 47)}
+                  'ts': one(p, 8), 'flows': many(f, 47),
+                  'extra': list(zip(many(f, 31),
+                                    [signed(v) for v in many(f, 12)]))}
+            if len(many(f, 31)) != len(many(f, 12)):
+                problem('packet %d: extra counter tracks and values differ'
+                        % n)
+            for uuid, _ in ev['extra']:
+                if not tracks.get(uuid, {}).get('counter'):
+                    problem('packet %d: extra counter on track %r, not a '
+                            'counter track' % (n, uuid))
             if ev['track'] not in tracks:
                 problem('packet %d: track %r not described before'
                         % (n, ev['track']))
@@ -199,6 +216,8 @@ def main():
     counters = Counter()
     for i in order:
         ev = events[i]
+        for uuid, value in ev['extra']:
+            counters[(tracks[uuid]['name'], us(ev['ts']), value)] += 1
         if ev['type'] == 1:
             open_slices[ev['track']].append(ev)
         elif ev['type'] == 2:
@@ -211,6 +230,17 @@ def main():
         elif ev['type'] == 4:
             counters[(tracks[ev['track']]['name'], us(ev['ts']),
                       ev['value'])] += 1
+    lanes = defaultdict(list)
+    for s in slices:
+        if track_key(tracks, s['track'])[0] == 'lane':
+            lanes[s['track']].append((s['ts'], s['end']))
+    for track, spans in lanes.items():
+        spans.sort()
+        for (s0, e0), (s1, e1) in zip(spans, spans[1:]):
+            if s1 < e0:
+                problem('lane %d: [%d, %d] overlaps [%d, %d]'
+                        % (track, s0, e0, s1, e1))
+                break
     for track, left in open_slices.items():
         if left:
             problem('%d slices left open on track %d' % (len(left), track))
