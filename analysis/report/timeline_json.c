@@ -1277,8 +1277,8 @@ static void give_up_json(struct dt_timeline *tl, struct tl_process *p)
 	unlink(path);
 	fprintf(stderr, "dnntrace-analyze: the JSON timeline of process %lld "
 			"is left out past %llu events (too large to load); "
-			"its timeline .pftrace has them all (--timeline=both "
-			"writes both whole)\n", (long long)p->vpid,
+			"the .pftrace has them all (--timeline both writes "
+			"both)\n", (long long)p->vpid,
 			(unsigned long long)tl->formats.json_max_events);
 }
 

@@ -2,7 +2,8 @@
  * timeline.pftrace writer (timeline_pftrace.h): Perfetto's Trace proto,
  * written with protobuf_writer.h. Field numbers are those of Perfetto's
  * published protos (github.com/google/perfetto, protos/perfetto/trace/:
- * trace.proto, trace_packet.proto, track_event/track_event.proto,
+ * trace.proto, trace_packet.proto, trace_packet_defaults.proto,
+ * clock_snapshot.proto, track_event/track_event.proto,
  * track_event/track_descriptor.proto, track_event/process_descriptor.proto,
  * track_event/thread_descriptor.proto, track_event/counter_descriptor.proto,
  * track_event/debug_annotation.proto, interned_data/interned_data.proto;
@@ -12,9 +13,8 @@
  * Every packet is on sequence 1; the first clears the incremental state,
  * the others need it (names are interned: an InternedData in the packet
  * that first uses a name). A slice is a SLICE_BEGIN packet and its
- * SLICE_END packet, written together (Perfetto sorts by time). Times are
- * the trace's ns (the tracer's monotonic clock), on the packets' default
- * clock.
+ * SLICE_END packet, written together (Perfetto sorts by time). Times:
+ * see set_clock.
  * Must never hold more than one packet, nor write a field number that
  * is not named below.
  */
@@ -37,9 +37,22 @@
 #define PACKET_TRACK_EVENT 11
 #define PACKET_INTERNED_DATA 12
 #define PACKET_SEQUENCE_FLAGS 13
+#define PACKET_CLOCK_SNAPSHOT 6
+#define PACKET_TIMESTAMP_CLOCK_ID 58
+#define PACKET_DEFAULTS 59               /* TracePacketDefaults */
 #define PACKET_TRACK_DESCRIPTOR 60
 #define SEQ_INCREMENTAL_STATE_CLEARED 1
 #define SEQ_NEEDS_INCREMENTAL_STATE 2
+/* trace_packet_defaults.proto: message TracePacketDefaults */
+#define DEFAULTS_TIMESTAMP_CLOCK_ID 58
+/* clock_snapshot.proto: message ClockSnapshot, its Clock, BuiltinClocks */
+#define SNAPSHOT_CLOCKS 1
+#define CLOCK_ID 1
+#define CLOCK_TIMESTAMP 2
+#define CLOCK_BOOTTIME 6
+/* docs/concepts/clock-sync.md: 64..127 are clocks of one sequence */
+#define CLOCK_SINCE_BASE 64
+#define NS_PER_S 1000000000ull
 /* track_event.proto: message TrackEvent */
 #define EVENT_CATEGORY_IIDS 3
 #define EVENT_DEBUG_ANNOTATIONS 4
@@ -107,6 +120,8 @@ struct dt_pftrace {
 	struct new_string *fresh;
 	size_t n_fresh, cap_fresh;
 	bool first_packet;
+	bool clock_set;                  /* the snapshot below is written */
+	uint64_t base;                   /* the ns clock 64 counts from */
 	struct lane_heap {               /* min-heap on the lanes' ends */
 		struct lane { uint64_t end, uuid; } *lanes;
 		size_t n, cap;
@@ -132,6 +147,46 @@ static const uint32_t interned_field[INTERN_KINDS] = {
 	[ANNOTATION_NAMES] = INTERNED_ANNOTATION_NAMES,
 };
 
+static void end_packet(struct dt_pftrace *pf, size_t at)
+{
+	dt_pb_close(&pf->packet, at);
+	dt_out_mem(&pf->out, (const char *)pf->packet.buf, pf->packet.len);
+}
+
+/*
+ * Times are written as ns since a base a whole second or more before the
+ * first one (5 bytes a time instead of 7 for a monotonic clock's ns
+ * after hours of uptime), on a clock of the sequence's own (64) that a
+ * ClockSnapshot ties to the trace's clock: clock 64 at 0 is BOOTTIME
+ * at base. The trace's times are the tracer's CLOCK_MONOTONIC ns (LTTng
+ * UST's clock), given as BOOTTIME, the default trace clock, as a file
+ * without a snapshot would have them read. A time before the base (a
+ * late call's start) is written on BOOTTIME itself.
+ */
+static void set_clock(struct dt_pftrace *pf, uint64_t first_ts)
+{
+	pf->clock_set = true;
+	pf->base = first_ts / NS_PER_S > 1 ? (first_ts / NS_PER_S - 1) * NS_PER_S : 0;
+	struct dt_pb *b = &pf->packet;
+	dt_pb_reset(b);
+	size_t at = dt_pb_open(b, TRACE_PACKET);
+	dt_pb_varint(b, PACKET_TRUSTED_SEQUENCE_ID, SEQUENCE_ID);
+	size_t snapshot = dt_pb_open(b, PACKET_CLOCK_SNAPSHOT);
+	size_t clock = dt_pb_open(b, SNAPSHOT_CLOCKS);
+	dt_pb_varint(b, CLOCK_ID, CLOCK_SINCE_BASE);
+	dt_pb_varint(b, CLOCK_TIMESTAMP, 0);
+	dt_pb_close(b, clock);
+	clock = dt_pb_open(b, SNAPSHOT_CLOCKS);
+	dt_pb_varint(b, CLOCK_ID, CLOCK_BOOTTIME);
+	dt_pb_varint(b, CLOCK_TIMESTAMP, pf->base);
+	dt_pb_close(b, clock);
+	dt_pb_close(b, snapshot);
+	size_t defaults = dt_pb_open(b, PACKET_DEFAULTS);
+	dt_pb_varint(b, DEFAULTS_TIMESTAMP_CLOCK_ID, CLOCK_SINCE_BASE);
+	dt_pb_close(b, defaults);
+	end_packet(pf, at);
+}
+
 /* Starts a packet: the Trace's packet field, its time and sequence, the
  * strings interned for it (intern() before, so they are known).
  * interned: it refers to interned strings (needs the sequence's state). */
@@ -139,10 +194,16 @@ static size_t begin_packet(struct dt_pftrace *pf, bool timed, uint64_t ts,
 		bool interned)
 {
 	struct dt_pb *b = &pf->packet;
+	if (timed && !pf->clock_set)
+		set_clock(pf, ts);
 	dt_pb_reset(b);
 	size_t at = dt_pb_open(b, TRACE_PACKET);
-	if (timed)
+	if (timed && ts >= pf->base) {
+		dt_pb_varint(b, PACKET_TIMESTAMP, ts - pf->base);
+	} else if (timed) {          /* before the base: the trace's clock */
 		dt_pb_varint(b, PACKET_TIMESTAMP, ts);
+		dt_pb_varint(b, PACKET_TIMESTAMP_CLOCK_ID, CLOCK_BOOTTIME);
+	}
 	dt_pb_varint(b, PACKET_TRUSTED_SEQUENCE_ID, SEQUENCE_ID);
 	if (pf->first_packet)
 		dt_pb_varint(b, PACKET_SEQUENCE_FLAGS,
@@ -168,11 +229,6 @@ static size_t begin_packet(struct dt_pftrace *pf, bool timed, uint64_t ts,
 	return at;
 }
 
-static void end_packet(struct dt_pftrace *pf, size_t at)
-{
-	dt_pb_close(&pf->packet, at);
-	dt_out_mem(&pf->out, (const char *)pf->packet.buf, pf->packet.len);
-}
 
 struct dt_pftrace *dt_pftrace_open(const char *path, bool threaded,
 		int64_t vpid)

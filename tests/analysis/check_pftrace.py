@@ -15,6 +15,8 @@ analysis/report/timeline_pftrace.c, from Perfetto's published protos):
   - every interned name, category and annotation name a TrackEvent uses
     was defined in its own packet or an earlier one, never twice;
   - every track a TrackEvent names has a TrackDescriptor;
+  - times on a clock of the sequence (64) are resolved through its
+    ClockSnapshot (against BOOTTIME) and TracePacketDefaults;
   - slices are rebuilt as Perfetto's importer does: the events sorted by
     time (stable), a SLICE_END ends the innermost open slice of its track;
     none is left open, no END comes without a BEGIN.
@@ -110,6 +112,7 @@ def read_pftrace(path):
     tracks = {}                        # uuid -> descriptor dict
     events = []                        # (ts, order, te fields)
     process_name = None
+    default_clock, clocks = 6, {6: 0}    # clock id -> ns to add (BOOTTIME)
     for n, (field, wire, packet) in enumerate(fields(data)):
         if field != 1 or wire != 2:
             problem('top-level field %d is not a packet' % field)
@@ -117,6 +120,24 @@ def read_pftrace(path):
         p = fields(packet)
         if one(p, 10) != 1:
             problem('packet %d: sequence id %r' % (n, one(p, 10)))
+        snapshot = one(p, 6)
+        if snapshot is not None:
+            stamps = {one(fields(c), 1): one(fields(c), 2, 0)
+                      for c in many(fields(snapshot), 1)}
+            if 6 not in stamps:
+                problem('packet %d: clock snapshot without BOOTTIME' % n)
+            for cid, stamp in stamps.items():
+                if cid != 6:
+                    clocks[cid] = stamps.get(6, 0) - stamp
+        defaults = one(p, 59)
+        if defaults is not None:
+            default_clock = one(fields(defaults), 58, 6)
+        clock = one(p, 58, default_clock)
+        ts = one(p, 8)
+        if ts is not None:
+            if clock not in clocks:
+                problem('packet %d: clock %d not in a snapshot' % (n, clock))
+            ts += clocks.get(clock, 0)
         flags = one(p, 13, 0)
         te = one(p, 11)
         uses_interned = te is not None and one(fields(te), 10) is not None
@@ -156,7 +177,7 @@ def read_pftrace(path):
         if te is not None:
             f = fields(te)
             ev = {'type': one(f, 9), 'track': one(f, 11),
-                  'ts': one(p, 8), 'flows': many(f, 47),
+                  'ts': ts, 'flows': many(f, 47),
                   'extra': list(zip(many(f, 31),
                                     [signed(v) for v in many(f, 12)]))}
             if len(many(f, 31)) != len(many(f, 12)):
