@@ -7,9 +7,10 @@
  * work it caused.
  *   header: "schemaVersion", "distributedInfo" {"rank": N} (a space after
  *     the colon: HTA finds the rank with the pattern "rank":\s+(\d+); N is
- *     the process's index in order of appearance: the trace does not carry
- *     the launcher's RANK), "deviceProperties" (written at the end: the
- *     devices the process used; the trace carries no device properties);
+ *     the rank the process's launcher gave it (RANK, ...: the status
+ *     event's, trace format 5), else its index in order of appearance),
+ *     "deviceProperties" (written at the end: the devices the process
+ *     used; the trace carries no device properties);
  *   host thread (pid = vpid, tid = vtid): one "X" slice per traced call,
  *     cat "cuda_runtime" / "cuda_driver" for CUDA calls (cudaX / cuX),
  *     "cpu_op" for library calls (cuDNN, cuBLAS); args "correlation" and
@@ -55,6 +56,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -73,6 +75,8 @@
 #define PFTRACE_SUFFIX ".pftrace"
 #define PARTIAL ".partial"
 #define THREADED_WRITERS 4       /* processes whose buffers a thread writes */
+#define RANK_PREFIX "{\"schemaVersion\":1,\"distributedInfo\":{\"rank\": "
+#define RANK_WIDTH 10                /* INT_MAX's digits */
 
 /* Who made a call, for its flow arrows: the thread and its slice's time. */
 struct tl_call {
@@ -156,6 +160,14 @@ struct tl_process {
 	size_t n_names, cap_names;
 	bool named;                      /* process_name written with a
 	                                  * program's name */
+	bool windowed;                   /* only [win_start, win_end] */
+	uint64_t win_start, win_end;
+};
+
+/* A process's window, given before its first event. */
+struct tl_window {
+	int64_t vpid;
+	uint64_t start, end;
 };
 
 struct dt_timeline {
@@ -168,7 +180,22 @@ struct dt_timeline {
 	struct tl_process *processes;
 	size_t n_processes, cap_processes;
 	size_t last_process;
+	struct tl_window *windows;
+	size_t n_windows, cap_windows;
 };
+
+/* Whether [start, end] lies inside p's window (GPU work; calls by their
+ * return). */
+static bool inside(const struct tl_process *p, uint64_t start, uint64_t end)
+{
+	return !p->windowed || (start >= p->win_start && end <= p->win_end);
+}
+
+/* Whether [start, end] meets p's window (ranges, tensor lifetimes). */
+static bool meets(const struct tl_process *p, uint64_t start, uint64_t end)
+{
+	return !p->windowed || (end >= p->win_start && start <= p->win_end);
+}
 
 /* ---- JSON output ------------------------------------------------------ */
 
@@ -367,9 +394,14 @@ static void open_file(struct dt_timeline *tl, struct tl_process *p)
 	p->writing = true;
 	p->first = true;
 	struct dt_out *f = &p->out;
-	/* The rank on the first line, with the space HTA's pattern wants. */
-	put(f, "{\"schemaVersion\":1,\"distributedInfo\":{\"rank\": ");
-	dt_out_u64(f, p->rank);
+	/* The rank on the first line, with the space HTA's pattern wants;
+	 * the index for now, in room for any rank: the one the launcher
+	 * gave, known once the process's status event has come, goes over
+	 * it when the file is closed (patch_rank). */
+	put(f, RANK_PREFIX);
+	char rank[RANK_WIDTH + 1];
+	snprintf(rank, sizeof(rank), "%-*zu", RANK_WIDTH, p->rank);
+	put(f, rank);
 	put(f, "},\"displayTimeUnit\":\"ns\",\"otherData\":{\"generator\":"
 			"\"dnntrace-analyze\",\"version\":\"" DNNTRACE_VERSION
 			"\",\"pid\":");
@@ -395,6 +427,12 @@ static struct tl_process *process_of(struct dt_timeline *tl, int64_t vpid)
 	memset(p, 0, sizeof(*p));
 	p->vpid = vpid;
 	p->rank = tl->n_processes - 1;
+	for (size_t i = 0; i < tl->n_windows; i++)
+		if (tl->windows[i].vpid == vpid) {
+			p->windowed = true;
+			p->win_start = tl->windows[i].start;
+			p->win_end = tl->windows[i].end;
+		}
 	tl->last_process = tl->n_processes - 1;
 	open_file(tl, p);
 	return p;
@@ -598,6 +636,8 @@ static void counter(struct tl_process *p, const char *what, int64_t device,
 static void tensor_lifetime(struct tl_process *p, int64_t vtid,
 		const struct dt_tensor *t, uint64_t end)
 {
+	if (!meets(p, t->alloc_ns, end))
+		return;
 	struct dt_out *f = &p->out;
 	char fallback[32];
 	const char *name = t->name;
@@ -660,6 +700,8 @@ static void range_event(struct tl_process *p, char ph, uint64_t ts,
 static void range_async(struct tl_process *p, const struct dt_range *r,
 		size_t index, uint64_t end)
 {
+	if (!meets(p, r->start_ns, end))
+		return;
 	if (p->pf) {
 		struct dt_pf_arg domain = {"domain", DT_PF_STRING, 0, r->domain};
 		uint64_t last = end > r->start_ns ? end : r->start_ns;
@@ -843,6 +885,10 @@ static void host_call(struct tl_process *p, const struct dt_process *mp,
 	uint64_t start = e->start_ns && e->start_ns <= e->ts ? e->start_ns : e->ts;
 	uint64_t end = e->ts;
 	const char *name = call_name(e);
+	/* in the window when it returned in it (the time the trace
+	 * stamps a call by, as the window's own kernel calls) */
+	if (!inside(p, end, end))
+		return;          /* outside the window: no slice, no arrow */
 	uint64_t track = name_thread(p, e->vtid);
 	if (p->pf)
 		host_call_pftrace(p, track, mp, e, name, call_category(e, name),
@@ -1020,6 +1066,8 @@ static void gpu_slice(struct dt_timeline *tl, struct tl_process *p,
 {
 	struct dt_out *f = &p->out;
 	bool kernel = w->kind == DT_EVENT_GPU_KERNEL;
+	if (!inside(p, w->start, w->end))
+		return;
 	uint64_t track = name_stream(p, w->device, w->stream);
 	const char *category = kernel ? "kernel" :
 		w->kind == DT_EVENT_GPU_MEMSET ? "gpu_memset" : "gpu_memcpy";
@@ -1028,6 +1076,8 @@ static void gpu_slice(struct dt_timeline *tl, struct tl_process *p,
 	uint64_t i;
 	bool arrow = call_id != DT_MAP_EMPTY &&
 		dt_u64map_get(&p->call_index, call_id, &i);
+	if (p->windowed && call_id != DT_MAP_EMPTY && !arrow)
+		return;      /* a window's GPU work comes with its call */
 	/* a kernel whose call is known: the bytes of that call's tensors
 	 * are active while it runs */
 	bool active = arrow && kernel;
@@ -1162,7 +1212,9 @@ static void range_slice(struct dt_timeline *tl, struct tl_process *p,
 	struct dt_out *f = &p->out;
 	bool step = is_step(tl, name);
 	if (step)
-		p->steps++;
+		p->steps++;          /* numbered in the whole trace */
+	if (!meets(p, start, end))
+		return;
 	if (p->pf) {
 		char step_name[40];
 		snprintf(step_name, sizeof(step_name), "ProfilerStep#%llu",
@@ -1282,6 +1334,13 @@ static void give_up_json(struct dt_timeline *tl, struct tl_process *p)
 			(unsigned long long)tl->formats.json_max_events);
 }
 
+void dt_timeline_window(struct dt_timeline *tl, int64_t vpid, uint64_t start,
+		uint64_t end)
+{
+	*DT_PUSH_SLOT(tl->windows, tl->n_windows, tl->cap_windows) =
+		(struct tl_window){vpid, start, end};
+}
+
 void dt_timeline_on_event(struct dt_timeline *tl, struct dt_model *m,
 		const struct dt_event *e)
 {
@@ -1352,8 +1411,29 @@ static void free_timeline(struct dt_timeline *tl)
 		free(p->names);
 	}
 	free(tl->processes);
+	free(tl->windows);
 	free(tl->step_range);
 	free(tl);
+}
+
+/* The launcher's rank over the index in the closed JSON of process p
+ * (its status event comes after the file's first line). */
+static int patch_rank(const struct dt_timeline *tl, const struct tl_process *p,
+		int rank)
+{
+	char path[4200], text[RANK_WIDTH + 1];
+	partial_path(tl, p->vpid, JSON_SUFFIX, path, sizeof(path));
+	snprintf(text, sizeof(text), "%-*d", RANK_WIDTH, rank);
+	int fd = open(path, O_WRONLY);
+	if (fd < 0)
+		return -1;
+	ssize_t n = pwrite(fd, text, RANK_WIDTH, (off_t)strlen(RANK_PREFIX));
+	int rc = n == RANK_WIDTH ? 0 : -1;
+	if (n >= 0 && n != RANK_WIDTH)
+		errno = EIO;
+	if (close(fd) != 0)
+		rc = -1;
+	return rc;
 }
 
 /* Ends what is still open, the events list, and the file of process p. */
@@ -1402,6 +1482,8 @@ static int finish_process(struct dt_timeline *tl, struct tl_process *p,
 	}
 	put(f, "]}\n");
 	int json_rc = dt_out_close(f);
+	if (json_rc == 0 && mp && mp->rank >= 0)
+		json_rc = patch_rank(tl, p, mp->rank);
 	return rc ? rc : json_rc;
 }
 

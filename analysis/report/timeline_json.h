@@ -37,6 +37,14 @@ struct dt_timeline_formats {
  * ranges named ...step). NULL with errno set when out_dir is too long. */
 struct dt_timeline *dt_timeline_open(const char *out_dir,
 		const char *step_range, struct dt_timeline_formats formats);
+/* Before the pass: only what lies in [start, end] ns of process vpid is
+ * written (a window's timeline, --kernels/--range): calls that returned
+ * inside it, GPU work inside it with its call (when it has one), their
+ * counters, NVTX ranges and tensor lifetimes that overlap it; steps keep
+ * their numbers in the whole trace. A process without a window gets
+ * everything. */
+void dt_timeline_window(struct dt_timeline *tl, int64_t vpid, uint64_t start,
+		uint64_t end);
 void dt_timeline_on_event(struct dt_timeline *tl, struct dt_model *m,
 		const struct dt_event *e);
 /* e->procname, the name of thread e->vtid (its first event brings it,
