@@ -27,6 +27,7 @@ import concurrent.futures
 import hashlib
 import os
 import random
+import re
 import shutil
 import struct
 import subprocess
@@ -118,6 +119,39 @@ def place_of(role, data, offsets):
     return sorted(found)[0] if found else role
 
 
+# Metadata edits that leave a valid description of the same byte layout
+# change only what the payload's values mean: the format cannot check them
+# any more than a flipped bit in an event. Two such places are told apart:
+#   "metadata field order": two byte-aligned field declarations swapped,
+#       either within one struct or of the same size (every struct's size
+#       and every later offset unchanged);
+#   "metadata clock values": a digit of the clock's freq, offset, offset_s
+#       or precision (every timestamp scaled or shifted alike).
+# Every other metadata edit is "metadata text".
+FIELD_DECL = re.compile(rb"^\s*integer \{[^}]*\bsize = (\d+);[^}]*\balign = 8;[^}]*\} "
+                        rb"_\w+(?:\[(\d+)\])?;\s*$")
+CLOCK_VALUE = re.compile(rb"^\s*(freq|offset|offset_s|precision) = ")
+
+
+def metadata_place(op, lines, i):
+    if op == "digit" and CLOCK_VALUE.match(lines[i]):
+        start = max((k for k in range(i) if lines[k].strip() == b"clock {"), default=None)
+        if start is not None and all(lines[k].strip() != b"};" for k in range(start, i)):
+            return "metadata clock values"
+    return "metadata text"
+
+
+def metadata_swap_place(lines, i, j):
+    lo, hi = min(i, j), max(i, j)
+    a, b = FIELD_DECL.match(lines[lo]), FIELD_DECL.match(lines[hi])
+    if lo == hi or not a or not b:
+        return "metadata text"
+    bits = [int(m.group(1)) * int(m.group(2) or 1) for m in (a, b)]
+    if bits[0] == bits[1] or all(FIELD_DECL.match(lines[k]) for k in range(lo, hi + 1)):
+        return "metadata field order"
+    return "metadata text"
+
+
 def mutate(trace, rng):
     """Mutates the copy at trace; returns (kind, place, description)."""
     files = trace_files(trace)
@@ -166,6 +200,7 @@ def mutate(trace, rng):
         op = rng.choice(["delete_chars", "delete_line", "dup_line", "digit",
                          "insert", "swap_lines", "cut_text"])
         i = rng.randrange(len(lines))
+        place = metadata_place(op, lines, i)
         if op == "delete_chars" and lines[i]:
             a = rng.randrange(len(lines[i]))
             lines[i] = lines[i][:a] + lines[i][a + rng.randint(1, 8):]
@@ -183,6 +218,7 @@ def mutate(trace, rng):
             lines[i] = lines[i][:a] + bytes([rng.choice(b"{};[]()=:\"x9 ")]) + lines[i][a:]
         elif op == "swap_lines":
             j = rng.randrange(len(lines))
+            place = metadata_swap_place(lines, i, j)
             lines[i], lines[j] = lines[j], lines[i]
         text = b"\n".join(lines)
         if op == "cut_text":
@@ -190,7 +226,6 @@ def mutate(trace, rng):
         data = bytearray(packetize(text, hdr) if hdr and data[:4] ==
                          struct.pack("<I", MD_MAGIC) else text)
         desc += f" {op} line {i}"
-        place = "metadata text"
     elif kind == "packet_header":
         pk = packets(bytes(data)) or [(0, len(data))]
         off, _ = rng.choice(pk)
@@ -343,7 +378,7 @@ def main():
         baselines[t] = output_digest(out_dir)
         shutil.rmtree(out_dir)
     args.deadline = time.monotonic() + args.budget_s if args.budget_s else 0
-    counts, silent, failures = {}, {}, []
+    counts, silent, failures, silent_cases = {}, {}, [], []
     log = open(args.log, "w", buffering=1) if args.log else None
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
         numbers = [int(n) for n in args.only.split(",")] if args.only else \
@@ -359,6 +394,7 @@ def main():
             if verdict == "silent":
                 key = (kind, place)
                 silent[key] = silent.get(key, 0) + 1
+                silent_cases.append((i, kind, place, desc))
             if verdict in ("crash", "hang", "leak", "messy"):
                 failures.append((i, verdict, desc, line))
     if log:
@@ -372,6 +408,10 @@ def main():
     print("  " + ", ".join(f"{k} {counts.get(k, 0)}" for k in order))
     for (kind, place), n in sorted(silent.items(), key=lambda kv: -kv[1]):
         print(f"  silent: {n} x {kind} in {place}")
+    # each silent case named, so that a run elsewhere can be replayed with
+    # --only (the mutation of case i is fixed by the seed; the traces are not)
+    for i, kind, place, desc in sorted(silent_cases)[:40]:
+        print(f"  silent case {i} ({kind} in {place}): {desc}")
     for i, verdict, desc, line in sorted(failures)[:20]:
         print(f"  {verdict} case {i}: {desc}: {line}")
     bad = sum(counts.get(k, 0) for k in ("crash", "hang", "leak", "messy"))
