@@ -41,7 +41,8 @@ deps:
 deps-test:
 	@scripts/install_deps.sh --tests
 
-include $(sort $(wildcard */module.mk tests/*/module.mk simgpu/*/module.mk))
+# (simgpu/module.mk includes its folders' module.mk files itself, in order.)
+include $(sort $(wildcard */module.mk tests/*/module.mk))
 
 clean:
 	rm -rf build build-asan

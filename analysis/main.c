@@ -31,7 +31,7 @@ static void usage(FILE *f)
 		"                 [--name NAME] [--granularity kernel|op] [--force]\n"
 		"                 [--categories FILE] [--link-gbps GBPS]\n"
 		"                 [--timeline auto|both|json|pftrace|none]\n"
-		"                 [--no-timeline] [--watchdog-s N]\n"
+		"                 [--no-timeline] [--snapshot-events N] [--watchdog-s N]\n"
 		"  TRACE_DIR      an LTTng trace written by dnntrace record\n"
 		"  -o OUT_DIR     where the G10 files, CSV tables and summary go\n"
 		"  --kernels A:B  analyze indices A to B (inclusive) only\n"
@@ -59,6 +59,9 @@ static void usage(FILE *f)
 		"                 unless it passes 1000000 events (auto:N: N);\n"
 		"                 both, json, pftrace, or none\n"
 		"  --no-timeline  the same as --timeline none\n"
+		"  --snapshot-events N\n"
+		"                 memory_snapshot.pickle keeps the last N allocator\n"
+		"                 events (default 100000, 0: all)\n"
 		"  --watchdog-s N give up when decoding makes no progress for N\n"
 		"                 seconds (default 30, 0: never)\n"
 		"  -h, --help     show this help\n"
@@ -176,6 +179,11 @@ static int parse_args(int argc, char **argv, struct dt_request *req)
 				return usage_error("--watchdog-s needs seconds "
 						"(0 to 86400)");
 			req->watchdog_s = (unsigned)n;
+		} else if (strcmp(a, "--snapshot-events") == 0) {
+			if (++i >= argc || !parse_index(argv[i], argv[i] +
+					strlen(argv[i]), &req->snapshot_events))
+				return usage_error("--snapshot-events needs a count "
+						"(0: all)");
 		} else if (strcmp(a, "--force") == 0) {
 			req->force = true;
 		} else if (strcmp(a, "--no-timeline") == 0) {

@@ -31,6 +31,13 @@ enum dt_timeline_mode {
 	DT_TIMELINE_NONE,            /* also --no-timeline */
 };
 
+/* memory_snapshot.pickle keeps the last this many allocator events, as
+ * PyTorch's own recording does with the max_entries its docs suggest
+ * (torch.cuda.memory._record_memory_history(max_entries=100000)): its
+ * viewer draws 15000 of them by default and holds every one in the
+ * browser; at five events a tensor, a million tensors would make 260 MB */
+#define DT_DEFAULT_SNAPSHOT_EVENTS 100000
+
 struct dt_request {
 	const char *trace_dir;       /* TRACE_DIR */
 	const char *out_dir;         /* -o OUT_DIR */
@@ -45,6 +52,8 @@ struct dt_request {
 	double link_gbps;            /* --link-gbps */
 	enum dt_timeline_mode timeline; /* --timeline MODE, --no-timeline */
 	size_t json_max_events;      /* --timeline auto:N, 0: no limit */
+	size_t snapshot_events;      /* --snapshot-events: the last this many
+	                              * events in memory_snapshot.pickle, 0: all */
 	unsigned watchdog_s;         /* --watchdog-s: no decoding progress for
 	                              * this long stops the run, 0: never */
 };
@@ -59,6 +68,7 @@ static inline struct dt_request dt_request_defaults(void)
 		.watchdog_s = DT_DEFAULT_WATCHDOG_S,
 		.timeline = DT_TIMELINE_AUTO,
 		.json_max_events = DT_DEFAULT_JSON_MAX_EVENTS,
+		.snapshot_events = DT_DEFAULT_SNAPSHOT_EVENTS,
 	};
 }
 

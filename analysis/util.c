@@ -87,6 +87,18 @@ void dt_sort(void *base, size_t count, size_t size,
 		qsort(base, count, size, compare);
 }
 
+void dt_sort_r(void *base, size_t count, size_t size,
+		int (*compare)(const void *, const void *, void *), void *arg)
+{
+	const char *item = base;
+	size_t sorted = 1;
+	while (sorted < count &&
+	       compare(item + (sorted - 1) * size, item + sorted * size, arg) <= 0)
+		sorted++;
+	if (sorted < count)
+		qsort_r(base, count, size, compare, arg);
+}
+
 static uint64_t mix64(uint64_t x)
 {
 	x ^= x >> 33;

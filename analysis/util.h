@@ -28,6 +28,9 @@ void dt_grow(void **items, size_t count, size_t *cap, size_t elem_size);
  * to an array even when count is 0 (C11 7.22.5), which UBSan checks. */
 void dt_sort(void *base, size_t count, size_t size,
 		int (*compare)(const void *, const void *));
+/* dt_sort with an argument for compare (qsort_r's). */
+void dt_sort_r(void *base, size_t count, size_t size,
+		int (*compare)(const void *, const void *, void *), void *arg);
 
 /* Map from u64 keys to u64 values: a direct array for small keys, open
  * addressing for the rest. UINT64_MAX is not a key. */

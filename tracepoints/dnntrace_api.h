@@ -179,11 +179,11 @@ LTTNG_UST_TRACEPOINT_EVENT(dnntrace_api, tag,
  * started. cupti_ok 0 means kernel records are missing; message says why.
  * format: the trace format (DNNTRACE_TRACE_FORMAT; absent: 1); version: the
  * tracer's dnntrace version (format 3 on; absent in older tracers' traces);
- * rank: the process's rank as its launcher's environment says (format 5
+ * rank: the process's rank as its launcher's environment says (format 6
  * on; -1: none).
  */
 #ifndef DNNTRACE_STATUS_ARGS
-#if DNNTRACE_TRACE_FORMAT >= 5
+#if DNNTRACE_TRACE_FORMAT >= 6
 #define DNNTRACE_STATUS_ARGS int, cupti_ok, int, code, const char *, message, int, format, \
 	const char *, version, int, rank
 #elif DNNTRACE_TRACE_FORMAT >= 3
@@ -241,6 +241,14 @@ LTTNG_UST_TRACEPOINT_EVENT(dnntrace_api, graph_exec_update,
 		const int64_t *, node_ids, unsigned int, n_node_ids, int, result,
 		uint64_t, start_ns),
 	LTTNG_UST_TP_FIELDS(DNNTRACE_FIELDS_api_graph_exec_update(DT_TP_FIELD))
+)
+
+/* A graph memory node (format 5; event_fields.h). */
+LTTNG_UST_TRACEPOINT_EVENT(dnntrace_api, graph_mem_node,
+	LTTNG_UST_TP_ARGS(uint64_t, call_id, int, api, uint64_t, node_id, const void *, ptr,
+		uint64_t, bytes, int64_t, tensor_id, int, is_free, int, result,
+		uint64_t, start_ns),
+	LTTNG_UST_TP_FIELDS(DNNTRACE_FIELDS_api_graph_mem_node(DT_TP_FIELD))
 )
 
 /*

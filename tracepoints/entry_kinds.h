@@ -27,6 +27,7 @@ enum dnntrace_entry_kind {
 	DNNTRACE_KIND_GRAPH_NODE,
 	DNNTRACE_KIND_GRAPH_COPY_NODE,
 	DNNTRACE_KIND_GRAPH_UPDATE,
+	DNNTRACE_KIND_GRAPH_MEM_NODE,
 };
 
 /* The kind of the dnntrace_api entry point api (enum dnntrace_api_id). */

@@ -35,7 +35,8 @@
  *         memory moved, no contents written; asynchronous), LAUNCH,
  *         GRAPH_LAUNCH, GRAPH_NODE (a kernel node given its parameters),
  *         GRAPH_COPY_NODE (a copy or set node added), GRAPH_UPDATE (an
- *         executable graph updated from a graph). Every
+ *         executable graph updated from a graph), GRAPH_MEM_NODE (a
+ *         memory alloc or free node added). Every
  *         DNNTRACE_LIB_ENTRIES entry is a library call.
  *   proc  how cuGetProcAddress names it: DT_PROC(symbol, cuda_version)
  *         (cudaTypedefs.h's PFN_<symbol>_v<version>), DT_PROC_PT(...) for
@@ -166,7 +167,12 @@
 	X(106, cudaGraphAddMemcpyNode1D,       GRAPH_COPY_NODE, DT_NO_PROC, DT_NO_CBID) \
 	X(107, cudaGraphAddMemsetNode,         GRAPH_COPY_NODE, DT_NO_PROC, DT_NO_CBID) \
 	X(108, cuGraphAddMemcpyNode,           GRAPH_COPY_NODE, DT_PROC(cuGraphAddMemcpyNode, 10000), DT_NO_CBID) \
-	X(109, cuGraphAddMemsetNode,           GRAPH_COPY_NODE, DT_PROC(cuGraphAddMemsetNode, 10000), DT_NO_CBID)
+	X(109, cuGraphAddMemsetNode,           GRAPH_COPY_NODE, DT_PROC(cuGraphAddMemsetNode, 10000), DT_NO_CBID) \
+	/* graph memory nodes (format 5) */ \
+	X(110, cudaGraphAddMemAllocNode,       GRAPH_MEM_NODE, DT_NO_PROC, DT_NO_CBID) \
+	X(111, cudaGraphAddMemFreeNode,        GRAPH_MEM_NODE, DT_NO_PROC, DT_NO_CBID) \
+	X(112, cuGraphAddMemAllocNode,         GRAPH_MEM_NODE, DT_PROC(cuGraphAddMemAllocNode, 11040), DT_NO_CBID) \
+	X(113, cuGraphAddMemFreeNode,          GRAPH_MEM_NODE, DT_PROC(cuGraphAddMemFreeNode, 11040), DT_NO_CBID)
 
 /*
  * DNNTRACE_MEMORY_ENTRIES(X): the kind of memory each allocation and free

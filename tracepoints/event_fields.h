@@ -33,14 +33,15 @@
  * library calls carry no name strings; GPU kernel records name their
  * kernel by a name id and carry its geometry. Format 4: CUDA graph nodes
  * (captured_node, graph_node, graph_node_clone, graph_exec_update) and the
- * graph node of each GPU kernel record (graph_node_id).
+ * graph node of each GPU kernel record (graph_node_id). Format 5: graph
+ * memory nodes (graph_mem_node).
  */
 #ifndef DNNTRACE_EVENT_FIELDS_H
 #define DNNTRACE_EVENT_FIELDS_H
 
 /* The trace format the tracepoint definitions write (status.format). */
 #ifndef DNNTRACE_TRACE_FORMAT
-#define DNNTRACE_TRACE_FORMAT 5
+#define DNNTRACE_TRACE_FORMAT 6
 #endif
 
 /* --- provider dnntrace_api ------------------------------------------------ */
@@ -180,8 +181,8 @@
 
 /* rank: the process's rank in its job as its launcher's environment
  * says (interceptors/core/process_rank.c), -1: none; absent before
- * format 5. */
-#if DNNTRACE_TRACE_FORMAT >= 5
+ * format 6. */
+#if DNNTRACE_TRACE_FORMAT >= 6
 #define DNNTRACE_STATUS_RANK_FIELD_(F) F(OPT, INT, int32_t, rank, rank)
 #else
 #define DNNTRACE_STATUS_RANK_FIELD_(F)
@@ -241,6 +242,25 @@
 	F(REQ, SEQ, int64_t,  node_ids,   node_ids, n_node_ids) \
 	F(REQ, INT, int32_t,  result,     result) \
 	F(OPT, INT, uint64_t, start_ns,   start_ns)
+
+/*
+ * Format 5: a graph memory node (cudaGraphAddMemAllocNode / FreeNode, the
+ * driver twins, or cudaMallocAsync / cudaFreeAsync & co. captured into a
+ * graph: api then the allocation's entry point). tensor_id is the graph
+ * allocation's own id, fixed with its address for every launch (the
+ * tracer's tensor map holds it, so kernels scanned for pointers into it
+ * name it); each launch of a graph allocates and frees it anew.
+ */
+#define DNNTRACE_FIELDS_api_graph_mem_node(F) \
+	F(REQ, INT, uint64_t, call_id,   call_id) \
+	F(REQ, API, int,      api,       api) \
+	F(REQ, INT, uint64_t, node_id,   node_id) \
+	F(REQ, HEX, uint64_t, ptr,       (uintptr_t)ptr) \
+	F(REQ, INT, uint64_t, bytes,     bytes) \
+	F(REQ, INT, int64_t,  tensor_id, tensor_id) \
+	F(REQ, INT, int32_t,  is_free,   is_free) \
+	F(REQ, INT, int32_t,  result,    result) \
+	F(OPT, INT, uint64_t, start_ns,  start_ns)
 
 #define DNNTRACE_FIELDS_api_mem_info(F) \
 	F(REQ, INT, int32_t,  device,      device) \

@@ -856,6 +856,18 @@ static bool fill_event(struct reader *r, const struct record *rec,
 		e->result = (int)SIGNED(api_graph_exec_update, result);
 		e->start_ns = UNSIGNED(api_graph_exec_update, start_ns);
 		break;
+	case H_GRAPH_MEM_NODE:
+		e->kind = DT_EVENT_GRAPH_MEM_NODE;
+		e->call_id = UNSIGNED(api_graph_mem_node, call_id);
+		e->api = (int)SIGNED(api_graph_mem_node, api);
+		e->node_id = UNSIGNED(api_graph_mem_node, node_id);
+		e->ptr = UNSIGNED(api_graph_mem_node, ptr);
+		e->bytes = UNSIGNED(api_graph_mem_node, bytes);
+		e->tensor = SIGNED(api_graph_mem_node, tensor_id);
+		e->is_free = SIGNED(api_graph_mem_node, is_free) != 0;
+		e->result = (int)SIGNED(api_graph_mem_node, result);
+		e->start_ns = UNSIGNED(api_graph_mem_node, start_ns);
+		break;
 	case H_LIB_CALL:
 		e->kind = DT_EVENT_LIB_CALL;
 		fill_lib_call(r, payload, info, e);
@@ -1456,7 +1468,7 @@ int dt_read_trace_hooked(const char *trace_dir, struct dt_model *m,
 	reader_free(&r);
 	bt_current_thread_clear_error();
 	if (rc == 0)
-		dt_model_resolve_function_names(m);
+		dt_model_finish(m);
 	/* dnntrace record's status proves the program was traced: it simply
 	 * made no traced call (the report says so) */
 	/* a trace dnntrace record made: an empty one is a report too (nothing

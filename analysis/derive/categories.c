@@ -121,16 +121,26 @@ static uint32_t row_named(const struct dt_categories *c, const char *name)
 	return UINT32_MAX;
 }
 
-struct mem_event {
-	uint64_t time;
-	__int128 delta;      /* sizes near 2^64 must neither wrap nor overflow */
-	uint32_t row;
+/* Tensors by their alloc or free call's time, then index: 4 bytes a
+ * call (the times are read from the tensors). */
+struct call_order {
+	const struct dt_tensor *tensors;
+	bool frees;
 };
 
-static int compare_events(const void *a, const void *b)
+static uint64_t call_ns(const struct dt_tensor *t, bool free_call)
 {
-	uint64_t x = ((const struct mem_event *)a)->time;
-	uint64_t y = ((const struct mem_event *)b)->time;
+	return free_call ? t->free_ns : t->alloc_ns;
+}
+
+static int compare_calls(const void *a, const void *b, void *arg)
+{
+	const struct call_order *o = arg;
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	uint64_t tx = call_ns(&o->tensors[x], o->frees);
+	uint64_t ty = call_ns(&o->tensors[y], o->frees);
+	if (tx != ty)
+		return tx < ty ? -1 : 1;
 	return x < y ? -1 : x > y;
 }
 
@@ -148,20 +158,23 @@ static void untrackable(struct dt_categories *c, const struct dt_group *g,
 		n += p->mem_samples[i].device == g->device;
 	if (n == 0)
 		return;
-	struct mem_event *ev = dt_xmalloc(2 * g->n_tensors * sizeof(*ev) + 1);
-	size_t n_ev = 0;
+	/* allocs and frees, each list sorted (mostly so already), merged
+	 * as the samples go: a sample's sum holds every call at or before it */
+	uint32_t *allocs = dt_xmalloc(g->n_tensors * sizeof(*allocs) + 1);
+	uint32_t *frees = dt_xmalloc(g->n_tensors * sizeof(*frees) + 1);
+	size_t n_allocs = 0, n_frees = 0;
 	for (size_t t = 0; t < g->n_tensors; t++) {
-		const struct dt_tensor *tensor = &g->tensors[t];
-		ev[n_ev++] = (struct mem_event){tensor->alloc_ns,
-			(__int128)tensor->bytes, 0};
-		if (tensor->free_ns != DT_NO_TIME)
-			ev[n_ev++] = (struct mem_event){tensor->free_ns,
-				-(__int128)tensor->bytes, 0};
+		allocs[n_allocs++] = (uint32_t)t;
+		if (g->tensors[t].free_ns != DT_NO_TIME)
+			frees[n_frees++] = (uint32_t)t;
 	}
-	dt_sort(ev, n_ev, sizeof(*ev), compare_events);
+	struct call_order by_alloc = {g->tensors, false};
+	struct call_order by_free = {g->tensors, true};
+	dt_sort_r(allocs, n_allocs, sizeof(*allocs), compare_calls, &by_alloc);
+	dt_sort_r(frees, n_frees, sizeof(*frees), compare_calls, &by_free);
 	uint64_t *sample_ts = dt_xmalloc(n * sizeof(uint64_t));
 	uint64_t *value = dt_xmalloc(n * sizeof(uint64_t));
-	size_t next = 0, j = 0;
+	size_t next_alloc = 0, next_free = 0, j = 0;
 	__int128 tracked = 0;
 	double sum = 0;
 	c->untrackable_max = 0;
@@ -172,8 +185,12 @@ static void untrackable(struct dt_categories *c, const struct dt_group *g,
 		const struct dt_mem_sample *s = &p->mem_samples[i];
 		if (s->device != g->device)
 			continue;
-		while (next < n_ev && ev[next].time <= s->ts)
-			tracked += ev[next++].delta;
+		for (; next_alloc < n_allocs &&
+		       g->tensors[allocs[next_alloc]].alloc_ns <= s->ts; next_alloc++)
+			tracked += (__int128)g->tensors[allocs[next_alloc]].bytes;
+		for (; next_free < n_frees &&
+		       g->tensors[frees[next_free]].free_ns <= s->ts; next_free++)
+			tracked -= (__int128)g->tensors[frees[next_free]].bytes;
 		__int128 excess = tracked - (__int128)s->used_bytes;
 		/* More traced than the device has in use: a free the trace
 		 * missed, or a wrong size. Untrackable is 0 there, and the
@@ -191,7 +208,8 @@ static void untrackable(struct dt_categories *c, const struct dt_group *g,
 		if (v > c->untrackable_max)
 			c->untrackable_max = v;
 	}
-	free(ev);
+	free(frees);
+	free(allocs);
 	c->n_samples = n;
 	c->untrackable_mean = sum / (double)n;
 	/* each kernel: the latest sample at or before its start */

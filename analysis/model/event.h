@@ -44,6 +44,10 @@ enum dt_event_kind {
 	DT_EVENT_GRAPH_NODE,         /* call_id, api, graph_exec, node_id, tensors, result */
 	DT_EVENT_GRAPH_NODE_CLONE,   /* node_id copied from original_node_id (graph_exec) */
 	DT_EVENT_GRAPH_EXEC_UPDATE,  /* graph_exec updated: tensors = the node ids */
+	/* format 5: a graph memory node: call_id (0 for a captured
+	 * allocation), api, node_id, ptr, bytes, tensor (the graph
+	 * allocation's id), is_free, result */
+	DT_EVENT_GRAPH_MEM_NODE,
 };
 
 struct dt_event {
@@ -92,7 +96,7 @@ struct dt_event {
 	int cupti_ok;                /* status */
 	bool has_format;             /* status: format is the event's */
 	int format;
-	int rank;                    /* status (format 5): the launcher's
+	int rank;                    /* status (format 6): the launcher's
 	                              * rank, -1: none or an older format */
 	uint64_t count;              /* records dropped; discarded (count_known) */
 	bool count_known;
@@ -104,6 +108,7 @@ struct dt_event {
 	 * graph events (node_id: CUPTI's graph node id, 0: none) */
 	uint64_t graph_exec;
 	uint64_t node_id, original_node_id;
+	bool is_free;                /* graph memory node: a free node */
 };
 
 #endif

@@ -8,8 +8,19 @@
  * of an exec's node (graph_node with an exec) and whole-exec updates
  * (graph_exec_update); and, at each graph launch, a snapshot of the
  * sources of the exec's nodes, so every kernel of that launch gets the
- * tensors its node had then, whatever changes later. Must never decide
- * roles or touch groups: group_build.c turns a source into touches.
+ * tensors its node had then, whatever changes later. Graph memory (format
+ * 5, graph_mem_node): an alloc node's allocation has one id in the trace,
+ * and each launch of its graph makes it a tensor of its own (a lifetime),
+ * which the launch's kernels, and ordinary calls while it lives, use; a
+ * free node ends it when the launch's last GPU work ends (dt_graph_finish),
+ * a cudaFree / cudaFreeAsync of it at that call. Must never decide roles
+ * or touch groups: group_build.c turns a source into touches.
+ *
+ * Assumed, not recorded: where in its launch an alloc or free node runs
+ * (the trace has no records of memory nodes and no dependency edges): a
+ * lifetime begins at the launch call and ends with the launch's last GPU
+ * work, so it covers every kernel of the launch, as a real allocation
+ * ordered before its users and freed after them does, and may be longer.
  *
  * Assumed, not seen on a GPU: CUPTI's kernel records of a launch carry
  * the id of the exec's copy of a node (the node the GRAPHNODE_CLONED
@@ -22,6 +33,7 @@
 
 #include "analysis/model/graph_nodes.h"
 
+#include "tracepoints/dnntrace_enums.h"
 #include "tracepoints/entry_kinds.h"
 
 static struct dt_exec *find_exec(struct dt_process *p, uint64_t exec, bool create)
@@ -68,6 +80,7 @@ static void on_graph_node(struct dt_process *p, uint64_t call_id, int api, uint6
 	c->api = api;
 	c->tensors_at = p->n_launch_tensors;
 	c->n_tensors = n_tensors;
+	c->mem = 0;
 	for (uint32_t i = 0; i < n_tensors; i++)
 		*DT_PUSH_SLOT(p->launch_tensors, p->n_launch_tensors,
 				p->cap_launch_tensors) = tensors[i];
@@ -81,6 +94,225 @@ static void on_graph_node(struct dt_process *p, uint64_t call_id, int api, uint6
 	for (size_t i = 0; e && i < e->n_nodes; i++)
 		if (e->nodes[i].original == node_id)
 			dt_u64map_put(&p->node_source, e->nodes[i].node, call_id);
+}
+
+/* An alloc or free node: a node call with the allocation's id as its one
+ * tensor (keyed by the call, or by the node for a captured allocation,
+ * whose event has no call id); an alloc node's allocation becomes known. */
+static void on_graph_mem_node(struct dt_process *p, const struct dt_event *e)
+{
+	if (e->result != 0 || !e->node_id || e->tensor < 0)
+		return;
+	uint64_t key = e->call_id ? e->call_id : (1ULL << 63) | e->node_id;
+	struct dt_node_call *c = DT_PUSH_SLOT(p->node_calls, p->n_node_calls,
+			p->cap_node_calls);
+	*c = (struct dt_node_call){key, e->api, p->n_launch_tensors, 1,
+		e->is_free ? DT_MEM_NODE_FREE : DT_MEM_NODE_ALLOC};
+	*DT_PUSH_SLOT(p->launch_tensors, p->n_launch_tensors, p->cap_launch_tensors) =
+		e->tensor;
+	dt_u64map_put(&p->node_call_index, key, p->n_node_calls - 1);
+	dt_u64map_put(&p->node_source, e->node_id, key);
+	uint64_t index;
+	if (e->is_free || dt_u64map_get(&p->graph_alloc_index, (uint64_t)e->tensor, &index))
+		return;
+	/* The event names no device: the process's last allocation's
+	 * (device 0 before any; assumed, one device is the common case). */
+	*DT_PUSH_SLOT(p->graph_allocs, p->n_graph_allocs, p->cap_graph_allocs) =
+		(struct dt_graph_alloc){e->tensor, e->bytes, e->ptr,
+			p->last_alloc_device >= 0 ? p->last_alloc_device : 0, -1};
+	dt_u64map_put(&p->graph_alloc_index, (uint64_t)e->tensor, p->n_graph_allocs - 1);
+}
+
+static struct dt_graph_alloc *graph_alloc(const struct dt_process *p, int64_t id)
+{
+	uint64_t index;
+	return id >= 0 && dt_u64map_get(&p->graph_alloc_index, (uint64_t)id, &index) ?
+		&p->graph_allocs[index] : NULL;
+}
+
+int64_t dt_graph_live_tensor(const struct dt_process *p, int64_t id)
+{
+	const struct dt_graph_alloc *a = p->n_graph_allocs ? graph_alloc(p, id) : NULL;
+	return a && a->live >= 0 ? a->live : id;
+}
+
+int64_t dt_graph_on_free(struct dt_process *p, int64_t id)
+{
+	struct dt_graph_alloc *a = p->n_graph_allocs ? graph_alloc(p, id) : NULL;
+	if (!a || a->live < 0)
+		return id;
+	int64_t live = a->live;
+	a->live = -1;
+	return live;
+}
+
+/* The node call of a launch node's source, if the source is one. */
+static const struct dt_node_call *node_call_of(const struct dt_process *p, uint64_t source)
+{
+	uint64_t index;
+	return dt_u64map_get(&p->node_call_index, source, &index) ? &p->node_calls[index] : NULL;
+}
+
+/* A new lifetime of a, begun by the graph launch l at ts. */
+static void begin_lifetime(struct dt_process *p, struct dt_graph_alloc *a,
+		const struct dt_launch *l, uint64_t ts)
+{
+	if (a->live >= 0) /* still live: the launch freed it first
+			   * (AUTO_FREE_ON_LAUNCH: it succeeded) */
+		dt_process_tensor(p, a->live)->free_ns = ts;
+	int64_t id = (int64_t)((++p->graph_lifetimes << 32) | ((uint64_t)a->id & 0xffffffffu));
+	struct dt_tensor *t = dt_process_tensor(p, id);
+	t->bytes = a->bytes;
+	t->device = a->device;
+	t->kind = DNNTRACE_MEM_STREAM_ORDERED;
+	t->ptr = a->ptr;
+	t->stream = l->stream;
+	t->alloc_ns = ts;
+	t->allocated = true;
+	a->live = id;
+}
+
+/*
+ * A launch node whose source's tensors include a graph allocation takes,
+ * at this launch, a copy of that source with the allocation's live
+ * lifetime in its place (a new node call, keyed (1 << 62) | n). A launch
+ * source (a captured kernel launch) is copied likewise; a captured library
+ * call is left as it is (its roles would be lost): its uses of graph
+ * memory are not seen.
+ */
+static void use_lifetimes(struct dt_process *p, struct dt_launch_node *node)
+{
+	uint64_t index;
+	const struct dt_node_call *c = node_call_of(p, node->source_call);
+	size_t at;
+	uint32_t n;
+	int api;
+	if (c && c->mem)
+		return;
+	if (c) {
+		at = c->tensors_at, n = c->n_tensors, api = c->api;
+	} else if (dt_u64map_get(&p->launch_index, node->source_call, &index)) {
+		at = p->launches[index].tensors_at, n = p->launches[index].n_tensors;
+		api = p->launches[index].api;
+	} else {
+		return;
+	}
+	bool uses = false;
+	for (uint32_t i = 0; i < n && !uses; i++)
+		uses = dt_graph_live_tensor(p, p->launch_tensors[at + i]) != p->launch_tensors[at + i];
+	if (!uses)
+		return;
+	uint64_t key = (1ULL << 62) | ++p->graph_node_copies;
+	size_t copy_at = p->n_launch_tensors;
+	for (uint32_t i = 0; i < n; i++) {
+		int64_t id = p->launch_tensors[at + i];
+		*DT_PUSH_SLOT(p->launch_tensors, p->n_launch_tensors, p->cap_launch_tensors) =
+			dt_graph_live_tensor(p, id);
+	}
+	*DT_PUSH_SLOT(p->node_calls, p->n_node_calls, p->cap_node_calls) =
+		(struct dt_node_call){key, api, copy_at, n, 0};
+	dt_u64map_put(&p->node_call_index, key, p->n_node_calls - 1);
+	node->source_call = key;
+}
+
+/*
+ * Graph memory at a launch: every alloc node's allocation gets a new
+ * lifetime, every node using graph memory the live lifetimes, and every
+ * free node's allocation's lifetime ends with this launch's GPU work.
+ */
+static void launch_graph_memory(struct dt_process *p, struct dt_launch *l, uint64_t ts)
+{
+	struct dt_launch_node *nodes = &p->launch_nodes[l->nodes_at];
+	bool any = false;
+	for (size_t i = 0; i < l->n_nodes; i++) {
+		const struct dt_node_call *c = node_call_of(p, nodes[i].source_call);
+		struct dt_graph_alloc *a;
+		if (c && c->mem == DT_MEM_NODE_ALLOC &&
+		    (a = graph_alloc(p, p->launch_tensors[c->tensors_at]))) {
+			begin_lifetime(p, a, l, ts);
+			any = true;
+		}
+		any = any || (c && c->mem == DT_MEM_NODE_FREE);
+	}
+	for (size_t i = 0; i < l->n_nodes && (any || p->n_graph_allocs); i++)
+		use_lifetimes(p, &nodes[i]);
+	for (size_t i = 0; i < l->n_nodes; i++) {
+		const struct dt_node_call *c = node_call_of(p, nodes[i].source_call);
+		struct dt_graph_alloc *a;
+		if (c && c->mem == DT_MEM_NODE_FREE &&
+		    (a = graph_alloc(p, p->launch_tensors[c->tensors_at])) && a->live >= 0) {
+			*DT_PUSH_SLOT(p->graph_ends, p->n_graph_ends, p->cap_graph_ends) =
+				(struct dt_graph_end){a->live, l->call_id, ts, l->stream};
+			a->live = -1;
+		}
+	}
+}
+
+/*
+ * A graph allocation's next lifetime begins when its launch's stream gets
+ * there, never before the previous one ended (a launch with its allocation
+ * still live fails; the stream runs the launches in order): a launch call
+ * made while the stream still runs the previous launch begins its lifetime
+ * when that one's ends. Lifetimes are in creation order in p->tensors,
+ * one address per graph allocation.
+ */
+static void order_lifetimes(struct dt_process *p)
+{
+	struct dt_u64map last_free = {0};
+	for (size_t i = 0; i < p->n_tensors; i++) {
+		struct dt_tensor *t = &p->tensors[i];
+		uint64_t was;
+		if (t->id < (int64_t)(1LL << 32) || !graph_alloc(p, t->id & 0xffffffff))
+			continue;
+		if (dt_u64map_get(&last_free, t->ptr, &was) && was != DT_NO_TIME &&
+		    was > t->alloc_ns)
+			t->alloc_ns = was;
+		if (t->free_ns != DT_NO_TIME && t->free_ns < t->alloc_ns)
+			t->free_ns = t->alloc_ns;
+		dt_u64map_put(&last_free, t->ptr, t->free_ns);
+	}
+	dt_u64map_free(&last_free);
+}
+
+void dt_graph_finish(struct dt_process *p)
+{
+	if (!p->n_graph_ends) {
+		if (p->n_graph_allocs)
+			order_lifetimes(p);
+		return;
+	}
+	/* the end of each graph launch's last GPU work, by its call id */
+	struct dt_u64map last_end = {0};
+	for (int pass = 0; pass < 2; pass++) {
+		size_t n = pass ? p->n_gpu_copies : p->n_kernels;
+		for (size_t i = 0; i < n; i++) {
+			uint32_t correlation = pass ? p->gpu_copies[i].correlation_id :
+				p->kernels[i].correlation_id;
+			uint64_t end = pass ? p->gpu_copies[i].end : p->kernels[i].end, call, was;
+			if (!dt_u64map_get(&p->call_of_correlation, correlation, &call))
+				continue;
+			if (!dt_u64map_get(&last_end, call, &was) || end > was)
+				dt_u64map_put(&last_end, call, end);
+		}
+	}
+	for (size_t i = 0; i < p->n_graph_ends; i++) {
+		const struct dt_graph_end *g = &p->graph_ends[i];
+		struct dt_tensor *t = dt_process_find_tensor(p, g->tensor);
+		uint64_t end;
+		if (!t || t->free_ns != DT_NO_TIME)
+			continue;
+		if (dt_u64map_get(&last_end, g->launch_call_id, &end) && end > g->launch_ns) {
+			t->free_ns = end;
+			continue;
+		}
+		/* no GPU work recorded: freed when the launch's stream reaches
+		 * the launch (stream_order.c), as a cudaFreeAsync there */
+		t->free_ns = g->launch_ns;
+		*DT_PUSH_SLOT(p->stream_calls, p->n_stream_calls, p->cap_stream_calls) =
+			(struct dt_stream_call){(size_t)(t - p->tensors), g->stream, true};
+	}
+	dt_u64map_free(&last_end);
+	order_lifetimes(p);
 }
 
 static void on_graph_node_clone(struct dt_process *p, uint64_t node_id,
@@ -137,7 +369,7 @@ static int compare_launch_nodes(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-void dt_graph_on_launch(struct dt_process *p, uint64_t ts, uint64_t exec)
+void dt_graph_on_launch(struct dt_process *p, uint64_t ts, uint64_t start_ns, uint64_t exec)
 {
 	struct dt_launch *l = &p->launches[p->n_launches - 1];
 	struct dt_exec *e = l->result == 0 && exec ? find_exec(p, exec, false) : NULL;
@@ -150,6 +382,8 @@ void dt_graph_on_launch(struct dt_process *p, uint64_t ts, uint64_t exec)
 			(struct dt_launch_node){e->nodes[i].node, source_of(p, e->nodes[i].node)};
 	dt_sort(&p->launch_nodes[l->nodes_at], l->n_nodes, sizeof(struct dt_launch_node),
 			compare_launch_nodes);
+	/* the call's entry: its GPU work may start before it returns */
+	launch_graph_memory(p, l, start_ns && start_ns <= ts ? start_ns : ts);
 	/* A copy or set node writes its destination at every launch, before
 	 * the kernels that depend on it: from this launch on it has been
 	 * written (the first-use refinement of tensor_uses.c). */
@@ -181,6 +415,9 @@ void dt_graph_on_event(struct dt_process *p, const struct dt_event *e)
 		break;
 	case DT_EVENT_GRAPH_EXEC_UPDATE:
 		on_graph_exec_update(p, e->graph_exec, e->tensors, e->n_tensors, e->result);
+		break;
+	case DT_EVENT_GRAPH_MEM_NODE:
+		on_graph_mem_node(p, e);
 		break;
 	default:
 		break;
@@ -216,4 +453,7 @@ void dt_process_free_graphs(struct dt_process *p)
 	free(p->execs);
 	dt_u64map_free(&p->exec_index);
 	free(p->launch_nodes);
+	free(p->graph_allocs);
+	dt_u64map_free(&p->graph_alloc_index);
+	free(p->graph_ends);
 }

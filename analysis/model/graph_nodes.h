@@ -17,13 +17,28 @@
 /* captured_node, graph_node, graph_node_clone, graph_exec_update (the
  * model's dispatch hands them here). */
 void dt_graph_on_event(struct dt_process *p, const struct dt_event *e);
-/* The process's last launch, a graph launch of exec at ts, just stored:
- * snapshots the sources of the exec's nodes (none for exec 0 or unknown). */
-void dt_graph_on_launch(struct dt_process *p, uint64_t ts, uint64_t exec);
+/* The process's last launch, a graph launch of exec returning at ts
+ * (entered at start_ns, 0: unknown), just stored: snapshots the sources of
+ * the exec's nodes (none for exec 0 or unknown) and begins and ends the
+ * lifetimes of its graph memory. */
+void dt_graph_on_launch(struct dt_process *p, uint64_t ts, uint64_t start_ns,
+		uint64_t exec);
 /* The call whose tensors a kernel of graph launch launch_index, run by
  * node node_id, takes; 0: unknown. */
 uint64_t dt_process_graph_node_source(const struct dt_process *p, size_t launch_index,
 		uint64_t node_id);
 void dt_process_free_graphs(struct dt_process *p);
+
+/*
+ * Graph memory (format 5). id, a tensor id from the trace: the tensor of
+ * its live lifetime when id is a graph allocation's, else id (an ordinary
+ * launch or library call using graph memory uses that lifetime). A free of
+ * id: the same, and that lifetime is no longer live. Once every event is
+ * in, dt_graph_finish ends each lifetime a launch's free node ended at the
+ * end of that launch's last GPU work.
+ */
+int64_t dt_graph_live_tensor(const struct dt_process *p, int64_t id);
+int64_t dt_graph_on_free(struct dt_process *p, int64_t id);
+void dt_graph_finish(struct dt_process *p);
 
 #endif

@@ -153,7 +153,7 @@ struct dt_tensor *dt_process_find_tensor(const struct dt_process *p, int64_t id)
 	return &p->tensors[index];
 }
 
-static struct dt_tensor *tensor_for_id(struct dt_process *p, int64_t id)
+struct dt_tensor *dt_process_tensor(struct dt_process *p, int64_t id)
 {
 	struct dt_tensor *t = dt_process_find_tensor(p, id);
 	if (t)
@@ -200,7 +200,7 @@ static void on_alloc(struct dt_model *m, const struct dt_event *e)
 	}
 	if (e->tensor < 0)
 		return;
-	struct dt_tensor *t = tensor_for_id(p, e->tensor);
+	struct dt_tensor *t = dt_process_tensor(p, e->tensor);
 	t->bytes = bytes;
 	t->device = device;
 	t->kind = kind;
@@ -218,7 +218,9 @@ static void on_free(struct dt_model *m, const struct dt_event *e)
 {
 	m->dnntrace_events++;
 	struct dt_process *p = dt_model_process(m, e->vpid);
-	struct dt_tensor *t = dt_process_find_tensor(p, e->tensor);
+	/* a graph allocation's free ends its live lifetime */
+	int64_t id = e->result == 0 ? dt_graph_on_free(p, e->tensor) : e->tensor;
+	struct dt_tensor *t = dt_process_find_tensor(p, id);
 	if (!t || e->result != 0 || t->free_ns != DT_NO_TIME)
 		return;
 	t->free_ns = e->ts;
@@ -364,7 +366,7 @@ static void on_launch(struct dt_model *m, const struct dt_event *e)
 	l->n_nodes = 0;
 	for (uint32_t i = 0; i < n_tensors; i++)
 		*DT_PUSH_SLOT(p->launch_tensors, p->n_launch_tensors,
-				p->cap_launch_tensors) = e->tensors[i];
+				p->cap_launch_tensors) = dt_graph_live_tensor(p, e->tensors[i]);
 	dt_u64map_put(&p->launch_index, e->call_id, p->n_launches - 1);
 	if (!graph && e->name_later)   /* named at the end */
 		*DT_PUSH_SLOT(p->unnamed_launches, p->n_unnamed_launches,
@@ -388,7 +390,7 @@ static void on_graph_launch(struct dt_model *m, const struct dt_event *e)
 	if (e->result == 0)
 		note_copy_call(p, e->call_id, e->ts);
 	/* format 4: which call each node of the exec has its tensors from */
-	dt_graph_on_launch(p, e->ts, e->graph_exec);
+	dt_graph_on_launch(p, e->ts, e->start_ns, e->graph_exec);
 }
 
 static void on_lib_call(struct dt_model *m, const struct dt_event *c)
@@ -412,7 +414,7 @@ static void on_lib_call(struct dt_model *m, const struct dt_event *c)
 	for (uint32_t i = 0; i < c->n_tensors; i++) {
 		struct dt_lib_arg *a = DT_PUSH_SLOT(p->lib_args, p->n_lib_args,
 				p->cap_lib_args);
-		a->tensor = c->tensors[i];
+		a->tensor = dt_graph_live_tensor(p, c->tensors[i]);
 		a->ptr = c->ptrs[i];
 		a->role = c->roles[i];
 		a->dtype = c->dtypes[i];
@@ -437,7 +439,7 @@ static void on_tag(struct dt_model *m, const struct dt_event *e)
 	m->dnntrace_events++;
 	if (e->tensor < 0 || !e->name)
 		return;
-	struct dt_tensor *t = tensor_for_id(dt_model_process(m, e->vpid), e->tensor);
+	struct dt_tensor *t = dt_process_tensor(dt_model_process(m, e->vpid), e->tensor);
 	t->name = dt_strpool_intern(&m->names, e->name);
 }
 
@@ -516,6 +518,13 @@ const char *dt_model_kernel_name(const struct dt_model *m, int64_t vpid,
 	return p ? name_of(&p->kernel_names, name_id) : NULL;
 }
 
+
+void dt_model_finish(struct dt_model *m)
+{
+	dt_model_resolve_function_names(m);
+	for (size_t i = 0; i < m->n_processes; i++)
+		dt_graph_finish(&m->processes[i]);
+}
 
 /* A name event that never came (a lossy channel dropped it) leaves the
  * launch's or kernel's name "", as an unknown name always was. */
@@ -630,6 +639,7 @@ bool dt_model_on_event(struct dt_model *m, const struct dt_event *e)
 	case DT_EVENT_GRAPH_NODE:
 	case DT_EVENT_GRAPH_NODE_CLONE:
 	case DT_EVENT_GRAPH_EXEC_UPDATE:
+	case DT_EVENT_GRAPH_MEM_NODE:
 		m->dnntrace_events++;
 		dt_graph_on_event(dt_model_process(m, e->vpid), e);
 		break;

@@ -137,6 +137,26 @@ struct dt_node_call {
 	int api;                   /* a copy or set node's: tensors[0] is written */
 	size_t tensors_at;         /* into dt_process.launch_tensors */
 	uint32_t n_tensors;
+	uint8_t mem;               /* format 5: DT_MEM_NODE_ALLOC / _FREE (its one
+	                            * tensor the graph allocation), else 0 */
+};
+
+enum { DT_MEM_NODE_ALLOC = 1, DT_MEM_NODE_FREE = 2 };
+
+/* A graph allocation (format 5): the id the trace gives it (fixed, like its
+ * address, for every launch) and the tensor of its current lifetime: each
+ * launch of a graph with its alloc node makes a new tensor (graph_nodes.c). */
+struct dt_graph_alloc {
+	int64_t id;
+	uint64_t bytes, ptr;
+	int32_t device;
+	int64_t live;              /* the live lifetime's tensor id, -1: none */
+};
+
+/* A lifetime a launch's free node ends: when that launch's GPU work ends. */
+struct dt_graph_end {
+	int64_t tensor;
+	uint64_t launch_call_id, launch_ns, stream;
 };
 
 /* A node of an executable graph: the copy instantiation made of original. */
@@ -277,7 +297,7 @@ struct dt_process {
 	struct dt_power_sample *power_samples; /* trace order (power_samples.c) */
 	size_t n_power_samples, cap_power_samples;
 	int trace_format;                   /* status.format; 1: no such field */
-	int rank;                           /* status.rank (format 5): its
+	int rank;                           /* status.rank (format 6): its
 	                                     * launcher's, -1: not known */
 	struct dt_u64map function_names;    /* function id -> interned name */
 	struct dt_unnamed *unnamed_launches; /* named at the end */
@@ -297,6 +317,14 @@ struct dt_process {
 	struct dt_u64map exec_index;        /* exec handle -> index in execs */
 	struct dt_launch_node *launch_nodes;/* graph launches' snapshots */
 	size_t n_launch_nodes, cap_launch_nodes;
+	/* graph memory nodes (format 5, graph_nodes.c) */
+	struct dt_graph_alloc *graph_allocs;
+	size_t n_graph_allocs, cap_graph_allocs;
+	struct dt_u64map graph_alloc_index; /* graph allocation id -> index */
+	struct dt_graph_end *graph_ends;
+	size_t n_graph_ends, cap_graph_ends;
+	uint64_t graph_lifetimes;           /* lifetimes made so far */
+	uint64_t graph_node_copies;         /* node calls copied for a launch */
 };
 
 struct dt_model {
@@ -369,5 +397,10 @@ const struct dt_process *dt_model_find_process(const struct dt_model *m,
 		int64_t vpid);
 struct dt_device_stats *dt_process_device(struct dt_process *p, int32_t device);
 struct dt_tensor *dt_process_find_tensor(const struct dt_process *p, int64_t id);
+/* The tensor of this id, made (empty, never allocated) if there is none. */
+struct dt_tensor *dt_process_tensor(struct dt_process *p, int64_t id);
+/* Once every event is in: what needs all of them (graph memory lifetimes
+ * ended by their launch's last GPU work, graph_nodes.c). */
+void dt_model_finish(struct dt_model *m);
 
 #endif

@@ -137,8 +137,10 @@ static int write_tensors(const struct dt_group *g, const char *dir)
 		dt_out_str(f, dt_category_source_name(r->category_source));
 		dt_out_c(f, ',');
 		if (t->ptr)          /* unknown in traces older than the address */
-			dt_out_printf(f, "0x%" PRIx64, t->ptr);
-		dt_out_printf(f, ",0x%" PRIx64 "\n", t->stream);
+			dt_out_hex(f, t->ptr);
+		dt_out_c(f, ',');
+		dt_out_hex(f, t->stream);
+		dt_out_c(f, '\n');
 	}
 	return dt_out_close(f);
 }

@@ -31,7 +31,12 @@
  * event. Segment events carry category 'unknown' (a segment has no
  * tensor category): the viewer (MemoryViz.js annotate_snapshot) fails
  * when a snapshot's categories lack 'unknown'.
- * Must never hold more than the sorted event list (24 bytes per event).
+ * Keys, actions and categories are written once and then read from the
+ * pickle's memo, and so is each tensor's list of frames (written with its
+ * first event): the same objects for the reader (the viewer changes the
+ * events it reads, never their frames; every event is a dict of its own).
+ * Must never hold more than three sorted lists of tensor indices and a
+ * memo index per tensor (16 bytes a tensor).
  */
 #include "analysis/report/memory_snapshot.h"
 
@@ -51,6 +56,7 @@ enum action {                /* at one time, in this order */
 	SEGMENT_FREE,
 	SEGMENT_ALLOC,
 	ALLOC,
+	N_ACTIONS,
 };
 
 static const char *const action_names[] = {
@@ -61,37 +67,131 @@ static const char *const action_names[] = {
 	[ALLOC] = "alloc",
 };
 
-struct event {
-	uint64_t ns;
-	uint32_t tensor;         /* index in the group */
-	uint16_t action;         /* enum action */
-	uint16_t rank;           /* order at one time: the action's, or after
-	                          * every alloc for the free of a tensor that
-	                          * lived no time */
-	uint64_t seq;            /* the order they were made in: ties */
+/* The keys and fixed values, each written once and then read from the
+ * pickle's memo (they are most of the bytes otherwise). */
+static void key(struct dt_pickle *p, const char *k)
+{
+	dt_pickle_str_shared(p, k);
+}
+
+static bool snapshot_tensor(const struct dt_tensor *t)
+{
+	return t->allocated && t->ptr != 0 && t->alloc_ns != DT_NO_TIME;
+}
+
+/* The three times of a tensor's events: its memory taken; its free
+ * requested (the host may free a tensor before its stream reached its
+ * alloc: the request then counts from there); its memory given back. */
+static uint64_t requested_ns(const struct dt_tensor *t)
+{
+	uint64_t ready = dt_tensor_ready_ns(t);
+	return t->free_ns > ready ? t->free_ns : ready;
+}
+
+static uint64_t released_ns(const struct dt_tensor *t)
+{
+	uint64_t released = dt_tensor_release_ns(t);
+	uint64_t requested = requested_ns(t);
+	return released < requested ? requested : released;
+}
+
+/* The events, in the order they are written: by time; at one time by
+ * rank (the action's, or after every alloc, + N_ACTIONS, for the frees of
+ * a tensor that lived no time, so an address handed out again follows its
+ * release); then by tensor index. Each (time, rank, tensor) is one event:
+ * a tensor's actions all rank apart. Rather than a sorted list of every
+ * event (24 bytes each, and as much again while sorting), three lists of
+ * tensor indices sorted by one time each are merged: 4 bytes a tensor a
+ * list. */
+enum timing { AT_READY, AT_REQUESTED, AT_RELEASED, N_TIMINGS };
+
+static uint64_t time_of(const struct dt_tensor *t, enum timing timing)
+{
+	return timing == AT_READY ? dt_tensor_ready_ns(t) :
+		timing == AT_REQUESTED ? requested_ns(t) : released_ns(t);
+}
+
+struct order {
+	const struct dt_tensor *tensors;
+	enum timing timing;
 };
 
-static int by_time(const void *a, const void *b)
+static int by_time_then_index(const void *a, const void *b, void *arg)
 {
-	const struct event *x = a, *y = b;
-	if (x->ns != y->ns)
-		return x->ns < y->ns ? -1 : 1;
-	if (x->rank != y->rank)
-		return x->rank < y->rank ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
+	const struct order *o = arg;
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	uint64_t tx = time_of(&o->tensors[x], o->timing);
+	uint64_t ty = time_of(&o->tensors[y], o->timing);
+	if (tx != ty)
+		return tx < ty ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
+/* One action's events (or its after-allocs twin): a walk along the list
+ * of its time. */
+struct cursor {
+	const uint32_t *order;
+	size_t n, at;
+	enum timing timing;
+	enum action action;
+	bool after_allocs;       /* only frees at their tensor's ready time */
+	uint64_t ns;             /* the head's, valid while at < n */
+};
+
+static bool is_after_allocs(const struct dt_tensor *t, enum timing timing)
+{
+	return time_of(t, timing) == dt_tensor_ready_ns(t);
+}
+
+static bool cursor_matches(const struct cursor *c,
+		const struct dt_tensor *tensors, size_t at)
+{
+	const struct dt_tensor *t = &tensors[c->order[at]];
+	return c->timing == AT_READY ||
+		is_after_allocs(t, c->timing) == c->after_allocs;
+}
+
+/* Moves to the cursor's next event from at on; false when none is left. */
+static bool cursor_settle(struct cursor *c, const struct dt_tensor *tensors)
+{
+	for (; c->at < c->n; c->at++) {
+		if (cursor_matches(c, tensors, c->at)) {
+			c->ns = time_of(&tensors[c->order[c->at]], c->timing);
+			return true;
+		}
+	}
+	return false;
+}
+
+/* Backwards: moves to the cursor's last event below at (then at its
+ * index); false when none is left. */
+static bool cursor_settle_back(struct cursor *c, const struct dt_tensor *tensors)
+{
+	while (c->at > 0) {
+		if (cursor_matches(c, tensors, --c->at)) {
+			c->ns = time_of(&tensors[c->order[c->at]], c->timing);
+			return true;
+		}
+	}
+	return false;
+}
+
+static unsigned rank_of(const struct cursor *c)
+{
+	return c->action + (c->after_allocs ? N_ACTIONS : 0);
+}
+
+static bool cursor_before(const struct cursor *a, const struct cursor *b)
+{
+	if (a->ns != b->ns)
+		return a->ns < b->ns;
+	if (rank_of(a) != rank_of(b))
+		return rank_of(a) < rank_of(b);
+	return a->order[a->at] < b->order[b->at];
 }
 
 /* The tensor's row in categories.csv (--categories rules, then tag and
  * role categories), else its category; "Others" is PyTorch's unknown. */
-/* after_allocs: a free at its own alloc's time, ranked after every alloc. */
-static void push(struct event **events, size_t *n, size_t *cap, uint64_t ns,
-		size_t tensor, enum action action, bool after_allocs)
-{
-	struct event e = {ns, (uint32_t)tensor, (uint16_t)action,
-		(uint16_t)(action + (after_allocs ? ALLOC + 1 : 0)), *n};
-	*DT_PUSH_SLOT(*events, *n, *cap) = e;
-}
-
 static const char *category_of(const struct dt_group *g, size_t i)
 {
 	if (g->memory && g->memory->categories.of_tensor) {
@@ -114,22 +214,35 @@ static void kernel_frame(struct dt_pickle *p, const struct dt_group *g,
 	snprintf(name, sizeof(name), "%s%s%s%s", k->name ? k->name : "?",
 			k->op ? " [" : "", k->op ? k->op : "", k->op ? "]" : "");
 	dt_pickle_dict_begin(p);
-	dt_pickle_key_str(p, "filename", what);
-	dt_pickle_key_int(p, "line", index);
-	dt_pickle_key_str(p, "name", name);
+	key(p, "filename");
+	key(p, what);
+	key(p, "line");
+	dt_pickle_int(p, index);
+	key(p, "name");
+	dt_pickle_str(p, name);
 	dt_pickle_dict_end(p);
 }
 
-static void frames(struct dt_pickle *p, const struct dt_group *g, size_t i)
+/* The tensor's frames: written with its first event, then that same list
+ * from the memo (memo[i]; the viewer never changes a frame list). */
+static void frames(struct dt_pickle *p, const struct dt_group *g, size_t i,
+		uint32_t *memo)
 {
+	key(p, "frames");
+	if (memo[i] != DT_PICKLE_NO_MEMO) {
+		dt_pickle_memo_get(p, memo[i]);
+		return;
+	}
 	const struct dt_tensor *t = &g->tensors[i];
 	char buf[32];
-	dt_pickle_str(p, "frames");
-	dt_pickle_list_begin(p);
+	memo[i] = dt_pickle_list_begin_memo(p);
 	dt_pickle_dict_begin(p);
-	dt_pickle_key_str(p, "filename", "tensor");
-	dt_pickle_key_int(p, "line", t->id);
-	dt_pickle_key_str(p, "name", dt_tensor_display_name(t, buf, sizeof(buf)));
+	key(p, "filename");
+	key(p, "tensor");
+	key(p, "line");
+	dt_pickle_int(p, t->id);
+	key(p, "name");
+	dt_pickle_str(p, dt_tensor_display_name(t, buf, sizeof(buf)));
 	dt_pickle_dict_end(p);
 	if (g->results) {
 		kernel_frame(p, g, "first use", g->results[i].first_use);
@@ -140,115 +253,221 @@ static void frames(struct dt_pickle *p, const struct dt_group *g, size_t i)
 }
 
 static void trace_event(struct dt_pickle *p, const struct dt_group *g,
-		const struct event *e)
+		size_t tensor, enum action action, uint64_t ns, uint32_t *memo)
 {
-	const struct dt_tensor *t = &g->tensors[e->tensor];
+	const struct dt_tensor *t = &g->tensors[tensor];
 	dt_pickle_dict_begin(p);
-	dt_pickle_key_str(p, "action", action_names[e->action]);
-	dt_pickle_key_uint(p, "addr", t->ptr);
-	dt_pickle_key_uint(p, "size", t->bytes);
-	dt_pickle_key_uint(p, "stream", t->stream);
-	dt_pickle_key_uint(p, "time_us", e->ns / 1000);
-	if (e->action == ALLOC)
-		dt_pickle_key_str(p, "category", category_of(g, e->tensor));
-	else if (e->action == SEGMENT_ALLOC || e->action == SEGMENT_FREE)
-		dt_pickle_key_str(p, "category", "unknown");
-	frames(p, g, e->tensor);
+	key(p, "action");
+	key(p, action_names[action]);
+	key(p, "addr");
+	dt_pickle_uint(p, t->ptr);
+	key(p, "size");
+	dt_pickle_uint(p, t->bytes);
+	key(p, "stream");
+	dt_pickle_uint(p, t->stream);
+	key(p, "time_us");
+	dt_pickle_uint(p, ns / 1000);
+	if (action == ALLOC) {
+		key(p, "category");
+		key(p, category_of(g, tensor));
+	} else if (action == SEGMENT_ALLOC || action == SEGMENT_FREE) {
+		key(p, "category");
+		key(p, "unknown");
+	}
+	frames(p, g, tensor, memo);
 	dt_pickle_dict_end(p);
 }
 
-static void segment(struct dt_pickle *p, const struct dt_group *g, size_t i)
+static void segment(struct dt_pickle *p, const struct dt_group *g, size_t i,
+		uint32_t *memo)
 {
 	const struct dt_tensor *t = &g->tensors[i];
 	dt_pickle_dict_begin(p);
-	dt_pickle_key_int(p, "device", g->device);
-	dt_pickle_key_uint(p, "address", t->ptr);
-	dt_pickle_key_uint(p, "total_size", t->bytes);
-	dt_pickle_key_uint(p, "allocated_size", t->bytes);
-	dt_pickle_key_uint(p, "active_size", t->bytes);
-	dt_pickle_key_uint(p, "requested_size", t->bytes);
-	dt_pickle_key_uint(p, "stream", t->stream);
-	dt_pickle_key_str(p, "segment_type", "large");
-	dt_pickle_str(p, "is_expandable");
+	key(p, "device");
+	dt_pickle_int(p, g->device);
+	key(p, "address");
+	dt_pickle_uint(p, t->ptr);
+	const char *const sizes[] = {"total_size", "allocated_size",
+		"active_size", "requested_size"};
+	for (size_t k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
+		key(p, sizes[k]);
+		dt_pickle_uint(p, t->bytes);
+	}
+	key(p, "stream");
+	dt_pickle_uint(p, t->stream);
+	key(p, "segment_type");
+	key(p, "large");
+	key(p, "is_expandable");
 	dt_pickle_bool(p, false);
-	dt_pickle_str(p, "blocks");
+	key(p, "blocks");
 	dt_pickle_list_begin(p);
 	dt_pickle_dict_begin(p);
-	dt_pickle_key_uint(p, "size", t->bytes);
-	dt_pickle_key_uint(p, "requested_size", t->bytes);
-	dt_pickle_key_str(p, "state", "active_allocated");
-	frames(p, g, i);
+	key(p, "size");
+	dt_pickle_uint(p, t->bytes);
+	key(p, "requested_size");
+	dt_pickle_uint(p, t->bytes);
+	key(p, "state");
+	key(p, "active_allocated");
+	frames(p, g, i, memo);
 	dt_pickle_dict_end(p);
 	dt_pickle_list_end(p);
 	dt_pickle_dict_end(p);
 }
 
-static bool snapshot_tensor(const struct dt_tensor *t)
+/* The events of device_traces, in order, from the three sorted lists:
+ * the last keep of them. Where each list's share of those begins is found
+ * walking back from the end (keep steps, not the whole trace). */
+static void trace_events(struct dt_pickle *p, const struct dt_group *g,
+		uint32_t *const lists[N_TIMINGS], const size_t lengths[N_TIMINGS],
+		uint32_t *memo, size_t keep)
 {
-	return t->allocated && t->ptr != 0 && t->alloc_ns != DT_NO_TIME;
+	static const struct {
+		enum timing timing;
+		enum action action;
+		bool after_allocs;
+	} kinds[] = {
+		{AT_READY, SEGMENT_ALLOC, false}, {AT_READY, ALLOC, false},
+		{AT_REQUESTED, FREE_REQUESTED, false},
+		{AT_REQUESTED, FREE_REQUESTED, true},
+		{AT_RELEASED, FREE_COMPLETED, false},
+		{AT_RELEASED, FREE_COMPLETED, true},
+		{AT_RELEASED, SEGMENT_FREE, false},
+		{AT_RELEASED, SEGMENT_FREE, true},
+	};
+	enum { N_CURSORS = sizeof(kinds) / sizeof(kinds[0]) };
+	struct cursor all[N_CURSORS];
+	size_t start[N_CURSORS];
+	for (size_t i = 0; i < N_CURSORS; i++) {
+		all[i] = (struct cursor){lists[kinds[i].timing],
+			lengths[kinds[i].timing], 0, kinds[i].timing,
+			kinds[i].action, kinds[i].after_allocs, 0};
+		start[i] = 0;
+	}
+	if (keep < dt_memory_snapshot_events(g)) {
+		/* the last keep events, latest first: each cursor's share
+		 * begins at the last one taken from it */
+		struct cursor back[N_CURSORS];
+		size_t index[N_CURSORS], live = 0;
+		for (size_t i = 0; i < N_CURSORS; i++) {
+			start[i] = all[i].n;
+			back[live] = all[i];
+			back[live].at = all[i].n;
+			index[live] = i;
+			if (cursor_settle_back(&back[live], g->tensors))
+				live++;
+		}
+		for (size_t taken = 0; taken < keep && live; taken++) {
+			size_t last = 0;
+			for (size_t i = 1; i < live; i++)
+				if (cursor_before(&back[last], &back[i]))
+					last = i;
+			start[index[last]] = back[last].at;
+			if (!cursor_settle_back(&back[last], g->tensors)) {
+				back[last] = back[--live];
+				index[last] = index[live];
+			}
+		}
+	}
+	struct cursor cursors[N_CURSORS];
+	size_t live = 0;
+	for (size_t i = 0; i < N_CURSORS; i++) {
+		cursors[live] = all[i];
+		cursors[live].at = start[i];
+		if (cursor_settle(&cursors[live], g->tensors))
+			live++;
+	}
+	while (live) {
+		size_t first = 0;
+		for (size_t i = 1; i < live; i++)
+			if (cursor_before(&cursors[i], &cursors[first]))
+				first = i;
+		struct cursor *c = &cursors[first];
+		trace_event(p, g, c->order[c->at], c->action, c->ns, memo);
+		c->at++;
+		if (!cursor_settle(c, g->tensors))
+			cursors[first] = cursors[--live];
+	}
 }
 
-int dt_memory_snapshot_write(const struct dt_group *g, const char *dir)
+size_t dt_memory_snapshot_events(const struct dt_group *g)
 {
-	struct event *events = NULL;
-	size_t n = 0, cap = 0;
+	size_t n = 0;
+	for (size_t i = 0; g->device >= 0 && i < g->n_tensors; i++)
+		if (snapshot_tensor(&g->tensors[i]))   /* 2 at alloc, 3 at free */
+			n += g->tensors[i].free_ns == DT_NO_TIME ? 2 : 5;
+	return n;
+}
+
+int dt_memory_snapshot_write(const struct dt_group *g, const char *dir,
+		size_t max_events)
+{
+	size_t total = dt_memory_snapshot_events(g);
+	size_t keep = max_events && total > max_events ? max_events : total;
+	/* the tensors of the snapshot, by ready time; the freed ones by
+	 * request and by release time */
+	uint32_t *lists[N_TIMINGS];
+	size_t lengths[N_TIMINGS] = {0};
+	for (int k = 0; k < N_TIMINGS; k++)
+		lists[k] = dt_xmalloc((g->n_tensors ? g->n_tensors : 1) *
+				sizeof(uint32_t));
 	for (size_t i = 0; i < g->n_tensors; i++) {
 		const struct dt_tensor *t = &g->tensors[i];
 		if (!snapshot_tensor(t))
 			continue;
-		uint64_t ready = dt_tensor_ready_ns(t);
-		push(&events, &n, &cap, ready, i, SEGMENT_ALLOC, 0);
-		push(&events, &n, &cap, ready, i, ALLOC, 0);
+		lists[AT_READY][lengths[AT_READY]++] = (uint32_t)i;
 		if (t->free_ns == DT_NO_TIME)
 			continue;
-		/* the host may free a tensor before its stream reached its
-		 * alloc: the request then counts from there */
-		uint64_t released = dt_tensor_release_ns(t);
-		uint64_t requested = t->free_ns > ready ? t->free_ns : ready;
-		if (released < requested)
-			released = requested;
-		push(&events, &n, &cap, requested, i, FREE_REQUESTED,
-				requested == ready);
-		push(&events, &n, &cap, released, i, FREE_COMPLETED,
-				released == ready);
-		push(&events, &n, &cap, released, i, SEGMENT_FREE,
-				released == ready);
+		lists[AT_REQUESTED][lengths[AT_REQUESTED]++] = (uint32_t)i;
+		lists[AT_RELEASED][lengths[AT_RELEASED]++] = (uint32_t)i;
 	}
-	if (n)
-		qsort(events, n, sizeof(*events), by_time);
+	for (int k = 0; k < N_TIMINGS; k++) {
+		struct order o = {g->tensors, (enum timing)k};
+		bool sorted = true;  /* tensors come in alloc order: often so */
+		for (size_t i = 1; i < lengths[k] && sorted; i++)
+			sorted = by_time_then_index(&lists[k][i - 1],
+					&lists[k][i], &o) < 0;
+		if (!sorted)
+			qsort_r(lists[k], lengths[k], sizeof(uint32_t),
+					by_time_then_index, &o);
+	}
+	uint32_t *memo = dt_xmalloc((g->n_tensors ? g->n_tensors : 1) *
+			sizeof(uint32_t));
+	for (size_t i = 0; i < g->n_tensors; i++)
+		memo[i] = DT_PICKLE_NO_MEMO;
 
 	struct dt_out out;
-	if (dt_out_open_in(&out, dir, "memory_snapshot.pickle") != 0) {
-		free(events);
-		return -1;
-	}
-	struct dt_pickle p;
-	dt_pickle_begin(&p, &out);
-	dt_pickle_dict_begin(&p);
-	dt_pickle_str(&p, "segments");
-	dt_pickle_list_begin(&p);
-	for (size_t i = 0; i < g->n_tensors; i++)
-		if (snapshot_tensor(&g->tensors[i]) &&
-		    g->tensors[i].free_ns == DT_NO_TIME)
-			segment(&p, g, i);
-	dt_pickle_list_end(&p);
-	dt_pickle_str(&p, "device_traces");
-	dt_pickle_list_begin(&p);
-	for (int32_t d = 0; d < g->device; d++) {
+	int rc = dt_out_open_in(&out, dir, "memory_snapshot.pickle");
+	int shape = 0;
+	if (rc == 0) {
+		struct dt_pickle p;
+		dt_pickle_begin(&p, &out);
+		dt_pickle_dict_begin(&p);
+		key(&p, "segments");
 		dt_pickle_list_begin(&p);
+		for (size_t i = 0; i < g->n_tensors; i++)
+			if (snapshot_tensor(&g->tensors[i]) &&
+			    g->tensors[i].free_ns == DT_NO_TIME)
+				segment(&p, g, i, memo);
 		dt_pickle_list_end(&p);
-	}
-	if (g->device >= 0) {        /* -1: failed allocs of no device */
+		key(&p, "device_traces");
 		dt_pickle_list_begin(&p);
-		for (size_t i = 0; i < n; i++)
-			trace_event(&p, g, &events[i]);
+		for (int32_t d = 0; d < g->device; d++) {
+			dt_pickle_list_begin(&p);
+			dt_pickle_list_end(&p);
+		}
+		if (g->device >= 0) {        /* -1: failed allocs of no device */
+			dt_pickle_list_begin(&p);
+			trace_events(&p, g, lists, lengths, memo, keep);
+			dt_pickle_list_end(&p);
+		}
 		dt_pickle_list_end(&p);
+		dt_pickle_dict_end(&p);
+		shape = dt_pickle_end(&p);
+		rc = dt_out_close(&out);
 	}
-	dt_pickle_list_end(&p);
-	dt_pickle_dict_end(&p);
-	int shape = dt_pickle_end(&p);
-	free(events);
-	int rc = dt_out_close(&out);
+	for (int k = 0; k < N_TIMINGS; k++)
+		free(lists[k]);
+	free(memo);
 	if (shape != 0 && rc == 0) {
 		errno = EINVAL;
 		return -1;

@@ -11,7 +11,15 @@
 
 #include "analysis/derive/group.h"
 
-/* dir/memory_snapshot.pickle of analyzed group g. 0, or -1 with errno. */
-int dt_memory_snapshot_write(const struct dt_group *g, const char *dir);
+/* dir/memory_snapshot.pickle of analyzed group g, its device trace the
+ * last max_events events (0: all), as PyTorch's recording keeps the last
+ * max_entries: a tensor whose alloc fell before them shows as allocated
+ * before the trace began. 0, or -1 with errno. */
+int dt_memory_snapshot_write(const struct dt_group *g, const char *dir,
+		size_t max_events);
+
+/* How many events the device trace of g holds in all (summary.c says
+ * when fewer were kept). */
+size_t dt_memory_snapshot_events(const struct dt_group *g);
 
 #endif

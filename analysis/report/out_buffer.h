@@ -100,6 +100,24 @@ static inline void dt_out_i64(struct dt_out *o, int64_t v)
 	dt_out_end(o, dt_fmt_i64(dt_out_room(o, 21), v));
 }
 
+/* "0x" and v in lowercase hex, no leading zeros: printf's "0x%" PRIx64,
+ * without printf (tensors.csv writes two a tensor). */
+static inline void dt_out_hex(struct dt_out *o, uint64_t v)
+{
+	char digits[16];
+	int n = 0;
+	do {
+		digits[n++] = "0123456789abcdef"[v & 15];
+		v >>= 4;
+	} while (v);
+	char *p = dt_out_room(o, 18);
+	*p++ = '0';
+	*p++ = 'x';
+	while (n)
+		*p++ = digits[--n];
+	dt_out_end(o, p);
+}
+
 /* ns as µs with three decimals (dt_fmt_us3). */
 static inline void dt_out_us3(struct dt_out *o, uint64_t ns)
 {

@@ -2,7 +2,8 @@
  * Python pickle writer (pickle_writer.h). Opcodes, as in CPython's
  * Lib/pickle.py for protocol 4: PROTO 4; EMPTY_DICT, EMPTY_LIST, MARK,
  * SETITEMS, APPENDS; BININT1, BININT2, BININT, LONG1; SHORT_BINUNICODE,
- * BINUNICODE; BINFLOAT; NONE, NEWTRUE, NEWFALSE; STOP. Strings are UTF-8:
+ * BINUNICODE; BINFLOAT; NONE, NEWTRUE, NEWFALSE; MEMOIZE, BINGET,
+ * LONG_BINGET; STOP. Strings are UTF-8:
  * a byte that is not part of valid UTF-8 becomes U+FFFD, so any name a
  * trace holds unpickles. Must never write an opcode that runs code.
  */
@@ -53,9 +54,17 @@ int dt_pickle_end(struct dt_pickle *p)
 	return p->depth == 0 && !p->overflow ? 0 : -1;
 }
 
-static void open_container(struct dt_pickle *p, bool dict)
+static uint32_t memoize(struct dt_pickle *p)
+{
+	op(p, 0x94);                         /* MEMOIZE: the top of the stack */
+	return p->memo_count++;
+}
+
+static void open_container(struct dt_pickle *p, bool dict, uint32_t *memo)
 {
 	op(p, dict ? '}' : ']');             /* EMPTY_DICT / EMPTY_LIST */
+	if (memo)                            /* the empty container, as CPython */
+		*memo = memoize(p);
 	op(p, '(');
 	if (p->depth < DT_PICKLE_DEPTH) {
 		p->is_dict[p->depth] = dict;
@@ -77,9 +86,28 @@ static void close_container(struct dt_pickle *p, bool dict)
 	added(p);
 }
 
-void dt_pickle_dict_begin(struct dt_pickle *p) { open_container(p, true); }
+void dt_pickle_dict_begin(struct dt_pickle *p) { open_container(p, true, NULL); }
 void dt_pickle_dict_end(struct dt_pickle *p) { close_container(p, true); }
-void dt_pickle_list_begin(struct dt_pickle *p) { open_container(p, false); }
+void dt_pickle_list_begin(struct dt_pickle *p) { open_container(p, false, NULL); }
+
+uint32_t dt_pickle_list_begin_memo(struct dt_pickle *p)
+{
+	uint32_t memo;
+	open_container(p, false, &memo);
+	return memo;
+}
+
+void dt_pickle_memo_get(struct dt_pickle *p, uint32_t index)
+{
+	if (index < 256) {
+		op(p, 'h');                  /* BINGET */
+		op(p, (unsigned char)index);
+	} else {
+		op(p, 'j');                  /* LONG_BINGET */
+		le(p, index, 4);
+	}
+	added(p);
+}
 void dt_pickle_list_end(struct dt_pickle *p) { close_container(p, false); }
 
 void dt_pickle_int(struct dt_pickle *p, int64_t v)
@@ -144,12 +172,9 @@ void dt_pickle_none(struct dt_pickle *p)
 	added(p);
 }
 
-void dt_pickle_str(struct dt_pickle *p, const char *s)
+/* The string's opcode and bytes, not yet counted in its container. */
+static void str_body(struct dt_pickle *p, const char *s)
 {
-	if (!s) {
-		dt_pickle_none(p);
-		return;
-	}
 	static const char replacement[] = "\xef\xbf\xbd";   /* U+FFFD */
 	const unsigned char *u = (const unsigned char *)s;
 	uint64_t length = 0;                 /* the UTF-8 written */
@@ -175,7 +200,40 @@ void dt_pickle_str(struct dt_pickle *p, const char *s)
 			i++;
 		}
 	}
+}
+
+void dt_pickle_str(struct dt_pickle *p, const char *s)
+{
+	if (!s) {
+		dt_pickle_none(p);
+		return;
+	}
+	str_body(p, s);
 	added(p);
+}
+
+void dt_pickle_str_shared(struct dt_pickle *p, const char *s)
+{
+	if (!s) {
+		dt_pickle_none(p);
+		return;
+	}
+	size_t slot = ((uintptr_t)s >> 3) * 0x9E3779B97F4A7C15ull >> 57;  /* 7 bits */
+	for (size_t probe = 0; probe < DT_PICKLE_SHARED; probe++) {
+		size_t i = (slot + probe) % DT_PICKLE_SHARED;
+		if (p->shared[i] == s) {
+			dt_pickle_memo_get(p, p->shared_memo[i]);
+			return;
+		}
+		if (!p->shared[i]) {
+			str_body(p, s);
+			p->shared[i] = s;
+			p->shared_memo[i] = memoize(p);
+			added(p);
+			return;
+		}
+	}
+	dt_pickle_str(p, s);                 /* the table is full */
 }
 
 void dt_pickle_key_str(struct dt_pickle *p, const char *key, const char *v)

@@ -116,7 +116,7 @@ static int write_group(const struct dt_group *g, const char *dir,
 	}
 	if (g->memory && dt_memory_report_write(g->memory, g, dir) != 0)
 		return -1;
-	if (dt_memory_snapshot_write(g, dir) != 0)
+	if (dt_memory_snapshot_write(g, dir, req->snapshot_events) != 0)
 		return -1;
 	if (dt_energy_write_csv(energy, dir) != 0)
 		return -1;

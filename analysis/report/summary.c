@@ -6,6 +6,7 @@
 #include "analysis/decode/record_status.h"
 
 #include "analysis/report/memory_report.h"
+#include "analysis/report/memory_snapshot.h"
 #include "analysis/report/gpu_time_report.h"
 
 #include <inttypes.h>
@@ -166,6 +167,13 @@ void dt_write_summary(FILE *f, const struct dt_group *g,
 	}
 	if (g->memory)
 		dt_memory_report_summary(f, g->memory, g);
+	/* no request (unit tests): the snapshot as written by default */
+	size_t kept = req ? req->snapshot_events : DT_DEFAULT_SNAPSHOT_EVENTS;
+	size_t snapshot_events = dt_memory_snapshot_events(g);
+	if (kept && snapshot_events > kept)
+		fprintf(f, "memory snapshot: the last %zu of %zu allocator events "
+				"(--snapshot-events N; 0: all)\n",
+				kept, snapshot_events);
 	dt_gpu_time_write_summary(f, g);
 	write_damaged_gpu_records(f, g);
 	if (g->events_lost > 0 || g->events_lost_unknown) {

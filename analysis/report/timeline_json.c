@@ -8,7 +8,7 @@
  *   header: "schemaVersion", "distributedInfo" {"rank": N} (a space after
  *     the colon: HTA finds the rank with the pattern "rank":\s+(\d+); N is
  *     the rank the process's launcher gave it (RANK, ...: the status
- *     event's, trace format 5), else its index in order of appearance),
+ *     event's, trace format 6), else its index in order of appearance),
  *     "deviceProperties" (written at the end: the devices the process
  *     used; the trace carries no device properties);
  *   host thread (pid = vpid, tid = vtid): one "X" slice per traced call,

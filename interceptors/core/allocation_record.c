@@ -1,13 +1,15 @@
 /*
  * The recording path shared by the runtime and driver allocation wrappers
  * (allocation_record.h). Must never call a real CUDA function except what
- * mem_info samples, and never emit for a call tracer_enter did not admit.
+ * mem_info samples and what graph_capture.c asks of a stream-ordered
+ * call's stream, and never emit for a call tracer_enter did not admit.
  */
 #include <cuda.h>
 #include <cuda_runtime_api.h>
 
 #include "interceptors/core/allocation_record.h"
 #include "interceptors/core/event_count.h"
+#include "interceptors/core/graph_capture.h"
 #include "interceptors/core/mem_info.h"
 #include "interceptors/core/tracer.h"
 #include "tracepoints/dnntrace_api.h"
@@ -32,12 +34,12 @@ bool allocation_free_enabled(void)
 
 /* A new tensor id, entered in the map. */
 static int64_t new_tensor(enum dnntrace_mem_kind kind, int device, const void *ptr,
-			  uint64_t bytes)
+			  uint64_t bytes, bool graph_memory)
 {
 	int64_t tensor_id = tracer_next_tensor_id();
 	struct tensor_map_entry entry = {
 		.base = (uintptr_t)ptr, .size = bytes, .tensor_id = tensor_id, .kind = kind,
-		.device = device,
+		.device = device, .graph_memory = graph_memory,
 	};
 	/* Out of memory for a map node: the tensor is still traced. */
 	(void)tensor_map_insert(&tracer_tensors, &entry, NULL);
@@ -50,8 +52,18 @@ void allocation_record_alloc(enum dnntrace_api_id api, int device, const void *s
 	enum dnntrace_mem_kind kind = (enum dnntrace_mem_kind)dnntrace_api_mem_kind(api);
 	int64_t tensor_id = -1;
 
+	uint64_t node_id;
+	/* Captured into a graph: an alloc node, whose memory each launch of
+	 * the graph allocates (no memory is taken now). */
+	if (result == 0 && kind == DNNTRACE_MEM_STREAM_ORDERED && ptr &&
+	    graph_capture_last_node(stream, api, &node_id)) {
+		tensor_id = new_tensor(kind, device, ptr, bytes, true);
+		DNNTRACE_EMIT(dnntrace_api, graph_mem_node, 0, api, node_id, ptr, bytes,
+				     tensor_id, 0, result, 0);
+		return;
+	}
 	if (result == 0 && dnntrace_mem_kind_is_tensor(kind) && ptr)
-		tensor_id = new_tensor(kind, device, ptr, bytes);
+		tensor_id = new_tensor(kind, device, ptr, bytes, false);
 	if (kind == DNNTRACE_MEM_STREAM_ORDERED)
 		DNNTRACE_EMIT(dnntrace_api, alloc_async, api, device, ptr, bytes, tensor_id,
 				     result, stream);
@@ -79,6 +91,11 @@ void allocation_record_device_end(enum dnntrace_api_id api, int device, int resu
 	} while (n == sizeof(ended) / sizeof(ended[0]));
 }
 
+int64_t allocation_record_graph_alloc(int device, const void *ptr, uint64_t bytes)
+{
+	return new_tensor(DNNTRACE_MEM_STREAM_ORDERED, device, ptr, bytes, true);
+}
+
 bool allocation_forget(const void *ptr, struct tensor_map_entry *entry)
 {
 	return tensor_map_remove(&tracer_tensors, (uintptr_t)ptr, entry);
@@ -88,9 +105,19 @@ void allocation_record_free(enum dnntrace_api_id api, const void *stream, bool k
 			    const struct tensor_map_entry *entry, int result)
 {
 	int64_t tensor_id = known ? entry->tensor_id : -1;
+	uint64_t node_id;
 
-	if (known && result != 0)
+	/* A graph allocation keeps its address (and id) for every later
+	 * launch: back into the map, whether or not this free worked. */
+	if (known && (result != 0 || entry->graph_memory))
 		(void)tensor_map_insert(&tracer_tensors, entry, NULL);
+	/* Captured into a graph: a free node, which frees nothing now. */
+	if (result == 0 && dnntrace_api_is_stream_ordered(api) && known &&
+	    entry->graph_memory && graph_capture_last_node(stream, api, &node_id)) {
+		DNNTRACE_EMIT(dnntrace_api, graph_mem_node, 0, api, node_id,
+				     (const void *)entry->base, entry->size, tensor_id, 1, result, 0);
+		return;
+	}
 	if (dnntrace_api_is_stream_ordered(api))
 		DNNTRACE_EMIT(dnntrace_api, free_async, api, tensor_id, result, stream);
 	else

@@ -44,6 +44,15 @@ void allocation_record_alloc(enum dnntrace_api_id api, int device, const void *s
  */
 void allocation_record_device_end(enum dnntrace_api_id api, int device, int result);
 
+/*
+ * A graph allocation (an alloc node added by hand) at ptr: a new tensor id
+ * for it, entered in the map for good (its address is the allocation's at
+ * every launch of the graph; frees put it back). The caller emits the
+ * graph_mem_node event. Captured allocations are handled in
+ * allocation_record_alloc itself.
+ */
+int64_t allocation_record_graph_alloc(int device, const void *ptr, uint64_t bytes);
+
 /* Before the real free: once it returns, another thread may get the address. */
 bool allocation_forget(const void *ptr, struct tensor_map_entry *entry);
 

@@ -25,7 +25,7 @@
 
 static atomic_bool capture_began;
 
-enum { CAPTURES = 64, NODES_ON_STACK = 256 };
+enum { CAPTURES = 64, NODES_ON_STACK = 256, MAX_UPDATE_NODES = 4096 };
 
 static pthread_mutex_t claims_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct {
@@ -121,22 +121,108 @@ void graph_capture_note(const void *stream, int api, uint64_t call_id)
 		free(nodes);
 }
 
-unsigned graph_node_ids(const void *graph, int64_t *ids, unsigned max)
+bool graph_capture_last_node(const void *stream, int api, uint64_t *node_id)
+{
+	if (!atomic_load_explicit(&capture_began, memory_order_relaxed))
+		return false;
+	CUstream s = (CUstream)stream;
+	if (!s && per_thread_api(api))
+		s = CU_STREAM_PER_THREAD;
+	if (!s || s == CU_STREAM_LEGACY)
+		return false;
+	__typeof__(&cuStreamGetCaptureInfo_v3) info = REAL(cuStreamGetCaptureInfo_v3);
+	__typeof__(&cuGraphGetNodes) get_nodes = REAL(cuGraphGetNodes);
+	CUstreamCaptureStatus status = CU_STREAM_CAPTURE_STATUS_NONE;
+	cuuint64_t id = 0;
+	CUgraph graph = NULL;
+	size_t n = 0;
+	if (!info || !get_nodes ||
+	    info(s, &status, &id, &graph, NULL, NULL, NULL) != CUDA_SUCCESS ||
+	    status != CU_STREAM_CAPTURE_STATUS_ACTIVE || !graph ||
+	    get_nodes(graph, NULL, &n) != CUDA_SUCCESS || !n)
+		return false;
+	(void)claim(id, n);
+	*node_id = 0;
+	CUgraphNode on_stack[NODES_ON_STACK];
+	CUgraphNode *nodes = n <= NODES_ON_STACK ? on_stack : malloc(n * sizeof(*nodes));
+	size_t got = n;
+	if (nodes && get_nodes(graph, nodes, &got) == CUDA_SUCCESS && got)
+		cupti_session_graph_node_id(nodes[got - 1], node_id);
+	if (nodes != on_stack)
+		free(nodes);
+	return true;
+}
+
+/*
+ * Per-thread scratch of the update records: the node handles and their
+ * ids, allocated on a thread's first update and grown only when a graph
+ * has more nodes than any before, freed when the thread exits. An update
+ * after the first allocates nothing.
+ */
+struct update_scratch {
+	CUgraphNode *nodes;
+	size_t cap;
+	int64_t ids[MAX_UPDATE_NODES];
+};
+
+static pthread_key_t scratch_key;
+static pthread_once_t scratch_once = PTHREAD_ONCE_INIT;
+static __thread struct update_scratch *scratch;
+
+static void free_scratch(void *p)
+{
+	struct update_scratch *s = p;
+	free(s->nodes);
+	free(s);
+}
+
+static void make_scratch_key(void)
+{
+	(void)pthread_key_create(&scratch_key, free_scratch);
+}
+
+static struct update_scratch *thread_scratch(void)
+{
+	if (scratch)
+		return scratch;
+	pthread_once(&scratch_once, make_scratch_key);
+	scratch = calloc(1, sizeof(*scratch));
+	if (scratch)
+		(void)pthread_setspecific(scratch_key, scratch);
+	return scratch;
+}
+
+/* Up to max ids of graph's nodes into ids (s's node buffer grown to fit). */
+static unsigned node_ids(struct update_scratch *s, const void *graph, int64_t *ids,
+			 unsigned max)
 {
 	__typeof__(&cuGraphGetNodes) get_nodes = REAL(cuGraphGetNodes);
 	size_t n = 0;
 	if (!graph || !get_nodes || get_nodes((CUgraph)graph, NULL, &n) != CUDA_SUCCESS || !n)
 		return 0;
-	CUgraphNode *nodes = malloc(n * sizeof(*nodes));
+	if (n > s->cap) {
+		CUgraphNode *grown = realloc(s->nodes, n * sizeof(*grown));
+		if (!grown)
+			return 0;
+		s->nodes = grown, s->cap = n;
+	}
 	unsigned written = 0;
 	size_t got = n;
-	if (nodes && get_nodes((CUgraph)graph, nodes, &got) == CUDA_SUCCESS) {
+	if (get_nodes((CUgraph)graph, s->nodes, &got) == CUDA_SUCCESS) {
 		for (size_t i = 0; i < got && written < max; i++) {
 			uint64_t id = 0;
-			cupti_session_graph_node_id(nodes[i], &id);
+			cupti_session_graph_node_id(s->nodes[i], &id);
 			ids[written++] = (int64_t)id; /* 0: CUPTI could not say */
 		}
 	}
-	free(nodes);
 	return written;
+}
+
+void graph_exec_update_record(uint64_t call_id, int api, const void *exec,
+			      const void *graph, int result, uint64_t start_ns)
+{
+	struct update_scratch *s = result == 0 ? thread_scratch() : NULL;
+	unsigned n = s ? node_ids(s, graph, s->ids, MAX_UPDATE_NODES) : 0;
+	DNNTRACE_EMIT(dnntrace_api, graph_exec_update, call_id, api, exec,
+			     s ? s->ids : NULL, n, result, start_ns);
 }

@@ -33,8 +33,24 @@ void graph_capture_began(void);
  */
 void graph_capture_note(const void *stream, int api, uint64_t call_id);
 
-/* Up to max CUPTI node ids of graph's nodes, in cuGraphGetNodes order;
- * how many written (0 when the graph or CUPTI cannot say). */
-unsigned graph_node_ids(const void *graph, int64_t *ids, unsigned max);
+/*
+ * After a traced call on stream returned: if the stream captures, true and
+ * *node_id the CUPTI id of the graph's last node (the one the call just
+ * added: a captured cudaMallocAsync's alloc node, cudaFreeAsync's free
+ * node), which no later call then claims as its captured node. api as for
+ * graph_capture_note.
+ */
+bool graph_capture_last_node(const void *stream, int api, uint64_t *node_id);
+
+/*
+ * The dnntrace_api:graph_exec_update event of cudaGraphExecUpdate and its
+ * driver twin, runtime and driver alike: the new graph's CUPTI node ids in
+ * cuGraphGetNodes order (the first 4096: the analysis then pairs only
+ * those; 0 where CUPTI cannot say) when the update worked.
+ * Its buffers are per thread, allocated once: an update allocates nothing
+ * after a thread's first.
+ */
+void graph_exec_update_record(uint64_t call_id, int api, const void *exec,
+			      const void *graph, int result, uint64_t start_ns);
 
 #endif

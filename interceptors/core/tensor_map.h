@@ -26,6 +26,8 @@ struct tensor_map_entry {
 	int64_t tensor_id;
 	int kind;           /* enum dnntrace_mem_kind */
 	int device;         /* the allocation's device (-1: unknown) */
+	bool graph_memory;  /* a graph allocation: its address stays its own
+	                     * across launches and frees (allocation_record.c) */
 };
 
 struct tensor_map_node;

@@ -14,10 +14,10 @@
  * caller's parameter structs.
  */
 #include <stdint.h>
-#include <stdlib.h>
 
 #include <cuda.h>
 
+#include "interceptors/core/allocation_record.h"
 #include "interceptors/core/cupti_session.h"
 #include "interceptors/core/event_count.h"
 #include "interceptors/core/graph_capture.h"
@@ -35,7 +35,7 @@ static bool graph_node_enabled(void)
 	return lttng_ust_tracepoint_enabled(dnntrace_api, graph_node);
 }
 
-enum { MAX_EXTRA_PAIRS = 64, MAX_UPDATE_NODES = 4096 };
+enum { MAX_EXTRA_PAIRS = 64 };
 
 static const void *packed_buffer(void **extra, size_t *size)
 {
@@ -97,21 +97,12 @@ DNNTRACE_TRACED_CALL(CUresult, cuGraphExecKernelNodeSetParams_v2,
 	(hGraphExec, hNode, nodeParams), NOT_FOUND, graph_node_enabled(),
 	record_node(&call, api, hGraphExec, hNode, nodeParams, result))
 
-static void record_update(const struct traced_call *call, enum dnntrace_api_id api,
-			  const void *exec, const void *graph, int result)
-{
-	int64_t *ids = result == 0 ? malloc(MAX_UPDATE_NODES * sizeof(*ids)) : NULL;
-	unsigned n = ids ? graph_node_ids(graph, ids, MAX_UPDATE_NODES) : 0;
-	DNNTRACE_EMIT(dnntrace_api, graph_exec_update, call->call_id, api, exec, ids, n,
-			     result, call->start_ns);
-	free(ids);
-}
-
 DNNTRACE_TRACED_CALL(CUresult, cuGraphExecUpdate_v2,
 	(CUgraphExec hGraphExec, CUgraph hGraph, CUgraphExecUpdateResultInfo *resultInfo),
 	(hGraphExec, hGraph, resultInfo), NOT_FOUND,
 	lttng_ust_tracepoint_enabled(dnntrace_api, graph_exec_update),
-	record_update(&call, api, hGraphExec, hGraph, (int)result))
+	graph_exec_update_record(call.call_id, api, hGraphExec, hGraph, (int)result,
+				 call.start_ns))
 
 #define BEGIN_CAPTURE(name)                                                                \
 	DNNTRACE_BOOKKEEPING_CALL(CUresult, name, (CUstream hStream, CUstreamCaptureMode mode), \
@@ -163,3 +154,36 @@ DNNTRACE_TRACED_CALL(CUresult, cuGraphAddMemsetNode,
 	graph_node_enabled(),
 	record_copy_node(&call, api, phGraphNode,
 			 memsetParams ? DEVICE_PTR(memsetParams->dst) : NULL, NULL, false, result))
+
+/* Memory nodes (format 5), as runtime/graphs.c records them. */
+static void record_mem_node(const struct traced_call *call, enum dnntrace_api_id api,
+			    const CUgraphNode *node, const void *ptr, uint64_t bytes,
+			    int device, bool is_free, CUresult result)
+{
+	uint64_t node_id = 0;
+	int64_t tensor_id = -1;
+	if (result == CUDA_SUCCESS) {
+		tensor_id = is_free ? tracer_tensor_of(ptr)
+				    : allocation_record_graph_alloc(device, ptr, bytes);
+		cupti_session_graph_node_id(node ? *node : NULL, &node_id);
+	}
+	DNNTRACE_EMIT(dnntrace_api, graph_mem_node, call->call_id, api, node_id, ptr, bytes,
+			     tensor_id, is_free, (int)result, call->start_ns);
+}
+
+DNNTRACE_TRACED_CALL(CUresult, cuGraphAddMemAllocNode,
+	(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies,
+	 size_t numDependencies, CUDA_MEM_ALLOC_NODE_PARAMS *nodeParams),
+	(phGraphNode, hGraph, dependencies, numDependencies, nodeParams), NOT_FOUND,
+	lttng_ust_tracepoint_enabled(dnntrace_api, graph_mem_node),
+	record_mem_node(&call, api, phGraphNode,
+			result == CUDA_SUCCESS && nodeParams ? DEVICE_PTR(nodeParams->dptr) : NULL,
+			nodeParams ? nodeParams->bytesize : 0,
+			nodeParams ? nodeParams->poolProps.location.id : -1, false, result))
+
+DNNTRACE_TRACED_CALL(CUresult, cuGraphAddMemFreeNode,
+	(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies,
+	 size_t numDependencies, CUdeviceptr dptr),
+	(phGraphNode, hGraph, dependencies, numDependencies, dptr), NOT_FOUND,
+	lttng_ust_tracepoint_enabled(dnntrace_api, graph_mem_node),
+	record_mem_node(&call, api, phGraphNode, DEVICE_PTR(dptr), 0, -1, true, result))

@@ -11,10 +11,10 @@
  * arguments and returns the real result. Must never write to the
  * caller's parameter structs.
  */
-#include <stdlib.h>
 
 #include <cuda_runtime_api.h>
 
+#include "interceptors/core/allocation_record.h"
 #include "interceptors/core/cupti_session.h"
 #include "interceptors/core/event_count.h"
 #include "interceptors/core/graph_capture.h"
@@ -74,25 +74,12 @@ DNNTRACE_TRACED_CALL(cudaError_t, cudaGraphExecKernelNodeSetParams,
 	(hGraphExec, node, pNodeParams), NOT_FOUND, graph_node_enabled(),
 	record_node(&call, api, hGraphExec, node, pNodeParams, result))
 
-enum { MAX_UPDATE_NODES = 4096 };
-
-/* The new graph's node ids (cut at MAX_UPDATE_NODES: the analysis then
- * pairs only those). Allocates: a graph update is no hot path. */
-static void record_update(const struct traced_call *call, enum dnntrace_api_id api,
-			  const void *exec, const void *graph, int result)
-{
-	int64_t *ids = result == 0 ? malloc(MAX_UPDATE_NODES * sizeof(*ids)) : NULL;
-	unsigned n = ids ? graph_node_ids(graph, ids, MAX_UPDATE_NODES) : 0;
-	DNNTRACE_EMIT(dnntrace_api, graph_exec_update, call->call_id, api, exec, ids, n,
-			     result, call->start_ns);
-	free(ids);
-}
-
 DNNTRACE_TRACED_CALL(cudaError_t, cudaGraphExecUpdate,
 	(cudaGraphExec_t hGraphExec, cudaGraph_t hGraph, cudaGraphExecUpdateResultInfo *resultInfo),
 	(hGraphExec, hGraph, resultInfo), NOT_FOUND,
 	lttng_ust_tracepoint_enabled(dnntrace_api, graph_exec_update),
-	record_update(&call, api, hGraphExec, hGraph, (int)result))
+	graph_exec_update_record(call.call_id, api, hGraphExec, hGraph, (int)result,
+				 call.start_ns))
 
 #define BEGIN_CAPTURE(name)                                                                \
 	DNNTRACE_BOOKKEEPING_CALL(cudaError_t, name,                                        \
@@ -142,3 +129,38 @@ DNNTRACE_TRACED_CALL(cudaError_t, cudaGraphAddMemsetNode,
 	graph_node_enabled(),
 	record_copy_node(&call, api, pGraphNode, pMemsetParams ? pMemsetParams->dst : NULL, NULL,
 			 result))
+
+/* Memory nodes (format 5): an alloc node's allocation becomes a tensor
+ * of its own for good (allocation_record_graph_alloc: each launch of the
+ * graph allocates it anew); a free node names the tensor it frees. */
+static void record_mem_node(const struct traced_call *call, enum dnntrace_api_id api,
+			    const cudaGraphNode_t *node, const void *ptr, uint64_t bytes,
+			    int device, bool is_free, cudaError_t result)
+{
+	uint64_t node_id = 0;
+	int64_t tensor_id = -1;
+	if (result == cudaSuccess) {
+		tensor_id = is_free ? tracer_tensor_of(ptr)
+				    : allocation_record_graph_alloc(device, ptr, bytes);
+		cupti_session_graph_node_id(node ? *node : NULL, &node_id);
+	}
+	DNNTRACE_EMIT(dnntrace_api, graph_mem_node, call->call_id, api, node_id, ptr, bytes,
+			     tensor_id, is_free, (int)result, call->start_ns);
+}
+
+DNNTRACE_TRACED_CALL(cudaError_t, cudaGraphAddMemAllocNode,
+	(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies,
+	 size_t numDependencies, struct cudaMemAllocNodeParams *nodeParams),
+	(pGraphNode, graph, pDependencies, numDependencies, nodeParams), NOT_FOUND,
+	lttng_ust_tracepoint_enabled(dnntrace_api, graph_mem_node),
+	record_mem_node(&call, api, pGraphNode,
+			result == cudaSuccess && nodeParams ? nodeParams->dptr : NULL,
+			nodeParams ? nodeParams->bytesize : 0,
+			nodeParams ? nodeParams->poolProps.location.id : -1, false, result))
+
+DNNTRACE_TRACED_CALL(cudaError_t, cudaGraphAddMemFreeNode,
+	(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies,
+	 size_t numDependencies, void *dptr),
+	(pGraphNode, graph, pDependencies, numDependencies, dptr), NOT_FOUND,
+	lttng_ust_tracepoint_enabled(dnntrace_api, graph_mem_node),
+	record_mem_node(&call, api, pGraphNode, dptr, 0, -1, true, result))

@@ -1,13 +1,11 @@
 # simgpu/cublas: the simulated libcublas.so.13 and libcublasLt.so.13
-# (README.md beside this file) in $(BUILD)/simgpu/lib, their tests, and the
-# programs the cuBLAS wrapper tests run (tests/libs/cublas_*.c). Linked to
-# the simulated libcudart; found next to it through $ORIGIN (RUNPATH, so
-# LD_LIBRARY_PATH still wins).
+# (README.md beside this file) in $(BUILD)/simgpu/lib; their tests are
+# built by simgpu/tests/module.mk. Linked to the simulated libcudart; found
+# next to it through $ORIGIN (RUNPATH, so LD_LIBRARY_PATH still wins).
 
 SIMGPU_CUBLAS_DIR := simgpu/cublas
 SIMGPU_CUBLAS_OBJ := $(BUILD)/simgpu/obj/cublas
 SIMGPU_CUBLAS_LIBDIR := $(BUILD)/simgpu/lib
-# Spelled out: this file is read before simgpu/module.mk defines its names.
 SIMGPU_CUBLAS_RUNTIME := $(SIMGPU_CUBLAS_LIBDIR)/libcudart.so.13 $(SIMGPU_CUBLAS_LIBDIR)/libcupti.so.13
 
 SIMGPU_CUBLAS_BLAS_OBJS := $(addprefix $(SIMGPU_CUBLAS_OBJ)/,cublas_handle.o cublas_gemm.o cublas_batched.o cublas_transfer.o blas_gemm_kernels.o)
@@ -16,9 +14,8 @@ SIMGPU_CUBLAS_LIB := $(SIMGPU_CUBLAS_LIBDIR)/libcublas.so.13
 SIMGPU_CUBLASLT_LIB := $(SIMGPU_CUBLAS_LIBDIR)/libcublasLt.so.13
 SIMGPU_CUBLAS_LIBS := $(SIMGPU_CUBLAS_LIB) $(SIMGPU_CUBLASLT_LIB) \
 	$(SIMGPU_CUBLAS_LIBDIR)/libcublas.so $(SIMGPU_CUBLAS_LIBDIR)/libcublasLt.so
-# Checks interceptors/cublas/cublas_cxx_only.h (the tracer's) and
-# cublas_half.h (simgpu's own) against the C++-only declarations.
-SIMGPU_CUBLAS_CXX_CHECK := $(SIMGPU_CUBLAS_OBJ)/cublas_cxx_only.checked
+# Checks cublas_half.h against cublas_api.h's C++-only declarations.
+SIMGPU_CUBLAS_CXX_CHECK := $(SIMGPU_CUBLAS_OBJ)/cublas_half.checked
 
 all: $(SIMGPU_CUBLAS_LIBS) $(SIMGPU_CUBLAS_CXX_CHECK)
 
@@ -65,34 +62,10 @@ $(SIMGPU_CUBLAS_LIBDIR)/libcublas.so: $(SIMGPU_CUBLAS_LIB)
 $(SIMGPU_CUBLAS_LIBDIR)/libcublasLt.so: $(SIMGPU_CUBLASLT_LIB)
 	ln -sf libcublasLt.so.13 $@
 
-$(SIMGPU_CUBLAS_CXX_CHECK): interceptors/cublas/cublas_cxx_only.h $(SIMGPU_CUBLAS_DIR)/cublas_half.h | check-cuda
+$(SIMGPU_CUBLAS_CXX_CHECK): $(SIMGPU_CUBLAS_DIR)/cublas_half.h | check-cuda
 	@mkdir -p $(@D)
-	printf '#include <cublas_v2.h>\n#include "interceptors/cublas/cublas_cxx_only.h"\n#include "$(SIMGPU_CUBLAS_DIR)/cublas_half.h"\n' | \
+	printf '#include <cublas_v2.h>\n#include "$(SIMGPU_CUBLAS_DIR)/cublas_half.h"\n' | \
 		$(CXX) -x c++ -fsyntax-only -I. $(CUDA_CFLAGS) -
 	touch $@
-
-# ---- tests ----
-SIMGPU_CUBLAS_TESTS := $(BUILD)/tests/test_simgpu_cublas_gemm $(BUILD)/tests/test_simgpu_cublas_lt \
-	$(BUILD)/tests/test_simgpu_cublas_batched
-TESTS += $(SIMGPU_CUBLAS_TESTS)
-all: $(SIMGPU_CUBLAS_TESTS)
-
-$(SIMGPU_CUBLAS_TESTS): $(BUILD)/tests/test_simgpu_cublas_%: $(SIMGPU_CUBLAS_DIR)/test_%.c \
-		$(SIMGPU_CUBLAS_DIR)/cublas_test.h $(SIMGPU_CUBLAS_LIBS) $(SIMGPU_CUBLAS_RUNTIME) \
-		$(SIMGPU_RUNTIME_LINKS)
-	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(CUDA_CFLAGS) -pthread $< -o $@ -L$(SIMGPU_CUBLAS_LIBDIR) \
-		-lcublas -lcublasLt -lcudart -lcupti -Wl,-rpath,'$$ORIGIN/../simgpu/lib' $(SAN_LDFLAGS)
-
-# Programs of the wrapper tests (tests/libs/test_cublas_*.sh), linked
-# against the REAL toolkit libraries by SONAME, no rpath: each test runs
-# them on simgpu with LD_LIBRARY_PATH (the version nodes must agree).
-SIMGPU_CUBLAS_HELPERS := $(BUILD)/tests/libs/cublas_calls
-all: $(SIMGPU_CUBLAS_HELPERS)
-
-$(BUILD)/tests/libs/cublas_calls: tests/libs/cublas_calls.c interceptors/cublas/cublas_cxx_only.h | check-cuda
-	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(CUDA_CFLAGS) $< -o $@ $(SAN_LDFLAGS) -L$(CUDA_HOME)/lib64 \
-		-lcublas -lcublasLt -lcudart -ldl
 
 -include $(SIMGPU_CUBLAS_BLAS_OBJS:.o=.d) $(SIMGPU_CUBLAS_LT_OBJS:.o=.d)

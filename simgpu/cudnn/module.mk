@@ -1,9 +1,7 @@
 # simgpu/cudnn: the simulated cuDNN 9 (README.md). Builds
 #   $(BUILD)/simgpu/lib/libcudnn.so.9 (+ libcudnn.so link), one library with
 # the real SONAME and version node, compiled against the real cudnn*.h, linked
-# to the simulated libcudart; and the tests $(BUILD)/tests/test_simgpu_cudnn_*.
-# This file is included before simgpu/module.mk (sorted wildcard), so
-# it names the simgpu paths itself instead of using SIMGPU_* variables.
+# to the simulated libcudart (its tests: simgpu/tests/module.mk).
 
 SIMCUDNN_DIR := simgpu/cudnn
 SIMCUDNN_LIBDIR := $(BUILD)/simgpu/lib
@@ -17,9 +15,9 @@ SIMCUDNN_CUDART := $(SIMCUDNN_LIBDIR)/libcudart.so.13
 
 all: $(SIMCUDNN_LIB) $(SIMCUDNN_LIBDIR)/libcudnn.so
 
-$(SIMCUDNN_GEN)/cudnn_status_names.h: simgpu/gen_names.sh | check-cuda
+$(SIMCUDNN_GEN)/cudnn_status_names.h: $(SIMGPU_GEN_NAMES) | check-cuda
 	@mkdir -p $(@D)
-	simgpu/gen_names.sh $(CUDA_HOME)/include/cudnn_graph.h \
+	$(SIMGPU_GEN_NAMES) $(CUDA_HOME)/include/cudnn_graph.h \
 		'^typedef enum \{' 'cudnnStatus_t;' CUDNN_STATUS_ > $@.tmp && mv $@.tmp $@
 
 $(SIMCUDNN_OBJ)/cudnn_handle.o: $(SIMCUDNN_GEN)/cudnn_status_names.h
@@ -48,16 +46,3 @@ $(SIMCUDNN_LIBDIR)/libcudnn.so: $(SIMCUDNN_LIB)
 	ln -sf libcudnn.so.9 $@
 
 -include $(SIMCUDNN_OBJS:.o=.d)
-
-# ---- tests ----
-SIMCUDNN_TEST_NAMES := $(patsubst $(SIMCUDNN_DIR)/test_%.c,%,$(wildcard $(SIMCUDNN_DIR)/test_*.c))
-SIMCUDNN_TESTS := $(SIMCUDNN_TEST_NAMES:%=$(BUILD)/tests/test_simgpu_cudnn_%)
-TESTS += $(SIMCUDNN_TESTS)
-all: $(SIMCUDNN_TESTS)
-
-$(SIMCUDNN_TESTS): $(BUILD)/tests/test_simgpu_cudnn_%: $(SIMCUDNN_DIR)/test_%.c \
-		$(SIMCUDNN_DIR)/cudnn_test.h simgpu/simgpu_test.h $(SIMCUDNN_LIB) \
-		$(SIMCUDNN_LIBDIR)/libcudnn.so $(SIMGPU_RUNTIME_LINKS)
-	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(CUDA_CFLAGS) -pthread $< -o $@ -L$(SIMCUDNN_LIBDIR) \
-		-lcudnn -lcupti -lcudart -Wl,-rpath,'$$ORIGIN/../simgpu/lib' $(SAN_LDFLAGS)

@@ -1,7 +1,7 @@
 /*
  * The simulated driver's setup, device and context entry points: cuInit,
  * versions, the devices and their attributes, the primary contexts, error
- * names, the mapping of core statuses to CUresult, and the private table
+ * names (the core's table), and the private table
  * the simulated runtime asks for (simgpu_driver_private.h). SIMGPU_DEVICE_COUNT
  * devices (default 1), one primary context each; they share one memory and
  * one timeline: extra ordinals exist so that a process driving one of them
@@ -18,7 +18,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static _Atomic int initialized;
 struct CUctx_st {
 	uint32_t magic;
 	int device;
@@ -64,31 +63,16 @@ static CUcontext primary_context_of(const struct CUctx_st *ctx)
 	return NULL;
 }
 
-int sim_current_device(void)
+/* The core asks which device the calling thread is on (allocations and
+ * records carry it) through this, installed at load: contexts are ours. */
+static int current_context_device(void)
 {
 	return current_context ? current_context->device : 0;
 }
 
-int sim_driver_initialized(void)
+__attribute__((constructor)) static void answer_the_core(void)
 {
-	return atomic_load_explicit(&initialized, memory_order_relaxed);
-}
-
-CUresult sim_cu_result(cudaError_t err)
-{
-	switch (err) {
-	case cudaErrorInvalidConfiguration:
-	case cudaErrorInvalidPitchValue:
-	case cudaErrorInvalidMemcpyDirection:
-	case cudaErrorInvalidDevicePointer:
-		return CUDA_ERROR_INVALID_VALUE;
-	case cudaErrorInvalidDeviceFunction:
-		return CUDA_ERROR_INVALID_HANDLE;
-	default:
-		/* The other codes the core uses have the same value in both
-		 * enums (1, 2, 3, 101, 400, 600, 700, 719, ...). */
-		return (CUresult)err;
-	}
+	sim_set_current_device_query(current_context_device);
 }
 
 CUresult cuInit(unsigned int Flags)
@@ -96,7 +80,7 @@ CUresult cuInit(unsigned int Flags)
 	if (Flags != 0)
 		return CUDA_ERROR_INVALID_VALUE;
 	sim_init();
-	atomic_store(&initialized, 1);
+	sim_mark_driver_initialized();
 	return CUDA_SUCCESS;
 }
 
@@ -276,26 +260,12 @@ CUresult cuCtxSynchronize(void)
 	return sim_cu_result(sim_device_synchronize());
 }
 
-struct code_name {
-	int value;
-	const char *name;
-};
-static const struct code_name result_names[] = {
-#include "cuda_result_names.h"
-};
-
 CUresult cuGetErrorName(CUresult error, const char **pStr)
 {
 	if (!pStr)
 		return CUDA_ERROR_INVALID_VALUE;
-	for (size_t i = 0; i < sizeof(result_names) / sizeof(result_names[0]); i++) {
-		if (result_names[i].value == (int)error) {
-			*pStr = result_names[i].name;
-			return CUDA_SUCCESS;
-		}
-	}
-	*pStr = NULL;
-	return CUDA_ERROR_INVALID_VALUE;
+	*pStr = sim_cu_result_name(error);
+	return *pStr ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
 }
 
 /* The simulated driver has no prose of its own: the name describes. */

@@ -11,7 +11,12 @@
  * the real driver's export list: simgpu/exports/, most of them "not
  * supported" stubs) is handed out too, as a real driver hands out every
  * entry point: a program calling through it gets the stub's status
- * instead of a NULL pointer.
+ * instead of a NULL pointer; by the versions of cudaTypedefs.h's PFN_
+ * typedefs (proc_versions.h, generated), its exported variants paired with
+ * them newest with newest (assumed: cuCtxCreate's 2000, 3020, 11040 and
+ * 12050 are cuCtxCreate, _v2, _v3 and _v4), so a variant newer than the
+ * version asked for is CUDA_ERROR_NOT_FOUND with VERSION_NOT_SUFFICIENT,
+ * as for the table's names.
  */
 #include "simgpu/driver/driver_internal.h"
 
@@ -22,6 +27,16 @@
 #include <string.h>
 
 #include "simgpu/driver/proc_address_table.h"
+
+/* cudaTypedefs.h's variants: base name, the version that introduced it. */
+static const struct typedef_version {
+	const char *name;
+	int version;
+} typedef_versions[] = {
+#define SIMGPU_PROC_VERSION(name, version) { name, version },
+#include "proc_versions.h"
+#undef SIMGPU_PROC_VERSION
+};
 
 struct proc_entry {
 	const char *name;     /* base name, as cuGetProcAddress is asked */
@@ -40,7 +55,8 @@ static const struct proc_entry entries[] = {
 #undef PT
 #undef NONE
 
-static void *exported_entry(const char *symbol, int per_thread);
+static void *exported_entry(const char *symbol, int per_thread, int version,
+			    int *too_new);
 
 /*
  * Not found: CUDA_ERROR_NOT_FOUND with pfn NULL. cuda.h says CUDA_SUCCESS
@@ -73,7 +89,9 @@ static CUresult lookup(const char *symbol, void **pfn, int version,
 		twin = NULL;
 	const struct proc_entry *chosen = per_thread && twin ? twin : legacy;
 	*pfn = chosen ? chosen->fn : NULL;
-	if (!named && (*pfn = exported_entry(symbol, per_thread)) != NULL)
+	int too_new = 0;
+	if (!named && ((*pfn = exported_entry(symbol, per_thread, version, &too_new)) != NULL ||
+		       too_new))
 		named = 1;
 	if (status)
 		*status = !named ? CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND
@@ -108,10 +126,33 @@ static int variant_suffix(const char *name)
 	return 1;
 }
 
+/* How many variants cudaTypedefs.h gives symbol, and the version of the
+ * rank-th newest (rank 0: the newest); 0 if none. */
+static int typedef_version(const char *symbol, int rank, int *count)
+{
+	int versions[16], n = 0;
+	for (size_t i = 0; i < sizeof(typedef_versions) / sizeof(typedef_versions[0]); i++)
+		if (strcmp(typedef_versions[i].name, symbol) == 0 && n < 16)
+			versions[n++] = typedef_versions[i].version;
+	*count = n;
+	/* the rank-th largest, by selection (a handful at most) */
+	int bound = 1 << 30, found = 0;
+	for (int r = 0; r <= rank; r++) {
+		found = 0;
+		for (int i = 0; i < n; i++)
+			if (versions[i] < bound && versions[i] > found)
+				found = versions[i];
+		bound = found;
+	}
+	return found;
+}
+
 /* An exported entry point for a base name the table lacks: the newest
-   _vN variant exported (then the plain name), its per-thread twin when
-   asked for and exported; NULL if none. */
-static void *exported_entry(const char *symbol, int per_thread)
+   _vN variant exported (then the plain name) whose version (see the top
+   of this file) is at most the one asked for, its per-thread twin when
+   asked for and exported; NULL if none (*too_new: one exists, newer). */
+static void *exported_entry(const char *symbol, int per_thread, int version,
+			    int *too_new)
 {
 	if (strncmp(symbol, "cu", 2) != 0 || variant_suffix(symbol))
 		return NULL;
@@ -119,6 +160,8 @@ static void *exported_entry(const char *symbol, int per_thread)
 	if (!own_library)
 		return NULL;
 	char name[256];
+	int rank = 0, n_versions = 0;
+	typedef_version(symbol, 0, &n_versions);
 	for (int v = 9; v >= 1; v--) {
 		const char *suffix = v > 1 ? "_v" : "";
 		if (v > 1)
@@ -128,6 +171,17 @@ static void *exported_entry(const char *symbol, int per_thread)
 		void *fn = dlsym(own_library, name);
 		if (!fn)
 			continue;
+		/* the rank-th newest export pairs with the rank-th newest
+		 * version (none left: older than cudaTypedefs.h knows, so
+		 * older than any version asked) */
+		if (n_versions) {
+			int introduced = rank < n_versions ? typedef_version(symbol, rank, &n_versions) : 0;
+			rank++;
+			if (introduced > version) {
+				*too_new = 1;
+				continue;
+			}
+		}
 		if (per_thread) {
 			char twin[272];
 			snprintf(twin, sizeof twin, "%s_ptsz", name);

@@ -1,6 +1,6 @@
 /*
  * What the simulated driver's entry points (driver/cuda_api_*.c) share:
- * the initialised check, the mapping of core statuses to CUresult, and the
+ * the initialised check (the core's flag, which cuInit sets), and the
  * report of calls that submit no GPU work. Internal to libcuda.so.1; it
  * must never be included by the runtime or by programs.
  */
@@ -9,13 +9,15 @@
 
 #include <cupti_driver_cbid.h>
 
-#include "simgpu/sim_internal.h"
+#include "simgpu/core/sim_internal.h"
 
 /* The driver version the simulated driver reports (CUDA 13.0). */
 #define SIM_DRIVER_VERSION 13000
 
-/* Whether cuInit has succeeded in this process. */
-int sim_driver_initialized(void);
+/* Ordinals a process may see (SIMGPU_DEVICE_COUNT, cuda_api_device.c); they
+ * share one memory and one timeline. */
+#define SIM_MAX_DEVICES 16
+int sim_device_count(void);
 
 /* Every entry point but cuInit, cuDriverGetVersion, cuGetErrorName/String
  * and cuGetProcAddress starts with this, as on a real driver. */

@@ -12,7 +12,7 @@
 #ifndef SIMGPU_DRIVER_H100_ATTRIBUTES_H
 #define SIMGPU_DRIVER_H100_ATTRIBUTES_H
 
-#include "simgpu/sim_launch_limits.h"
+#include "simgpu/core/sim_launch_limits.h"
 
 #define SIM_H100_ATTRIBUTES(X)                                                      \
 	X(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK, (int)SIM_MAX_BLOCK_THREADS)      \

@@ -233,6 +233,13 @@
 	FN(cuStreamIsCapturing, 10000, cuStreamIsCapturing)                  \
 	PT(cuStreamIsCapturing, 10000, cuStreamIsCapturing_ptsz)             \
 	FN(cuGraphAddChildGraphNode, 10000, cuGraphAddChildGraphNode)        \
+	FN(cuGraphAddMemAllocNode, 11040, cuGraphAddMemAllocNode) \
+	FN(cuGraphAddMemFreeNode, 11040, cuGraphAddMemFreeNode) \
+	FN(cuGraphMemAllocNodeGetParams, 11040, cuGraphMemAllocNodeGetParams) \
+	FN(cuGraphMemFreeNodeGetParams, 11040, cuGraphMemFreeNodeGetParams) \
+	FN(cuDeviceGraphMemTrim, 11040, cuDeviceGraphMemTrim) \
+	FN(cuDeviceGetGraphMemAttribute, 11040, cuDeviceGetGraphMemAttribute) \
+	FN(cuDeviceSetGraphMemAttribute, 11040, cuDeviceSetGraphMemAttribute) \
 	FN(cuGraphChildGraphNodeGetGraph, 10000, cuGraphChildGraphNodeGetGraph)
 
 #endif

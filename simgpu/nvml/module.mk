@@ -9,8 +9,8 @@ SIMGPU_NVML_LIB := $(BUILD)/simgpu/lib/libnvidia-ml.so.1
 
 all: $(SIMGPU_NVML_LIB)
 
-$(SIMGPU_NVML_OBJ)/%.o: $(SIMGPU_NVML_DIR)/%.c interceptors/core/nvml_api.h \
-		simgpu/simgpu_power_private.h
+$(SIMGPU_NVML_OBJ)/%.o: $(SIMGPU_NVML_DIR)/%.c $(SIMGPU_NVML_DIR)/nvml_api.h \
+		simgpu/core/simgpu_power_private.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -pthread -c $< -o $@
 
@@ -19,15 +19,3 @@ $(SIMGPU_NVML_LIB): $(SIMGPU_NVML_OBJ)/nvml_device.o $(SIMGPU_NVML_DIR)/libnvidi
 	$(CC) -shared -o $@ $(SIMGPU_NVML_OBJ)/nvml_device.o -Wl,-soname,libnvidia-ml.so.1 \
 		-Wl,--version-script,$(SIMGPU_NVML_DIR)/libnvidia-ml.map $(SAN_LDFLAGS) \
 		-pthread -ldl
-
-# ---- test: NVML's answers and the power model ----
-SIMGPU_NVML_TEST := $(BUILD)/tests/test_simgpu_nvml
-TESTS += $(SIMGPU_NVML_TEST)
-all: $(SIMGPU_NVML_TEST)
-
-$(SIMGPU_NVML_TEST): $(SIMGPU_NVML_DIR)/test_nvml.c $(SIMGPU_NVML_LIB) \
-		$(BUILD)/simgpu/lib/libcudart.so $(BUILD)/simgpu/lib/libcupti.so.13 \
-		simgpu/simgpu_test.h
-	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(CUDA_CFLAGS) -pthread $< -o $@ -L$(BUILD)/simgpu/lib \
-		-l:libnvidia-ml.so.1 -lcudart -ldl -Wl,-rpath,'$$ORIGIN/../simgpu/lib' $(SAN_LDFLAGS)

@@ -1,6 +1,6 @@
 /*
  * The simulated libnvidia-ml.so.1: the handful of NVML functions dnntrace
- * uses (interceptors/core/nvml_api.h has their exact prototypes), answering for
+ * uses (nvml_api.h beside it has their exact prototypes), answering for
  * simgpu's one device from the power model in the simulated driver
  * (core_power.c, reached through simgpu_power_private.h). Power and energy
  * are read at the moment of the call; the energy counter is the model's
@@ -15,9 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "interceptors/core/nvml_api.h"
-#include "simgpu/simgpu_power_private.h"
-#include "simgpu/simgpu_open_driver.h"
+#include "simgpu/nvml/nvml_api.h"
+#include "simgpu/core/simgpu_power_private.h"
+#include "simgpu/core/simgpu_open_driver.h"
 
 struct nvmlDevice_st {
 	unsigned int index;

@@ -8,7 +8,7 @@ pickle and pickletools only: no torch.
   check_memory_snapshot.py REPORT_DIR TRUTH_DIR DEVICE
 
 The pickle: opcodes pickletools knows, none that runs code (GLOBAL,
-REDUCE ...), integers the viewer reads (LONG1 of at most 8 bytes),
+REDUCE ...; the memo's MEMOIZE, BINGET, LONG_BINGET are data), integers the viewer reads (LONG1 of at most 8 bytes),
 containers filled in batches of at most 1000 (the viewer spreads a batch
 onto its stack). The snapshot: {'segments': [...], 'device_traces':
 [...]}, device_traces[DEVICE] the trace, the other devices' empty.
@@ -23,7 +23,9 @@ Against the truth (tensors.csv: id, name, bytes) and the report
   - events in time order; at no time two live allocations overlap in
     address (a replay of the trace);
   - 'unknown' among the categories when any event has one (the viewer
-    fails otherwise).
+    fails otherwise);
+  - every event an object of its own (the memo shares strings and
+    frames lists only: the viewer edits the events).
 Prints one line per problem and exits 1 if there is any.
 """
 import csv
@@ -37,7 +39,7 @@ problems = []
 SAFE = {"PROTO", "FRAME", "EMPTY_DICT", "EMPTY_LIST", "MARK", "SETITEMS",
         "APPENDS", "BININT1", "BININT2", "BININT", "LONG1",
         "SHORT_BINUNICODE", "BINUNICODE", "BINFLOAT", "NONE", "NEWTRUE",
-        "NEWFALSE", "STOP", "MEMOIZE"}
+        "NEWFALSE", "STOP", "MEMOIZE", "BINGET", "LONG_BINGET"}
 
 
 def problem(msg):
@@ -101,6 +103,11 @@ def main():
     report_tensors = {int(r["id"]): r for r in rows(os.path.join(report, "tensors.csv"))}
     categories = {r["category"] for r in rows(os.path.join(report, "categories.csv"))}
     categories = {"unknown" if c == "Others" else c for c in categories} | {"unknown"}
+
+    # the viewer edits each event it reads (annotate_snapshot): no two
+    # events may be one object (frames lists may: it only reads those)
+    if len({id(e) for e in trace}) != len(trace):
+        problem("device trace: an event object appears twice")
 
     by_tensor = defaultdict(list)
     last_time = -1

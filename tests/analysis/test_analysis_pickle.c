@@ -3,8 +3,11 @@
  * unpickler: integers at every encoding's edges (BININT1, BININT2, BININT,
  * LONG1 of 5..9 bytes, negative ones, UINT64_MAX), strings short and long,
  * bytes that are not UTF-8 (U+FFFD), None, booleans, a float, containers
- * nested and past a batch (2500 list items, 1500 dict pairs): python3
- * loads the file and compares it with the value built here in Python.
+ * nested and past a batch (2500 list items, 1500 dict pairs), and the
+ * memo: shared strings (more than the table keeps), lists written once
+ * and referred to again past memo index 255 (BINGET, LONG_BINGET), each
+ * the same object for the reader: python3 loads the file and compares it
+ * with the value built here in Python.
  * Skips (77) without python3. Must never compare bytes written by hand.
  */
 #include <stdint.h>
@@ -26,8 +29,12 @@ static const char expected_python[] =
 	"        'none': None, 'yes': True, 'no': False, 'half': 0.5,\n"
 	"        'many': list(range(2500)),\n"
 	"        'pairs': {str(i): i for i in range(1500)},\n"
-	"        'nested': [[{'a': []}], []]}\n"
-	"sys.exit(0 if got == want and type(got['yes']) is bool else 1)\n";
+	"        'nested': [[{'a': []}], []],\n"
+	"        'shared': [f'name{i % 200}' for i in range(600)],\n"
+	"        'lists': [[i] for i in range(300)] + [[0], [299]]}\n"
+	"l = got['lists']\n"
+	"same = l[300] is l[0] and l[301] is l[299] and l[1] is not l[0]\n"
+	"sys.exit(0 if got == want and same and type(got['yes']) is bool else 1)\n";
 
 int main(void)
 {
@@ -91,6 +98,29 @@ int main(void)
 	dt_pickle_list_end(&p);
 	dt_pickle_list_begin(&p);
 	dt_pickle_list_end(&p);
+	dt_pickle_list_end(&p);
+	/* 200 strings, each at its own address, three times over: the
+	 * first 128 from the memo after their first time, the rest written
+	 * out each time */
+	static char names[200][16];
+	for (int i = 0; i < 200; i++)
+		snprintf(names[i], sizeof(names[i]), "name%d", i);
+	dt_pickle_str(&p, "shared");
+	dt_pickle_list_begin(&p);
+	for (int i = 0; i < 600; i++)
+		dt_pickle_str_shared(&p, names[i % 200]);
+	dt_pickle_list_end(&p);
+	dt_pickle_str(&p, "lists");
+	dt_pickle_list_begin(&p);
+	uint32_t memo[300];
+	for (int i = 0; i < 300; i++) {
+		memo[i] = dt_pickle_list_begin_memo(&p);
+		dt_pickle_int(&p, i);
+		dt_pickle_list_end(&p);
+	}
+	CHECK(memo[299] > 255);          /* LONG_BINGET */
+	dt_pickle_memo_get(&p, memo[0]);
+	dt_pickle_memo_get(&p, memo[299]);
 	dt_pickle_list_end(&p);
 	dt_pickle_dict_end(&p);
 	CHECK_EQ_INT(dt_pickle_end(&p), 0);

@@ -7,7 +7,10 @@
 # tensor a cudaMallocAsync on a stream of its own making, gradients freed
 # through another stream after event waits: free_completed after
 # free_requested). Also tensors.csv's addr and stream columns, which the
-# snapshot must agree with.
+# snapshot must agree with; and --snapshot-events N: the device trace is
+# the last N events of the whole one (the same values), the segments the
+# same, and the summary says how many of how many were kept (a whole trace
+# says nothing).
 . "$DNNTRACE_ROOT/tests/e2e/lib.sh"
 require_built "$WORKLOADS/cnn_train" "$WORKLOADS/torch_async_alloc" \
 	"$DNNTRACE_BUILD/lib/libdnntrace.so" "$DNNTRACE_BUILD/bin/dnntrace-analyze" \
@@ -52,4 +55,25 @@ for e in trace:
 sys.exit(0 if allocs and all(e["stream"] != 0 for e in allocs) and later > 0 else 1)
 PY
 	fail "torch_async_alloc: streams or stream-ordered frees wrong in the snapshot"
+# --snapshot-events 10 on cnn_train: its last 10 events, and one summary
+# line; the default (100000) keeps this small trace whole, unsaid
+dir="$e2e_tmp/cnn_train"
+analyze "$dir/trace" -o "$dir/report10" --snapshot-events 10 \
+	--categories "$DNNTRACE_ROOT/tests/workloads/cnn_train_categories.txt" >"$dir.report10.out" 2>&1 ||
+	fail "cnn_train: analyze --snapshot-events 10 failed: $(tail -n 1 "$dir.report10.out")"
+total=$(python3 -c 'import pickle, sys; print(len(pickle.load(open(sys.argv[1], "rb"))["device_traces"][0]))' \
+	"$dir/report/memory_snapshot.pickle")
+[ "$total" -gt 10 ] || fail "cnn_train: only $total snapshot events"
+grep -qxF "memory snapshot: the last 10 of $total allocator events (--snapshot-events N; 0: all)" \
+	"$dir/report10/summary.txt" || fail "cnn_train: no snapshot line in: $(cat "$dir/report10/summary.txt")"
+grep -q "^memory snapshot:" "$dir/report/summary.txt" && fail "the whole snapshot has a summary line"
+python3 - "$dir/report/memory_snapshot.pickle" "$dir/report10/memory_snapshot.pickle" <<'PY' ||
+import pickle, sys
+whole, last = (pickle.load(open(p, "rb")) for p in sys.argv[1:])
+ok = (last["device_traces"][0] == whole["device_traces"][0][-10:]
+      and last["segments"] == whole["segments"]
+      and len(last["device_traces"]) == len(whole["device_traces"]))
+sys.exit(0 if ok else 1)
+PY
+	fail "cnn_train: --snapshot-events 10 is not the last 10 events of the whole snapshot"
 exit 0

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # End-to-end: the timeline's rank is the one the launcher gave each
-# process (the status event's rank, trace format 5), not its order of
+# process (the status event's rank, trace format 6), not its order of
 # appearance. Three nvtx_steps processes run one after the other under
 # one recording: the first with RANK=1, the second with RANK=0 (the other
 # way round from their order), the third with SLURM_PROCID=7 and

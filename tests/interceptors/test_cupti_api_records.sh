@@ -5,7 +5,7 @@
 # cudaMalloc/cudaFree produce no API record; when the per-call switch is
 # missing or fails, or CUDA was initialised before the tracer started (a
 # per-call choice made after cuInit has no effect, as on a real H100: see
-# simgpu/cupti_activity.c), it falls back to the RUNTIME kind and links
+# simgpu/cupti/cupti_activity.c), it falls back to the RUNTIME kind and links
 # still work.
 # Seen through tests/interceptors/cupti_spy.c, a pass-through libcupti.
 # All of it is --gpu-records=full's way of linking (the default, work,

@@ -60,7 +60,7 @@ static void test_against_model(void)
 		uintptr_t base = ARENA + slot * SLOT_STRIDE;
 		if (!model[slot].live) {
 			uint64_t size = 1 + next_random() % SLOT_STRIDE;
-			struct tensor_map_entry entry = { base, size, next_id, 0, 0 };
+			struct tensor_map_entry entry = { base, size, next_id, 0, 0, false };
 			size_t stale = 99;
 			CHECK(tensor_map_insert(&map, &entry, &stale) == 0, "insert");
 			CHECK(stale == 0, "no stale entry expected, got %zu", stale);
@@ -117,8 +117,8 @@ static void test_stale_overlap_and_batch(void)
 	size_t stale;
 
 	/* Three stale neighbours; a new allocation covers two of them. */
-	struct tensor_map_entry a = { 0x1000, 0x100, 1, 0, 0 }, b = { 0x1100, 0x100, 2, 0, 0 },
-				c = { 0x1200, 0x100, 3, 0, 0 }, fresh = { 0x1080, 0x100, 4, 0, 0 };
+	struct tensor_map_entry a = { 0x1000, 0x100, 1, 0, 0, false }, b = { 0x1100, 0x100, 2, 0, 0, false },
+				c = { 0x1200, 0x100, 3, 0, 0, false }, fresh = { 0x1080, 0x100, 4, 0, 0, false };
 	tensor_map_insert(&map, &a, NULL);
 	tensor_map_insert(&map, &b, NULL);
 	tensor_map_insert(&map, &c, NULL);
@@ -135,13 +135,13 @@ static void test_stale_overlap_and_batch(void)
 	      "quick reject outside [lowest, highest)");
 
 	/* A zero-size allocation still maps its base (stored as one byte). */
-	struct tensor_map_entry empty = { 0x5000, 0, 9, 0, 0 };
+	struct tensor_map_entry empty = { 0x5000, 0, 9, 0, 0, false };
 	tensor_map_insert(&map, &empty, NULL);
 	struct tensor_map_entry found;
 	CHECK(tensor_map_find(&map, 0x5000, &found) && found.tensor_id == 9, "zero size");
 	CHECK(!tensor_map_find(&map, 0x5001, NULL), "zero size covers one byte");
 	/* An allocation running past the top of the address space saturates. */
-	struct tensor_map_entry top = { UINTPTR_MAX - 0xff, 0x1000, 10, 0, 0 };
+	struct tensor_map_entry top = { UINTPTR_MAX - 0xff, 0x1000, 10, 0, 0, false };
 	tensor_map_insert(&map, &top, NULL);
 	CHECK(tensor_map_find(&map, UINTPTR_MAX - 1, &found) && found.tensor_id == 10, "top");
 	tensor_map_destroy(&map);
@@ -169,7 +169,7 @@ static void *thread_main(void *arg)
 		if (!tensor_map_find(&shared_map, addr, &found) || found.tensor_id != (int64_t)s)
 			atomic_fetch_add(&thread_failures, 1);
 		/* This thread's own tensor comes and goes; only it touches it. */
-		struct tensor_map_entry entry = { mine, 0x800, 100000 + (int64_t)index, 0, 0 };
+		struct tensor_map_entry entry = { mine, 0x800, 100000 + (int64_t)index, 0, 0, false };
 		if (tensor_map_insert(&shared_map, &entry, NULL) != 0 ||
 		    !tensor_map_find(&shared_map, mine + 0x7ff, &found) ||
 		    found.tensor_id != entry.tensor_id ||
@@ -185,7 +185,7 @@ static void test_threads(void)
 	pthread_t threads[THREADS];
 
 	for (uint64_t s = 0; s < STABLE; s++) {
-		struct tensor_map_entry entry = { STABLE_BASE + s * 0x1000, 0x800, (int64_t)s, 0, 0 };
+		struct tensor_map_entry entry = { STABLE_BASE + s * 0x1000, 0x800, (int64_t)s, 0, 0, false };
 		tensor_map_insert(&shared_map, &entry, NULL);
 	}
 	for (uintptr_t i = 0; i < THREADS; i++)
@@ -207,7 +207,7 @@ static void test_take_device(void)
 	tensor_map_init(&map);
 	for (int i = 0; i < 100; i++) {
 		struct tensor_map_entry e = { 0x10000 + (uintptr_t)i * 0x100, 0x80, i,
-					      i % 10 == 0 ? 7 : 1, i % 3 == 0 ? 1 : 0 };
+					      i % 10 == 0 ? 7 : 1, i % 3 == 0 ? 1 : 0, false };
 		tensor_map_insert(&map, &e, NULL);
 	}
 	/* device 0: i % 3 != 0 (66 entries), of which kind 7 (kept): i % 10 == 0
