@@ -30,6 +30,7 @@ static void usage(FILE *f)
 	fputs("usage: " PROG " TRACE_DIR -o OUT_DIR [--kernels A:B | --range NAME[:N]]\n"
 		"                 [--name NAME] [--granularity kernel|op] [--force]\n"
 		"                 [--categories FILE] [--link-gbps GBPS]\n"
+		"                 [--timeline auto|both|json|pftrace|none]\n"
 		"                 [--no-timeline] [--snapshot-events N] [--watchdog-s N]\n"
 		"  TRACE_DIR      an LTTng trace written by dnntrace record\n"
 		"  -o OUT_DIR     where the G10 files, CSV tables and summary go\n"
@@ -50,7 +51,14 @@ static void usage(FILE *f)
 		"  --link-gbps GBPS\n"
 		"                 host link bandwidth for swap.csv, GB/s each way\n"
 		"                 (default 64: PCIe 5.0 x16)\n"
-		"  --no-timeline  do not write timeline.json (Chrome trace events)\n"
+		"  --timeline MODE\n"
+		"                 the timeline files: timeline.pftrace (Perfetto's\n"
+		"                 protobuf) and timeline.json (Chrome trace events\n"
+		"                 in the PyTorch profiler's conventions, for HTA);\n"
+		"                 auto (default): the .pftrace, and the .json too\n"
+		"                 unless it passes 1000000 events (auto:N: N);\n"
+		"                 both, json, pftrace, or none\n"
+		"  --no-timeline  the same as --timeline none\n"
 		"  --snapshot-events N\n"
 		"                 memory_snapshot.pickle keeps the last N allocator\n"
 		"                 events (default 100000, 0: all)\n"
@@ -179,7 +187,24 @@ static int parse_args(int argc, char **argv, struct dt_request *req)
 		} else if (strcmp(a, "--force") == 0) {
 			req->force = true;
 		} else if (strcmp(a, "--no-timeline") == 0) {
-			req->no_timeline = true;
+			req->timeline = DT_TIMELINE_NONE;
+		} else if (strcmp(a, "--timeline") == 0) {
+			static const char *const modes[] = {"auto", "both",
+				"json", "pftrace", "none"};
+			const char *m = ++i < argc ? argv[i] : "";
+			size_t k = 0;
+			while (k < 5 && strcmp(m, modes[k]) != 0)
+				k++;
+			size_t n;
+			if (k == 5 && strncmp(m, "auto:", 5) == 0 &&
+			    parse_index(m + 5, m + strlen(m), &n) && n > 0) {
+				k = DT_TIMELINE_AUTO;
+				req->json_max_events = n;
+			}
+			if (k == 5)
+				return usage_error("--timeline needs auto, auto:N, "
+						"both, json, pftrace or none");
+			req->timeline = (enum dt_timeline_mode)k;
 		} else if (strcmp(a, "--name") == 0) {
 			if (++i >= argc || !valid_name(argv[i]))
 				return usage_error("--name needs a name of letters, "

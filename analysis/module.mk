@@ -16,7 +16,7 @@ ANALYSIS_DERIVE_SRCS := analysis/derive/group.c analysis/derive/group_build.c \
 ANALYSIS_REPORT_SRCS := analysis/report/out_buffer.c analysis/report/g10_writer.c \
 	analysis/report/csv_writer.c analysis/report/summary.c analysis/report/report_index.c \
 	analysis/report/memory_report.c analysis/report/memory_csv.c analysis/report/energy_report.c \
-	analysis/report/overheads_csv.c analysis/report/gpu_time_report.c analysis/report/timeline_json.c analysis/report/pass_outputs.c analysis/report/report_files.c \
+	analysis/report/overheads_csv.c analysis/report/gpu_time_report.c analysis/report/timeline_json.c analysis/report/timeline_pftrace.c analysis/report/protobuf_writer.c analysis/report/pass_outputs.c analysis/report/report_files.c \
 	analysis/report/pickle_writer.c analysis/report/memory_snapshot.c \
 	analysis/report/report_clear.c
 ANALYSIS_CORE_SRCS := analysis/util.c $(ANALYSIS_DECODE_CORE_SRCS) $(ANALYSIS_MODEL_SRCS) \

@@ -16,6 +16,21 @@
 
 #define DT_DEFAULT_WATCHDOG_S 30
 #define DT_DEFAULT_LOG_NAME "dnntrace"
+/* --timeline auto: the JSON timeline is given up past this many events
+ * (about 130 MB, 126 bytes each: what chrome://tracing and Perfetto UI's
+ * JSON import still load); the .pftrace, about a fifth of the JSON's
+ * size, is always written (docs/report.md). */
+#define DT_DEFAULT_JSON_MAX_EVENTS 1000000u
+
+/* --timeline: which timeline files are written. */
+enum dt_timeline_mode {
+	DT_TIMELINE_AUTO,            /* pftrace, and JSON up to a size */
+	DT_TIMELINE_BOTH,
+	DT_TIMELINE_JSON,
+	DT_TIMELINE_PFTRACE,
+	DT_TIMELINE_NONE,            /* also --no-timeline */
+};
+
 /* memory_snapshot.pickle keeps the last this many allocator events, as
  * PyTorch's own recording does with the max_entries its docs suggest
  * (torch.cuda.memory._record_memory_history(max_entries=100000)): its
@@ -35,7 +50,8 @@ struct dt_request {
 	enum dt_granularity granularity; /* --granularity */
 	const char *categories_file; /* --categories FILE, or NULL */
 	double link_gbps;            /* --link-gbps */
-	bool no_timeline;            /* --no-timeline */
+	enum dt_timeline_mode timeline; /* --timeline MODE, --no-timeline */
+	size_t json_max_events;      /* --timeline auto:N, 0: no limit */
 	size_t snapshot_events;      /* --snapshot-events: the last this many
 	                              * events in memory_snapshot.pickle, 0: all */
 	unsigned watchdog_s;         /* --watchdog-s: no decoding progress for
@@ -50,6 +66,8 @@ static inline struct dt_request dt_request_defaults(void)
 		.granularity = DT_GRANULARITY_KERNEL,
 		.link_gbps = DT_DEFAULT_LINK_GBPS,
 		.watchdog_s = DT_DEFAULT_WATCHDOG_S,
+		.timeline = DT_TIMELINE_AUTO,
+		.json_max_events = DT_DEFAULT_JSON_MAX_EVENTS,
 		.snapshot_events = DT_DEFAULT_SNAPSHOT_EVENTS,
 	};
 }

@@ -22,7 +22,8 @@ packages=(
 )
 case "${1:-}" in
 --tests) packages+=(python3-torch # tests/python: the PyTorch naming helper (CPU build)
-	strace) ;;                        # tests/analysis: the analyzer's watchdog (a delayed open)
+	strace                            # tests/analysis: the analyzer's watchdog (a delayed open)
+	protobuf-compiler) ;;             # tests/e2e: protoc decodes timeline.pftrace
 "") ;;
 *) echo "install_deps: unknown argument $1 (usage: install_deps.sh [--tests])" >&2; exit 1 ;;
 esac

@@ -178,10 +178,15 @@ LTTNG_UST_TRACEPOINT_EVENT(dnntrace_api, tag,
  * The tracer's own state, once per process: whether CUPTI (kernel timing)
  * started. cupti_ok 0 means kernel records are missing; message says why.
  * format: the trace format (DNNTRACE_TRACE_FORMAT; absent: 1); version: the
- * tracer's dnntrace version (format 3 on; absent in older tracers' traces).
+ * tracer's dnntrace version (format 3 on; absent in older tracers' traces);
+ * rank: the process's rank as its launcher's environment says (format 6
+ * on; -1: none).
  */
 #ifndef DNNTRACE_STATUS_ARGS
-#if DNNTRACE_TRACE_FORMAT >= 3
+#if DNNTRACE_TRACE_FORMAT >= 6
+#define DNNTRACE_STATUS_ARGS int, cupti_ok, int, code, const char *, message, int, format, \
+	const char *, version, int, rank
+#elif DNNTRACE_TRACE_FORMAT >= 3
 #define DNNTRACE_STATUS_ARGS int, cupti_ok, int, code, const char *, message, int, format, \
 	const char *, version
 #elif DNNTRACE_TRACE_FORMAT >= 2

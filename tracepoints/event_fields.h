@@ -41,7 +41,7 @@
 
 /* The trace format the tracepoint definitions write (status.format). */
 #ifndef DNNTRACE_TRACE_FORMAT
-#define DNNTRACE_TRACE_FORMAT 5
+#define DNNTRACE_TRACE_FORMAT 6
 #endif
 
 /* --- provider dnntrace_api ------------------------------------------------ */
@@ -179,12 +179,22 @@
 #define DNNTRACE_STATUS_VERSION_FIELD_(F)
 #endif
 
+/* rank: the process's rank in its job as its launcher's environment
+ * says (interceptors/core/process_rank.c), -1: none; absent before
+ * format 6. */
+#if DNNTRACE_TRACE_FORMAT >= 6
+#define DNNTRACE_STATUS_RANK_FIELD_(F) F(OPT, INT, int32_t, rank, rank)
+#else
+#define DNNTRACE_STATUS_RANK_FIELD_(F)
+#endif
+
 #define DNNTRACE_FIELDS_api_status(F) \
 	F(REQ, INT,    int32_t, cupti_ok, cupti_ok) \
 	F(REQ, INT,    int32_t, code,     code) \
 	F(REQ, STRING, char,    message,  message) \
 	DNNTRACE_STATUS_FORMAT_FIELD_(F) \
-	DNNTRACE_STATUS_VERSION_FIELD_(F)
+	DNNTRACE_STATUS_VERSION_FIELD_(F) \
+	DNNTRACE_STATUS_RANK_FIELD_(F)
 
 #define DNNTRACE_FIELDS_api_graph_launch(F) \
 	F(REQ, INT, uint64_t, call_id,    call_id) \

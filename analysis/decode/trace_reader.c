@@ -921,6 +921,8 @@ static bool fill_event(struct reader *r, const struct record *rec,
 		e->name = STRING(api_status, message);
 		e->has_format = info->kind[DT_SLOT(api_status, format)] != F_ABSENT;
 		e->format = (int)SIGNED(api_status, format);
+		e->rank = info->kind[DT_SLOT(api_status, rank)] != F_ABSENT ?
+			(int)SIGNED(api_status, rank) : -1;
 		break;
 	case H_FUNCTION:
 		e->kind = DT_EVENT_FUNCTION;

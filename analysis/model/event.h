@@ -96,6 +96,8 @@ struct dt_event {
 	int cupti_ok;                /* status */
 	bool has_format;             /* status: format is the event's */
 	int format;
+	int rank;                    /* status (format 6): the launcher's
+	                              * rank, -1: none or an older format */
 	uint64_t count;              /* records dropped; discarded (count_known) */
 	bool count_known;
 	uint64_t sample_ns;          /* power */

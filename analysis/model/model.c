@@ -121,6 +121,7 @@ struct dt_process *dt_model_process(struct dt_model *m, int64_t vpid)
 	p->cupti_ok = -1;
 	p->last_alloc_device = -1;
 	p->trace_format = 1;
+	p->rank = -1;
 	m->last_process = m->n_processes - 1;
 	return p;
 }
@@ -466,6 +467,8 @@ static void on_status(struct dt_model *m, const struct dt_event *e)
 	p->cupti_message = e->name ? dt_strpool_intern(&m->names, e->name) : NULL;
 	if (e->has_format)
 		p->trace_format = e->format;
+	if (e->rank >= 0)
+		p->rank = e->rank;
 }
 
 /* A name event (function or GPU kernel name): id -> interned name; a

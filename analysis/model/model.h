@@ -303,6 +303,8 @@ struct dt_process {
 	struct dt_power_sample *power_samples; /* trace order (power_samples.c) */
 	size_t n_power_samples, cap_power_samples;
 	int trace_format;                   /* status.format; 1: no such field */
+	int rank;                           /* status.rank (format 6): its
+	                                     * launcher's, -1: not known */
 	struct dt_u64map function_names;    /* function id -> interned name */
 	struct dt_unnamed *unnamed_launches; /* named at the end */
 	size_t n_unnamed_launches, cap_unnamed_launches;

@@ -49,13 +49,13 @@ void dt_pass_hooks_on_event(const struct dt_pass_hooks *h, struct dt_model *m,
 }
 
 int dt_pass_outputs_begin(struct dt_pass_outputs *o, const char *out_dir,
-		bool timeline, const char *step_range, char *error,
-		size_t error_size)
+		struct dt_timeline_formats timeline, const char *step_range,
+		char *error, size_t error_size)
 {
 	memset(o, 0, sizeof(*o));
 	o->out_dir = out_dir;
 	o->hooks.overheads = dt_overheads_new();
-	if (!timeline)
+	if (!timeline.json && !timeline.pftrace)
 		return 0;
 	struct stat st;
 	if (stat(out_dir, &st) != 0) {
@@ -66,7 +66,7 @@ int dt_pass_outputs_begin(struct dt_pass_outputs *o, const char *out_dir,
 		}
 		o->created_out_dir = true;
 	}
-	o->hooks.timeline = dt_timeline_open(out_dir, step_range);
+	o->hooks.timeline = dt_timeline_open(out_dir, step_range, timeline);
 	if (!o->hooks.timeline) {
 		snprintf(error, error_size, "cannot write the timeline in %s: %s",
 				out_dir, strerror(errno));

@@ -15,6 +15,7 @@
 #include "analysis/derive/group.h"
 #include "analysis/model/model.h"
 #include "analysis/report/pass_hooks.h"
+#include "analysis/report/timeline_json.h"
 
 struct dt_pass_outputs {
 	struct dt_pass_hooks hooks;
@@ -23,11 +24,12 @@ struct dt_pass_outputs {
 	const char *out_dir;
 };
 
-/* Before the pass: creates OUT_DIR and opens timeline.json when timeline
- * is asked for. 0, or -1 with a one-line reason in error. */
+/* Before the pass: creates OUT_DIR and opens the timeline files asked
+ * for (none: neither json nor pftrace). 0, or -1 with a one-line reason
+ * in error. */
 int dt_pass_outputs_begin(struct dt_pass_outputs *o, const char *out_dir,
-		bool timeline, const char *step_range, char *error,
-		size_t error_size);
+		struct dt_timeline_formats timeline, const char *step_range,
+		char *error, size_t error_size);
 /* After a successful pass: closes timeline.json, finishes the overheads.
  * 0, or -1 with a reason in error when the timeline could not be written. */
 int dt_pass_outputs_end(struct dt_pass_outputs *o, const struct dt_model *m,

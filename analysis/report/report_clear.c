@@ -20,7 +20,8 @@ static const char *const report_files[] = {
 	"dnntrace_TensorPeriodLog.py", "kernels.csv", "tensors.csv", "periods.csv",
 	"memory.csv", "swap.csv", "categories.csv", "categories_time.csv",
 	"energy.csv", "gpu_time.csv", "overheads.csv", "timeline.json",
-	"timeline.json.partial", "memory_snapshot.pickle", NULL,
+	"timeline.json.partial", "timeline.pftrace", "timeline.pftrace.partial",
+	"memory_snapshot.pickle", NULL,
 };
 
 static const char *const plot_files[] = {

@@ -7,9 +7,10 @@
  * work it caused.
  *   header: "schemaVersion", "distributedInfo" {"rank": N} (a space after
  *     the colon: HTA finds the rank with the pattern "rank":\s+(\d+); N is
- *     the process's index in order of appearance: the trace does not carry
- *     the launcher's RANK), "deviceProperties" (written at the end: the
- *     devices the process used; the trace carries no device properties);
+ *     the rank the process's launcher gave it (RANK, ...: the status
+ *     event's, trace format 6), else its index in order of appearance),
+ *     "deviceProperties" (written at the end: the devices the process
+ *     used; the trace carries no device properties);
  *   host thread (pid = vpid, tid = vtid): one "X" slice per traced call,
  *     cat "cuda_runtime" / "cuda_driver" for CUDA calls (cudaX / cuX),
  *     "cpu_op" for library calls (cuDNN, cuBLAS); args "correlation" and
@@ -55,6 +56,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -62,14 +64,19 @@
 
 #include "analysis/model/api_names.h"
 #include "analysis/report/out_buffer.h"
+#include "analysis/report/timeline_pftrace.h"
 #include "analysis/util.h"
 #include "dnntrace_version.h"
 #include "tracepoints/dnntrace_enums.h"
 
 #define NO_PENDING UINT64_MAX
 #define PARTIAL_PREFIX "timeline-pid"
-#define PARTIAL_SUFFIX ".json.partial"
+#define JSON_SUFFIX ".json"
+#define PFTRACE_SUFFIX ".pftrace"
+#define PARTIAL ".partial"
 #define THREADED_WRITERS 4       /* processes whose buffers a thread writes */
+#define RANK_PREFIX "{\"schemaVersion\":1,\"distributedInfo\":{\"rank\": "
+#define RANK_WIDTH 10                /* INT_MAX's digits */
 
 /* Who made a call, for its flow arrows: the thread and its slice's time. */
 struct tl_call {
@@ -102,6 +109,14 @@ struct tl_thread_name {
 struct tl_device {
 	int32_t device;
 	uint64_t live;               /* bytes of live tensors */
+	/* its timeline.pftrace tracks, 0 until used */
+	uint64_t gpu_track, live_track, active_track;
+};
+
+/* A track named in the files, and its timeline.pftrace track (0: none). */
+struct tl_track {
+	uint64_t key;
+	uint64_t uuid;
 };
 
 /* The text ","pid":P,"tid":T,"ts":" of a track (begin_event). */
@@ -116,7 +131,10 @@ struct tl_process {
 	int64_t vpid;
 	size_t rank;
 	struct dt_out out;
-	bool writing;                /* out is open and has not failed to */
+	bool json;                   /* out (the JSON) is open */
+	uint64_t json_events;        /* events written to it */
+	struct dt_pftrace *pf;       /* timeline.pftrace, or NULL */
+	bool writing;                /* json or pf */
 	bool first;                  /* no event written yet */
 	struct tl_track_text tracks[TRACK_TEXTS];
 	size_t next_track;           /* the one replaced next */
@@ -129,9 +147,9 @@ struct tl_process {
 	struct dt_u64map pending_head;   /* correlation -> first pending */
 	struct tl_pending *pending;
 	size_t n_pending, cap_pending;
-	int64_t *threads;                /* host tracks named so far */
+	struct tl_track *threads;        /* host tracks named so far: vtid */
 	size_t n_threads, cap_threads;
-	uint64_t *streams;               /* GPU tracks named: device << 32 | stream */
+	struct tl_track *streams;        /* GPU tracks named: device << 32 | stream */
 	size_t n_streams, cap_streams;
 	struct tl_push *pushes;          /* open push ranges, oldest first */
 	size_t n_pushes, cap_pushes;
@@ -142,10 +160,19 @@ struct tl_process {
 	size_t n_names, cap_names;
 	bool named;                      /* process_name written with a
 	                                  * program's name */
+	bool windowed;                   /* only [win_start, win_end] */
+	uint64_t win_start, win_end;
+};
+
+/* A process's window, given before its first event. */
+struct tl_window {
+	int64_t vpid;
+	uint64_t start, end;
 };
 
 struct dt_timeline {
 	char dir[4096];
+	struct dt_timeline_formats formats;
 	char *step_range;            /* the range whose occurrences are steps */
 	uint64_t next_flow;
 	uint64_t last_ts;            /* the latest time seen: ends open things */
@@ -153,7 +180,22 @@ struct dt_timeline {
 	struct tl_process *processes;
 	size_t n_processes, cap_processes;
 	size_t last_process;
+	struct tl_window *windows;
+	size_t n_windows, cap_windows;
 };
+
+/* Whether [start, end] lies inside p's window (GPU work; calls by their
+ * return). */
+static bool inside(const struct tl_process *p, uint64_t start, uint64_t end)
+{
+	return !p->windowed || (start >= p->win_start && end <= p->win_end);
+}
+
+/* Whether [start, end] meets p's window (ranges, tensor lifetimes). */
+static bool meets(const struct tl_process *p, uint64_t start, uint64_t end)
+{
+	return !p->windowed || (end >= p->win_start && start <= p->win_end);
+}
 
 /* ---- JSON output ------------------------------------------------------ */
 
@@ -283,6 +325,7 @@ static void begin_event(struct tl_process *tp, char ph, int64_t pid,
 		int64_t tid, uint64_t ts)
 {
 	char *p = dt_out_room(&tp->out, EVENT_HEAD_ROOM);
+	tp->json_events++;
 	if (!tp->first)
 		*p++ = ',';
 	tp->first = false;
@@ -317,28 +360,48 @@ static void put_int_arg(struct dt_out *f, bool *first, const char *key, int64_t 
 
 /* ---- per-process state ------------------------------------------------- */
 
+/* suffix: JSON_SUFFIX or PFTRACE_SUFFIX */
 static void partial_path(const struct dt_timeline *tl, int64_t vpid,
-		char *path, size_t size)
+		const char *suffix, char *path, size_t size)
 {
-	snprintf(path, size, "%s/" PARTIAL_PREFIX "%lld" PARTIAL_SUFFIX,
-			tl->dir, (long long)vpid);
+	snprintf(path, size, "%s/" PARTIAL_PREFIX "%lld%s" PARTIAL,
+			tl->dir, (long long)vpid, suffix);
 }
 
 static void open_file(struct dt_timeline *tl, struct tl_process *p)
 {
 	char path[4200];
-	partial_path(tl, p->vpid, path, sizeof(path));
-	if (dt_out_open(&p->out, path, tl->n_processes <= THREADED_WRITERS) != 0) {
+	bool threaded = tl->n_processes <= THREADED_WRITERS;
+	if (tl->formats.pftrace) {
+		partial_path(tl, p->vpid, PFTRACE_SUFFIX, path, sizeof(path));
+		p->pf = dt_pftrace_open(path, threaded, p->vpid);
+		if (!p->pf) {
+			if (!tl->error)
+				tl->error = errno ? errno : EIO;
+			return;
+		}
+		p->writing = true;
+	}
+	if (!tl->formats.json)
+		return;
+	partial_path(tl, p->vpid, JSON_SUFFIX, path, sizeof(path));
+	if (dt_out_open(&p->out, path, threaded) != 0) {
 		if (!tl->error)
 			tl->error = errno ? errno : EIO;
 		return;
 	}
+	p->json = true;
 	p->writing = true;
 	p->first = true;
 	struct dt_out *f = &p->out;
-	/* The rank on the first line, with the space HTA's pattern wants. */
-	put(f, "{\"schemaVersion\":1,\"distributedInfo\":{\"rank\": ");
-	dt_out_u64(f, p->rank);
+	/* The rank on the first line, with the space HTA's pattern wants;
+	 * the index for now, in room for any rank: the one the launcher
+	 * gave, known once the process's status event has come, goes over
+	 * it when the file is closed (patch_rank). */
+	put(f, RANK_PREFIX);
+	char rank[RANK_WIDTH + 1];
+	snprintf(rank, sizeof(rank), "%-*zu", RANK_WIDTH, p->rank);
+	put(f, rank);
 	put(f, "},\"displayTimeUnit\":\"ns\",\"otherData\":{\"generator\":"
 			"\"dnntrace-analyze\",\"version\":\"" DNNTRACE_VERSION
 			"\",\"pid\":");
@@ -364,6 +427,12 @@ static struct tl_process *process_of(struct dt_timeline *tl, int64_t vpid)
 	memset(p, 0, sizeof(*p));
 	p->vpid = vpid;
 	p->rank = tl->n_processes - 1;
+	for (size_t i = 0; i < tl->n_windows; i++)
+		if (tl->windows[i].vpid == vpid) {
+			p->windowed = true;
+			p->win_start = tl->windows[i].start;
+			p->win_end = tl->windows[i].end;
+		}
 	tl->last_process = tl->n_processes - 1;
 	open_file(tl, p);
 	return p;
@@ -376,7 +445,7 @@ static struct tl_device *device_of(struct tl_process *p, int32_t device)
 			return &p->devices[i];
 	struct tl_device *d = DT_PUSH_SLOT(p->devices, p->n_devices,
 			p->cap_devices);
-	*d = (struct tl_device){device, 0};
+	*d = (struct tl_device){.device = device};
 	return d;
 }
 
@@ -384,6 +453,10 @@ static struct tl_device *device_of(struct tl_process *p, int32_t device)
  * first thread's until the main one shows up), else "process <vpid>". */
 static void name_process(struct tl_process *p, const char *program)
 {
+	if (p->pf && program)
+		dt_pftrace_name_process(p->pf, program);
+	if (!p->json)
+		return;
 	struct dt_out *f = &p->out;
 	begin_event(p, 'M', p->vpid, 0, 0);
 	put(f, ",\"name\":\"process_name\",\"args\":{\"name\":");
@@ -409,17 +482,30 @@ static void thread_named(struct dt_model *m, struct tl_process *p,
 	p->named = true;
 }
 
-/* Names a host thread's track the first time it is used. */
-static void name_thread(struct tl_process *p, int64_t tid)
+/* Names a host thread's track the first time it is used; its pftrace
+ * track (0 without one). */
+static uint64_t name_thread(struct tl_process *p, int64_t tid)
 {
 	for (size_t i = 0; i < p->n_threads; i++)
-		if (p->threads[i] == tid)
-			return;
-	*DT_PUSH_SLOT(p->threads, p->n_threads, p->cap_threads) = tid;
+		if (p->threads[i].key == (uint64_t)tid)
+			return p->threads[i].uuid;
 	const char *program = NULL;
 	for (size_t i = 0; i < p->n_names && !program; i++)
 		if (p->names[i].vtid == tid)
 			program = p->names[i].name;
+	uint64_t track = 0;
+	if (p->pf) {
+		char name[320];
+		snprintf(name, sizeof(name), "%s %lld%s%.256s%s",
+				tid == p->vpid ? "main thread" : "thread",
+				(long long)tid, program ? " (" : "",
+				program ? program : "", program ? ")" : "");
+		track = dt_pftrace_thread_track(p->pf, tid, name);
+	}
+	*DT_PUSH_SLOT(p->threads, p->n_threads, p->cap_threads) =
+		(struct tl_track){(uint64_t)tid, track};
+	if (!p->json)
+		return track;
 	struct dt_out *f = &p->out;
 	begin_event(p, 'M', p->vpid, tid, 0);
 	put(f, ",\"name\":\"thread_name\",\"args\":{\"name\":\"");
@@ -442,21 +528,38 @@ static void name_thread(struct tl_process *p, int64_t tid)
 	put(f, ",\"name\":\"thread_sort_index\",\"args\":{\"sort_index\":");
 	dt_out_i64(f, tid == p->vpid ? 0 : 1);
 	put(f, "}}");
+	return track;
 }
 
 /* Names a GPU stream's track (pid = device, tid = stream, as Kineto),
- * and the device's process the first time it is used. */
-static void name_stream(struct tl_process *p, uint32_t device, uint32_t stream)
+ * and the device's process the first time it is used; its pftrace
+ * track ("stream S" under "GPU D" under the process), 0 without one. */
+static uint64_t name_stream(struct tl_process *p, uint32_t device,
+		uint32_t stream)
 {
 	uint64_t key = (uint64_t)device << 32 | stream;
 	bool device_named = false;
 	for (size_t i = 0; i < p->n_streams; i++) {
-		if (p->streams[i] == key)
-			return;
-		device_named |= p->streams[i] >> 32 == device;
+		if (p->streams[i].key == key)
+			return p->streams[i].uuid;
+		device_named |= p->streams[i].key >> 32 == device;
 	}
-	*DT_PUSH_SLOT(p->streams, p->n_streams, p->cap_streams) = key;
-	device_of(p, (int32_t)device);
+	struct tl_device *d = device_of(p, (int32_t)device);
+	uint64_t track = 0;
+	if (p->pf) {
+		char name[40];
+		if (!d->gpu_track) {
+			snprintf(name, sizeof(name), "GPU %u", device);
+			d->gpu_track = dt_pftrace_track(p->pf,
+					dt_pftrace_process_track(p->pf), name);
+		}
+		snprintf(name, sizeof(name), "stream %u", stream);
+		track = dt_pftrace_track(p->pf, d->gpu_track, name);
+	}
+	*DT_PUSH_SLOT(p->streams, p->n_streams, p->cap_streams) =
+		(struct tl_track){key, track};
+	if (!p->json)
+		return track;
 	struct dt_out *f = &p->out;
 	if (!device_named) {
 		begin_event(p, 'M', device, 0, 0);
@@ -478,6 +581,7 @@ static void name_stream(struct tl_process *p, uint32_t device, uint32_t stream)
 	put(f, ",\"name\":\"thread_name\",\"args\":{\"name\":\"stream ");
 	dt_out_u64(f, stream);
 	put(f, "\"}}");
+	return track;
 }
 
 static void remember_call(struct tl_process *p, uint64_t call_id,
@@ -490,9 +594,32 @@ static void remember_call(struct tl_process *p, uint64_t call_id,
 		(struct tl_call){vtid, ts};
 }
 
+/* The pftrace track of counter what ("live bytes" or "active bytes")
+ * of device, described the first time (0: no pftrace). */
+static uint64_t counter_track(struct tl_process *p, const char *what,
+		int64_t device)
+{
+	if (!p->pf)
+		return 0;
+	struct tl_device *d = device_of(p, (int32_t)device);
+	uint64_t *track = what[0] == 'l' ? &d->live_track : &d->active_track;
+	if (!*track) {
+		char name[64];
+		snprintf(name, sizeof(name), "%s (device %lld)", what,
+				(long long)device);
+		*track = dt_pftrace_counter_track(p->pf,
+				dt_pftrace_process_track(p->pf), name);
+	}
+	return *track;
+}
+
+/* A counter's value in the JSON (in the pftrace a slice's packet
+ * carries it: dt_pf_slice's counters). */
 static void counter(struct tl_process *p, const char *what, int64_t device,
 		uint64_t ts, uint64_t bytes)
 {
+	if (!p->json)
+		return;
 	struct dt_out *f = &p->out;
 	begin_event(p, 'C', p->vpid, -1, ts);
 	put(f, ",\"name\":\"");
@@ -509,6 +636,8 @@ static void counter(struct tl_process *p, const char *what, int64_t device,
 static void tensor_lifetime(struct tl_process *p, int64_t vtid,
 		const struct dt_tensor *t, uint64_t end)
 {
+	if (!meets(p, t->alloc_ns, end))
+		return;
 	struct dt_out *f = &p->out;
 	char fallback[32];
 	const char *name = t->name;
@@ -517,6 +646,25 @@ static void tensor_lifetime(struct tl_process *p, int64_t vtid,
 				(long long)t->id);
 		name = fallback;
 	}
+	if (p->pf) {
+		/* lanes (lifetimes overlap without nesting), all named
+		 * "tensors": Perfetto shows them as one group */
+		struct dt_pf_arg args[4] = {
+			{"tensor", DT_PF_INT, (uint64_t)t->id, NULL},
+			{"bytes", DT_PF_UINT, t->bytes, NULL},
+			{"device", DT_PF_INT, (uint64_t)(int64_t)t->device, NULL},
+			{"addr", DT_PF_POINTER, t->ptr, NULL}};
+		uint64_t last = end > t->alloc_ns ? end : t->alloc_ns;
+		struct dt_pf_slice slice = {
+			.track = dt_pftrace_lane(p->pf, DT_PF_TENSOR_LANES,
+					"tensors", t->alloc_ns, last),
+			.start = t->alloc_ns, .end = last,
+			.category = "tensor", .name = name,
+			.args = args, .n_args = t->ptr ? 4 : 3};
+		dt_pftrace_slice(p->pf, &slice);
+	}
+	if (!p->json)
+		return;
 	for (int half = 0; half < 2; half++) {
 		begin_event(p, half ? 'e' : 'b', p->vpid, vtid,
 				half ? end : t->alloc_ns);
@@ -544,7 +692,33 @@ static void tensor_lifetime(struct tl_process *p, int64_t vtid,
 	}
 }
 
-/* The async id of an NVTX start/end range: its index in the process. */
+/* An NVTX start/end range [r's start, end]: in JSON an async pair
+ * whose id is its index in the process, in pftrace a track of its own
+ * lane (named "NVTX ranges", as the tensors'). */
+static void range_event(struct tl_process *p, char ph, uint64_t ts,
+		const struct dt_range *r, size_t index);
+static void range_async(struct tl_process *p, const struct dt_range *r,
+		size_t index, uint64_t end)
+{
+	if (!meets(p, r->start_ns, end))
+		return;
+	if (p->pf) {
+		struct dt_pf_arg domain = {"domain", DT_PF_STRING, 0, r->domain};
+		uint64_t last = end > r->start_ns ? end : r->start_ns;
+		struct dt_pf_slice slice = {
+			.track = dt_pftrace_lane(p->pf, DT_PF_RANGE_LANES,
+					"NVTX ranges", r->start_ns, last),
+			.start = r->start_ns, .end = last,
+			.category = "user_annotation", .name = r->name,
+			.args = &domain, .n_args = r->domain ? 1 : 0};
+		dt_pftrace_slice(p->pf, &slice);
+	}
+	if (!p->json)
+		return;
+	range_event(p, 'b', r->start_ns, r, index);
+	range_event(p, 'e', end, r, index);
+}
+
 static void range_event(struct tl_process *p, char ph, uint64_t ts,
 		const struct dt_range *r, size_t index)
 {
@@ -608,14 +782,119 @@ static uint64_t tensor_bytes(const struct dt_process *mp, const int64_t *ids,
 	return bytes;
 }
 
+/* The flow id of a call's arrows in timeline.pftrace (0: none). */
+static uint64_t call_flow(uint64_t call_id)
+{
+	return call_id == DT_MAP_EMPTY ? 0 : call_id + 1;
+}
+
+/* A call's slice in timeline.pftrace: the JSON's args, but the call's
+ * id once (the JSON repeats it as correlation and External id for
+ * HTA) and not the kernel's name (the arrow's end has it). Its flow
+ * starts here; it shows once a GPU slice takes it up. */
+struct tl_live {              /* the live bytes an alloc or free sets */
+	bool changed;
+	int32_t device;
+	uint64_t bytes;
+};
+
+static void host_call_pftrace(struct tl_process *p, uint64_t track,
+		const struct dt_process *mp, const struct dt_event *e,
+		const char *name, const char *category, uint64_t start,
+		const struct tl_live *live)
+{
+	struct dt_pf_arg args[8];
+	size_t n = 0;
+	char tensors[256];
+	const struct dt_tensor *t;
+	switch (e->kind) {
+	case DT_EVENT_ALLOC:
+		args[n++] = (struct dt_pf_arg){"bytes", DT_PF_UINT, e->bytes, NULL};
+		args[n++] = (struct dt_pf_arg){"tensor", DT_PF_INT,
+			(uint64_t)e->tensor, NULL};
+		args[n++] = (struct dt_pf_arg){"device", DT_PF_INT,
+			(uint64_t)(int64_t)e->device, NULL};
+		break;
+	case DT_EVENT_FREE:
+		args[n++] = (struct dt_pf_arg){"tensor", DT_PF_INT,
+			(uint64_t)e->tensor, NULL};
+		t = e->tensor >= 0 ? dt_process_find_tensor(mp, e->tensor) : NULL;
+		if (t)
+			args[n++] = (struct dt_pf_arg){"bytes", DT_PF_UINT,
+				t->bytes, NULL};
+		break;
+	case DT_EVENT_MEMCPY:
+		args[n++] = (struct dt_pf_arg){"bytes", DT_PF_UINT, e->bytes, NULL};
+		args[n++] = (struct dt_pf_arg){"dst_tensor", DT_PF_INT,
+			(uint64_t)e->tensor, NULL};
+		args[n++] = (struct dt_pf_arg){"src_tensor", DT_PF_INT,
+			(uint64_t)e->src_tensor, NULL};
+		break;
+	case DT_EVENT_MEMSET:
+		args[n++] = (struct dt_pf_arg){"bytes", DT_PF_UINT, e->bytes, NULL};
+		args[n++] = (struct dt_pf_arg){"tensor", DT_PF_INT,
+			(uint64_t)e->tensor, NULL};
+		break;
+	case DT_EVENT_GRAPH_LAUNCH:
+		break;
+	default:             /* launches, library calls */
+		if (e->n_tensors) {
+			size_t len = 0;
+			tensors[0] = '\0';
+			for (uint32_t i = 0; i < e->n_tensors &&
+					len + 24 < sizeof(tensors); i++)
+				len += (size_t)snprintf(tensors + len,
+						sizeof(tensors) - len, "%s%lld",
+						i ? "," : "",
+						(long long)e->tensors[i]);
+			args[n++] = (struct dt_pf_arg){"tensors", DT_PF_STRING,
+				0, tensors};
+			args[n++] = (struct dt_pf_arg){"bytes", DT_PF_UINT,
+				tensor_bytes(mp, e->tensors, e->n_tensors), NULL};
+		}
+		break;
+	}
+	bool calls_gpu = e->kind != DT_EVENT_ALLOC && e->kind != DT_EVENT_FREE;
+	if (calls_gpu) {
+		args[n++] = (struct dt_pf_arg){"correlation", DT_PF_UINT,
+			e->call_id, NULL};
+		if (e->stream)
+			args[n++] = (struct dt_pf_arg){"stream", DT_PF_POINTER,
+				e->stream, NULL};
+	}
+	if (e->result)
+		args[n++] = (struct dt_pf_arg){"result", DT_PF_INT,
+			(uint64_t)(int64_t)e->result, NULL};
+	struct dt_pf_slice slice = {
+		.track = track, .start = start, .end = e->ts,
+		.category = category, .name = name, .args = args, .n_args = n,
+		.flow_out = calls_gpu ? call_flow(e->call_id) : 0};
+	if (live->changed) {
+		slice.end_counter_track = counter_track(p, "live bytes",
+				live->device);
+		slice.end_counter = (int64_t)live->bytes;
+	}
+	dt_pftrace_slice(p->pf, &slice);
+}
+
+/* A host call's slice; live: the live bytes it sets (its end's time). */
 static void host_call(struct tl_process *p, const struct dt_process *mp,
-		const struct dt_event *e)
+		const struct dt_event *e, const struct tl_live *live)
 {
 	struct dt_out *f = &p->out;
 	uint64_t start = e->start_ns && e->start_ns <= e->ts ? e->start_ns : e->ts;
 	uint64_t end = e->ts;
 	const char *name = call_name(e);
-	name_thread(p, e->vtid);
+	/* in the window when it returned in it (the time the trace
+	 * stamps a call by, as the window's own kernel calls) */
+	if (!inside(p, end, end))
+		return;          /* outside the window: no slice, no arrow */
+	uint64_t track = name_thread(p, e->vtid);
+	if (p->pf)
+		host_call_pftrace(p, track, mp, e, name, call_category(e, name),
+				start, live);
+	if (!p->json)
+		goto remember;
 	begin_event(p, 'X', e->vpid, e->vtid, start);
 	put(f, ",\"dur\":");
 	put_dur(f, start, end);
@@ -680,33 +959,48 @@ static void host_call(struct tl_process *p, const struct dt_process *mp,
 	}
 	put_int_arg(f, &first, "result", e->result);
 	put(f, "}}");
+	if (live->changed)
+		counter(p, "live bytes", live->device, e->ts, live->bytes);
+remember:
 	if (e->kind == DT_EVENT_ALLOC || e->kind == DT_EVENT_FREE)
 		return;
 	remember_call(p, e->call_id, e->vtid, start);
 }
 
-/* Allocations and frees of tensors move the live counter; a free ends
- * the tensor's lifetime. The model has already taken the event. */
-static void tensor_change(struct tl_process *p, const struct dt_process *mp,
+/* The tensor an alloc or free event made or ended (the model has
+ * already taken the event), NULL for a failed call, a second free, or
+ * an event about another tensor. */
+static const struct dt_tensor *changed_tensor(const struct dt_process *mp,
 		const struct dt_event *e)
 {
 	if (e->result != 0 || e->tensor < 0)
-		return;
+		return NULL;
 	const struct dt_tensor *t = dt_process_find_tensor(mp, e->tensor);
 	if (!t || !t->allocated)
-		return;
-	uint64_t *live = &device_of(p, t->device)->live;
-	if (e->kind == DT_EVENT_ALLOC) {
-		if (t->alloc_ns != e->ts)
-			return;              /* not this event's tensor */
-		*live += t->bytes;
-	} else {
-		if (t->free_ns != e->ts)
-			return;              /* a second free: already closed */
-		*live -= *live < t->bytes ? *live : t->bytes;
-		tensor_lifetime(p, e->vtid, t, e->ts);
+		return NULL;
+	if (e->kind == DT_EVENT_ALLOC)
+		return t->alloc_ns == e->ts ? t : NULL;
+	return t->free_ns == e->ts ? t : NULL;
+}
+
+/* Allocations and frees of tensors move the live counter (written with
+ * the call's slice); a free ends the tensor's lifetime. */
+static void alloc_or_free(struct tl_process *p, const struct dt_process *mp,
+		const struct dt_event *e)
+{
+	const struct dt_tensor *t = changed_tensor(mp, e);
+	struct tl_live live = {0};
+	if (t) {
+		uint64_t *bytes = &device_of(p, t->device)->live;
+		if (e->kind == DT_EVENT_ALLOC)
+			*bytes += t->bytes;
+		else
+			*bytes -= *bytes < t->bytes ? *bytes : t->bytes;
+		live = (struct tl_live){true, t->device, *bytes};
 	}
-	counter(p, "live bytes", t->device, e->ts, *live);
+	host_call(p, mp, e, &live);
+	if (t && e->kind == DT_EVENT_FREE)
+		tensor_lifetime(p, e->vtid, t, e->ts);
 }
 
 /* ---- GPU work and its links -------------------------------------------- */
@@ -772,15 +1066,57 @@ static void gpu_slice(struct dt_timeline *tl, struct tl_process *p,
 {
 	struct dt_out *f = &p->out;
 	bool kernel = w->kind == DT_EVENT_GPU_KERNEL;
-	name_stream(p, w->device, w->stream);
+	if (!inside(p, w->start, w->end))
+		return;
+	uint64_t track = name_stream(p, w->device, w->stream);
+	const char *category = kernel ? "kernel" :
+		w->kind == DT_EVENT_GPU_MEMSET ? "gpu_memset" : "gpu_memcpy";
+	const char *name = kernel ? w->name : w->kind == DT_EVENT_GPU_MEMSET ?
+		"Memset (Device)" : copy_name(w->copy_kind);
+	uint64_t i;
+	bool arrow = call_id != DT_MAP_EMPTY &&
+		dt_u64map_get(&p->call_index, call_id, &i);
+	if (p->windowed && call_id != DT_MAP_EMPTY && !arrow)
+		return;      /* a window's GPU work comes with its call */
+	/* a kernel whose call is known: the bytes of that call's tensors
+	 * are active while it runs */
+	bool active = arrow && kernel;
+	uint64_t active_bytes = active ? call_tensor_bytes(mp, call_id) : 0;
+	if (p->pf) {
+		/* the JSON's args less the device and stream (its track's),
+		 * the repeats of the call's id and the bandwidth (bytes and
+		 * duration give it) */
+		struct dt_pf_arg args[3] = {
+			{"correlation_id", DT_PF_UINT, w->correlation, NULL}};
+		size_t n = 1;
+		if (call_id != DT_MAP_EMPTY)
+			args[n++] = (struct dt_pf_arg){"correlation", DT_PF_UINT,
+				call_id, NULL};
+		if (!kernel)
+			args[n++] = (struct dt_pf_arg){"bytes", DT_PF_UINT,
+				w->bytes, NULL};
+		/* the call's flow arrives here (and goes on to the call's
+		 * next GPU slice, if any: Perfetto's flows are chains) */
+		struct dt_pf_slice slice = {
+			.track = track, .start = w->start, .end = w->end,
+			.category = category, .name = name, .args = args,
+			.n_args = n, .flow_in = arrow ? call_flow(call_id) : 0};
+		if (active) {
+			slice.begin_counter_track = slice.end_counter_track =
+				counter_track(p, "active bytes", w->device);
+			slice.begin_counter = (int64_t)active_bytes;
+		}
+		dt_pftrace_slice(p->pf, &slice);
+	}
+	if (!p->json)
+		return;
 	begin_event(p, 'X', w->device, w->stream, w->start);
 	put(f, ",\"dur\":");
 	put_dur(f, w->start, w->end);
-	put(f, kernel ? ",\"cat\":\"kernel\"" :
-			w->kind == DT_EVENT_GPU_MEMSET ? ",\"cat\":\"gpu_memset\"" :
-			",\"cat\":\"gpu_memcpy\"");
-	put_name(f, "name", kernel ? w->name : w->kind == DT_EVENT_GPU_MEMSET ?
-			"Memset (Device)" : copy_name(w->copy_kind));
+	put(f, ",\"cat\":\"");
+	put(f, category);
+	dt_out_c(f, '"');
+	put_name(f, "name", name);
 	put(f, ",\"args\":{");
 	bool first = true;
 	put_int_arg(f, &first, "device", w->device);
@@ -799,15 +1135,11 @@ static void gpu_slice(struct dt_timeline *tl, struct tl_process *p,
 				ns ? (double)w->bytes / (double)ns : 0.0);
 	}
 	put(f, "}}");
-	uint64_t i;
-	if (call_id == DT_MAP_EMPTY ||
-	    !dt_u64map_get(&p->call_index, call_id, &i))
-		return;      /* its call came after its record: no arrow */
-	flow(tl, p, &p->calls[i], w);
-	if (!kernel)
+	if (arrow)   /* none when its call came after its record */
+		flow(tl, p, &p->calls[i], w);
+	if (!active)
 		return;
-	counter(p, "active bytes", w->device, w->start,
-			call_tensor_bytes(mp, call_id));
+	counter(p, "active bytes", w->device, w->start, active_bytes);
 	counter(p, "active bytes", w->device, w->end, 0);
 }
 
@@ -878,13 +1210,35 @@ static void range_slice(struct dt_timeline *tl, struct tl_process *p,
 		uint64_t start, uint64_t end)
 {
 	struct dt_out *f = &p->out;
+	bool step = is_step(tl, name);
+	if (step)
+		p->steps++;          /* numbered in the whole trace */
+	if (!meets(p, start, end))
+		return;
+	if (p->pf) {
+		char step_name[40];
+		snprintf(step_name, sizeof(step_name), "ProfilerStep#%llu",
+				(unsigned long long)p->steps);
+		struct dt_pf_arg args[2] = {
+			{"domain", DT_PF_STRING, 0, domain},
+			{"range", DT_PF_STRING, 0, name}};
+		struct dt_pf_slice slice = {
+			.track = name_thread(p, vtid), .start = start,
+			.end = end, .category = "user_annotation",
+			.name = step ? step_name : name,
+			.args = domain ? args : args + 1,
+			.n_args = (domain ? 1 : 0) + step};
+		dt_pftrace_slice(p->pf, &slice);
+	}
+	if (!p->json)
+		return;
 	begin_event(p, 'X', p->vpid, vtid, start);
 	put(f, ",\"dur\":");
 	put_dur(f, start, end);
 	put(f, ",\"cat\":\"user_annotation\",\"name\":");
-	if (is_step(tl, name)) {
+	if (step) {
 		put(f, "\"ProfilerStep#");
-		dt_out_u64(f, ++p->steps);
+		dt_out_u64(f, p->steps);
 		put(f, "\",\"args\":{\"range\":");
 		json_string(f, name);
 		put(f, ",\"domain\":");
@@ -935,8 +1289,7 @@ static void nvtx(struct dt_timeline *tl, struct tl_process *p,
 				range_slice(tl, p, r->vtid, r->name, r->domain,
 						r->start_ns, r->end_ns);
 			} else {
-				range_event(p, 'b', r->start_ns, r, range);
-				range_event(p, 'e', e->ts, r, range);
+				range_async(p, r, range, e->ts);
 			}
 		}
 		break;
@@ -948,7 +1301,7 @@ static void nvtx(struct dt_timeline *tl, struct tl_process *p,
 /* ---- the pass ------------------------------------------------------------ */
 
 struct dt_timeline *dt_timeline_open(const char *out_dir,
-		const char *step_range)
+		const char *step_range, struct dt_timeline_formats formats)
 {
 	struct dt_timeline *tl = dt_xcalloc(1, sizeof(*tl));
 	if (strlen(out_dir) >= sizeof(tl->dir) - 64) {
@@ -957,8 +1310,35 @@ struct dt_timeline *dt_timeline_open(const char *out_dir,
 		return NULL;
 	}
 	strcpy(tl->dir, out_dir);
+	tl->formats = formats;
+	if (!formats.pftrace)
+		tl->formats.json_max_events = 0;
 	tl->step_range = step_range ? dt_xstrdup(step_range) : NULL;
 	return tl;
+}
+
+/* The JSON of a large trace: too large to load where JSON is read
+ * (chrome://tracing, Perfetto UI's JSON import), so it is left to the
+ * pftrace, which has the same slices, and said so. */
+static void give_up_json(struct dt_timeline *tl, struct tl_process *p)
+{
+	char path[4200];
+	dt_out_close(&p->out);
+	p->json = false;
+	partial_path(tl, p->vpid, JSON_SUFFIX, path, sizeof(path));
+	unlink(path);
+	fprintf(stderr, "dnntrace-analyze: the JSON timeline of process %lld "
+			"is left out past %llu events (too large to load); "
+			"the .pftrace has them all (--timeline both writes "
+			"both)\n", (long long)p->vpid,
+			(unsigned long long)tl->formats.json_max_events);
+}
+
+void dt_timeline_window(struct dt_timeline *tl, int64_t vpid, uint64_t start,
+		uint64_t end)
+{
+	*DT_PUSH_SLOT(tl->windows, tl->n_windows, tl->cap_windows) =
+		(struct tl_window){vpid, start, end};
 }
 
 void dt_timeline_on_event(struct dt_timeline *tl, struct dt_model *m,
@@ -973,15 +1353,14 @@ void dt_timeline_on_event(struct dt_timeline *tl, struct dt_model *m,
 	switch (e->kind) {
 	case DT_EVENT_ALLOC:
 	case DT_EVENT_FREE:
-		host_call(p, mp, e);
-		tensor_change(p, mp, e);
+		alloc_or_free(p, mp, e);
 		break;
 	case DT_EVENT_MEMCPY:
 	case DT_EVENT_MEMSET:
 	case DT_EVENT_LAUNCH:
 	case DT_EVENT_GRAPH_LAUNCH:
 	case DT_EVENT_LIB_CALL:
-		host_call(p, mp, e);
+		host_call(p, mp, e, &(struct tl_live){0});
 		break;
 	case DT_EVENT_GPU_KERNEL:
 	case DT_EVENT_GPU_MEMCPY:
@@ -1000,6 +1379,9 @@ void dt_timeline_on_event(struct dt_timeline *tl, struct dt_model *m,
 	default:             /* never handed here (report/pass_hooks.h) */
 		break;
 	}
+	if (p->json && tl->formats.json_max_events &&
+	    p->json_events > tl->formats.json_max_events)
+		give_up_json(tl, p);
 }
 
 void dt_timeline_thread_name(struct dt_timeline *tl, struct dt_model *m,
@@ -1016,6 +1398,10 @@ static void free_timeline(struct dt_timeline *tl)
 		struct tl_process *p = &tl->processes[i];
 		dt_u64map_free(&p->call_index);
 		dt_u64map_free(&p->pending_head);
+		if (p->json)
+			dt_out_close(&p->out);
+		if (p->pf)
+			dt_pftrace_close(p->pf);
 		free(p->calls);
 		free(p->pending);
 		free(p->threads);
@@ -1025,8 +1411,29 @@ static void free_timeline(struct dt_timeline *tl)
 		free(p->names);
 	}
 	free(tl->processes);
+	free(tl->windows);
 	free(tl->step_range);
 	free(tl);
+}
+
+/* The launcher's rank over the index in the closed JSON of process p
+ * (its status event comes after the file's first line). */
+static int patch_rank(const struct dt_timeline *tl, const struct tl_process *p,
+		int rank)
+{
+	char path[4200], text[RANK_WIDTH + 1];
+	partial_path(tl, p->vpid, JSON_SUFFIX, path, sizeof(path));
+	snprintf(text, sizeof(text), "%-*d", RANK_WIDTH, rank);
+	int fd = open(path, O_WRONLY);
+	if (fd < 0)
+		return -1;
+	ssize_t n = pwrite(fd, text, RANK_WIDTH, (off_t)strlen(RANK_PREFIX));
+	int rc = n == RANK_WIDTH ? 0 : -1;
+	if (n >= 0 && n != RANK_WIDTH)
+		errno = EIO;
+	if (close(fd) != 0)
+		rc = -1;
+	return rc;
 }
 
 /* Ends what is still open, the events list, and the file of process p. */
@@ -1048,9 +1455,7 @@ static int finish_process(struct dt_timeline *tl, struct tl_process *p,
 		for (size_t r = 0; r < mp->n_ranges; r++)
 			if (mp->ranges[r].by_id &&
 			    mp->ranges[r].end_ns == DT_NO_TIME) {
-				range_event(p, 'b', mp->ranges[r].start_ns,
-						&mp->ranges[r], r);
-				range_event(p, 'e', end, &mp->ranges[r], r);
+				range_async(p, &mp->ranges[r], r, end);
 			}
 		for (size_t t = 0; t < mp->n_tensors; t++) {
 			const struct dt_tensor *tensor = &mp->tensors[t];
@@ -1060,6 +1465,15 @@ static int finish_process(struct dt_timeline *tl, struct tl_process *p,
 	}
 	if (!p->named)
 		name_process(p, NULL);
+	int rc = 0;
+	if (p->pf) {
+		rc = dt_pftrace_close(p->pf);
+		p->pf = NULL;
+	}
+	p->writing = false;
+	if (!p->json)
+		return rc;
+	p->json = false;
 	put(f, "\n],\"deviceProperties\":[");
 	for (size_t d = 0; d < p->n_devices; d++) {
 		put(f, d ? ",{\"id\":" : "{\"id\":");
@@ -1069,8 +1483,10 @@ static int finish_process(struct dt_timeline *tl, struct tl_process *p,
 		put(f, "\"}");
 	}
 	put(f, "]}\n");
-	p->writing = false;
-	return dt_out_close(f);
+	int json_rc = dt_out_close(f);
+	if (json_rc == 0 && mp && mp->rank >= 0)
+		json_rc = patch_rank(tl, p, mp->rank);
+	return rc ? rc : json_rc;
 }
 
 int dt_timeline_close(struct dt_timeline *tl, const struct dt_model *m,
@@ -1087,15 +1503,23 @@ int dt_timeline_close(struct dt_timeline *tl, const struct dt_model *m,
 			tl->error = errno ? errno : EIO;
 	}
 	for (size_t i = 0; i < tl->n_processes && !tl->error; i++) {
-		char from[4200], to[4200];
-		partial_path(tl, tl->processes[i].vpid, from, sizeof(from));
-		if (tl->n_processes == 1)
-			snprintf(to, sizeof(to), "%s/timeline.json", tl->dir);
-		else
-			snprintf(to, sizeof(to), "%s/" PARTIAL_PREFIX "%lld.json",
-					tl->dir, (long long)tl->processes[i].vpid);
-		if (rename(from, to) != 0)
-			tl->error = errno;
+		for (int pftrace = 0; pftrace < 2 && !tl->error; pftrace++) {
+			const char *suffix = pftrace ? PFTRACE_SUFFIX : JSON_SUFFIX;
+			char from[4200], to[4200];
+			partial_path(tl, tl->processes[i].vpid, suffix, from,
+					sizeof(from));
+			if (access(from, F_OK) != 0)
+				continue;    /* not asked for, or given up */
+			if (tl->n_processes == 1)
+				snprintf(to, sizeof(to), "%s/timeline%s", tl->dir,
+						suffix);
+			else
+				snprintf(to, sizeof(to), "%s/" PARTIAL_PREFIX
+						"%lld%s", tl->dir, (long long)
+						tl->processes[i].vpid, suffix);
+			if (rename(from, to) != 0)
+				tl->error = errno;
+		}
 	}
 	if (tl->error) {
 		snprintf(error, error_size, "cannot write the timeline in %s: %s",
@@ -1117,10 +1541,11 @@ void dt_timeline_discard(struct dt_timeline *tl, const struct dt_model *m)
 }
 
 /* Whether name is one of the timeline's files: timeline.json,
- * timeline-pid<N>.json or either's partial. */
+ * timeline-pid<N>.json, either's partial, and the same in .pftrace. */
 static bool timeline_file(const char *name)
 {
-	if (strcmp(name, "timeline.json") == 0)
+	if (strcmp(name, "timeline" JSON_SUFFIX) == 0 ||
+	    strcmp(name, "timeline" PFTRACE_SUFFIX) == 0)
 		return true;
 	size_t n = strlen(PARTIAL_PREFIX);
 	if (strncmp(name, PARTIAL_PREFIX, n) != 0)
@@ -1129,8 +1554,13 @@ static bool timeline_file(const char *name)
 	if (*p == '-')
 		p++;
 	size_t digits = strspn(p, "0123456789");
-	return digits > 0 && (strcmp(p + digits, ".json") == 0 ||
-			strcmp(p + digits, PARTIAL_SUFFIX) == 0);
+	if (digits == 0)
+		return false;
+	p += digits;
+	return strcmp(p, JSON_SUFFIX) == 0 ||
+		strcmp(p, JSON_SUFFIX PARTIAL) == 0 ||
+		strcmp(p, PFTRACE_SUFFIX) == 0 ||
+		strcmp(p, PFTRACE_SUFFIX PARTIAL) == 0;
 }
 
 void dt_timeline_remove(const char *out_dir)

@@ -58,6 +58,7 @@
 
 #include "interceptors/core/dlsym_wrapper.h"
 #include "interceptors/core/kernel_names.h"
+#include "interceptors/core/process_rank.h"
 #include "interceptors/core/real_functions.h"
 #include "dnntrace_version.h"
 #include "tracepoints/dnntrace_api.h"
@@ -785,7 +786,8 @@ void cupti_session_start(void)
 		/* Asked for: no warning, and CUPTI never loaded. */
 		DNNTRACE_EMIT(dnntrace_api, status, 0, 0,
 				     "not loaded, as asked: " DNNTRACE_GPU_RECORDS_MARK "off",
-				     DNNTRACE_TRACE_FORMAT, DNNTRACE_VERSION);
+				     DNNTRACE_TRACE_FORMAT, DNNTRACE_VERSION,
+				     dnntrace_process_rank());
 		return;
 	}
 	int code = start_activity(message, sizeof(message));
@@ -793,13 +795,13 @@ void cupti_session_start(void)
 		fprintf(stderr, "dnntrace: CUPTI unavailable (%s): GPU kernel times will be "
 			"missing; API calls are still traced\n", message);
 		DNNTRACE_EMIT(dnntrace_api, status, 0, code, message, DNNTRACE_TRACE_FORMAT,
-				DNNTRACE_VERSION);
+				DNNTRACE_VERSION, dnntrace_process_rank());
 		return;
 	}
 	owner_pid = getpid();
 	atomic_store_explicit(&cupti_session_running, true, memory_order_release);
 	DNNTRACE_EMIT(dnntrace_api, status, 1, 0, message, DNNTRACE_TRACE_FORMAT,
-				DNNTRACE_VERSION);
+				DNNTRACE_VERSION, dnntrace_process_rank());
 }
 
 bool cupti_session_push_slow(uint64_t call_id)

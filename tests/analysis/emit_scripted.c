@@ -172,7 +172,11 @@ static uint64_t function_of(const char *name, bool *late)
 		announce(n_functions);
 	return n_functions;
 }
-#if DNNTRACE_TRACE_FORMAT >= 3
+#if DNNTRACE_TRACE_FORMAT >= 6
+#define STATUS(cupti_ok, code, message) \
+	lttng_ust_tracepoint(dnntrace_api, status, cupti_ok, code, message, \
+			DNNTRACE_TRACE_FORMAT, "scripted", -1)
+#elif DNNTRACE_TRACE_FORMAT >= 3
 #define STATUS(cupti_ok, code, message) \
 	lttng_ust_tracepoint(dnntrace_api, status, cupti_ok, code, message, \
 			DNNTRACE_TRACE_FORMAT, "scripted")

@@ -6,8 +6,8 @@
 # cuDNN/cuBLAS ops, their kernels, copies both ways, 127 named tensors, no
 # steps) and nvtx_steps (three train_step ranges: ProfilerStep#1..3, two
 # threads, two streams). Also: the general trace-event rules
-# (check_timeline.py), and `--range train_step:2` still names all three
-# steps (the timeline is the whole trace).
+# (check_timeline.py). A window's timeline (--range, --kernels):
+# test_timeline_window.sh.
 . "$DNNTRACE_ROOT/tests/e2e/lib.sh"
 require_built "$WORKLOADS/cnn_train" "$WORKLOADS/nvtx_steps" \
 	"$DNNTRACE_BUILD/lib/libdnntrace.so" "$DNNTRACE_BUILD/bin/dnntrace-analyze" \
@@ -30,9 +30,4 @@ for workload in cnn_train nvtx_steps; do
 		fail "$workload: trace-event rules: $(head -n 3 "$dir.rules.out")"
 done
 
-dir="$e2e_tmp/nvtx_steps"
-analyze "$dir/trace" -o "$dir/step2" --range train_step:2 >/dev/null 2>"$dir.range.err" ||
-	fail "analyze --range train_step:2 exited $?: $(tail -n 1 "$dir.range.err")"
-kineto "$dir/step2/timeline.json" "$dir/truth" 3 >"$dir.step2.out" ||
-	fail "--range train_step:2: $(head -n 3 "$dir.step2.out")"
 exit 0
