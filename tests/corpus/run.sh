@@ -159,7 +159,10 @@ while IFS='|' read -r name checkout srcdir sources extra args; do
 	if [ -d "$out/trace/$name" ] &&
 		"$root/scripts/dnntrace" analyze "$out/trace/$name" -o "$out/report/$name" \
 			>"$out/log/$name.analyze" 2>&1; then
-		counts=$(awk '/^kernels: /{k=$2} /^tensors: /{t=$2} END{printf "%s/%s", k, t}' \
+		# a report that traced nothing says so in its first line (issue 17)
+		counts=$(awk '/^kernels: /{k=$2} /^tensors: /{t=$2}
+			/^no CUDA allocation, copy or launch was traced/{none=1}
+			END{if (none) print "0/0 (no GPU calls traced)"; else printf "%s/%s", k, t}' \
 			"$out/report/$name/summary.txt")
 	elif grep -q "has no dnntrace events" "$out/log/$name.analyze" 2>/dev/null; then
 		counts="0/0 (no GPU calls traced)"
