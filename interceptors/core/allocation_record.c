@@ -9,6 +9,7 @@
 
 #include "interceptors/core/allocation_record.h"
 #include "interceptors/core/context_owner.h"
+#include "interceptors/core/cupti_session.h"
 #include "interceptors/core/event_count.h"
 #include "interceptors/core/graph_capture.h"
 #include "interceptors/core/mem_info.h"
@@ -110,9 +111,20 @@ void allocation_record_context_end(enum dnntrace_api_id api, uintptr_t context, 
 	end_owned(api, -1, context, result);
 }
 
-int64_t allocation_record_graph_alloc(int device, const void *ptr, uint64_t bytes)
+void allocation_record_mem_node(uint64_t call_id, enum dnntrace_api_id api,
+				const void *const *node, const void *ptr, uint64_t bytes,
+				int device, bool is_free, int result, uint64_t start_ns)
 {
-	return new_tensor(DNNTRACE_MEM_STREAM_ORDERED, device, ptr, bytes, true);
+	uint64_t node_id = 0;
+	int64_t tensor_id = -1;
+	if (result == 0) {
+		tensor_id = is_free ? tracer_tensor_of(ptr)
+				    : new_tensor(DNNTRACE_MEM_STREAM_ORDERED, device, ptr, bytes,
+						 true);
+		cupti_session_graph_node_id(node ? *node : NULL, &node_id);
+	}
+	DNNTRACE_EMIT(dnntrace_api, graph_mem_node, call_id, api, node_id, ptr, bytes,
+			     tensor_id, is_free, result, start_ns);
 }
 
 bool allocation_forget(const void *ptr, struct tensor_map_entry *entry)

@@ -55,13 +55,18 @@ void allocation_record_device_end(enum dnntrace_api_id api, int device, int resu
 void allocation_record_context_end(enum dnntrace_api_id api, uintptr_t context, int result);
 
 /*
- * A graph allocation (an alloc node added by hand) at ptr: a new tensor id
- * for it, entered in the map for good (its address is the allocation's at
- * every launch of the graph; frees put it back). The caller emits the
- * graph_mem_node event. Captured allocations are handled in
- * allocation_record_alloc itself.
+ * A memory node added by hand (cudaGraphAddMemAllocNode/FreeNode and the
+ * driver twins), runtime and driver alike: its dnntrace_api:graph_mem_node
+ * event. node: where the real call put the new node's handle (may be
+ * NULL). When the call worked (result 0), an alloc node's allocation at
+ * ptr becomes a tensor of its own, entered in the map for good (its
+ * address is the allocation's at every launch of the graph; frees put it
+ * back), and a free node names the tensor at ptr. Captured allocations and
+ * frees are handled in allocation_record_alloc/_free themselves.
  */
-int64_t allocation_record_graph_alloc(int device, const void *ptr, uint64_t bytes);
+void allocation_record_mem_node(uint64_t call_id, enum dnntrace_api_id api,
+				const void *const *node, const void *ptr, uint64_t bytes,
+				int device, bool is_free, int result, uint64_t start_ns);
 
 /* Before the real free: once it returns, another thread may get the address. */
 bool allocation_forget(const void *ptr, struct tensor_map_entry *entry);

@@ -155,20 +155,14 @@ DNNTRACE_TRACED_CALL(CUresult, cuGraphAddMemsetNode,
 	record_copy_node(&call, api, phGraphNode,
 			 memsetParams ? DEVICE_PTR(memsetParams->dst) : NULL, NULL, false, result))
 
-/* Memory nodes (format 5), as runtime/graphs.c records them. */
+/* Memory nodes (format 5), recorded by allocation_record_mem_node as for
+ * the runtime's. */
 static void record_mem_node(const struct traced_call *call, enum dnntrace_api_id api,
 			    const CUgraphNode *node, const void *ptr, uint64_t bytes,
 			    int device, bool is_free, CUresult result)
 {
-	uint64_t node_id = 0;
-	int64_t tensor_id = -1;
-	if (result == CUDA_SUCCESS) {
-		tensor_id = is_free ? tracer_tensor_of(ptr)
-				    : allocation_record_graph_alloc(device, ptr, bytes);
-		cupti_session_graph_node_id(node ? *node : NULL, &node_id);
-	}
-	DNNTRACE_EMIT(dnntrace_api, graph_mem_node, call->call_id, api, node_id, ptr, bytes,
-			     tensor_id, is_free, (int)result, call->start_ns);
+	allocation_record_mem_node(call->call_id, api, (const void *const *)node, ptr, bytes,
+				   device, is_free, (int)result, call->start_ns);
 }
 
 DNNTRACE_TRACED_CALL(CUresult, cuGraphAddMemAllocNode,

@@ -131,21 +131,15 @@ DNNTRACE_TRACED_CALL(cudaError_t, cudaGraphAddMemsetNode,
 			 result))
 
 /* Memory nodes (format 5): an alloc node's allocation becomes a tensor
- * of its own for good (allocation_record_graph_alloc: each launch of the
- * graph allocates it anew); a free node names the tensor it frees. */
+ * of its own for good (each launch of the graph allocates it anew); a free
+ * node names the tensor it frees. allocation_record_mem_node does both, for
+ * driver/graphs.c too. */
 static void record_mem_node(const struct traced_call *call, enum dnntrace_api_id api,
 			    const cudaGraphNode_t *node, const void *ptr, uint64_t bytes,
 			    int device, bool is_free, cudaError_t result)
 {
-	uint64_t node_id = 0;
-	int64_t tensor_id = -1;
-	if (result == cudaSuccess) {
-		tensor_id = is_free ? tracer_tensor_of(ptr)
-				    : allocation_record_graph_alloc(device, ptr, bytes);
-		cupti_session_graph_node_id(node ? *node : NULL, &node_id);
-	}
-	DNNTRACE_EMIT(dnntrace_api, graph_mem_node, call->call_id, api, node_id, ptr, bytes,
-			     tensor_id, is_free, (int)result, call->start_ns);
+	allocation_record_mem_node(call->call_id, api, (const void *const *)node, ptr, bytes,
+				   device, is_free, (int)result, call->start_ns);
 }
 
 DNNTRACE_TRACED_CALL(cudaError_t, cudaGraphAddMemAllocNode,
