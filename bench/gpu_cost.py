@@ -45,6 +45,8 @@ Environment:
   DNNTRACE_BENCH_GPU_CALLS        N of real_gpu_cost per call kind, as
                                   launch:N,alloc:N (default
                                   launch:20000,alloc:10000)
+  DNNTRACE_BENCH_GPU_BATCH        train_step.py --gpu-batch (the GPU-bound
+                                  model's batch; default train_step.py's)
   DNNTRACE_BENCH_GPU_PYTHON       the python with torch (default python3)
   DNNTRACE_BENCH_GPU_WORK         scratch directory (default a new one,
                                   removed at the end)
@@ -237,7 +239,10 @@ class Bench:
     def step_program(self):
         if self.simgpu:
             return [self.real_gpu_cost, "steps", self.steps]
-        return [self.python, os.path.join(self.root, "bench", "train_step.py"), "--steps", self.steps]
+        command = [self.python, os.path.join(self.root, "bench", "train_step.py"), "--steps", self.steps]
+        if os.environ.get("DNNTRACE_BENCH_GPU_BATCH"):
+            command += ["--gpu-batch", os.environ["DNNTRACE_BENCH_GPU_BATCH"]]
+        return command
 
     def one_round(self, r):
         keys = [k for k, _ in STEP_CONFIGS if not (self.simgpu and k in ("profiler", "bare_async"))]

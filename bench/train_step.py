@@ -5,11 +5,14 @@ GPU, for bench/gpu_cost.py (make bench-gpu), which runs it bare, under
 of make test (no GPU there).
 
   train_step.py [--profiler] [--steps LAUNCH_WARMUP:LAUNCH_N,GPU_WARMUP:GPU_N]
+                [--gpu-batch N]
 
 launch_bound: an MLP (8 Linear 512x512 + ReLU, batch 16, Adam): each step
   is about a hundred small kernels, so the step time is the host's launch
   time, which a tracer adds to.
-gpu_bound: torchvision's ResNet-18 (batch 32, 3x224x224, SGD) where
+gpu_bound: torchvision's ResNet-18 (batch --gpu-batch, default 256, 3x224x224,
+  SGD; at batch 32 an H200 was host-bound: 9 ms a step, and --gpu-records=off
+  alone cost x1.7) where
   torchvision imports, else a GPT-2-small-like block written in plain torch
   (2 layers, d_model 768, 12 heads, sequence 256, batch 8, AdamW): the GPU
   is busy the whole step.
@@ -53,13 +56,13 @@ def mlp(torch):
     return "MLP 8x512, batch 16, Adam", model, opt, lambda out: loss_fn(out, y), x
 
 
-def resnet18(torch, torchvision):
+def resnet18(torch, torchvision, batch):
     model = torchvision.models.resnet18(num_classes=1000).cuda()
-    x = torch.randn(32, 3, 224, 224, device="cuda")
-    y = torch.randint(0, 1000, (32,), device="cuda")
+    x = torch.randn(batch, 3, 224, 224, device="cuda")
+    y = torch.randint(0, 1000, (batch,), device="cuda")
     opt = torch.optim.SGD(model.parameters(), lr=0.01, momentum=0.9)
     loss_fn = torch.nn.CrossEntropyLoss()
-    return "ResNet-18, batch 32, 224x224, SGD", model, opt, lambda out: loss_fn(out, y), x
+    return f"ResNet-18, batch {batch}, 224x224, SGD", model, opt, lambda out: loss_fn(out, y), x
 
 
 def gpt2_block(torch):
@@ -95,6 +98,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--profiler", action="store_true")
     parser.add_argument("--steps", type=parse_steps, default=parse_steps("50:400,10:40"))
+    parser.add_argument("--gpu-batch", type=int, default=256)
     args = parser.parse_args()
     try:
         import torch
@@ -113,7 +117,7 @@ def main():
         result["launch_bound"] = time_steps(torch, mlp(torch), lw, ln)
         try:
             import torchvision
-            gpu_model = resnet18(torch, torchvision)
+            gpu_model = resnet18(torch, torchvision, args.gpu_batch)
         except ImportError:
             gpu_model = gpt2_block(torch)
         result["gpu_bound"] = time_steps(torch, gpu_model, gw, gn)

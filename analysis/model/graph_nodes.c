@@ -22,11 +22,14 @@
  * work, so it covers every kernel of the launch, as a real allocation
  * ordered before its users and freed after them does, and may be longer.
  *
- * Assumed, not seen on a GPU: CUPTI's kernel records of a launch carry
- * the id of the exec's copy of a node (the node the GRAPHNODE_CLONED
- * callback names), and cudaGraphExecUpdate pairs the new graph's nodes,
- * in cuGraphGetNodes order, with the exec's in the order of their
- * originals' ids (both orders the nodes' creation order).
+ * Seen on an H200 (CUPTI 13.0, 2026-11-27): CUPTI's kernel records of a
+ * launch carry the id of the exec's copy of a node (the node the
+ * GRAPHNODE_CLONED callback names). A clone with no exec (a trace of a
+ * tracer older than format 6's second release, where CUPTI named none)
+ * belongs to no exec: that exec's kernels have unknown tensors, counted in
+ * the summary, never guessed. Assumed, not seen: cudaGraphExecUpdate pairs
+ * the new graph's nodes, in cuGraphGetNodes order, with the exec's in the
+ * order of their originals' ids (both orders the nodes' creation order).
  */
 #include <stdlib.h>
 #include <string.h>

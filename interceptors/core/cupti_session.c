@@ -457,26 +457,88 @@ bool cupti_session_graph_node_id(const void *node, uint64_t *id)
 }
 
 /*
- * The one callback enabled: CUPTI_CBID_RESOURCE_GRAPHNODE_CLONED, raised on
- * the thread that clones or instantiates a graph, once per node copied.
- * The copy's id is what GPU records of an exec's launches carry (assumed
- * from CUPTI's documentation and NVIDIA's samples, which map records to
- * nodes through this callback; not seen on a GPU).
+ * Clones made while this thread instantiates a graph, waiting for the exec
+ * they belong to. Seen on an H200 (CUPTI 13.0, driver 580): the
+ * GRAPHNODE_CLONED callbacks of an instantiation carry no graphExec; the
+ * exec is named only by GRAPHEXEC_CREATED, which ends the instantiation
+ * that GRAPHEXEC_CREATE_STARTING began on the same thread (assumed: the
+ * clones come between the two; a clone outside them is emitted with no
+ * exec, and the analysis counts its kernels as unknown, never guesses).
+ * Instantiation is rare, so the list is allocated for each one and freed
+ * when its exec is named; never on a launch's path.
+ */
+struct pending_clone {
+	uint64_t node, original;
+};
+static __thread struct pending_clone *pending_clones;
+static __thread size_t n_pending_clones, cap_pending_clones;
+static __thread bool instantiating;
+
+static void drop_pending_clones(void)
+{
+	free(pending_clones);
+	pending_clones = NULL;
+	n_pending_clones = cap_pending_clones = 0;
+}
+
+static void hold_clone(uint64_t node, uint64_t original)
+{
+	if (n_pending_clones == cap_pending_clones) {
+		size_t cap = cap_pending_clones ? 2 * cap_pending_clones : 64;
+		struct pending_clone *grown = realloc(pending_clones, cap * sizeof(*grown));
+		if (!grown) {
+			/* emitted without its exec: unknown tensors, counted */
+			DNNTRACE_EMIT(dnntrace_api, graph_node_clone, node, original, NULL);
+			return;
+		}
+		pending_clones = grown;
+		cap_pending_clones = cap;
+	}
+	pending_clones[n_pending_clones++] = (struct pending_clone){node, original};
+}
+
+/*
+ * The resource callbacks enabled: CUPTI_CBID_RESOURCE_GRAPHNODE_CLONED,
+ * raised on the thread that clones or instantiates a graph, once per node
+ * copied, and GRAPHEXEC_CREATE_STARTING / GRAPHEXEC_CREATED around an
+ * instantiation. The copy's id is what GPU records of an exec's launches
+ * carry (seen on an H200: graphNodeId is the clone's cuptiGetGraphNodeId).
  */
 static void CUPTIAPI graph_callback(void *userdata, CUpti_CallbackDomain domain,
 				    CUpti_CallbackId id, const void *data)
 {
 	(void)userdata;
-	if (domain != CUPTI_CB_DOMAIN_RESOURCE || id != CUPTI_CBID_RESOURCE_GRAPHNODE_CLONED ||
-	    !data || !lttng_ust_tracepoint_enabled(dnntrace_api, graph_node_clone))
+	if (domain != CUPTI_CB_DOMAIN_RESOURCE || !data ||
+	    !lttng_ust_tracepoint_enabled(dnntrace_api, graph_node_clone))
 		return;
 	const CUpti_GraphData *g = ((const CUpti_ResourceData *)data)->resourceDescriptor;
+	if (!g)
+		return;
+	switch (id) {
+	case CUPTI_CBID_RESOURCE_GRAPHEXEC_CREATE_STARTING:
+		instantiating = true;
+		n_pending_clones = 0; /* a failed instantiation's, if any */
+		return;
+	case CUPTI_CBID_RESOURCE_GRAPHEXEC_CREATED:
+		for (size_t i = 0; i < n_pending_clones; i++)
+			DNNTRACE_EMIT(dnntrace_api, graph_node_clone, pending_clones[i].node,
+				      pending_clones[i].original, g->graphExec);
+		drop_pending_clones();
+		instantiating = false;
+		return;
+	case CUPTI_CBID_RESOURCE_GRAPHNODE_CLONED:
+		break;
+	default:
+		return;
+	}
 	uint64_t node = 0, original = 0;
-	if (!g || !cupti.graph_node_id ||
-	    cupti.graph_node_id(g->node, &node) != CUPTI_SUCCESS ||
+	if (!cupti.graph_node_id || cupti.graph_node_id(g->node, &node) != CUPTI_SUCCESS ||
 	    cupti.graph_node_id(g->originalNode, &original) != CUPTI_SUCCESS)
 		return;
-	DNNTRACE_EMIT(dnntrace_api, graph_node_clone, node, original, g->graphExec);
+	if (!g->graphExec && instantiating)
+		hold_clone(node, original);
+	else
+		DNNTRACE_EMIT(dnntrace_api, graph_node_clone, node, original, g->graphExec);
 }
 
 /*
@@ -713,9 +775,14 @@ static int start_activity(char *message, size_t size)
 		}
 		/* Without it graph kernels have no node to take tensors from:
 		 * the analysis counts them as unknown. */
-		if (cupti.enable_callback)
+		if (cupti.enable_callback) {
 			cupti.enable_callback(1, subscriber, CUPTI_CB_DOMAIN_RESOURCE,
 					      CUPTI_CBID_RESOURCE_GRAPHNODE_CLONED);
+			cupti.enable_callback(1, subscriber, CUPTI_CB_DOMAIN_RESOURCE,
+					      CUPTI_CBID_RESOURCE_GRAPHEXEC_CREATE_STARTING);
+			cupti.enable_callback(1, subscriber, CUPTI_CB_DOMAIN_RESOURCE,
+					      CUPTI_CBID_RESOURCE_GRAPHEXEC_CREATED);
+		}
 	}
 	/* Before the activity kinds: a mode that cannot link by callback
 	 * becomes full, and says so. */

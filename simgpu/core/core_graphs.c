@@ -314,15 +314,29 @@ static void report_clone(struct clone_list *l, const struct CUgraphNode_st *node
 		.original_node = (void *)node->origin,
 		.node_type = node_type_of(node->op.kind),
 		.graph_exec = (void *)exec,
+		.mark = SIMGPU_CLONE_NODE,
 	};
 }
 
-/* Called without sim_lock: the callback may ask for ids. */
+/* Called without sim_lock: the callback may ask for ids. An
+ * instantiation's clones (graph_exec set) come between its exec's
+ * create-starting and created marks, as CUPTI raises them on a GPU. */
 static void deliver_clones(struct clone_list *l)
 {
 	simgpu_graph_clone_fn fn = atomic_load(&clone_callback);
+	struct simgpu_graph_clone mark = { 0 };
+	if (fn && l->n && l->r[0].graph_exec) {
+		mark = (struct simgpu_graph_clone){ .graph = l->r[0].graph,
+			.original_graph = l->r[0].original_graph, .graph_exec = l->r[0].graph_exec };
+		mark.mark = SIMGPU_CLONE_EXEC_STARTING;
+		fn(&mark);
+	}
 	for (size_t i = 0; fn && i < l->n; i++)
 		fn(&l->r[i]);
+	if (mark.graph_exec) {
+		mark.mark = SIMGPU_CLONE_EXEC_CREATED;
+		fn(&mark);
+	}
 	free(l->r);
 }
 

@@ -103,6 +103,18 @@ struct simgpu_graph_clone {
 	void *original_node;
 	int node_type;          /* CUgraphNodeType */
 	void *graph_exec;       /* instantiation: the new exec; else NULL */
+	int mark;               /* enum simgpu_clone_mark */
+};
+/*
+ * An instantiation's clones come as CUPTI gives them on a GPU (seen on an
+ * H200, CUPTI 13.0): GRAPHEXEC_CREATE_STARTING, each clone with no
+ * graphExec, then GRAPHEXEC_CREATED naming the exec. The driver marks them
+ * (graph_exec set on all three); the CUPTI side turns marks into callbacks.
+ */
+enum simgpu_clone_mark {
+	SIMGPU_CLONE_NODE = 0,
+	SIMGPU_CLONE_EXEC_STARTING,
+	SIMGPU_CLONE_EXEC_CREATED,
 };
 typedef void (*simgpu_graph_clone_fn)(const struct simgpu_graph_clone *clone);
 typedef void (*simgpu_set_graph_clone_callback_fn)(simgpu_graph_clone_fn fn);

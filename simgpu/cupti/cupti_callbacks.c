@@ -18,8 +18,10 @@
  * The resource domain: CUPTI_CBID_RESOURCE_GRAPHNODE_CLONED, raised by the
  * simulated driver for every node cuGraphClone, cuGraphInstantiate or a
  * child graph node copies (CUpti_GraphData as cupti_callbacks.h says),
- * on the calling thread; other resource callbacks are accepted and never
- * raised. And the graph ids the activity records carry:
+ * on the calling thread; an instantiation's between
+ * GRAPHEXEC_CREATE_STARTING and GRAPHEXEC_CREATED, its clones with no
+ * graphExec and CREATED naming the exec, as an H200's CUPTI 13.0 raised
+ * them; other resource callbacks are accepted and never raised. And the graph ids the activity records carry:
  * cuptiGetGraphNodeId, cuptiGetGraphId, cuptiGetGraphExecId.
  *
  * Must never call back from a thread other than the caller's, nor hold a
@@ -86,20 +88,25 @@ static int find_driver_hooks(void)
 static void node_cloned(const struct simgpu_graph_clone *c)
 {
 	CUpti_CallbackFunc fn = atomic_load(&subscriber_callback);
-	if (!fn || !atomic_load(&resource_on[CUPTI_CBID_RESOURCE_GRAPHNODE_CLONED]))
+	CUpti_CallbackId cbid = c->mark == SIMGPU_CLONE_EXEC_STARTING ?
+		CUPTI_CBID_RESOURCE_GRAPHEXEC_CREATE_STARTING : c->mark == SIMGPU_CLONE_EXEC_CREATED ?
+		CUPTI_CBID_RESOURCE_GRAPHEXEC_CREATED : CUPTI_CBID_RESOURCE_GRAPHNODE_CLONED;
+	if (!fn || !atomic_load(&resource_on[cbid]))
 		return;
+	/* A GPU's CUPTI names the exec only in GRAPHEXEC_CREATED (seen on an
+	 * H200): an instantiation's clones carry none. */
 	CUpti_GraphData graph = {
 		.graph = (CUgraph)c->graph,
 		.originalGraph = (CUgraph)c->original_graph,
 		.node = (CUgraphNode)c->node,
 		.originalNode = (CUgraphNode)c->original_node,
 		.nodeType = (CUgraphNodeType)c->node_type,
-		.graphExec = (CUgraphExec)c->graph_exec,
+		.graphExec = cbid == CUPTI_CBID_RESOURCE_GRAPHEXEC_CREATED ?
+			(CUgraphExec)c->graph_exec : NULL,
 	};
 	CUpti_ResourceData data = { 0 };
 	data.resourceDescriptor = &graph;
-	fn(subscriber_userdata, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_GRAPHNODE_CLONED,
-	   &data);
+	fn(subscriber_userdata, CUPTI_CB_DOMAIN_RESOURCE, cbid, &data);
 }
 
 static CUptiResult graph_id(int what, const void *handle, uint64_t *id)

@@ -761,14 +761,30 @@ static struct {
 	CUgraphExec exec;
 } clones[16];
 static int n_clones;
+/* GRAPHEXEC_CREATE_STARTING and CREATED, where enabled: how many, the
+ * clones seen when the last began, the exec the last named */
+static int n_exec_starting, n_exec_created, clones_at_starting;
+static CUgraphExec created_exec;
 
 static void CUPTIAPI on_callback(void *userdata, CUpti_CallbackDomain domain,
 				 CUpti_CallbackId cbid, const void *data)
 {
 	(void)userdata;
-	CHECK(domain == CUPTI_CB_DOMAIN_RESOURCE &&
-	      cbid == CUPTI_CBID_RESOURCE_GRAPHNODE_CLONED);
+	CHECK(domain == CUPTI_CB_DOMAIN_RESOURCE);
 	const CUpti_GraphData *g = ((const CUpti_ResourceData *)data)->resourceDescriptor;
+	if (cbid == CUPTI_CBID_RESOURCE_GRAPHEXEC_CREATE_STARTING) {
+		n_exec_starting++;
+		clones_at_starting = n_clones;
+		CHECK(g->graphExec == NULL && g->graph != NULL);
+		return;
+	}
+	if (cbid == CUPTI_CBID_RESOURCE_GRAPHEXEC_CREATED) {
+		n_exec_created++;
+		created_exec = g->graphExec;
+		CHECK(created_exec != NULL);
+		return;
+	}
+	CHECK(cbid == CUPTI_CBID_RESOURCE_GRAPHNODE_CLONED);
 	CHECK(n_clones < 16);
 	CHECK(cuptiGetGraphNodeId(g->originalNode, &clones[n_clones].original) == CUPTI_SUCCESS);
 	CHECK(cuptiGetGraphNodeId(g->node, &clones[n_clones].node) == CUPTI_SUCCESS);
@@ -814,6 +830,10 @@ static void check_params_and_updates(void)
 	      CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED);
 	CHECK(cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RESOURCE,
 				  CUPTI_CBID_RESOURCE_GRAPHNODE_CLONED) == CUPTI_SUCCESS);
+	CHECK(cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RESOURCE,
+				  CUPTI_CBID_RESOURCE_GRAPHEXEC_CREATE_STARTING) == CUPTI_SUCCESS);
+	CHECK(cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RESOURCE,
+				  CUPTI_CBID_RESOURCE_GRAPHEXEC_CREATED) == CUPTI_SUCCESS);
 	cudaStream_t s;
 	CHECK_CUDA(cudaStreamCreate(&s));
 	void *value = (void *)0x1111, *args[1] = { &value };
@@ -834,16 +854,22 @@ static void check_params_and_updates(void)
 	CHECK(node_arg(node, &blocks) == (void *)0x2222);
 	CHECK_EQ_U64(blocks, 2);
 
-	/* Instantiation clones the node: one callback, a new id. */
+	/* Instantiation clones the node: one callback, a new id, between the
+	 * exec's create-starting and created callbacks; as on an H200 (CUPTI
+	 * 13.0), the clone names no exec, CREATED does. */
 	uint64_t node_id;
 	CHECK(cuptiGetGraphNodeId(node, &node_id) == CUPTI_SUCCESS);
-	n_clones = 0;
+	n_clones = n_exec_starting = n_exec_created = 0;
 	cudaGraphExec_t exec;
 	CHECK_CUDA(cudaGraphInstantiate(&exec, g, 0));
 	CHECK_EQ_U64(n_clones, 1);
 	CHECK_EQ_U64(clones[0].original, node_id);
 	CHECK(clones[0].node != node_id && clones[0].node != 0);
-	CHECK(clones[0].exec == (CUgraphExec)exec);
+	CHECK(clones[0].exec == NULL);
+	CHECK_EQ_U64(n_exec_starting, 1);
+	CHECK_EQ_U64(clones_at_starting, 0);
+	CHECK_EQ_U64(n_exec_created, 1);
+	CHECK(created_exec == (CUgraphExec)exec);
 	uint32_t exec_id = 0, graph_id = 0;
 	CHECK(cuptiGetGraphExecId(exec, &exec_id) == CUPTI_SUCCESS);
 	CHECK(cuptiGetGraphId(g, &graph_id) == CUPTI_SUCCESS);
