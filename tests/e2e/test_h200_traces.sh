@@ -47,6 +47,12 @@ if name == "nv_graph":
     assert len(kernels) == 6 and graph == [1, 2, 4, 5], [k["api"] for k in kernels]
     assert all(kernels[i]["touched"].split() == ["0", "1"] for i in graph), kernels
     assert kernels[0]["touched"] == "0" and kernels[3]["touched"] == "1", kernels
+unseen = re.search(r"^graph allocations never seen in a launch: (\d+) \((\d+) bytes;", open(summary).read(), re.M)
+if name == "nv_graph_memory":
+    # graphs A, B and C each allocate 16 KiB in a memory node
+    assert unseen and unseen.groups() == ("3", "49152"), unseen and unseen.group(0)
+else:
+    assert not unseen, unseen.group(0)
 for p in csv.DictReader(open(f"{report}/swap.csv")):
     start, end = int(p["period_start_kernel"]), int(p["period_end_kernel"])
     assert not any(start < g < end for g in graph), f"idle across a graph kernel: {p}"
