@@ -59,10 +59,10 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <unistd.h>
 
 #include "analysis/model/api_names.h"
+#include "analysis/model/nvtx_ranges.h"
 #include "analysis/report/out_buffer.h"
 #include "analysis/report/timeline_pftrace.h"
 #include "analysis/util.h"
@@ -1189,19 +1189,10 @@ static void correlation(struct dt_timeline *tl, struct tl_process *p,
 
 /* ---- NVTX -------------------------------------------------------------- */
 
-/* Whether a range named name marks a training step: the --range NAME of
- * the analysis, else "step" or a name ending in "_step" (dnntrace record
- * --torch-names' train_step, Lightning's training_step; not PyTorch's
- * optimizer.step, an op). */
+/* Whether a range named name marks a training step (nvtx_ranges.h). */
 static bool is_step(const struct dt_timeline *tl, const char *name)
 {
-	if (!name)
-		return false;
-	if (tl->step_range)
-		return strcmp(name, tl->step_range) == 0;
-	size_t n = strlen(name);
-	return strcasecmp(name, "step") == 0 ||
-		(n > 5 && strcasecmp(name + n - 5, "_step") == 0);
+	return dt_range_is_step(name, tl->step_range);
 }
 
 /* A range as one complete slice on its thread (a step: ProfilerStep#N). */
