@@ -9,7 +9,8 @@
 # kernel, kernel count and peak live bytes; under `--range train_step:2`
 # the three steps are still listed and only step 2 holds the window's
 # kernels (renumbered from 0); a workload with no step range writes the
-# header alone; steps.csv and the timeline agree on the step numbers.
+# header alone; steps.csv and the timeline agree on the step numbers; the
+# memory plot draws a line at each step's first kernel.
 . "$DNNTRACE_ROOT/tests/e2e/lib.sh"
 workload="$WORKLOADS/nvtx_steps"
 require_built "$workload" "$WORKLOADS/mem_categories" "$DNNTRACE_BUILD/lib/libdnntrace.so" \
@@ -40,6 +41,32 @@ ok = len(slices) == len(rows) == 3 and all(
 sys.exit(0 if ok else 1)
 PY
 	fail "steps.csv and timeline.json's ProfilerStep slices disagree"
+
+# The memory plot's step lines: at each step's first kernel, by
+# construction (the first kernel of each step in nvtx_kernels.csv), and
+# the picture changes with them (when matplotlib is there to draw it).
+python3 - "$DNNTRACE_ROOT/scripts/lib" "$e2e_tmp/report" "$e2e_tmp/truth" <<'PY' ||
+import csv, sys
+sys.path.insert(0, sys.argv[1])
+import dnntrace_plot
+kernels = list(csv.DictReader(open(sys.argv[3] + "/nvtx_kernels.csv")))
+want = [(min(int(k["index"]) for k in kernels if k["step"] == str(n)), f"step {n}")
+        for n in (1, 2, 3)]
+got = dnntrace_plot.step_marks(sys.argv[2])
+sys.exit(0 if got == want else f"step marks {got}, expected {want}")
+PY
+	fail "the memory plot's step marks differ from the steps' first kernels"
+if python3 -c 'import matplotlib' 2>/dev/null; then
+	"$DNNTRACE" plot "$e2e_tmp/report" >/dev/null 2>"$e2e_tmp/plot.err" ||
+		fail "dnntrace plot failed: $(tail -n 1 "$e2e_tmp/plot.err")"
+	mv "$e2e_tmp/report/plots/memory_over_kernels.png" "$e2e_tmp/with_steps.png"
+	head -n 1 "$e2e_tmp/report/steps.csv" >"$e2e_tmp/header.csv"
+	mv "$e2e_tmp/header.csv" "$e2e_tmp/report/steps.csv"
+	"$DNNTRACE" plot "$e2e_tmp/report" >/dev/null 2>"$e2e_tmp/plot.err" ||
+		fail "dnntrace plot without steps failed: $(tail -n 1 "$e2e_tmp/plot.err")"
+	! cmp -s "$e2e_tmp/with_steps.png" "$e2e_tmp/report/plots/memory_over_kernels.png" ||
+		fail "the memory plot is the same with and without steps"
+fi
 
 analyze "$e2e_tmp/trace" -o "$e2e_tmp/step2" --range train_step:2 >/dev/null 2>"$e2e_tmp/range.err" ||
 	fail "analyze --range train_step:2 exited $?: $(tail -n 1 "$e2e_tmp/range.err")"
