@@ -23,9 +23,10 @@
  *     kernel (cat "kernel"), copy ("gpu_memcpy", named as Kineto names
  *     them from CUPTI's copy kind and each end's memory kind, "Memcpy HtoD
  *     (Pinned -> Device)"; a trace before format 7 has no memory kinds:
- *     the host side is then Unknown) and set ("gpu_memset", "Memset (Device)"); args "device",
- *     "stream", "correlation" and "External id" (the call's id: the same
- *     as on its call's slice), copies and sets "bytes" and
+ *     the host side is then Unknown) and set ("gpu_memset", "Memset
+ *     (Device)"); args "device", "stream", "correlation" and "External
+ *     id" (the call's id: the same as on its call's slice), copies and
+ *     sets "bytes" and
  *     "memory bandwidth (GB/s)". A record whose call is not known yet
  *     (its correlation record comes later) waits, and is written once its
  *     call is known or at the end;
