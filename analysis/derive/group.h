@@ -86,6 +86,7 @@ struct dt_tensor_result {
 	uint8_t category;            /* enum dt_category (category.h) */
 	uint8_t category_source;     /* enum dt_category_source */
 };
+_Static_assert(sizeof(struct dt_tensor_result) <= 40, "a result grew");
 
 struct dt_group {
 	int64_t vpid;
