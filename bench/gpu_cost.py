@@ -15,7 +15,8 @@ Each round runs every configuration once, in an order rotated by one each
 round (interleaved: a drift of the machine spreads over all of them):
 bare; bare with PyTorch's cudaMallocAsync allocator (what `dnntrace record`
 sets by default, to tell its effect from the tracer's); `dnntrace record`
-with --gpu-records=off, kernels, work (the default) and full; bare inside
+with --gpu-records=off, kernels, work (the default) and full, and the
+default with --allocator=keep (PyTorch's own allocator); bare inside
 torch.profiler (CPU and CUDA activities). The training step is
 bench/train_step.py (both models in one process); the per-call split is
 real_gpu_cost launch and alloc, bare and under each --gpu-records mode.
@@ -70,7 +71,9 @@ DEFAULT_MODE = "work"  # tracepoints/gpu_records.h, DNNTRACE_GPU_RECORDS_DEFAULT
 STEP_CONFIGS = [("bare", "bare"),
                 ("bare_async", "bare, PyTorch's cudaMallocAsync allocator")] + \
     [(f"dnntrace_{m}", f"dnntrace record --gpu-records={m}" + (" (default)" if m == DEFAULT_MODE else ""))
-     for m in MODES] + [("profiler", "torch.profiler (CPU + CUDA activities)")]
+     for m in MODES] + \
+    [("dnntrace_keep", f"dnntrace record --gpu-records={DEFAULT_MODE} --allocator=keep"),
+     ("profiler", "torch.profiler (CPU + CUDA activities)")]
 CALL_CONFIGS = ["bare"] + [f"dnntrace_{m}" for m in MODES]
 CALLS = ("launch", "alloc")
 MODELS = ("launch_bound", "gpu_bound")
@@ -211,10 +214,15 @@ class Bench:
         if not key.startswith("dnntrace_"):
             return program, env, None
         mode = key[len("dnntrace_"):]
+        extra = []
+        if mode == "keep":
+            # the default mode with the program's own allocator: the
+            # tracer's cost apart from the allocator record switches to
+            mode, extra = DEFAULT_MODE, ["--allocator=keep"]
         trace = os.path.join(self.work, "traces", f"{name}.{key}")
         shutil.rmtree(trace, ignore_errors=True)
         argv = [self.dnntrace, "record"] + (["--simgpu"] if self.simgpu else []) + \
-            [f"--gpu-records={mode}", "-o", trace, "--"] + program
+            [f"--gpu-records={mode}"] + extra + ["-o", trace, "--"] + program
         return argv, env, trace
 
     def run(self, key, program, name):

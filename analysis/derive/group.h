@@ -108,6 +108,10 @@ struct dt_group {
 	 * not give (graph built before tracing, no CUPTI node ids, conditional
 	 * bodies): each counts as touching every tensor live at its start */
 	uint64_t graph_kernels_unknown;
+	/* with graph_kernels_unknown: graph allocations (alloc nodes) on the
+	 * device that no launch was seen to begin; their launches may be the
+	 * unknown ones, so their memory may be missing from live bytes */
+	uint64_t graph_allocs_unseen, graph_alloc_bytes_unseen;
 	const char *cupti_message;
 	int cupti_ok;                /* status.cupti_ok; -1: no status event */
 	uint64_t events_lost;        /* known counts: discarded + dropped */

@@ -615,6 +615,11 @@ static void build_group(const struct dt_model *m, const struct dt_process_view *
 		collect_kernels(v, device, fallback, &pending);
 	if (!fallback)
 		g->graph_kernels_unknown = count_unknown_graph_kernels(p, device);
+	for (size_t i = 0; g->graph_kernels_unknown && i < p->n_graph_allocs; i++)
+		if (p->graph_allocs[i].device == device && !p->graph_allocs[i].lifetimes) {
+			g->graph_allocs_unseen++;
+			g->graph_alloc_bytes_unseen += p->graph_allocs[i].bytes;
+		}
 	struct more_uses more = {0};
 	if (!direct && granularity == DT_GRANULARITY_OP && !fallback)
 		n_pending = merge_into_ops(v, device, &pending, n_pending, g, &more);

@@ -122,7 +122,7 @@ static void on_graph_mem_node(struct dt_process *p, const struct dt_event *e)
 	 * (device 0 before any; assumed, one device is the common case). */
 	*DT_PUSH_SLOT(p->graph_allocs, p->n_graph_allocs, p->cap_graph_allocs) =
 		(struct dt_graph_alloc){e->tensor, e->bytes, e->ptr,
-			p->last_alloc_device >= 0 ? p->last_alloc_device : 0, -1};
+			p->last_alloc_device >= 0 ? p->last_alloc_device : 0, -1, 0};
 	dt_u64map_put(&p->graph_alloc_index, (uint64_t)e->tensor, p->n_graph_allocs - 1);
 }
 
@@ -173,6 +173,7 @@ static void begin_lifetime(struct dt_process *p, struct dt_graph_alloc *a,
 	t->alloc_ns = ts;
 	t->allocated = true;
 	a->live = id;
+	a->lifetimes++;
 }
 
 /*

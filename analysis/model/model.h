@@ -156,6 +156,7 @@ struct dt_graph_alloc {
 	uint64_t bytes, ptr;
 	int32_t device;
 	int64_t live;              /* the live lifetime's tensor id, -1: none */
+	uint64_t lifetimes;        /* how many launches gave it one */
 };
 
 /* A lifetime a launch's free node ends: when that launch's GPU work ends. */

@@ -147,6 +147,11 @@ void dt_write_summary(FILE *f, const struct dt_group *g,
 		fprintf(f, "graph kernels with unknown tensors: %" PRIu64
 				" (each counts as touching every live tensor: none "
 				"is idle across it)\n", g->graph_kernels_unknown);
+	if (g->graph_allocs_unseen)
+		fprintf(f, "graph allocations never seen in a launch: %" PRIu64 " (%" PRIu64
+				" bytes; if their graphs' launches are among the unknown "
+				"ones, their memory is missing from live bytes and the "
+				"peak)\n", g->graph_allocs_unseen, g->graph_alloc_bytes_unseen);
 
 	/* top tensors by idle byte-seconds: a partial selection, ties by id */
 	size_t top[TOP_IDLE], n_top = 0;

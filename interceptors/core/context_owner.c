@@ -5,6 +5,7 @@
  */
 #include <cuda.h>
 #include <stdatomic.h>
+#include <stdio.h>
 
 #include "interceptors/core/context_owner.h"
 #include "interceptors/core/real_functions.h"
@@ -14,6 +15,9 @@
 
 static _Atomic uintptr_t created[CONTEXT_SLOTS];
 static _Atomic int created_count;
+/* contexts made while the table was full: their tensors count as the
+ * primary context's (said on stderr at exit, never silently) */
+static _Atomic uint64_t unowned_contexts;
 
 bool context_owner_add(uintptr_t ctx)
 {
@@ -26,7 +30,19 @@ bool context_owner_add(uintptr_t ctx)
 			return true;
 		}
 	}
+	atomic_fetch_add(&unowned_contexts, 1);
 	return false;
+}
+
+void context_owner_report_overflow(void)
+{
+	uint64_t n = atomic_load(&unowned_contexts);
+
+	if (n)
+		fprintf(stderr, "dnntrace: %llu contexts were created while %d others lived; "
+			"their tensors are counted as their device's primary context's, so "
+			"cuCtxDestroy did not end them\n",
+			(unsigned long long)n, CONTEXT_SLOTS);
 }
 
 bool context_owner_remove(uintptr_t ctx)

@@ -20,6 +20,9 @@
  * then count as its device's primary context's). */
 bool context_owner_add(uintptr_t ctx);
 
+/* At exit: says on stderr how many contexts the full table could not hold. */
+void context_owner_report_overflow(void);
+
 /* ctx is destroyed: true when it was a created context this table knew. */
 bool context_owner_remove(uintptr_t ctx);
 

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 
 #include "interceptors/core/crash_flush.h"
+#include "interceptors/core/context_owner.h"
 #include "interceptors/core/cupti_session.h"
 #include "interceptors/core/kernel_info.h"
 #include "interceptors/core/nvml_sampler.h"
@@ -72,6 +73,7 @@ void tracer_flush_for_exit(void)
 	nvml_sampler_stop();
 	cupti_session_flush();
 	kernel_info_report_overflow();
+	context_owner_report_overflow();
 	tracer_nesting--;
 }
 

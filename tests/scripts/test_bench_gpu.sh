@@ -25,6 +25,7 @@ cat >"$TEST_TMP/canned.json" <<'JSON'
   "bare": {"launch_bound": [0.002, 0.004, null], "gpu_bound": [0.01, 0.01, 0.01]},
   "dnntrace_work": {"launch_bound": [0.0022, 0.0048, 0.003], "gpu_bound": [0.0105, 0.0101, 0.0102]},
   "dnntrace_full": {"launch_bound": [null, null, null]},
+  "dnntrace_keep": {"launch_bound": [0.0021, 0.0048, 0.005], "gpu_bound": [0.0101, 0.0103, 0.0102]},
   "profiler": {"launch_bound": [0.003, 0.006, 0.004], "gpu_bound": [0.02, null, 0.011]}},
  "calls": {
   "bare": {"launch": [3000, 3500, 4000], "alloc": [2100, 2200, null]},
@@ -46,6 +47,7 @@ Step columns: time per training step relative to bare in the same round, median 
 | dnntrace record --gpu-records=kernels | n/a | n/a | n/a | n/a | - |
 | dnntrace record --gpu-records=work (default) | x1.150 (1.100-1.200) | x1.020 (1.010-1.050) | +2100 ns (+2000 to +2200) | +3900 ns (+3800 to +4000) | 100 of 100 (work) |
 | dnntrace record --gpu-records=full | failed | n/a | n/a | n/a | - |
+| dnntrace record --gpu-records=work --allocator=keep | x1.125 (1.050-1.200) | x1.020 (1.010-1.030) | - | - | - |
 | torch.profiler (CPU + CUDA activities) | x1.500 (1.500-1.500) | x1.550 (1.100-2.000) | - | - | - |
 
 a note

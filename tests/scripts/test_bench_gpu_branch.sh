@@ -32,8 +32,8 @@ out="$TEST_TMP/bench.md"
 	DNNTRACE_BENCH_GPU_ROUNDS=1 DNNTRACE_BENCH_GPU_CALLS=launch:300 DNNTRACE_BENCH_GPU_OUT="$out" \
 	"$DNNTRACE_ROOT/bench/real_gpu.sh" "$DNNTRACE_BUILD" >"$TEST_TMP/bench.out" 2>"$TEST_TMP/bench.err" ||
 	fail "bench-gpu with stand-ins exited $?: $(tail -n 3 "$TEST_TMP/bench.err")"
-[ "$(grep -c '^args ' "$fake/torch.log")" = 7 ] || fail "train_step.py runs: $(cat "$fake/torch.log")"
-[ "$(grep -c -- '--steps 50:400,10:40' "$fake/torch.log")" = 7 ] || fail "not the default --steps: $(cat "$fake/torch.log")"
+[ "$(grep -c '^args ' "$fake/torch.log")" = 8 ] || fail "train_step.py runs: $(cat "$fake/torch.log")"
+[ "$(grep -c -- '--steps 50:400,10:40' "$fake/torch.log")" = 8 ] || fail "not the default --steps: $(cat "$fake/torch.log")"
 [ "$(grep -c -- '--profiler' "$fake/torch.log")" = 1 ] || fail "--profiler runs: $(cat "$fake/torch.log")"
 [ "$(grep -c 'conf=backend:cudaMallocAsync$' "$fake/torch.log")" = 5 ] ||
 	fail "the cudaMallocAsync allocator in other than 5 runs: $(cat "$fake/torch.log")"

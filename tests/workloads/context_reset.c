@@ -15,6 +15,10 @@
  *      kernel still_retained on D1, cuMemFree(D1), the last release (ends
  *      nothing: nothing is left).
  *
+ * `context_reset many N`: N contexts created and all alive at once, then
+ * destroyed (the tracer's table of created contexts holds 256: past it,
+ * it must say how many it could not hold).
+ *
  * At most 3 MiB is ever allocated (kernels in_created and in_primary); a
  * trace that let a context's tensors outlive it reports 5 MiB at
  * in_primary and more later. Its stdout must not depend on whether it is
@@ -22,6 +26,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <cuda.h>
 
@@ -65,11 +70,28 @@ static CUfunction kernel(CUmodule module, const void *host, const char *name)
 	return f;
 }
 
-int main(void)
+static int many_contexts(int n)
+{
+	CUcontext *contexts = calloc((size_t)n, sizeof(*contexts));
+	if (!contexts)
+		return 1;
+	CHECK(cuInit(0));
+	for (int i = 0; i < n; i++)
+		CHECK(cuCtxCreate_v4(&contexts[i], NULL, 0, 0));
+	for (int i = n - 1; i >= 0; i--)
+		CHECK(cuCtxDestroy_v2(contexts[i]));
+	free(contexts);
+	printf("context_reset: %d contexts done\n", n);
+	return 0;
+}
+
+int main(int argc, char **argv)
 {
 	CUmodule module = NULL;
 	CUcontext created = NULL, primary = NULL;
 
+	if (argc == 3 && strcmp(argv[1], "many") == 0)
+		return many_contexts(atoi(argv[2]));
 	CHECK(cuInit(0));
 	CHECK(cuModuleLoadData(&module, "simgpu"));
 	CUfunction k_created = kernel(module, &in_created, "in_created");
