@@ -47,7 +47,7 @@ static void build(struct dt_group *g)
 		struct dt_tensor t = {.id = id, .name = spec[id].name,
 			.bytes = spec[id].bytes, .device = 0,
 			.alloc_ns = spec[id].alloc, .free_ns = spec[id].free,
-			.first_write_ns = DT_NO_TIME, .allocated = true};
+			.allocated = true};
 		dt_group_add_tensor(g, &t);
 	}
 	const uint8_t RW = DT_ROLE_READ | DT_ROLE_WRITE;
