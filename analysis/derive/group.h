@@ -124,7 +124,9 @@ struct dt_group {
 	                              * the model outlives the group */
 	size_t n_tensors, cap_tensors;
 	bool tensors_borrowed;
-	struct dt_kernel *kernels;   /* full order */
+	struct dt_kernel *kernels;   /* full order; once a window is chosen,
+	                              * maybe only up to its end (see
+	                              * dt_group_drop_after_window) */
 	size_t n_kernels, cap_kernels;
 	struct dt_touch *touches;
 	size_t n_touches, cap_touches;
@@ -165,6 +167,14 @@ void dt_group_add_kernel(struct dt_group *g, const struct dt_kernel *k,
 		const struct dt_touch *touches, uint32_t n_touches);
 /* Stores rank dimensions; returns their dims_at for a touch. */
 uint32_t dt_group_add_dims(struct dt_group *g, const int64_t *dims, uint8_t rank);
+
+/* Lets go of the kernels after the window's end and of their touches,
+ * once the window is chosen (and its timeline's span taken): every reader
+ * after that reads the window's kernels only, so a --kernels 0:9 window
+ * does not hold a million-kernel order through energy and the reports.
+ * n_kernels still counts them all (the summary's "of N"); the group is
+ * never grown after. Nothing happens when the window reaches the end. */
+void dt_group_drop_after_window(struct dt_group *g);
 
 void dt_group_free(struct dt_group *g);
 
