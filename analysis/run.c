@@ -190,6 +190,10 @@ int dt_run_request(void *request)
 	size_t n_spans = 0;
 	struct process_span *spans = rc == 0 && timeline_later ?
 		process_spans(groups, n_groups, &n_spans) : NULL;
+	/* a window's reports read its kernels only: those after it go now,
+	 * before energy's sweep needs its own memory */
+	for (size_t i = 0; i < n_groups && rc == 0 && windowed(req); i++)
+		dt_group_drop_after_window(&groups[i]);
 	dt_model_drop_built(&model);
 	struct dt_energy *energy = dt_xcalloc(n_groups + 1, sizeof(*energy));
 	for (size_t i = 0; i < n_groups && rc == 0; i++)

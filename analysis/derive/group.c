@@ -1,7 +1,8 @@
 /*
  * The analysis group as a container (group.h): creating one, adding
  * tensors, kernels, touches and shapes (dt_groups_build and tests fill it
- * this way), freeing it, and a tensor's display name. Must never decide
+ * this way), letting go of kernels after its window, freeing it, and a
+ * tensor's display name. Must never decide
  * anything about kernels, roles or windows: group_build.c, tensor_uses.c
  * and window.c do; and never read the trace or write output.
  */
@@ -43,6 +44,30 @@ uint32_t dt_group_add_dims(struct dt_group *g, const int64_t *dims, uint8_t rank
 	for (uint8_t i = 0; i < rank; i++)
 		*DT_PUSH_SLOT(g->dims, g->n_dims, g->cap_dims) = dims[i];
 	return (uint32_t)at;
+}
+
+void dt_group_drop_after_window(struct dt_group *g)
+{
+	size_t kept = g->win_first + g->win_count;
+	if (kept >= g->n_kernels)
+		return;
+	/* touches are pushed in kernel order: those of the kept kernels
+	 * are a prefix */
+	size_t kept_touches = kept ? g->kernels[kept - 1].touches_at +
+		g->kernels[kept - 1].n_touches : 0;
+	/* fresh copies, so that the large arrays really go back (a shrinking
+	 * realloc may keep them whole) */
+	struct dt_kernel *kernels = dt_xmalloc(kept * sizeof(*kernels) + 1);
+	memcpy(kernels, g->kernels, kept * sizeof(*kernels));
+	free(g->kernels);
+	g->kernels = kernels;
+	g->cap_kernels = kept;
+	struct dt_touch *touches = dt_xmalloc(kept_touches * sizeof(*touches) + 1);
+	if (kept_touches)
+		memcpy(touches, g->touches, kept_touches * sizeof(*touches));
+	free(g->touches);
+	g->touches = touches;
+	g->n_touches = g->cap_touches = kept_touches;
 }
 
 void dt_group_free(struct dt_group *g)

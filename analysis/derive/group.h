@@ -72,17 +72,22 @@ struct dt_kernel {
 };
 
 /* Per-tensor results of dt_group_analyze (index = tensor index). */
+/* A window holds at most DT_MAX_WINDOW_KERNELS kernels (checked when it
+ * is chosen, window.c), so its kernel indices fit 32 bits: 40 bytes a
+ * tensor, not 64, a million tensors' worth of 23 MiB at the peak. */
+#define DT_MAX_WINDOW_KERNELS ((size_t)INT32_MAX)
 struct dt_tensor_result {
-	int64_t birth, death;        /* locals only (G10 values) */
-	int64_t first_use, last_use; /* window kernel indices, -1: none */
-	size_t periods_at, n_periods;/* into dt_group.periods */
+	int32_t birth, death;        /* locals only (G10 values) */
+	int32_t first_use, last_use; /* window kernel indices, -1: none */
+	size_t periods_at;           /* into dt_group.periods */
 	double idle_byte_seconds;
-	/* the small fields together: 64 bytes a tensor, not 72 */
+	uint32_t n_periods;          /* at most a window's kernels + 1 */
 	bool global;
 	bool in_g10;                 /* lives in or is touched in the window */
 	uint8_t category;            /* enum dt_category (category.h) */
 	uint8_t category_source;     /* enum dt_category_source */
 };
+_Static_assert(sizeof(struct dt_tensor_result) <= 40, "a result grew");
 
 struct dt_group {
 	int64_t vpid;
@@ -120,7 +125,9 @@ struct dt_group {
 	                              * the model outlives the group */
 	size_t n_tensors, cap_tensors;
 	bool tensors_borrowed;
-	struct dt_kernel *kernels;   /* full order */
+	struct dt_kernel *kernels;   /* full order; once a window is chosen,
+	                              * maybe only up to its end (see
+	                              * dt_group_drop_after_window) */
 	size_t n_kernels, cap_kernels;
 	struct dt_touch *touches;
 	size_t n_touches, cap_touches;
@@ -163,6 +170,14 @@ void dt_group_add_kernel(struct dt_group *g, const struct dt_kernel *k,
 		const struct dt_touch *touches, uint32_t n_touches);
 /* Stores rank dimensions; returns their dims_at for a touch. */
 uint32_t dt_group_add_dims(struct dt_group *g, const int64_t *dims, uint8_t rank);
+
+/* Lets go of the kernels after the window's end and of their touches,
+ * once the window is chosen (and its timeline's span taken): every reader
+ * after that reads the window's kernels only, so a --kernels 0:9 window
+ * does not hold a million-kernel order through energy and the reports.
+ * n_kernels still counts them all (the summary's "of N"); the group is
+ * never grown after. Nothing happens when the window reaches the end. */
+void dt_group_drop_after_window(struct dt_group *g);
 
 void dt_group_free(struct dt_group *g);
 

@@ -517,7 +517,8 @@ static size_t uses_touches(const struct dt_process_view *v, struct dt_call_ref u
 	if (uses.source == DT_SOURCE_NONE)
 		return 0;
 	if (uses.source == DT_SOURCE_UNKNOWN_GRAPH)
-		return dt_live_touches(touched_before, start, g, touches, cap);
+		return dt_live_touches(v->p, touched_before, start, g, touches,
+				cap);
 	return dt_call_touches(v, uses, index_of_id, touched_before, start, g, touches,
 			cap);
 }

@@ -129,8 +129,8 @@ uint32_t dt_call_n_tensors(const struct dt_process *p, struct dt_call_ref call)
  * only. Managed memory is excluded: the host can write it directly,
  * without any event. Known roles are taken as they are.
  */
-static uint8_t g10_roles(uint8_t role, const struct dt_tensor *t,
-		bool touched_before, uint64_t kernel_start)
+static uint8_t g10_roles(uint8_t role, const struct dt_process *p,
+		const struct dt_tensor *t, bool touched_before, uint64_t kernel_start)
 {
 	switch (role) {
 	case DNNTRACE_ROLE_READ:
@@ -144,7 +144,7 @@ static uint8_t g10_roles(uint8_t role, const struct dt_tensor *t,
 		break;
 	}
 	bool written = touched_before || t->kind == DNNTRACE_MEM_MANAGED ||
-		(t->first_write_ns != DT_NO_TIME && t->first_write_ns < kernel_start);
+		dt_process_first_write(p, t->id) < kernel_start;
 	return written ? (DT_ROLE_READ | DT_ROLE_WRITE) : DT_ROLE_WRITE;
 }
 
@@ -185,7 +185,7 @@ size_t dt_call_touches(const struct dt_process_view *v, struct dt_call_ref call,
 			}
 		}
 		touch->roles |= g10_roles(arg ? arg->role : DNNTRACE_ROLE_UNKNOWN,
-				&g->tensors[index], touched_before[index],
+				v->p, &g->tensors[index], touched_before[index],
 				kernel_start);
 	}
 	for (size_t j = 0; j < n; j++)
@@ -199,7 +199,8 @@ size_t dt_call_touches(const struct dt_process_view *v, struct dt_call_ref call,
  * at or before its start, not yet given back), with unknown roles: so no
  * tensor is ever called idle, or swappable, across it.
  */
-size_t dt_live_touches(bool *touched_before, uint64_t kernel_start, struct dt_group *g,
+size_t dt_live_touches(const struct dt_process *p, bool *touched_before,
+		uint64_t kernel_start, struct dt_group *g,
 		struct dt_touch **touches, size_t *cap)
 {
 	size_t n = 0;
@@ -211,7 +212,7 @@ size_t dt_live_touches(bool *touched_before, uint64_t kernel_start, struct dt_gr
 		struct dt_touch *touch = DT_PUSH_SLOT(*touches, n, *cap);
 		memset(touch, 0, sizeof(*touch));
 		touch->tensor = (uint32_t)i;
-		touch->roles = g10_roles(DNNTRACE_ROLE_UNKNOWN, t, touched_before[i],
+		touch->roles = g10_roles(DNNTRACE_ROLE_UNKNOWN, p, t, touched_before[i],
 				kernel_start);
 	}
 	for (size_t j = 0; j < n; j++)

@@ -60,7 +60,8 @@ size_t dt_call_touches(const struct dt_process_view *v, struct dt_call_ref call,
 
 /* The touches of a graph kernel whose tensors are unknown: every tensor of
  * g live at kernel_start, roles unknown (tensor_uses.c says why). */
-size_t dt_live_touches(bool *touched_before, uint64_t kernel_start, struct dt_group *g,
+size_t dt_live_touches(const struct dt_process *p, bool *touched_before,
+		uint64_t kernel_start, struct dt_group *g,
 		struct dt_touch **touches, size_t *cap);
 
 #endif

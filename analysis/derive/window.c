@@ -192,8 +192,8 @@ static void analyze_window(struct dt_group *g, size_t first, size_t count)
 		struct dt_tensor_result *r = &g->results[t];
 		const struct dt_use *tu = &uses[use_at[t]];
 		size_t tn = use_at[t + 1] - use_at[t];
-		r->first_use = tn ? (int64_t)tu[0].kernel : -1;
-		r->last_use = tn ? (int64_t)tu[tn - 1].kernel : -1;
+		r->first_use = tn ? (int32_t)tu[0].kernel : -1;
+		r->last_use = tn ? (int32_t)tu[tn - 1].kernel : -1;
 		r->birth = r->death = -1;
 		if (nk == 0)
 			continue;
@@ -210,7 +210,10 @@ static void analyze_window(struct dt_group *g, size_t first, size_t count)
 		if (r->global) {
 			g->global_bytes = add_bytes(g, g->global_bytes, tensor->bytes);
 		} else {
-			dt_liveness_local(tu, tn, &r->birth, &r->death);
+			int64_t birth, death;
+			dt_liveness_local(tu, tn, &birth, &death);
+			r->birth = (int32_t)birth;   /* window kernel indices */
+			r->death = (int32_t)death;
 			/* G10 "total": live from Birth to Death-1; a Death of -1
 			 * counts as Birth+1. */
 			if (r->birth >= 0) {
@@ -220,7 +223,7 @@ static void analyze_window(struct dt_group *g, size_t first, size_t count)
 			}
 		}
 		r->periods_at = g->n_periods;
-		r->n_periods = dt_liveness_periods(r->global, tu, tn, r->death, nk,
+		r->n_periods = (uint32_t)dt_liveness_periods(r->global, tu, tn, r->death, nk,
 				(uint32_t)t, &g->periods[g->n_periods]);
 		g->n_periods += r->n_periods;
 		for (size_t i = 0; i < r->n_periods; i++) {
@@ -340,8 +343,18 @@ int dt_groups_choose_windows(const struct dt_request *req,
 		char **error)
 {
 	*error = NULL;
-	return req->range_name ? choose_range(req, m, groups, n_groups, error) :
+	int rc = req->range_name ? choose_range(req, m, groups, n_groups, error) :
 		choose_kernels(req, groups, n_groups, error);
+	for (size_t i = 0; i < n_groups && rc == 0; i++)
+		if (groups[i].win_count > DT_MAX_WINDOW_KERNELS) {
+			*error = dt_xasprintf("process %lld device %d: a "
+				"window of %zu kernels, more than the %zu one "
+				"analysis indexes (choose fewer with --kernels A:B)",
+				(long long)groups[i].vpid, groups[i].device,
+				groups[i].win_count, DT_MAX_WINDOW_KERNELS);
+			rc = 1;
+		}
+	return rc;
 }
 
 void dt_groups_analyze_windows(struct dt_group *groups, size_t n_groups)

@@ -397,10 +397,8 @@ void dt_graph_on_launch(struct dt_process *p, uint64_t ts, uint64_t start_ns, ui
 				&index) || !is_copy_node_api(p->node_calls[index].api) ||
 		    !p->node_calls[index].n_tensors)
 			continue;
-		struct dt_tensor *t = dt_process_find_tensor(p,
-				p->launch_tensors[p->node_calls[index].tensors_at]);
-		if (t && (t->first_write_ns == DT_NO_TIME || ts < t->first_write_ns))
-			t->first_write_ns = ts;
+		dt_process_note_write(p,
+				p->launch_tensors[p->node_calls[index].tensors_at], ts);
 	}
 }
 

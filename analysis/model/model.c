@@ -29,6 +29,7 @@ static void process_free(struct dt_process *p)
 {
 	free(p->tensors);
 	dt_u64map_free(&p->tensor_index);
+	dt_u64map_free(&p->first_write);
 	free(p->launches);
 	dt_u64map_free(&p->launch_index);
 	free(p->launch_tensors);
@@ -65,6 +66,7 @@ void dt_model_drop_built(struct dt_model *m)
 		if (!p->tensors_lent)
 			DROP_ARRAY(p, tensors);
 		dt_u64map_free(&p->tensor_index);
+		dt_u64map_free(&p->first_write);
 		DROP_ARRAY(p, launch_tensors);
 		DROP_ARRAY(p, lib_args);
 		DROP_ARRAY(p, lib_dims);
@@ -165,7 +167,6 @@ struct dt_tensor *dt_process_tensor(struct dt_process *p, int64_t id)
 	t->id = id;
 	t->alloc_ns = DT_NO_TIME;
 	t->free_ns = DT_NO_TIME;
-	t->first_write_ns = DT_NO_TIME;
 	t->device = -1;
 	dt_u64map_put(&p->tensor_index, (uint64_t)id, p->n_tensors - 1);
 	return t;
@@ -205,7 +206,10 @@ static void on_alloc(struct dt_model *m, const struct dt_event *e)
 	struct dt_tensor *t = dt_process_tensor(p, e->tensor);
 	t->bytes = bytes;
 	t->device = device;
-	t->kind = kind;
+	/* a kind past this reader's (a newer tracer's) stays unknown, never
+	 * wraps onto a known one */
+	t->kind = kind >= 0 && kind < DT_TENSOR_KIND_UNKNOWN ?
+		(uint8_t)kind : DT_TENSOR_KIND_UNKNOWN;
 	t->ptr = e->ptr;
 	t->stream = e->stream;
 	t->alloc_ns = e->ts;
@@ -235,11 +239,23 @@ static void on_free(struct dt_model *m, const struct dt_event *e)
 			(size_t)(t - p->tensors), e->stream, true};
 }
 
+uint64_t dt_process_first_write(const struct dt_process *p, int64_t id)
+{
+	uint64_t ts;
+	return id >= 0 && dt_u64map_get(&p->first_write, (uint64_t)id, &ts) ?
+		ts : DT_NO_TIME;
+}
+
+void dt_process_note_write(struct dt_process *p, int64_t id, uint64_t ts)
+{
+	if (ts != DT_NO_TIME && dt_process_find_tensor(p, id) &&
+	    ts < dt_process_first_write(p, id))
+		dt_u64map_put(&p->first_write, (uint64_t)id, ts);
+}
+
 static void note_write(struct dt_process *p, int64_t tensor_id, uint64_t ts)
 {
-	struct dt_tensor *t = dt_process_find_tensor(p, tensor_id);
-	if (t && ts < t->first_write_ns)
-		t->first_write_ns = ts;
+	dt_process_note_write(p, tensor_id, ts);
 }
 
 /* A copy or set that went to the GPU: its call time, for stream points. */

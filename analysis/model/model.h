@@ -22,12 +22,14 @@
 #define DT_NO_TIME UINT64_MAX
 
 /* One device allocation that got a tensor id (kinds device/managed/stream_ordered). */
+#define DT_TENSOR_KIND_UNKNOWN UINT8_MAX
+/* 80 bytes: a million tensors are held through the whole analysis, so
+ * the small fields go together at the end and what only building the
+ * groups reads (a first write's time) is kept apart, in the process. */
 struct dt_tensor {
 	int64_t id;
 	const char *name;          /* last dnntrace_tag name, or NULL */
 	uint64_t bytes;
-	int32_t device;
-	int kind;                  /* enum dnntrace_mem_kind */
 	uint64_t ptr;              /* base address, 0: unknown */
 	uint64_t stream;           /* the alloc's cudaStream_t, 0: a
 	                            * synchronous alloc (or the default stream) */
@@ -40,11 +42,14 @@ struct dt_tensor {
 	                            * stream reached it; 0: at free_ns. Both
 	                            * set by group_build.c (stream_order.c); read
 	                            * them with dt_tensor_ready_ns/_release_ns */
-	uint64_t first_write_ns;   /* first successful memcpy/memset into it */
+	int32_t device;
+	uint8_t kind;              /* enum dnntrace_mem_kind, or
+	                            * DT_TENSOR_KIND_UNKNOWN */
 	bool allocated;            /* an alloc event was seen (tags may come first) */
 	bool workspace;            /* set by tensor_uses.c: a library call used it as
 	                            * WORKSPACE (category workspace) */
 };
+_Static_assert(sizeof(struct dt_tensor) <= 80, "a tensor's record grew");
 
 /* When a tensor's memory was taken, on the GPU's timeline. */
 static inline uint64_t dt_tensor_ready_ns(const struct dt_tensor *t)
@@ -259,6 +264,9 @@ struct dt_process {
 	bool tensors_lent;                  /* a group reads them in place
 	                                     * (group.h): kept until freed */
 	struct dt_u64map tensor_index;      /* tensor id -> index in tensors */
+	/* tensor id -> the first successful memcpy/memset into it (ns);
+	 * only written tensors have one (dt_process_first_write) */
+	struct dt_u64map first_write;
 	struct dt_launch *launches;
 	size_t n_launches, cap_launches;
 	struct dt_u64map launch_index;      /* call_id -> index in launches */
@@ -406,6 +414,10 @@ const struct dt_process *dt_model_find_process(const struct dt_model *m,
 		int64_t vpid);
 struct dt_device_stats *dt_process_device(struct dt_process *p, int32_t device);
 struct dt_tensor *dt_process_find_tensor(const struct dt_process *p, int64_t id);
+/* When a copy or set first wrote tensor id (DT_NO_TIME: none did). */
+uint64_t dt_process_first_write(const struct dt_process *p, int64_t id);
+/* A copy or set wrote tensor id at ts: keeps the earliest. */
+void dt_process_note_write(struct dt_process *p, int64_t id, uint64_t ts);
 /* The tensor of this id, made (empty, never allocated) if there is none. */
 struct dt_tensor *dt_process_tensor(struct dt_process *p, int64_t id);
 /* Once every event is in: what needs all of them (graph memory lifetimes

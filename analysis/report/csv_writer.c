@@ -119,7 +119,7 @@ static int write_tensors(const struct dt_group *g, const char *dir)
 		dt_out_c(f, ',');
 		dt_out_i64(f, t->device);
 		dt_out_c(f, ',');
-		dt_out_str(f, t->kind >= 0 && (size_t)t->kind < N_KIND_NAMES ?
+		dt_out_str(f, (size_t)t->kind < N_KIND_NAMES ?
 				kind_names[t->kind] :
 				"unknown");
 		dt_out_c(f, ',');

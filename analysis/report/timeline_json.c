@@ -662,6 +662,9 @@ static void tensor_lifetime(struct tl_process *p, int64_t vtid,
 					"tensors", t->alloc_ns, last),
 			.start = t->alloc_ns, .end = last,
 			.category = "tensor", .name = name,
+			/* "tensor N" is this tensor's alone; a tag's name
+			 * may repeat (interned) */
+			.name_unique = !t->name,
 			.args = args, .n_args = t->ptr ? 4 : 3};
 		dt_pftrace_slice(p->pf, &slice);
 	}

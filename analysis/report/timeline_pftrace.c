@@ -60,6 +60,7 @@
 #define EVENT_NAME_IID 10
 #define EVENT_TRACK_UUID 11
 #define EVENT_EXTRA_COUNTER_VALUES 12
+#define EVENT_NAME 23                    /* inline, not interned */
 #define EVENT_COUNTER_VALUE 30
 #define EVENT_EXTRA_COUNTER_TRACK_UUIDS 31
 #define EVENT_FLOW_IDS 47                /* fixed64 */
@@ -396,7 +397,7 @@ static void extra_counter(struct dt_pb *b, uint64_t track, int64_t value)
 
 void dt_pftrace_slice(struct dt_pftrace *pf, const struct dt_pf_slice *s)
 {
-	uint64_t name_iid = intern(pf, NAMES, s->name);
+	uint64_t name_iid = s->name_unique ? 0 : intern(pf, NAMES, s->name);
 	uint64_t category_iid = intern(pf, CATEGORIES, s->category);
 	uint64_t arg_iids[16];
 	size_t n_args = s->n_args > 16 ? 16 : s->n_args;
@@ -407,7 +408,10 @@ void dt_pftrace_slice(struct dt_pftrace *pf, const struct dt_pf_slice *s)
 	size_t event = dt_pb_open(b, PACKET_TRACK_EVENT);
 	dt_pb_varint(b, EVENT_TYPE, TYPE_SLICE_BEGIN);
 	dt_pb_varint(b, EVENT_TRACK_UUID, s->track);
-	dt_pb_varint(b, EVENT_NAME_IID, name_iid);
+	if (s->name_unique)
+		dt_pb_string(b, EVENT_NAME, s->name ? s->name : "");
+	else
+		dt_pb_varint(b, EVENT_NAME_IID, name_iid);
 	dt_pb_varint(b, EVENT_CATEGORY_IIDS, category_iid);
 	for (size_t i = 0; i < n_args; i++) {
 		const struct dt_pf_arg *arg = &s->args[i];

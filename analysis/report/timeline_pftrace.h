@@ -57,6 +57,10 @@ uint64_t dt_pftrace_lane(struct dt_pftrace *pf, int set, const char *name,
 struct dt_pf_slice {
 	uint64_t track, start, end;
 	const char *category, *name;
+	/* name_unique: no other slice has this name (a tensor's "tensor N"):
+	 * written inline in its TrackEvent (name, field 23) instead of
+	 * interned, so the writer keeps no copy of a million such names */
+	bool name_unique;
 	const struct dt_pf_arg *args;
 	size_t n_args;                   /* at most 16 */
 	/* flow_out: a flow that starts at it, flow_in: one that arrives

@@ -12,6 +12,8 @@ analysis/report/timeline_pftrace.c, from Perfetto's published protos):
   - one packet sequence: every packet has trusted_packet_sequence_id 1,
     the first clears the incremental state, every later one that uses an
     interned name says it needs it;
+  - every slice has one name, interned (name_iid) or inline (name: a
+    tensor's own "tensor N");
   - every interned name, category and annotation name a TrackEvent uses
     was defined in its own packet or an earlier one, never twice;
   - every track a TrackEvent names has a TrackDescriptor;
@@ -191,11 +193,15 @@ def read_pftrace(path):
                 problem('packet %d: track %r not described before'
                         % (n, ev['track']))
             if ev['type'] == 1:
-                ni, cats = one(f, 10), many(f, 3)
-                if ni not in interned[2] or any(c not in interned[1]
-                                                for c in cats):
+                ni, inline, cats = one(f, 10), one(f, 23), many(f, 3)
+                if (ni is None) == (inline is None):
+                    problem('packet %d: a slice needs one name: interned '
+                            '(10) or inline (23)' % n)
+                if (inline is None and ni not in interned[2]) or any(
+                        c not in interned[1] for c in cats):
                     problem('packet %d: name or category not interned' % n)
-                ev['name'] = interned[2].get(ni, '?')
+                ev['name'] = (inline.decode('utf-8') if inline is not None
+                              else interned[2].get(ni, '?'))
                 ev['cat'] = interned[1].get(cats[0], '?') if cats else ''
                 args = {}
                 for a in many(f, 4):

@@ -480,7 +480,7 @@ int main(void)
 		struct dt_tensor t = {
 			.id = id, .name = r->name, .bytes = r->bytes,
 			.alloc_ns = r->global ? 0 : 1000 + 1000 * (uint64_t)r->first_kernel,
-			.free_ns = DT_NO_TIME, .first_write_ns = DT_NO_TIME,
+			.free_ns = DT_NO_TIME,
 			.allocated = true,
 		};
 		dt_group_add_tensor(&g, &t);

@@ -4,7 +4,8 @@
  * category shares its row; inferred categories go to Others), Untrackable
  * from device samples (another device's ignored, negative clamped to 0,
  * the sample in effect at a kernel), swap feasibility exactly at its
- * boundary (idle == out and back) and the peak with every feasible swap.
+ * boundary (idle == out and back) the peak with every feasible swap, and
+ * a window's analysis after the kernels past its end were let go.
  * Every expected value is worked out by hand in the comments. Must never
  * compare against output produced by the code under test.
  */
@@ -47,7 +48,7 @@ static void build(struct dt_group *g)
 		struct dt_tensor t = {.id = id, .name = spec[id].name,
 			.bytes = spec[id].bytes, .device = 0,
 			.alloc_ns = spec[id].alloc, .free_ns = spec[id].free,
-			.first_write_ns = DT_NO_TIME, .allocated = true};
+			.allocated = true};
 		dt_group_add_tensor(g, &t);
 	}
 	const uint8_t RW = DT_ROLE_READ | DT_ROLE_WRITE;
@@ -182,6 +183,51 @@ static void test_swap(void)
 	dt_group_free(&g);
 }
 
+/*
+ * Window 0:2 of the group above, the fourth kernel let go first
+ * (dt_group_drop_after_window): 4 kernels still counted, 3 held with the
+ * 4 touches of k0 and k2 (t0, t1, t2; t3). All of t0, t1, t2 are global
+ * (allocated before 10000, not freed before the window's end, 31000);
+ * t3 not (allocated at 25000). live: k0 3001, k1 3001, k2 7097: peak k2;
+ * t0 used at 0 only in the window.
+ */
+static void test_window_after_drop(void)
+{
+	struct dt_group g;
+	build(&g);
+	g.win_first = 0;
+	g.win_count = 3;
+	dt_group_drop_after_window(&g);
+	CHECK_EQ_INT(g.n_kernels, 4);
+	CHECK_EQ_INT(g.cap_kernels, 3);
+	CHECK_EQ_INT(g.n_touches, 4);
+	CHECK_EQ_INT(g.touches[3].tensor, 3);
+	CHECK_EQ_INT(g.kernels[2].start, 30000);
+	dt_group_analyze(&g, 0, 3);
+	CHECK_EQ_INT(g.win_count, 3);
+	const uint64_t live[] = {3001, 3001, 7097};
+	for (size_t k = 0; k < 3; k++)
+		CHECK_EQ_INT(g.live_bytes[k], live[k]);
+	CHECK_EQ_INT(g.peak_kernel, 2);
+	CHECK_EQ_INT(g.peak_bytes, 7097);
+	for (size_t t = 0; t < 4; t++)
+		CHECK_EQ_INT(g.results[t].global, t < 3);
+	CHECK_EQ_INT(g.results[0].first_use, 0);
+	CHECK_EQ_INT(g.results[0].last_use, 0);
+	CHECK_EQ_INT(g.results[3].first_use, 2);
+	dt_group_free(&g);
+
+	/* a window reaching the last kernel lets go of nothing */
+	build(&g);
+	struct dt_kernel *held = g.kernels;
+	g.win_first = 2;
+	g.win_count = 2;
+	dt_group_drop_after_window(&g);
+	CHECK(g.kernels == held);
+	CHECK_EQ_INT(g.n_touches, 7);
+	dt_group_free(&g);
+}
+
 static void test_bad_rules(void)
 {
 	char path[] = "/tmp/dnntrace-rules.XXXXXX";
@@ -208,6 +254,7 @@ int main(void)
 {
 	test_categories_and_untrackable();
 	test_swap();
+	test_window_after_drop();
 	test_bad_rules();
 	puts("test_analysis_memory: ok");
 	return 0;

@@ -466,6 +466,63 @@ static void test_managed_first_use(void)
 	dt_model_free(&m);
 }
 
+/* A tensor's kind past this reader's (259 would wrap to 3, stream
+ * ordered, in the record's byte) stays unknown; a memset's time, kept
+ * apart from the tensor (dt_process_first_write), makes a later
+ * kernel's unknown-role use read+write and an earlier one's write. */
+static void test_kind_and_first_write(void)
+{
+	struct dt_model m;
+	dt_model_init(&m);
+	for (int64_t id = 0; id < 3; id++)
+		dt_model_on_event(&m, &(struct dt_event){.kind = DT_EVENT_ALLOC,
+				.vpid = 1, .ts = 1, .api = DNNTRACE_API_cudaMalloc,
+				.mem_kind = id == 2 ? 259 : DNNTRACE_MEM_DEVICE,
+				.device = 0, .ptr = 0x1000 * (uint64_t)(id + 1),
+				.bytes = 16, .tensor = id, .result = 0});
+	struct dt_process *p = &m.processes[0];
+	CHECK_EQ_INT(dt_process_find_tensor(p, 2)->kind, DT_TENSOR_KIND_UNKNOWN);
+	CHECK_EQ_INT(dt_process_find_tensor(p, 0)->kind, DNNTRACE_MEM_DEVICE);
+	/* tensor 0 set at 5, before its kernel (GPU 10-20); tensor 1 at 30 */
+	dt_model_on_event(&m, &(struct dt_event){.kind = DT_EVENT_MEMSET,
+			.vpid = 1, .ts = 5, .api = DNNTRACE_API_cudaMemset,
+			.tensor = 0, .bytes = 16, .result = 0});
+	dt_model_on_event(&m, &(struct dt_event){.kind = DT_EVENT_MEMSET,
+			.vpid = 1, .ts = 30, .api = DNNTRACE_API_cudaMemset,
+			.tensor = 1, .bytes = 16, .result = 0});
+	dt_model_on_event(&m, &(struct dt_event){.kind = DT_EVENT_MEMSET,
+			.vpid = 1, .ts = 40, .api = DNNTRACE_API_cudaMemset,
+			.tensor = 0, .bytes = 16, .result = 0});
+	CHECK_EQ_INT(dt_process_first_write(p, 0), 5);
+	CHECK_EQ_INT(dt_process_first_write(p, 1), 30);
+	CHECK_EQ_INT(dt_process_first_write(p, 2), DT_NO_TIME);
+	CHECK_EQ_INT(dt_process_first_write(p, 99), DT_NO_TIME);
+	int64_t t[] = {0, 1};
+	dt_model_on_event(&m, &(struct dt_event){.kind = DT_EVENT_LAUNCH,
+			.vpid = 1, .vtid = 0, .ts = 8, .call_id = 1,
+			.api = LAUNCH, .name = "k", .stream = 0, .tensors = t,
+			.n_tensors = 2, .result = 0});
+	dt_model_on_event(&m, &(struct dt_event){.kind = DT_EVENT_EXTERNAL_CORRELATION,
+			.vpid = 1, .correlation_id = 1, .call_id = 1});
+	dt_model_on_event(&m, &(struct dt_event){.kind = DT_EVENT_GPU_KERNEL,
+			.vpid = 1, .correlation_id = 1, .gpu_device = 0,
+			.gpu_stream = 0, .gpu_start = 10, .gpu_end = 20,
+			.name = "k"});
+	struct dt_group *groups;
+	size_t n = dt_groups_build(&m, DT_GRANULARITY_KERNEL, &groups);
+	CHECK_EQ_INT(n, 1);
+	CHECK_EQ_INT(groups[0].n_kernels, 1);
+	CHECK_EQ_INT(groups[0].kernels[0].n_touches, 2);
+	for (uint32_t i = 0; i < 2; i++) {
+		const struct dt_touch *touch = &groups[0].touches[i];
+		CHECK_EQ_INT(touch->roles, groups[0].tensors[touch->tensor].id == 0 ?
+				DT_ROLE_READ | DT_ROLE_WRITE : DT_ROLE_WRITE);
+	}
+	dt_group_free(&groups[0]);
+	free(groups);
+	dt_model_free(&m);
+}
+
 /* Allocations that failed or name device -1 never make a group of their
  * own: they are counted by the group of their device, else by the
  * process's first group; a process with nothing else gets one group. */
@@ -760,6 +817,7 @@ int main(void)
 	test_number_format();
 	test_groups();
 	test_managed_first_use();
+	test_kind_and_first_write();
 	test_failed_alloc_groups();
 	test_impossible_gpu_records();
 	puts("analysis model tests passed");

@@ -516,7 +516,7 @@ static void test_inferred_categories(void)
 		struct dt_tensor t = {.id = id, .bytes = 8, .device = 0,
 			/* locals are born after the window's first start */
 			.alloc_ns = global ? 0 : 1000 + (uint64_t)id,
-			.free_ns = DT_NO_TIME, .first_write_ns = DT_NO_TIME,
+			.free_ns = DT_NO_TIME,
 			.allocated = true};
 		dt_group_add_tensor(&g, &t);
 	}
