@@ -12,13 +12,13 @@ ANALYSIS_DERIVE_SRCS := analysis/derive/group.c analysis/derive/group_build.c \
 	analysis/derive/tensor_uses.c analysis/derive/stream_order.c analysis/derive/window.c \
 	analysis/derive/liveness.c analysis/derive/category.c analysis/derive/categories.c analysis/derive/live_bytes.c \
 	analysis/derive/swap.c analysis/derive/memory.c analysis/derive/energy.c analysis/derive/gpu_time.c \
-	analysis/derive/overheads.c
+	analysis/derive/overheads.c analysis/derive/steps.c
 ANALYSIS_REPORT_SRCS := analysis/report/out_buffer.c analysis/report/g10_writer.c \
 	analysis/report/csv_writer.c analysis/report/summary.c analysis/report/report_index.c \
 	analysis/report/memory_report.c analysis/report/memory_csv.c analysis/report/energy_report.c \
 	analysis/report/overheads_csv.c analysis/report/gpu_time_report.c analysis/report/timeline_json.c analysis/report/timeline_pftrace.c analysis/report/protobuf_writer.c analysis/report/pass_outputs.c analysis/report/report_files.c \
 	analysis/report/pickle_writer.c analysis/report/memory_snapshot.c \
-	analysis/report/report_clear.c
+	analysis/report/report_clear.c analysis/report/steps_csv.c
 ANALYSIS_CORE_SRCS := analysis/util.c $(ANALYSIS_DECODE_CORE_SRCS) $(ANALYSIS_MODEL_SRCS) \
 	$(ANALYSIS_DERIVE_SRCS) $(ANALYSIS_REPORT_SRCS)
 ANALYSIS_CORE_OBJS := $(ANALYSIS_CORE_SRCS:%.c=$(BUILD)/obj/%.o)

@@ -19,6 +19,7 @@
 
 #include "analysis/derive/energy.h"
 #include "analysis/derive/group.h"
+#include "analysis/derive/steps.h"
 #include "analysis/report/memory_report.h"
 #include "analysis/model/model.h"
 #include "analysis/report/pass_outputs.h"
@@ -204,6 +205,10 @@ int dt_run_request(void *request)
 		groups[i].memory = dt_memory_report_new(&groups[i],
 				dt_model_find_process(&model, groups[i].vpid),
 				&rules, req->link_gbps);
+	for (size_t i = 0; i < n_groups && rc == 0; i++)
+		groups[i].steps = dt_steps_new(&groups[i],
+				dt_model_find_process(&model, groups[i].vpid),
+				req->range_name);
 
 	if (rc == 0)
 		rc = dt_write_reports(req, groups, n_groups, energy, &outputs,
@@ -216,6 +221,7 @@ int dt_run_request(void *request)
 	dt_pass_outputs_free(&outputs);
 	for (size_t i = 0; i < n_groups; i++) {
 		dt_memory_report_free(groups[i].memory);
+		dt_steps_free(groups[i].steps);
 		dt_energy_free(&energy[i]);
 		dt_group_free(&groups[i]);
 	}

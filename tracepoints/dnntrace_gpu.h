@@ -50,11 +50,13 @@ LTTNG_UST_TRACEPOINT_EVENT(dnntrace_gpu, kernel,
 )
 #endif
 
-/* A copy that ran (CUpti_ActivityMemcpy*); copy_kind: CUpti_ActivityMemcpyKind. */
+/* A copy that ran (CUpti_ActivityMemcpy*); copy_kind: CUpti_ActivityMemcpyKind,
+ * src_kind and dst_kind: CUpti_ActivityMemoryKind (format 7). */
 LTTNG_UST_TRACEPOINT_EVENT(dnntrace_gpu, memcpy,
 	LTTNG_UST_TP_ARGS(uint32_t, correlation_id, uint32_t, device,
 		uint32_t, context, uint32_t, stream, uint64_t, start,
-		uint64_t, end, uint32_t, copy_kind, uint64_t, bytes),
+		uint64_t, end, uint32_t, copy_kind, uint64_t, bytes,
+		uint8_t, src_kind, uint8_t, dst_kind),
 	LTTNG_UST_TP_FIELDS(DNNTRACE_FIELDS_gpu_memcpy(DT_TP_FIELD))
 )
 

@@ -34,14 +34,15 @@
  * kernel by a name id and carry its geometry. Format 4: CUDA graph nodes
  * (captured_node, graph_node, graph_node_clone, graph_exec_update) and the
  * graph node of each GPU kernel record (graph_node_id). Format 5: graph
- * memory nodes (graph_mem_node).
+ * memory nodes (graph_mem_node). Format 6: status's rank. Format 7: the
+ * memory kind of each end of a GPU copy (gpu_memcpy src_kind, dst_kind).
  */
 #ifndef DNNTRACE_EVENT_FIELDS_H
 #define DNNTRACE_EVENT_FIELDS_H
 
 /* The trace format the tracepoint definitions write (status.format). */
 #ifndef DNNTRACE_TRACE_FORMAT
-#define DNNTRACE_TRACE_FORMAT 6
+#define DNNTRACE_TRACE_FORMAT 7
 #endif
 
 /* --- provider dnntrace_api ------------------------------------------------ */
@@ -308,10 +309,22 @@
 	F(REQ, STRING, char,     name,           name)
 #endif
 
+#if DNNTRACE_TRACE_FORMAT >= 7
+/* The memory of each end as CUPTI names it (CUpti_ActivityMemoryKind:
+ * pageable or pinned host memory, device, array, managed): what the
+ * PyTorch profiler names a copy by. */
+#define DNNTRACE_GPU_COPY_MEMORY_FIELDS_(F) \
+	F(OPT, INT, uint8_t,  src_kind,       src_kind) \
+	F(OPT, INT, uint8_t,  dst_kind,       dst_kind)
+#else
+#define DNNTRACE_GPU_COPY_MEMORY_FIELDS_(F)
+#endif
+
 #define DNNTRACE_FIELDS_gpu_memcpy(F) \
 	DNNTRACE_GPU_WORK_FIELDS_(F, ) \
 	F(REQ, INT, uint32_t, copy_kind,      copy_kind) \
-	F(OPT, INT, uint64_t, bytes,          bytes)
+	F(OPT, INT, uint64_t, bytes,          bytes) \
+	DNNTRACE_GPU_COPY_MEMORY_FIELDS_(F)
 
 #define DNNTRACE_FIELDS_gpu_memset(F) \
 	DNNTRACE_GPU_WORK_FIELDS_(F, ) \

@@ -808,6 +808,10 @@ static bool fill_event(struct reader *r, const struct record *rec,
 		e->bytes = UNSIGNED(gpu_memcpy, bytes);
 		e->copy_kind = info->gpu_set ? 0 :
 			(uint32_t)UNSIGNED(gpu_memcpy, copy_kind);
+		e->src_mem_kind = info->gpu_set ? 0 :
+			(uint8_t)UNSIGNED(gpu_memcpy, src_kind);
+		e->dst_mem_kind = info->gpu_set ? 0 :
+			(uint8_t)UNSIGNED(gpu_memcpy, dst_kind);
 		break;
 	case H_LAUNCH:
 		e->kind = DT_EVENT_LAUNCH;

@@ -20,6 +20,7 @@
 #include "analysis/model/model.h"
 
 struct dt_memory_report;
+struct dt_steps;
 struct dt_request;
 
 /* A tensor's use by one kernel, stored with the kernel (parameter order). */
@@ -156,6 +157,8 @@ struct dt_group {
 	/* categories and swaps (derive/memory.h), set and freed by its
 	 * caller after the analysis; NULL: none */
 	struct dt_memory_report *memory;
+	/* the training steps (derive/steps.h), the same way; NULL: none */
+	struct dt_steps *steps;
 };
 
 /* Hand-made groups (tests): tensors must be added in increasing id order. */

@@ -89,6 +89,9 @@ struct dt_event {
 	uint32_t gpu_device, gpu_stream;   /* GPU records; power: device */
 	uint64_t gpu_start, gpu_end;
 	uint32_t copy_kind;          /* GPU copy: CUpti_ActivityMemcpyKind */
+	uint8_t src_mem_kind, dst_mem_kind; /* GPU copy: each end's
+	                              * CUpti_ActivityMemoryKind (format 7;
+	                              * 0, CUPTI's unknown, before) */
 	/* the thread's name (LTTng's procname context), on the thread's
 	 * first event whatever its kind; NULL on the others */
 	const char *procname;

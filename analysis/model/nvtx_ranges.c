@@ -11,6 +11,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 void dt_process_free_ranges(struct dt_process *p)
 {
@@ -180,4 +181,15 @@ const struct dt_range *dt_process_find_range(const struct dt_process *p,
 	if (count)
 		*count = seen;
 	return match;
+}
+
+bool dt_range_is_step(const char *name, const char *step_range)
+{
+	if (!name)
+		return false;
+	if (step_range)
+		return strcmp(name, step_range) == 0;
+	size_t n = strlen(name);
+	return strcasecmp(name, "step") == 0 ||
+		(n > 5 && strcasecmp(name + n - 5, "_step") == 0);
 }

@@ -7,6 +7,7 @@
 #ifndef DNNTRACE_ANALYSIS_MODEL_NVTX_RANGES_H
 #define DNNTRACE_ANALYSIS_MODEL_NVTX_RANGES_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -30,5 +31,11 @@ size_t dt_process_current_range(struct dt_process *p, int64_t vtid);
 const struct dt_range *dt_process_find_range(const struct dt_process *p,
 		const char *name, size_t occurrence, size_t *count);
 void dt_process_free_ranges(struct dt_process *p);
+/* Whether a range named name marks a training step: step_range (the
+ * analysis' --range NAME) when given, else "step" or a name ending in
+ * "_step" (dnntrace record --torch-names' train_step, Lightning's
+ * training_step; not PyTorch's optimizer.step, an op). The timeline's
+ * ProfilerStep#N slices and steps.csv ask here. */
+bool dt_range_is_step(const char *name, const char *step_range);
 
 #endif

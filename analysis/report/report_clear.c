@@ -19,7 +19,7 @@ static const char *const report_files[] = {
 	"liveness_analysis.config", "dnntrace_NNMemConsumptionLog.py",
 	"dnntrace_TensorPeriodLog.py", "kernels.csv", "tensors.csv", "periods.csv",
 	"memory.csv", "swap.csv", "categories.csv", "categories_time.csv",
-	"energy.csv", "gpu_time.csv", "overheads.csv", "timeline.json",
+	"energy.csv", "steps.csv", "gpu_time.csv", "overheads.csv", "timeline.json",
 	"timeline.json.partial", "timeline.pftrace", "timeline.pftrace.partial",
 	"memory_snapshot.pickle", NULL,
 };

@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 
 #include "analysis/report/csv_writer.h"
+#include "analysis/report/steps_csv.h"
 #include "analysis/decode/damage.h"
 #include "analysis/report/g10_writer.h"
 #include "analysis/report/memory_report.h"
@@ -119,6 +120,8 @@ static int write_group(const struct dt_group *g, const char *dir,
 	if (dt_memory_snapshot_write(g, dir, req->snapshot_events) != 0)
 		return -1;
 	if (dt_energy_write_csv(energy, dir) != 0)
+		return -1;
+	if (dt_steps_write_csv(g->steps, dir) != 0)
 		return -1;
 	char path[PATH_MAX];
 	if (join_path(path, sizeof(path), dir, "summary.txt") != 0)

@@ -21,11 +21,12 @@
  *     from 1; the range's own name in args);
  *   GPU (pid = the device, tid = CUPTI's stream id, as Kineto): "X" per
  *     kernel (cat "kernel"), copy ("gpu_memcpy", named as Kineto names
- *     them, "Memcpy HtoD (Unknown -> Device)": the trace has CUPTI's copy
- *     kind but not the host memory's kind, which Kineto writes in place of
- *     Unknown) and set ("gpu_memset", "Memset (Device)"); args "device",
- *     "stream", "correlation" and "External id" (the call's id: the same
- *     as on its call's slice), copies and sets "bytes" and
+ *     them from CUPTI's copy kind and each end's memory kind, "Memcpy HtoD
+ *     (Pinned -> Device)"; a trace before format 7 has no memory kinds:
+ *     the host side is then Unknown) and set ("gpu_memset", "Memset
+ *     (Device)"); args "device", "stream", "correlation" and "External
+ *     id" (the call's id: the same as on its call's slice), copies and
+ *     sets "bytes" and
  *     "memory bandwidth (GB/s)". A record whose call is not known yet
  *     (its correlation record comes later) waits, and is written once its
  *     call is known or at the end;
@@ -59,10 +60,10 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <unistd.h>
 
 #include "analysis/model/api_names.h"
+#include "analysis/model/nvtx_ranges.h"
 #include "analysis/report/out_buffer.h"
 #include "analysis/report/timeline_pftrace.h"
 #include "analysis/util.h"
@@ -90,6 +91,7 @@ struct tl_pending {
 	uint64_t next;               /* index of the next one, NO_PENDING */
 	const char *name;            /* a kernel's, interned by the model */
 	uint32_t device, stream, correlation, copy_kind;
+	uint8_t src_mem_kind, dst_mem_kind;
 	enum dt_event_kind kind;
 };
 
@@ -1043,7 +1045,26 @@ static uint64_t call_tensor_bytes(const struct dt_process *mp, uint64_t call_id)
 	return 0;
 }
 
+/* CUPTI's memory kinds (CUpti_ActivityMemoryKind) as Kineto names them;
+ * NULL: one it has no word for. */
+static const char *memory_kind_name(uint8_t kind)
+{
+	static const char *const names[] = {"Unknown", "Pageable", "Pinned",
+		"Device", "Array", "Managed", "Device Static", "Managed Static"};
+	return kind < sizeof(names) / sizeof(names[0]) ? names[kind] : NULL;
+}
+
 /* CUPTI's copy kinds (CUpti_ActivityMemcpyKind) as Kineto names them. */
+static const char *copy_kind_name(uint32_t kind)
+{
+	static const char *const names[] = {NULL, "HtoD", "DtoH", "HtoA",
+		"AtoH", "AtoA", "AtoD", "DtoA", "DtoD", "HtoH", "PtoP"};
+	return kind < sizeof(names) / sizeof(names[0]) && names[kind] ?
+		names[kind] : "Unknown";
+}
+
+/* CUPTI's copy kinds (CUpti_ActivityMemcpyKind) as Kineto names them,
+ * where the trace does not say each end's memory (formats 1 to 6). */
 static const char *copy_name(uint32_t kind)
 {
 	switch (kind) {
@@ -1061,6 +1082,22 @@ static const char *copy_name(uint32_t kind)
 	}
 }
 
+/* A copy's name as Kineto writes it, "Memcpy HtoD (Pinned -> Device)":
+ * from each end's memory kind in the record (format 7) into buf, else
+ * (older traces: both unknown) the device side from the copy kind and the
+ * host side Unknown (copy_name). */
+static const char *copy_name_of(const struct tl_pending *w, char *buf,
+		size_t size)
+{
+	const char *src = memory_kind_name(w->src_mem_kind);
+	const char *dst = memory_kind_name(w->dst_mem_kind);
+	if ((w->src_mem_kind == 0 && w->dst_mem_kind == 0) || !src || !dst)
+		return copy_name(w->copy_kind);
+	snprintf(buf, size, "Memcpy %s (%s -> %s)", copy_kind_name(w->copy_kind),
+			src, dst);
+	return buf;
+}
+
 /* Writes GPU record w, call_id its call's (DT_MAP_EMPTY: none known):
  * its slice, its arrow, and for a kernel the active bytes while it runs. */
 static void gpu_slice(struct dt_timeline *tl, struct tl_process *p,
@@ -1074,8 +1111,9 @@ static void gpu_slice(struct dt_timeline *tl, struct tl_process *p,
 	uint64_t track = name_stream(p, w->device, w->stream);
 	const char *category = kernel ? "kernel" :
 		w->kind == DT_EVENT_GPU_MEMSET ? "gpu_memset" : "gpu_memcpy";
+	char copy_buf[64];
 	const char *name = kernel ? w->name : w->kind == DT_EVENT_GPU_MEMSET ?
-		"Memset (Device)" : copy_name(w->copy_kind);
+		"Memset (Device)" : copy_name_of(w, copy_buf, sizeof(copy_buf));
 	uint64_t i;
 	bool arrow = call_id != DT_MAP_EMPTY &&
 		dt_u64map_get(&p->call_index, call_id, &i);
@@ -1157,6 +1195,7 @@ static void gpu_work(struct dt_timeline *tl, struct tl_process *p,
 		.name = e->kind == DT_EVENT_GPU_KERNEL ? e->name : NULL,
 		.device = e->gpu_device, .stream = e->gpu_stream,
 		.correlation = e->correlation_id, .copy_kind = e->copy_kind,
+		.src_mem_kind = e->src_mem_kind, .dst_mem_kind = e->dst_mem_kind,
 		.kind = e->kind};
 	if (w.end > tl->last_ts)
 		tl->last_ts = w.end;
@@ -1192,19 +1231,10 @@ static void correlation(struct dt_timeline *tl, struct tl_process *p,
 
 /* ---- NVTX -------------------------------------------------------------- */
 
-/* Whether a range named name marks a training step: the --range NAME of
- * the analysis, else "step" or a name ending in "_step" (dnntrace record
- * --torch-names' train_step, Lightning's training_step; not PyTorch's
- * optimizer.step, an op). */
+/* Whether a range named name marks a training step (nvtx_ranges.h). */
 static bool is_step(const struct dt_timeline *tl, const char *name)
 {
-	if (!name)
-		return false;
-	if (tl->step_range)
-		return strcmp(name, tl->step_range) == 0;
-	size_t n = strlen(name);
-	return strcasecmp(name, "step") == 0 ||
-		(n > 5 && strcasecmp(name + n - 5, "_step") == 0);
+	return dt_range_is_step(name, tl->step_range);
 }
 
 /* A range as one complete slice on its thread (a step: ProfilerStep#N). */

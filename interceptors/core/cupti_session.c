@@ -206,7 +206,7 @@ struct record_layout {
 	       kernel_correlation, kernel_name, kernel_grid, kernel_block, kernel_shared_mem,
 	       kernel_graph_node;
 	size_t copy_kind, copy_bytes, copy_start, copy_end, copy_device, copy_context,
-	       copy_stream, copy_correlation;
+	       copy_stream, copy_correlation, copy_src_kind, copy_dst_kind;
 	size_t set_value, set_bytes, set_start, set_end, set_device, set_context, set_stream,
 	       set_correlation;
 };
@@ -222,7 +222,8 @@ struct record_layout {
 	.copy_kind = offsetof(T, copyKind), .copy_bytes = offsetof(T, bytes), \
 	.copy_start = offsetof(T, start), .copy_end = offsetof(T, end), \
 	.copy_device = offsetof(T, deviceId), .copy_context = offsetof(T, contextId), \
-	.copy_stream = offsetof(T, streamId), .copy_correlation = offsetof(T, correlationId)
+	.copy_stream = offsetof(T, streamId), .copy_correlation = offsetof(T, correlationId), \
+	.copy_src_kind = offsetof(T, srcKind), .copy_dst_kind = offsetof(T, dstKind)
 #define SET_FIELDS(T) \
 	.set_value = offsetof(T, value), .set_bytes = offsetof(T, bytes), \
 	.set_start = offsetof(T, start), .set_end = offsetof(T, end), \
@@ -272,6 +273,8 @@ _Static_assert(offsetof(CUpti_ActivityMemcpy5, copyKind) == 4 &&
 	       offsetof(CUpti_ActivityMemcpy5, contextId) == 36 &&
 	       offsetof(CUpti_ActivityMemcpy5, streamId) == 40 &&
 	       offsetof(CUpti_ActivityMemcpy5, correlationId) == 44 &&
+	       offsetof(CUpti_ActivityMemcpy5, srcKind) == 5 &&
+	       offsetof(CUpti_ActivityMemcpy5, dstKind) == 6 &&
 	       sizeof(CUpti_ActivityMemcpy5) == 88, "CUDA 12.x memcpy record layout");
 /* CUPTI 12.8+ writes Memcpy6: what we read must sit where Memcpy5 has it. */
 _Static_assert(offsetof(CUpti_ActivityMemcpy6, copyKind) == 4 &&
@@ -281,7 +284,9 @@ _Static_assert(offsetof(CUpti_ActivityMemcpy6, copyKind) == 4 &&
 	       offsetof(CUpti_ActivityMemcpy6, deviceId) == 32 &&
 	       offsetof(CUpti_ActivityMemcpy6, contextId) == 36 &&
 	       offsetof(CUpti_ActivityMemcpy6, streamId) == 40 &&
-	       offsetof(CUpti_ActivityMemcpy6, correlationId) == 44,
+	       offsetof(CUpti_ActivityMemcpy6, correlationId) == 44 &&
+	       offsetof(CUpti_ActivityMemcpy6, srcKind) == 5 &&
+	       offsetof(CUpti_ActivityMemcpy6, dstKind) == 6,
 	       "Memcpy6 keeps Memcpy5's offsets for the fields we read");
 
 /* Both generations: the grid's and the block's x, y, z are three int32 in a row. */
@@ -394,15 +399,17 @@ static void emit_record(const CUpti_Activity *record)
 		break;
 	}
 	case CUPTI_ACTIVITY_KIND_MEMCPY: {
-		uint8_t copy_kind;
+		uint8_t copy_kind, src_kind, dst_kind;
 		memcpy(&copy_kind, (const char *)record + l->copy_kind, sizeof(copy_kind));
+		memcpy(&src_kind, (const char *)record + l->copy_src_kind, sizeof(src_kind));
+		memcpy(&dst_kind, (const char *)record + l->copy_dst_kind, sizeof(dst_kind));
 		DNNTRACE_EMIT(dnntrace_gpu, memcpy, field_u32(record, l->copy_correlation),
 				     field_u32(record, l->copy_device),
 				     field_u32(record, l->copy_context),
 				     field_u32(record, l->copy_stream),
 				     gpu_time(field_u64(record, l->copy_start)),
 				     gpu_time(field_u64(record, l->copy_end)), copy_kind,
-				     field_u64(record, l->copy_bytes));
+				     field_u64(record, l->copy_bytes), src_kind, dst_kind);
 		break;
 	}
 	case CUPTI_ACTIVITY_KIND_MEMSET:

@@ -5,7 +5,8 @@ processes or devices) with matplotlib:
 
   memory_over_kernels.png  G10 fig. 2: memory at each kernel by category,
                            live bytes, active bytes (rolling max over 8),
-                           live bytes with every feasible swap
+                           live bytes with every feasible swap, the peak,
+                           each step's start (steps.csv)
   inactive_cdf.png         G10 fig. 3: CDF of inactive-period time
   inactive_vs_size.png     G10 fig. 4: inactive time vs tensor size (log-log),
                            with the swap feasibility line of swap.csv
@@ -83,6 +84,33 @@ def bins(n):
     return [(i, min(n, i + step)) for i in range(0, n, step)]
 
 
+MAX_STEP_LABELS = 15
+
+
+def step_marks(group):
+    """(kernel index, "step N") of each step of steps.csv that holds a
+    kernel of the report: its first kernel, where the plot draws its line.
+    Empty without steps.csv or steps."""
+    path = os.path.join(group, "steps.csv")
+    if not os.path.exists(path):
+        return []
+    return [(int(r["first_kernel"]), f"step {r['step']}") for r in read_csv(path)
+            if r["first_kernel"] != ""]
+
+
+def draw_steps(ax, marks):
+    """A thin vertical line at each step's first kernel, labelled step N
+    just above the frame, clear of the curves and the peak's label (at most
+    MAX_STEP_LABELS labels, evenly taken, so they stay legible)."""
+    every = max(1, -(-len(marks) // MAX_STEP_LABELS))
+    for i, (x, label) in enumerate(marks):
+        ax.axvline(x, color="tab:blue", linewidth=1.0, alpha=0.8,
+                   label="step start (steps.csv)" if i == 0 else None)
+        if i % every == 0:
+            ax.text(x, 1.005, label, transform=ax.get_xaxis_transform(), va="bottom",
+                    ha="center", fontsize=7, color="tab:blue")
+
+
 def memory_over_kernels(plt, group, out):
     memory = read_csv(os.path.join(group, "memory.csv"))
     if not memory:
@@ -143,9 +171,11 @@ def memory_over_kernels(plt, group, out):
     title = "Memory over kernels (G10 fig. 2)"
     if untrackable is not None:
         title += f" - Untrackable, not drawn: {human(untrackable)}"
-    ax.set_title(title)
+    marks = step_marks(group)
+    ax.set_title(title, pad=14 if marks else 6)   # room for the step labels
     ax.set_xlim(0, len(live))
     ax.set_ylim(0, max(live + rolled + [1]) / scale * 1.15)   # room for the peak's label
+    draw_steps(ax, marks)
     ax.grid(alpha=0.3)
     ax.legend(fontsize=8, loc="center left", bbox_to_anchor=(1.0, 0.5))
     fig.tight_layout()

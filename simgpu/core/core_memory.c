@@ -286,8 +286,55 @@ cudaError_t sim_host_free(void *p)
 	return cudaErrorInvalidValue;
 }
 
+/* Registered host ranges (cuMemHostRegister): the program's own pages,
+ * pinned for copies (CUPTI's srcKind/dstKind PINNED: assumed from CUDA's
+ * documentation of page-locked memory, not seen on a GPU), never freed
+ * here. */
+struct registered_range {
+	uint8_t *start;
+	size_t size;
+	struct registered_range *next;
+};
+static struct registered_range *registered;
+
+int sim_host_register(void *p, size_t size)
+{
+	uint8_t *start = p;
+	for (struct registered_range *h = registered; h; h = h->next)
+		if (start < h->start + h->size && h->start < start + size)
+			return 1;
+	struct registered_range *h = malloc(sizeof(*h));
+	if (!h)
+		return -1;
+	*h = (struct registered_range){ start, size, registered };
+	registered = h;
+	return 0;
+}
+
+int sim_host_unregister(const void *p)
+{
+	for (struct registered_range **hp = &registered; *hp; hp = &(*hp)->next) {
+		if ((*hp)->start == p) {
+			struct registered_range *h = *hp;
+			*hp = h->next;
+			free(h);
+			return 0;
+		}
+	}
+	return 1;
+}
+
 int sim_host_find(const void *p, void **base, size_t *size)
 {
+	for (struct registered_range *h = registered; h; h = h->next) {
+		if ((const uint8_t *)p >= h->start && (const uint8_t *)p < h->start + h->size) {
+			if (base)
+				*base = h->start;
+			if (size)
+				*size = h->size;
+			return 1;
+		}
+	}
 	for (size_t i = 0; i < n_pinned; i++) {
 		const uint8_t *b = pinned[i].base;
 		if ((const uint8_t *)p >= b &&

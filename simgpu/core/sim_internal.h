@@ -245,8 +245,14 @@ void *sim_mem_view(const void *p);
 /* Pinned host memory (cudaMallocHost, cudaHostAlloc). Caller holds sim_lock. */
 cudaError_t sim_host_alloc(size_t size, unsigned int flags, void **out);
 cudaError_t sim_host_free(void *p);
-/* Size of the pinned block containing p, 0 if none. */
+/* Whether p is in pinned host memory, allocated or registered: 1 with its
+ * block's base and size (each may be NULL), else 0. */
 int sim_host_find(const void *p, void **base, size_t *size);
+/* Host memory page-locked in place (cuMemHostRegister). Caller holds
+ * sim_lock. 0; 1: it overlaps a registered range; -1: out of memory. */
+int sim_host_register(void *p, size_t size);
+/* 0; 1: p starts no registered range. Caller holds sim_lock. */
+int sim_host_unregister(const void *p);
 
 /* ---- virtual memory management (core_vmm.c); caller holds sim_lock ---- */
 

@@ -175,56 +175,31 @@ CUresult cuMemFreeHost(void *p)
 
 /*
  * Page-locking existing host memory: simulated pinned memory is ordinary
- * pages, so registration only keeps the ranges, for the errors a real
+ * pages, so registration only keeps the ranges (sim_host_register, the
+ * core's: copies from and to them are pinned), for the errors a real
  * driver gives (overlap: ALREADY_REGISTERED; unknown: NOT_REGISTERED).
  * Flags are accepted; a registered range is not a device allocation.
  */
-struct host_range {
-	const char *start;
-	size_t size;
-	struct host_range *next;
-};
-static struct host_range *host_ranges; /* guarded by sim_lock */
-
 CUresult cuMemHostRegister_v2(void *p, size_t bytesize, unsigned int Flags)
 {
 	(void)Flags;
 	DRIVER_ENTER();
 	if (!p || !bytesize)
 		return CUDA_ERROR_INVALID_VALUE;
-	const char *start = p;
-	CUresult r = CUDA_SUCCESS;
 	pthread_mutex_lock(&sim_lock);
-	for (struct host_range *h = host_ranges; h && r == CUDA_SUCCESS; h = h->next)
-		if (start < h->start + h->size && h->start < start + bytesize)
-			r = CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED;
-	struct host_range *h = r == CUDA_SUCCESS ? malloc(sizeof(*h)) : NULL;
-	if (r == CUDA_SUCCESS && !h)
-		r = CUDA_ERROR_OUT_OF_MEMORY;
-	if (h) {
-		*h = (struct host_range){ start, bytesize, host_ranges };
-		host_ranges = h;
-	}
+	int r = sim_host_register(p, bytesize);
 	pthread_mutex_unlock(&sim_lock);
-	return r;
+	return r == 0 ? CUDA_SUCCESS : r > 0 ? CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED :
+		CUDA_ERROR_OUT_OF_MEMORY;
 }
 
 CUresult cuMemHostUnregister(void *p)
 {
 	DRIVER_ENTER();
-	CUresult r = CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED;
 	pthread_mutex_lock(&sim_lock);
-	for (struct host_range **hp = &host_ranges; *hp; hp = &(*hp)->next) {
-		if ((*hp)->start == p) {
-			struct host_range *h = *hp;
-			*hp = h->next;
-			free(h);
-			r = CUDA_SUCCESS;
-			break;
-		}
-	}
+	int r = sim_host_unregister(p);
 	pthread_mutex_unlock(&sim_lock);
-	return r;
+	return r == 0 ? CUDA_SUCCESS : CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED;
 }
 
 CUresult cuMemGetInfo_v2(size_t *free, size_t *total)

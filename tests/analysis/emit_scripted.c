@@ -318,7 +318,7 @@ static void emit_main(void)
 	lttng_ust_tracepoint(dnntrace_gpu, external_correlation, 14, 4);
 	gpu_kernel(11, 0, s, 100, "k_a");
 	gpu_kernel(13, 0, s + 4 * ms, 300, "k_c");
-	lttng_ust_tracepoint(dnntrace_gpu, memcpy, 20, 0, 1, 7, s - ms, s - ms + 5, 1, 64);
+	lttng_ust_tracepoint(dnntrace_gpu, memcpy, 20, 0, 1, 7, s - ms, s - ms + 5, 1, 64, 1, 3);
 	lttng_ust_tracepoint(dnntrace_gpu, external_correlation, 11, 1);
 	lttng_ust_tracepoint(dnntrace_gpu, external_correlation, 12, 2);
 	lttng_ust_tracepoint(dnntrace_gpu, external_correlation, 13, 3);
@@ -649,7 +649,7 @@ static void emit_badgpu(void)
 	}
 	/* the good ones: kernels at s, s+1000, s+2000, 500 ns each; a copy */
 	gpu_kernel_span(1, s, s + 500, "good_k");
-	lttng_ust_tracepoint(dnntrace_gpu, memcpy, 10, 0, 1, 7, s + 600, s + 700, 1, 4096);
+	lttng_ust_tracepoint(dnntrace_gpu, memcpy, 10, 0, 1, 7, s + 600, s + 700, 1, 4096, 1, 3);
 	gpu_kernel_span(2, s + 1000, s + 1500, "good_k");
 	/* end before start: two kernels and a set */
 	gpu_kernel_span(4, s + 1200, s + 1100, "bad_k");
@@ -661,7 +661,7 @@ static void emit_badgpu(void)
 	gpu_kernel_span(3, s + 2000, s + 2500, "good_k");
 	/* duplicates of kept records, not next to them */
 	gpu_kernel_span(1, s, s + 500, "good_k");
-	lttng_ust_tracepoint(dnntrace_gpu, memcpy, 10, 0, 1, 7, s + 600, s + 700, 1, 4096);
+	lttng_ust_tracepoint(dnntrace_gpu, memcpy, 10, 0, 1, 7, s + 600, s + 700, 1, 4096, 1, 3);
 }
 
 static void emit_badgpu2(void)

@@ -25,13 +25,13 @@ python3 "$E2E_DIR/check_overheads.py" "$e2e_tmp/truth" "$e2e_tmp/report" >"$e2e_
 check_timeline "$e2e_tmp/report/timeline.json" "$e2e_tmp/truth" >"$e2e_tmp/timeline.out" ||
 	fail "overhead_ops timeline: $(head -n 3 "$e2e_tmp/timeline.out")"
 # the upload: a cudaMemcpy slice from its entry to its return, its arrow
-# to the 1 MiB GPU copy
+# to the 1 MiB GPU copy (from calloc'd memory: Pageable, trace format 7)
 python3 - "$e2e_tmp/report/timeline.json" <<'PY' || fail "timeline.json: the upload's slice or arrow is wrong"
 import json, sys
 ev = json.load(open(sys.argv[1]))["traceEvents"]
 host = [e for e in ev if e["ph"] == "X" and e["name"] == "cudaMemcpy"]
 gpu = [e for e in ev if e["ph"] == "X" and e.get("cat") == "gpu_memcpy"
-       and e["name"] == "Memcpy HtoD (Unknown -> Device)"]
+       and e["name"] == "Memcpy HtoD (Pageable -> Device)"]  # calloc: pageable
 assert len(host) == 1 and len(gpu) == 1, (len(host), len(gpu))
 assert host[0]["dur"] > 0 and host[0]["args"]["bytes"] == 1048576
 assert gpu[0]["args"]["bytes"] == 1048576 and gpu[0]["dur"] > 0

@@ -170,7 +170,7 @@ def check_status(events, ok):
     status = named(events, 'dnntrace_api:status')
     if check(len(status) == 1, f'{len(status)} status events, want 1'):
         check(status[0]['cupti_ok'] == ok, f'status cupti_ok={status[0]["cupti_ok"]}, want {ok}')
-        check(status[0].get('format') == 6, f'status format={status[0].get("format")}, want 6')
+        check(status[0].get('format') == 7, f'status format={status[0].get("format")}, want 7')
 
 
 def check_gpu_links(events, api_events):
@@ -314,6 +314,14 @@ def check_gpu_durations(events):
         check(record['copy_kind'] in (1, 2) and want <= record['end'] - record['start'] <= want + 1,
               f'copy kind {record["copy_kind"]} of {record["bytes"]} bytes lasted '
               f'{record["end"] - record["start"]} ns, want {want}')
+        # format 7: each end's memory kind (CUpti_ActivityMemoryKind), read
+        # at the layout's offsets: the device end is device (3), the host
+        # end pageable (1) or pinned (2)
+        host, device = ((record['src_kind'], record['dst_kind']) if record['copy_kind'] == 1
+                        else (record['dst_kind'], record['src_kind']))
+        check(device == 3 and host in (1, 2),
+              f'copy kind {record["copy_kind"]}: memory kinds {record["src_kind"]} -> '
+              f'{record["dst_kind"]}, want host 1 or 2 and device 3')
     for record in named(events, 'dnntrace_gpu:memset'):
         want = 1000 + record['bytes'] / 1000
         check(want <= record['end'] - record['start'] <= want + 1,
