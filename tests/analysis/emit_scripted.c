@@ -37,6 +37,9 @@
  *   none     registers with LTTng but emits nothing
  *   bulk N   about N events shaped like a training loop (for timing the
  *            analyzer against babeltrace2 -o dummy); no expected values
+ *   hop N    bulk N, the thread moved to the next allowed CPU at every
+ *            batch (sched_setaffinity), so one thread's events lie in
+ *            several per-CPU stream files (test_analysis_decoders_same.sh)
  * Built three times: in the current trace format (analysis_emit_scripted)
  * and with -DDNNTRACE_TRACE_FORMAT=2 and =1 (analysis_emit_scripted_format2,
  * _format1: the traces older tracers wrote, which the analyzer must keep
@@ -46,6 +49,7 @@
  * Prints "pid <pid>" so the test knows the vpid. Must never depend on a GPU.
  */
 #include <pthread.h>
+#include <sched.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -684,6 +688,28 @@ static void emit_nocupti(void)
 	launch(3, "failed", t, 1, 1);
 }
 
+/* hop mode: the allowed CPUs, and the next one to move to */
+static bool hop_cpus;
+static cpu_set_t hop_allowed;
+static int hop_next;
+
+/* Moves the calling thread to the next allowed CPU (hop mode only). */
+static void hop(void)
+{
+	if (!hop_cpus)
+		return;
+	for (int tried = 0; tried < CPU_SETSIZE; tried++) {
+		int cpu = hop_next++ % CPU_SETSIZE;
+		if (!CPU_ISSET(cpu, &hop_allowed))
+			continue;
+		cpu_set_t one;
+		CPU_ZERO(&one);
+		CPU_SET(cpu, &one);
+		if (sched_setaffinity(0, sizeof(one), &one) == 0)
+			return;
+	}
+}
+
 /* Per kernel: launch + external correlation + GPU record (3 events); a
  * tensor alloc and a free every 16 kernels; GPU records in batches. */
 static void emit_bulk(long events)
@@ -698,6 +724,7 @@ static void emit_bulk(long events)
 	long kernels = events / 3;
 	for (long base = 0; base < kernels; base += BATCH) {
 		long n = kernels - base < BATCH ? kernels - base : BATCH;
+		hop();
 		for (long k = base; k < base + n; k++) {
 			if (k % 16 == 15) {
 				int slot = (int)(k / 16 % LIVE);
@@ -767,8 +794,12 @@ int main(int argc, char **argv)
 		emit_badgpu2();
 	else if (strcmp(mode, "bulk") == 0 && argc > 2)
 		emit_bulk(atol(argv[2]));
+	else if (strcmp(mode, "hop") == 0 && argc > 2) {
+		hop_cpus = sched_getaffinity(0, sizeof(hop_allowed), &hop_allowed) == 0;
+		emit_bulk(atol(argv[2]));
+	}
 	else if (strcmp(mode, "none") != 0) {
-		fprintf(stderr, "usage: %s [main|other|nocupti|lib|nvtx|driver|huge|overtraced|names|badgpu|badgpu2|none|bulk N]\n", argv[0]);
+		fprintf(stderr, "usage: %s [main|other|nocupti|lib|nvtx|driver|huge|overtraced|names|badgpu|badgpu2|none|bulk N|hop N]\n", argv[0]);
 		return 2;
 	}
 	if (descheduled) {
