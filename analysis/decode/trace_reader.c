@@ -109,6 +109,9 @@ struct reader {
 	size_t last_class;
 	struct dt_u64map named_threads;      /* vtids whose procname was sent
 	                                      * (only when hooks listen) */
+	struct dt_u64map names_passed;       /* the analysis thread's: vtids
+	                                      * whose name went to the model
+	                                      * (several decoders each send it) */
 	int64_t last_named_vtid;
 	bool named_any;
 	bool want_names;                     /* send each thread's procname
@@ -991,6 +994,13 @@ static void take_record(struct reader *r, const struct record *rec)
 			.count = rec->value[1], .tensor = -1, .src_tensor = -1};
 	else if (!fill_event(r, rec, &e))
 		return;
+	/* a thread's name with its first event only, whichever decoder sent
+	 * it: the reports must not depend on how the streams were shared */
+	uint64_t seen;
+	if (e.procname && dt_u64map_get(&r->names_passed, (uint64_t)e.vtid, &seen))
+		e.procname = NULL;
+	else if (e.procname)
+		dt_u64map_put(&r->names_passed, (uint64_t)e.vtid, 1);
 	/* a record the model left out as impossible stays out of the
 	 * timeline and the overheads too */
 	if (dt_model_on_event(r->model, &e) && r->hooks)
@@ -1255,6 +1265,7 @@ static void reader_free(struct reader *r)
 		free(r->streams[i]);
 	free(r->streams);
 	dt_u64map_free(&r->named_threads);
+	dt_u64map_free(&r->names_passed);
 	free(r->lib_tensors);
 	free(r->lib_ptrs);
 	free(r->lib_roles);

@@ -476,12 +476,6 @@ static void name_process(struct tl_process *p, const char *program)
 static void thread_named(struct dt_model *m, struct tl_process *p,
 		const struct dt_event *e)
 {
-	/* With several decoders each one sends the thread's name with the
-	 * first record it decodes of that thread: the first only counts, so
-	 * the files do not depend on how the streams were shared out. */
-	for (size_t i = 0; i < p->n_names; i++)
-		if (p->names[i].vtid == e->vtid)
-			return;
 	const char *name = dt_strpool_intern(&m->names, e->procname);
 	*DT_PUSH_SLOT(p->names, p->n_names, p->cap_names) =
 		(struct tl_thread_name){e->vtid, name};
