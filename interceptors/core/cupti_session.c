@@ -515,12 +515,13 @@ static void CUPTIAPI graph_callback(void *userdata, CUpti_CallbackDomain domain,
 				    CUpti_CallbackId id, const void *data)
 {
 	(void)userdata;
-	if (domain != CUPTI_CB_DOMAIN_RESOURCE || !data ||
-	    !lttng_ust_tracepoint_enabled(dnntrace_api, graph_node_clone))
+	if (domain != CUPTI_CB_DOMAIN_RESOURCE || !data)
 		return;
 	const CUpti_GraphData *g = ((const CUpti_ResourceData *)data)->resourceDescriptor;
 	if (!g)
 		return;
+	/* the bracket is kept whether or not a session listens, so a list is
+	 * never left behind; DNNTRACE_EMIT writes only while one does */
 	switch (id) {
 	case CUPTI_CBID_RESOURCE_GRAPHEXEC_CREATE_STARTING:
 		instantiating = true;
@@ -539,7 +540,8 @@ static void CUPTIAPI graph_callback(void *userdata, CUpti_CallbackDomain domain,
 		return;
 	}
 	uint64_t node = 0, original = 0;
-	if (!cupti.graph_node_id || cupti.graph_node_id(g->node, &node) != CUPTI_SUCCESS ||
+	if (!lttng_ust_tracepoint_enabled(dnntrace_api, graph_node_clone) ||
+	    !cupti.graph_node_id || cupti.graph_node_id(g->node, &node) != CUPTI_SUCCESS ||
 	    cupti.graph_node_id(g->originalNode, &original) != CUPTI_SUCCESS)
 		return;
 	if (!g->graphExec && instantiating)
