@@ -29,6 +29,7 @@ beyond what --real-gpu names.
 TRACE_TEXT is `babeltrace2 TRACE_DIR` output.
 """
 import ast
+import json
 import os
 import re
 import sys
@@ -618,10 +619,11 @@ PINNED_EVENTS = {"alloc": "dnntrace_api:alloc", "register": "dnntrace_api:alloc"
 
 def compare_host(truth_dir, trace_text, report_dir):
     """Every call that pins or unpins host memory is one event of its api and
-    result, tensor -1, in program order; a pinning's ptr is the buffer the
-    program's copies name (0 when refused) and its bytes what was asked; the
-    summary's pinned, registered and failed lines add up the successful and
-    refused calls; registered memory is no tensor (the truth's reports)."""
+    result, tensor -1, in program order, and one timeline.json slice; a
+    pinning's ptr is the buffer the program's copies name (0 when refused)
+    and its bytes what was asked; the summary's pinned, registered and
+    failed lines add up the successful and refused calls; registered memory
+    is no tensor (the truth's reports)."""
     compare_truth(truth_dir, report_dir)
     calls = read_csv(os.path.join(truth_dir, "pinned.csv"))
     events = parse_trace_text(trace_text)
@@ -656,6 +658,19 @@ def compare_host(truth_dir, trace_text, report_dir):
         if c["buffer"] not in ptr_of or host != ptr_of[c["buffer"]]:
             problem("host", f"copy {i} ({c['direction']}): host address {host}, the "
                     f"registration of {c['buffer']} traced {ptr_of.get(c['buffer'])}")
+    # the timeline shows each call on its thread, named for its api, with its result
+    timeline = os.path.join(report_dir, "timeline.json")
+    if not os.path.exists(timeline):
+        problem("files", f"missing {timeline}")
+    else:
+        names = {c["api"] for c in calls}
+        slices = sorted((e for e in json.load(open(timeline))["traceEvents"]
+                         if e.get("ph") == "X" and e.get("name") in names),
+                        key=lambda e: e["ts"])
+        have = [(e["name"], e.get("args", {}).get("result")) for e in slices]
+        want = [(c["api"], int(c["result"])) for c in calls]
+        if have != want:
+            problem("host", f"timeline.json slices {have}, expected {want}")
     ok = [c for c in calls if int(c["result"]) == 0]
     pinned = [c for c in ok if c["call"] in ("alloc", "register")]
     registered = [c for c in ok if c["call"] == "register"]

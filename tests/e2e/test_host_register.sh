@@ -6,7 +6,8 @@
 # one, and makes four refused calls (an undefined flag, memory registered
 # twice, two unregistrations of unregistered memory) beside a cudaMallocHost.
 # Checked against what it wrote by construction (compare.py host): one event
-# per call with its api, result and bytes, the pinned address the copies use,
+# per call with its api, result and bytes (and one timeline.json slice with
+# its result), the pinned address the copies use,
 # the summary's failed, pinned and registered lines, and tensors, kernels and
 # memory exactly the device's (registered memory is no tensor). Tracing
 # changes neither output nor status.
