@@ -7,10 +7,10 @@
 # twice, two unregistrations of unregistered memory) beside a cudaMallocHost.
 # Checked against what it wrote by construction (compare.py host): one event
 # per call with its api, result and bytes (and one timeline.json slice with
-# its result), the pinned address the copies use,
-# the summary's failed, pinned and registered lines, and tensors, kernels and
-# memory exactly the device's (registered memory is no tensor). Tracing
-# changes neither output nor status.
+# its result), the pinned address the copies use, the summary's failed,
+# pinned and registered lines, and tensors, kernels and memory exactly the
+# device's (registered memory is no tensor). Tracing changes neither output
+# nor status.
 . "$DNNTRACE_ROOT/tests/e2e/lib.sh"
 workload="$WORKLOADS/host_register"
 require_built "$workload" "$DNNTRACE_BUILD/lib/libdnntrace.so" \
