@@ -17,6 +17,9 @@
  * whenever the end comes (rarely in the middle of one, unless that thread
  * was preempted there: a loaded machine). A program that survives the
  * signal (its own handler longjmps) goes on without power samples.
+ * Assumed, not seen on a real GPU: cuptiActivityFlushAll returns only once
+ * CUPTI's own worker has finished handing over a buffer it was delivering
+ * (the simulated CUPTI's does), so no CUPTI thread is writing either.
  *
  * The flush runs on a helper thread started with the CUPTI session (or
  * the power sampler alone), and the dying thread waits for it at most
