@@ -341,7 +341,12 @@
  * X(name, proc) as above. The entry-point queries hand back our wrappers;
  * descriptor setters and destroyers keep the shapes and roles that the
  * traced calls describe (the caches in interceptors/cudnn/ and interceptors/cublas/);
- * cuCtxCreate's variants tell the tracer which contexts own which tensors.
+ * cuCtxCreate's variants tell the tracer which contexts own which tensors;
+ * the instantiations bracket the clones CUPTI reports, so they get their
+ * exec (cupti_session.c). The driver's cuGraphInstantiate and
+ * cuGraphInstantiate_v2 (the CUDA 10 and 11 ABI, gone from CUDA 12's
+ * cuda.h) are not wrapped: their clones get an exec only from CUPTI's own
+ * GRAPHEXEC callbacks.
  */
 #define DNNTRACE_WRAPPED_ENTRIES(X) \
 	X(cuGetProcAddress,                      DT_PROC(cuGetProcAddress, 11030)) \
@@ -354,6 +359,13 @@
 	X(cudaStreamBeginCapture_ptsz,           DT_NO_PROC) \
 	X(cuStreamBeginCapture_v2,               DT_PROC(cuStreamBeginCapture, 10010)) \
 	X(cuStreamBeginCapture_v2_ptsz,          DT_PROC_PT(cuStreamBeginCapture, 10010)) \
+	X(cudaGraphInstantiate,                  DT_NO_PROC) \
+	X(cudaGraphInstantiateWithFlags,         DT_NO_PROC) \
+	X(cudaGraphInstantiateWithParams,        DT_NO_PROC) \
+	X(cudaGraphInstantiateWithParams_ptsz,   DT_NO_PROC) \
+	X(cuGraphInstantiateWithFlags,           DT_PROC(cuGraphInstantiateWithFlags, 11040)) \
+	X(cuGraphInstantiateWithParams,          DT_PROC(cuGraphInstantiateWithParams, 12000)) \
+	X(cuGraphInstantiateWithParams_ptsz,     DT_PROC_PT(cuGraphInstantiateWithParams, 12000)) \
 	X(cuCtxCreate_v2,                        DT_PROC(cuCtxCreate, 3020)) \
 	X(cuCtxCreate_v3,                        DT_PROC(cuCtxCreate, 11040)) \
 	X(cuCtxCreate_v4,                        DT_PROC(cuCtxCreate, 12050)) \

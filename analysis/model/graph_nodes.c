@@ -25,9 +25,10 @@
  * Seen on an H200 (CUPTI 13.0, 2026-11-27): CUPTI's kernel records of a
  * launch carry the id of the exec's copy of a node (the node the
  * GRAPHNODE_CLONED callback names). A clone with no exec (a trace of a
- * tracer older than format 6's second release, where CUPTI named none)
- * belongs to no exec: that exec's kernels have unknown tensors, counted in
- * the summary, never guessed. Assumed, not seen: cudaGraphExecUpdate pairs
+ * tracer older than 1787bc8 on a real GPU, where CUPTI named none, or one
+ * made outside every instantiation the tracer brackets) belongs to no
+ * exec: that exec's kernels have unknown tensors, counted in the summary,
+ * never guessed. Assumed, not seen: cudaGraphExecUpdate pairs
  * the new graph's nodes, in cuGraphGetNodes order, with the exec's in the
  * order of their originals' ids (both orders the nodes' creation order).
  */

@@ -466,11 +466,16 @@ bool cupti_session_graph_node_id(const void *node, uint64_t *id)
 /*
  * Clones made while this thread instantiates a graph, waiting for the exec
  * they belong to. Seen on an H200 (CUPTI 13.0, driver 580): the
- * GRAPHNODE_CLONED callbacks of an instantiation carry no graphExec; the
- * exec is named only by GRAPHEXEC_CREATED, which ends the instantiation
- * that GRAPHEXEC_CREATE_STARTING began on the same thread (assumed: the
- * clones come between the two; a clone outside them is emitted with no
- * exec, and the analysis counts its kernels as unknown, never guesses).
+ * GRAPHNODE_CLONED callbacks of an instantiation carry no graphExec. Seen
+ * there too (the second run, 2026-11-27): holding them from CUPTI's
+ * GRAPHEXEC_CREATE_STARTING to its GRAPHEXEC_CREATED did not catch them;
+ * which of the two brackets misses (not raised, raised after the clones,
+ * or naming no exec) is not known. So the bracket that counts is ours: the
+ * instantiation wrappers (runtime/graphs.c, driver/graphs.c) say when one
+ * begins and ends and which exec it made; CUPTI's bracket is kept as well,
+ * for a tracer whose instantiation goes through an entry point we do not
+ * wrap (the CUDA 11 ABI). A clone outside both is written with no exec,
+ * and the analysis counts its kernels as unknown, never guesses.
  * Instantiation is rare, so the list is allocated for each one and freed
  * when its exec is named; never on a launch's path.
  */
@@ -479,13 +484,23 @@ struct pending_clone {
 };
 static __thread struct pending_clone *pending_clones;
 static __thread size_t n_pending_clones, cap_pending_clones;
-static __thread bool instantiating;
+static __thread unsigned wrapped_instantiations; /* ours, nested */
+static __thread bool cupti_instantiating;        /* CUPTI's bracket */
 
 static void drop_pending_clones(void)
 {
 	free(pending_clones);
 	pending_clones = NULL;
 	n_pending_clones = cap_pending_clones = 0;
+}
+
+/* exec NULL: the clones are written as belonging to no exec */
+static void write_pending_clones(const void *exec)
+{
+	for (size_t i = 0; i < n_pending_clones; i++)
+		DNNTRACE_EMIT(dnntrace_api, graph_node_clone, pending_clones[i].node,
+			      pending_clones[i].original, exec);
+	drop_pending_clones();
 }
 
 static void hold_clone(uint64_t node, uint64_t original)
@@ -504,12 +519,31 @@ static void hold_clone(uint64_t node, uint64_t original)
 	pending_clones[n_pending_clones++] = (struct pending_clone){node, original};
 }
 
+void cupti_session_instantiate_begin(void)
+{
+	if (wrapped_instantiations++ == 0 && !cupti_instantiating)
+		n_pending_clones = 0; /* a failed instantiation's, if any */
+}
+
+void cupti_session_instantiate_end(const void *exec)
+{
+	if (wrapped_instantiations == 0 || --wrapped_instantiations > 0)
+		return;
+	if (exec)
+		write_pending_clones(exec);
+	else
+		drop_pending_clones(); /* a failed instantiation's: no exec runs them */
+	cupti_instantiating = false;
+}
+
 /*
  * The resource callbacks enabled: CUPTI_CBID_RESOURCE_GRAPHNODE_CLONED,
  * raised on the thread that clones or instantiates a graph, once per node
  * copied, and GRAPHEXEC_CREATE_STARTING / GRAPHEXEC_CREATED around an
- * instantiation. The copy's id is what GPU records of an exec's launches
- * carry (seen on an H200: graphNodeId is the clone's cuptiGetGraphNodeId).
+ * instantiation (their graph data is not relied on: the exec CREATED
+ * names, when it names one). The copy's id is what GPU records of an
+ * exec's launches carry (seen on an H200: graphNodeId is the clone's
+ * cuptiGetGraphNodeId).
  */
 static void CUPTIAPI graph_callback(void *userdata, CUpti_CallbackDomain domain,
 				    CUpti_CallbackId id, const void *data)
@@ -518,21 +552,23 @@ static void CUPTIAPI graph_callback(void *userdata, CUpti_CallbackDomain domain,
 	if (domain != CUPTI_CB_DOMAIN_RESOURCE || !data)
 		return;
 	const CUpti_GraphData *g = ((const CUpti_ResourceData *)data)->resourceDescriptor;
-	if (!g)
-		return;
-	/* the bracket is kept whether or not a session listens, so a list is
-	 * never left behind; DNNTRACE_EMIT writes only while one does */
+	/* the brackets are kept whether or not a session listens, so a list
+	 * is never left behind; DNNTRACE_EMIT writes only while one does */
 	switch (id) {
 	case CUPTI_CBID_RESOURCE_GRAPHEXEC_CREATE_STARTING:
-		instantiating = true;
-		n_pending_clones = 0; /* a failed instantiation's, if any */
+		if (!cupti_instantiating && !wrapped_instantiations)
+			n_pending_clones = 0;
+		cupti_instantiating = true;
 		return;
 	case CUPTI_CBID_RESOURCE_GRAPHEXEC_CREATED:
-		for (size_t i = 0; i < n_pending_clones; i++)
-			DNNTRACE_EMIT(dnntrace_api, graph_node_clone, pending_clones[i].node,
-				      pending_clones[i].original, g->graphExec);
-		drop_pending_clones();
-		instantiating = false;
+		/* no exec named: ours names it when the call returns */
+		if (g && g->graphExec) {
+			write_pending_clones(g->graphExec);
+			cupti_instantiating = false;
+		} else if (!wrapped_instantiations) {
+			write_pending_clones(NULL); /* nobody will name it */
+			cupti_instantiating = false;
+		}
 		return;
 	case CUPTI_CBID_RESOURCE_GRAPHNODE_CLONED:
 		break;
@@ -540,11 +576,11 @@ static void CUPTIAPI graph_callback(void *userdata, CUpti_CallbackDomain domain,
 		return;
 	}
 	uint64_t node = 0, original = 0;
-	if (!lttng_ust_tracepoint_enabled(dnntrace_api, graph_node_clone) ||
+	if (!g || !lttng_ust_tracepoint_enabled(dnntrace_api, graph_node_clone) ||
 	    !cupti.graph_node_id || cupti.graph_node_id(g->node, &node) != CUPTI_SUCCESS ||
 	    cupti.graph_node_id(g->originalNode, &original) != CUPTI_SUCCESS)
 		return;
-	if (!g->graphExec && instantiating)
+	if (!g->graphExec && (cupti_instantiating || wrapped_instantiations))
 		hold_clone(node, original);
 	else
 		DNNTRACE_EMIT(dnntrace_api, graph_node_clone, node, original, g->graphExec);

@@ -36,6 +36,17 @@ extern atomic_bool cupti_session_running;
 bool cupti_session_graph_node_id(const void *node, uint64_t *id);
 
 /*
+ * Around a graph instantiation (the cudaGraphInstantiate* and
+ * cuGraphInstantiateWith* wrappers, whether or not a session listens):
+ * the clones CUPTI reports on this thread meanwhile with no exec are held,
+ * and written with exec, the instantiated exec (NULL: it failed; they are
+ * dropped), when the outermost instantiation ends. Nesting (the runtime's
+ * call entering the driver's wrapper) is counted.
+ */
+void cupti_session_instantiate_begin(void);
+void cupti_session_instantiate_end(const void *exec);
+
+/*
  * Push call_id around a forwarded call (--gpu-records=full: as the CUSTOM0
  * external correlation id; work, kernels: on this thread's own stack, which
  * the CUPTI callback reads); returns whether it was pushed (then pop after

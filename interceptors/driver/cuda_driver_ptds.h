@@ -78,6 +78,8 @@ extern cudaError_t cudaGetDriverEntryPointByVersion_ptsz(
 	enum cudaDriverEntryPointQueryResult *driverStatus);
 
 CUresult CUDAAPI cuStreamBeginCapture_v2_ptsz(CUstream hStream, CUstreamCaptureMode mode);
+CUresult CUDAAPI cuGraphInstantiateWithParams_ptsz(CUgraphExec *phGraphExec, CUgraph hGraph,
+						   CUDA_GRAPH_INSTANTIATE_PARAMS *instantiateParams);
 
 /* The older cuCtxCreate variants libcuda.so.1 still exports (CUDA 12 headers
  * name cuCtxCreate_v2); cuda.h declares them only for the driver's own build. */

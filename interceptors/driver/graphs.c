@@ -8,8 +8,9 @@
  * parameters come packed: assumed rare), cuGraphExecUpdate_v2
  * (dnntrace_api:graph_exec_update), cuGraphAddMemcpyNode and
  * cuGraphAddMemsetNode (graph_node: the tensors written, then read) and
- * cuStreamBeginCapture_v2[_ptsz]
- * (bookkeeping only). A runtime call the simulated libcudart implements
+ * cuStreamBeginCapture_v2[_ptsz] and cuGraphInstantiateWithFlags,
+ * cuGraphInstantiateWithParams[_ptsz] (bookkeeping only: the exec the
+ * clones CUPTI reports during an instantiation belong to). A runtime call the simulated libcudart implements
  * with these is one event: the runtime wrapper's. Must never write to the
  * caller's parameter structs.
  */
@@ -27,6 +28,7 @@
 #include "tracepoints/dnntrace_api.h"
 
 DNNTRACE_SAME_PROTOTYPE(cuStreamBeginCapture_v2_ptsz, cuStreamBeginCapture_v2);
+DNNTRACE_SAME_PROTOTYPE(cuGraphInstantiateWithParams_ptsz, cuGraphInstantiateWithParams);
 
 #define NOT_FOUND CUDA_ERROR_SHARED_OBJECT_SYMBOL_NOT_FOUND
 
@@ -110,6 +112,19 @@ DNNTRACE_TRACED_CALL(CUresult, cuGraphExecUpdate_v2,
 
 BEGIN_CAPTURE(cuStreamBeginCapture_v2)
 BEGIN_CAPTURE(cuStreamBeginCapture_v2_ptsz)
+
+/* Instantiations: the clones CUPTI reports meanwhile are the exec's
+ * (cupti_session_instantiate_begin). */
+#define INSTANTIATE(name, last_param)                                                      \
+	DNNTRACE_BOOKKEEPING_CALL(CUresult, name,                                           \
+		(CUgraphExec *phGraphExec, CUgraph hGraph, last_param),                       \
+		(phGraphExec, hGraph, last), NOT_FOUND, cupti_session_instantiate_begin(),     \
+		cupti_session_instantiate_end(result == CUDA_SUCCESS && phGraphExec ?          \
+					      *phGraphExec : NULL))
+
+INSTANTIATE(cuGraphInstantiateWithFlags, unsigned long long last)
+INSTANTIATE(cuGraphInstantiateWithParams, CUDA_GRAPH_INSTANTIATE_PARAMS *last)
+INSTANTIATE(cuGraphInstantiateWithParams_ptsz, CUDA_GRAPH_INSTANTIATE_PARAMS *last)
 
 #define DEVICE_PTR(p) ((const void *)(uintptr_t)(p))
 

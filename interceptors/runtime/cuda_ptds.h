@@ -43,6 +43,9 @@ extern cudaError_t cudaMemPrefetchAsync_ptsz(const void *devPtr, size_t count,
 					     cudaStream_t stream);
 extern cudaError_t cudaStreamBeginCapture_ptsz(cudaStream_t stream,
 					      enum cudaStreamCaptureMode mode);
+extern cudaError_t cudaGraphInstantiateWithParams_ptsz(cudaGraphExec_t *pGraphExec,
+						      cudaGraph_t graph,
+						      cudaGraphInstantiateParams *instantiateParams);
 
 #ifndef DNNTRACE_SAME_PROTOTYPE
 #define DNNTRACE_SAME_PROTOTYPE(a, b) \

@@ -6,8 +6,10 @@
  * live tensors its argument values point into, scanned like a launch's)
  * and cudaGraphExecUpdate (dnntrace_api:graph_exec_update, the new graph's
  * node ids in cuGraphGetNodes order); and cudaStreamBeginCapture[_ptsz],
- * which only tells graph_capture.c that captures happen (bookkeeping,
- * whether or not a session listens). Each forwards with the same
+ * which only tells graph_capture.c that captures happen, and
+ * cudaGraphInstantiate[WithFlags|WithParams[_ptsz]], which tell
+ * cupti_session.c which exec the clones CUPTI reports meanwhile belong to
+ * (bookkeeping, whether or not a session listens). Each forwards with the same
  * arguments and returns the real result. Must never write to the
  * caller's parameter structs.
  */
@@ -24,6 +26,7 @@
 #include "tracepoints/dnntrace_api.h"
 
 DNNTRACE_SAME_PROTOTYPE(cudaStreamBeginCapture_ptsz, cudaStreamBeginCapture);
+DNNTRACE_SAME_PROTOTYPE(cudaGraphInstantiateWithParams_ptsz, cudaGraphInstantiateWithParams);
 
 #define NOT_FOUND cudaErrorSharedObjectSymbolNotFound
 
@@ -88,6 +91,20 @@ DNNTRACE_TRACED_CALL(cudaError_t, cudaGraphExecUpdate,
 
 BEGIN_CAPTURE(cudaStreamBeginCapture)
 BEGIN_CAPTURE(cudaStreamBeginCapture_ptsz)
+
+/* Instantiations: the clones CUPTI reports meanwhile are the exec's
+ * (cupti_session_instantiate_begin). */
+#define INSTANTIATE(name, last_param)                                                      \
+	DNNTRACE_BOOKKEEPING_CALL(cudaError_t, name,                                        \
+		(cudaGraphExec_t *pGraphExec, cudaGraph_t graph, last_param),                 \
+		(pGraphExec, graph, last), NOT_FOUND, cupti_session_instantiate_begin(),       \
+		cupti_session_instantiate_end(result == cudaSuccess && pGraphExec ?            \
+					      *pGraphExec : NULL))
+
+INSTANTIATE(cudaGraphInstantiate, unsigned long long last)
+INSTANTIATE(cudaGraphInstantiateWithFlags, unsigned long long last)
+INSTANTIATE(cudaGraphInstantiateWithParams, cudaGraphInstantiateParams *last)
+INSTANTIATE(cudaGraphInstantiateWithParams_ptsz, cudaGraphInstantiateParams *last)
 
 /* A copy or set node: its destination's tensor, then its source's. */
 static void record_copy_node(const struct traced_call *call, enum dnntrace_api_id api,

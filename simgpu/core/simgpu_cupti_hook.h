@@ -106,10 +106,11 @@ struct simgpu_graph_clone {
 	int mark;               /* enum simgpu_clone_mark */
 };
 /*
- * An instantiation's clones come as CUPTI gives them on a GPU (seen on an
- * H200, CUPTI 13.0): GRAPHEXEC_CREATE_STARTING, each clone with no
- * graphExec, then GRAPHEXEC_CREATED naming the exec. The driver marks them
- * (graph_exec set on all three); the CUPTI side turns marks into callbacks.
+ * An instantiation's clones come between a mark of its start and one of
+ * its end (graph_exec set on all three); the CUPTI side turns marks into
+ * callbacks, where and whether SIMGPU_CUPTI_GRAPHEXEC_CALLBACKS says
+ * (simgpu/cupti/cupti_callbacks.c), each clone with no graphExec, as on an
+ * H200 (CUPTI 13.0).
  */
 enum simgpu_clone_mark {
 	SIMGPU_CLONE_NODE = 0,

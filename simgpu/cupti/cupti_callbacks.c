@@ -18,11 +18,17 @@
  * The resource domain: CUPTI_CBID_RESOURCE_GRAPHNODE_CLONED, raised by the
  * simulated driver for every node cuGraphClone, cuGraphInstantiate or a
  * child graph node copies (CUpti_GraphData as cupti_callbacks.h says),
- * on the calling thread; an instantiation's between
- * GRAPHEXEC_CREATE_STARTING and GRAPHEXEC_CREATED, its clones with no
- * graphExec and CREATED naming the exec, as an H200's CUPTI 13.0 raised
- * them; other resource callbacks are accepted and never raised. And the graph ids the activity records carry:
- * cuptiGetGraphNodeId, cuptiGetGraphId, cuptiGetGraphExecId.
+ * on the calling thread. An instantiation's clones carry no graphExec, as
+ * an H200's CUPTI 13.0 raised them. Where GRAPHEXEC_CREATE_STARTING and
+ * GRAPHEXEC_CREATED come is not known (on the H200 a tracer holding the
+ * clones from the one to the other did not catch them), so
+ * SIMGPU_CUPTI_GRAPHEXEC_CALLBACKS, read at each instantiation, says:
+ * "none" (the default: neither is raised), "around" (STARTING, the clones,
+ * CREATED naming the exec), "after" (the clones, then STARTING and
+ * CREATED) or "unnamed" (as around, CREATED naming no exec). Other
+ * resource callbacks are accepted and never raised. And the graph ids the
+ * activity records carry: cuptiGetGraphNodeId, cuptiGetGraphId,
+ * cuptiGetGraphExecId.
  *
  * Must never call back from a thread other than the caller's, nor hold a
  * lock while calling back (the subscriber may make CUDA calls).
@@ -33,6 +39,7 @@
 #include <pthread.h>
 
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -84,29 +91,73 @@ static int find_driver_hooks(void)
 	return found;
 }
 
-/* The driver's report of one clone, as CUPTI's resource callback. */
-static void node_cloned(const struct simgpu_graph_clone *c)
+/* Where an instantiation's GRAPHEXEC callbacks come (the top comment). */
+enum exec_callbacks { EXEC_CALLBACKS_NONE, EXEC_CALLBACKS_AROUND, EXEC_CALLBACKS_AFTER,
+		      EXEC_CALLBACKS_UNNAMED };
+
+static enum exec_callbacks exec_callbacks(void)
+{
+	const char *text = getenv("SIMGPU_CUPTI_GRAPHEXEC_CALLBACKS");
+	if (!text)
+		return EXEC_CALLBACKS_NONE;
+	return strcmp(text, "around") == 0 ? EXEC_CALLBACKS_AROUND :
+	       strcmp(text, "after") == 0 ? EXEC_CALLBACKS_AFTER :
+	       strcmp(text, "unnamed") == 0 ? EXEC_CALLBACKS_UNNAMED : EXEC_CALLBACKS_NONE;
+}
+
+static void raise_resource(CUpti_CallbackId cbid, const struct simgpu_graph_clone *c,
+			   CUgraphExec exec)
 {
 	CUpti_CallbackFunc fn = atomic_load(&subscriber_callback);
-	CUpti_CallbackId cbid = c->mark == SIMGPU_CLONE_EXEC_STARTING ?
-		CUPTI_CBID_RESOURCE_GRAPHEXEC_CREATE_STARTING : c->mark == SIMGPU_CLONE_EXEC_CREATED ?
-		CUPTI_CBID_RESOURCE_GRAPHEXEC_CREATED : CUPTI_CBID_RESOURCE_GRAPHNODE_CLONED;
 	if (!fn || !atomic_load(&resource_on[cbid]))
 		return;
-	/* A GPU's CUPTI names the exec only in GRAPHEXEC_CREATED (seen on an
-	 * H200): an instantiation's clones carry none. */
 	CUpti_GraphData graph = {
 		.graph = (CUgraph)c->graph,
 		.originalGraph = (CUgraph)c->original_graph,
 		.node = (CUgraphNode)c->node,
 		.originalNode = (CUgraphNode)c->original_node,
 		.nodeType = (CUgraphNodeType)c->node_type,
-		.graphExec = cbid == CUPTI_CBID_RESOURCE_GRAPHEXEC_CREATED ?
-			(CUgraphExec)c->graph_exec : NULL,
+		.graphExec = exec,
 	};
 	CUpti_ResourceData data = { 0 };
 	data.resourceDescriptor = &graph;
 	fn(subscriber_userdata, CUPTI_CB_DOMAIN_RESOURCE, cbid, &data);
+}
+
+/* The driver's report of one clone, or of an instantiation's start or end
+ * (which surround its clones), as CUPTI's resource callbacks. The clones
+ * never name their exec (as on an H200). */
+static void node_cloned(const struct simgpu_graph_clone *c)
+{
+	static __thread struct simgpu_graph_clone held_starting; /* "after" */
+	if (c->mark == SIMGPU_CLONE_NODE) {
+		raise_resource(CUPTI_CBID_RESOURCE_GRAPHNODE_CLONED, c, NULL);
+		return;
+	}
+	bool starting = c->mark == SIMGPU_CLONE_EXEC_STARTING;
+	switch (exec_callbacks()) {
+	case EXEC_CALLBACKS_NONE:
+		return;
+	case EXEC_CALLBACKS_AROUND:
+		if (starting)
+			raise_resource(CUPTI_CBID_RESOURCE_GRAPHEXEC_CREATE_STARTING, c, NULL);
+		else
+			raise_resource(CUPTI_CBID_RESOURCE_GRAPHEXEC_CREATED, c,
+				       (CUgraphExec)c->graph_exec);
+		return;
+	case EXEC_CALLBACKS_UNNAMED:
+		raise_resource(starting ? CUPTI_CBID_RESOURCE_GRAPHEXEC_CREATE_STARTING :
+			       CUPTI_CBID_RESOURCE_GRAPHEXEC_CREATED, c, NULL);
+		return;
+	case EXEC_CALLBACKS_AFTER:
+		if (starting) {
+			held_starting = *c;
+			return;
+		}
+		raise_resource(CUPTI_CBID_RESOURCE_GRAPHEXEC_CREATE_STARTING, &held_starting, NULL);
+		raise_resource(CUPTI_CBID_RESOURCE_GRAPHEXEC_CREATED, c, (CUgraphExec)c->graph_exec);
+		return;
+	}
 }
 
 static CUptiResult graph_id(int what, const void *handle, uint64_t *id)

@@ -26,6 +26,7 @@
  */
 #include <cupti.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "simgpu/simgpu.h"
@@ -781,7 +782,6 @@ static void CUPTIAPI on_callback(void *userdata, CUpti_CallbackDomain domain,
 	if (cbid == CUPTI_CBID_RESOURCE_GRAPHEXEC_CREATED) {
 		n_exec_created++;
 		created_exec = g->graphExec;
-		CHECK(created_exec != NULL);
 		return;
 	}
 	CHECK(cbid == CUPTI_CBID_RESOURCE_GRAPHNODE_CLONED);
@@ -821,6 +821,41 @@ static const union any_record *launch_one(cudaGraphExec_t exec, cudaStream_t s)
 	return nth(first, CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, 0);
 }
 
+/* Each SIMGPU_CUPTI_GRAPHEXEC_CALLBACKS order, on instantiations of g
+ * (one kernel node, id node_id): the clone first or between, CREATED
+ * naming the exec or none, or no GRAPHEXEC callback at all. */
+static void check_exec_callback_orders(cudaGraph_t g, uint64_t node_id)
+{
+	static const struct {
+		const char *order; /* NULL: unset, the default */
+		int callbacks, clones_at_starting, names_exec;
+	} orders[] = {
+		{ NULL, 0, 0, 0 }, { "none", 0, 0, 0 }, { "around", 1, 0, 1 },
+		{ "after", 1, 1, 1 }, { "unnamed", 1, 0, 0 },
+	};
+	for (size_t i = 0; i < sizeof(orders) / sizeof(orders[0]); i++) {
+		if (orders[i].order)
+			CHECK(setenv("SIMGPU_CUPTI_GRAPHEXEC_CALLBACKS", orders[i].order, 1) == 0);
+		else
+			CHECK(unsetenv("SIMGPU_CUPTI_GRAPHEXEC_CALLBACKS") == 0);
+		n_clones = n_exec_starting = n_exec_created = 0;
+		clones_at_starting = -1;
+		created_exec = NULL;
+		cudaGraphExec_t exec;
+		CHECK_CUDA(cudaGraphInstantiate(&exec, g, 0));
+		CHECK_EQ_U64(n_clones, 1);
+		CHECK_EQ_U64(clones[0].original, node_id);
+		CHECK(clones[0].exec == NULL);
+		CHECK_EQ_U64(n_exec_starting, orders[i].callbacks);
+		CHECK_EQ_U64(n_exec_created, orders[i].callbacks);
+		if (orders[i].callbacks)
+			CHECK_EQ_U64(clones_at_starting, orders[i].clones_at_starting);
+		CHECK(created_exec == (orders[i].names_exec ? (CUgraphExec)exec : NULL));
+		CHECK_CUDA(cudaGraphExecDestroy(exec));
+	}
+	CHECK(unsetenv("SIMGPU_CUPTI_GRAPHEXEC_CALLBACKS") == 0);
+}
+
 static void check_params_and_updates(void)
 {
 	CUpti_SubscriberHandle subscriber;
@@ -854,14 +889,17 @@ static void check_params_and_updates(void)
 	CHECK(node_arg(node, &blocks) == (void *)0x2222);
 	CHECK_EQ_U64(blocks, 2);
 
-	/* Instantiation clones the node: one callback, a new id, between the
-	 * exec's create-starting and created callbacks; as on an H200 (CUPTI
-	 * 13.0), the clone names no exec, CREATED does. */
+	/* Instantiation clones the node: one callback, a new id, naming no
+	 * exec (as on an H200, CUPTI 13.0); the GRAPHEXEC callbacks where
+	 * SIMGPU_CUPTI_GRAPHEXEC_CALLBACKS says. */
 	uint64_t node_id;
 	CHECK(cuptiGetGraphNodeId(node, &node_id) == CUPTI_SUCCESS);
+	check_exec_callback_orders(g, node_id);
+	CHECK(setenv("SIMGPU_CUPTI_GRAPHEXEC_CALLBACKS", "around", 1) == 0);
 	n_clones = n_exec_starting = n_exec_created = 0;
 	cudaGraphExec_t exec;
 	CHECK_CUDA(cudaGraphInstantiate(&exec, g, 0));
+	CHECK(unsetenv("SIMGPU_CUPTI_GRAPHEXEC_CALLBACKS") == 0);
 	CHECK_EQ_U64(n_clones, 1);
 	CHECK_EQ_U64(clones[0].original, node_id);
 	CHECK(clones[0].node != node_id && clones[0].node != 0);

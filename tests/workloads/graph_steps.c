@@ -3,7 +3,10 @@
  * framework replaying a captured training step does. One graph is built
  * node by node (A -> {B, C}: cudaGraphAddKernelNode with dependencies), a
  * second one captured from a stream (cudaStreamBeginCapture/EndCapture);
- * both are launched with cudaGraphLaunch and again with cuGraphLaunch,
+ * the first is instantiated with cudaGraphInstantiate, the second with the
+ * driver's cuGraphInstantiateWithFlags reached through
+ * cudaGetDriverEntryPointByVersion (as a framework on the driver API, or a
+ * statically linked runtime, does); both are launched with cudaGraphLaunch and again with cuGraphLaunch,
  * reached through cudaGetDriverEntryPointByVersion. Every node's
  * parameters point into live tensors: the truth declares each graph
  * kernel's tensor (the one its node points into), as the ordinary launches
@@ -95,6 +98,28 @@ static void add_node(cudaGraph_t graph, cudaGraphNode_t *node, const void *func,
 	WL_CHECK(cudaGraphAddKernelNode(node, graph, deps, n_deps, &params));
 }
 
+/* A driver entry point, as CUDA 12.0 names it. */
+static void *driver_entry_point(const char *symbol)
+{
+	void *fn = NULL;
+	enum cudaDriverEntryPointQueryResult status;
+	WL_CHECK(cudaGetDriverEntryPointByVersion(symbol, &fn, 12000, cudaEnableDefault,
+						  &status));
+	if (status != cudaDriverEntryPointSuccess || !fn) {
+		fprintf(stderr, "graph_steps: no %s entry point (%d)\n", symbol, (int)status);
+		exit(1);
+	}
+	return fn;
+}
+
+typedef CUresult driver_graph_launch_fn(CUgraphExec, CUstream);
+typedef CUresult driver_graph_instantiate_fn(CUgraphExec *, CUgraph, unsigned long long);
+
+static driver_graph_launch_fn *driver_graph_launch(void)
+{
+	return (driver_graph_launch_fn *)driver_entry_point("cuGraphLaunch");
+}
+
 /* A -> {B, C}, built node by node; the nodes point into x, w and h. */
 static void build_graph(struct graph *g, void *x, void *w, void *h)
 {
@@ -129,29 +154,21 @@ static void capture_graph(struct graph *g, cudaStream_t stream, void *h, void *y
 	WL_CHECK(cudaLaunchKernel(&captured_e, (dim3){50, 1, 1},
 				  (dim3){BLOCK_THREADS, 1, 1}, args_e.params, 0, stream));
 	WL_CHECK(cudaStreamEndCapture(stream, &graph));
-	WL_CHECK(cudaGraphInstantiateWithFlags(&g->exec, graph, 0));
+	driver_graph_instantiate_fn *instantiate = driver_entry_point("cuGraphInstantiateWithFlags");
+	CUgraphExec exec = NULL;
+	CUresult result = instantiate(&exec, (CUgraph)graph, 0);
+	if (result != CUDA_SUCCESS) {
+		fprintf(stderr, "graph_steps: cuGraphInstantiateWithFlags failed (%d)\n",
+			(int)result);
+		exit(1);
+	}
+	g->exec = (cudaGraphExec_t)exec;
 	WL_CHECK(cudaGraphDestroy(graph));
 	*g = (struct graph){ .names = {"captured_d", "captured_e"},
 			     .blocks = {20, 50}, .tensors = {h, y}, .n = 2,
 			     .exec = g->exec };
 }
 
-typedef CUresult driver_graph_launch_fn(CUgraphExec, CUstream);
-
-static driver_graph_launch_fn *driver_graph_launch(void)
-{
-	driver_graph_launch_fn *launch = NULL;
-	enum cudaDriverEntryPointQueryResult status;
-	/* Casting the void * out-parameter is what POSIX-style lookups need. */
-	WL_CHECK(cudaGetDriverEntryPointByVersion("cuGraphLaunch", (void **)&launch,
-						  12000, cudaEnableDefault, &status));
-	if (status != cudaDriverEntryPointSuccess || !launch) {
-		fprintf(stderr, "graph_steps: no cuGraphLaunch entry point (%d)\n",
-			(int)status);
-		exit(1);
-	}
-	return launch;
-}
 
 /* Launches g; api says how ("cudaGraphLaunch" or "cuGraphLaunch"). */
 static void launch_graph(const struct graph *g, const char *api, cudaStream_t stream,
