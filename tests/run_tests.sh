@@ -10,7 +10,10 @@
 # number of processors; lines come in the order tests end), TEST_FILTER (run
 # only tests whose name contains it), TEST_SKIP_PATTERN (extended regexp of
 # test names to leave out, e.g. for the sanitizer pass), TEST_LOG_DIR (where
-# each test's output is kept; default BUILD_DIR/test-logs).
+# each test's output is kept; default BUILD_DIR/test-logs), TEST_KEEP_FAILED
+# (where a failing script test leaves its scratch directory, named
+# dnntrace-TEST.XXXXXX, traces and reports included; default
+# BUILD_DIR/test-failed; tests/lib/common.sh).
 set -u
 
 [ $# -eq 1 ] || { echo "usage: run_tests.sh BUILD_DIR" >&2; exit 2; }
@@ -25,6 +28,7 @@ timeout_s=${TEST_TIMEOUT:-120}
 jobs=${TEST_JOBS:-$(nproc)}
 [[ "$jobs" =~ ^[1-9][0-9]*$ ]] || { echo "run_tests: TEST_JOBS must be a positive number" >&2; exit 2; }
 log_dir=${TEST_LOG_DIR:-$build/test-logs}
+export TEST_KEEP_FAILED=${TEST_KEEP_FAILED:-$build/test-failed}
 mkdir -p "$log_dir"
 
 tests=()

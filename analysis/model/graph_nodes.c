@@ -279,27 +279,54 @@ static void order_lifetimes(struct dt_process *p)
 	dt_u64map_free(&last_free);
 }
 
-void dt_graph_finish(struct dt_process *p)
+/* The start of the first and the end of the last GPU work (kernels,
+ * copies, sets) of each call, by call id. */
+static void gpu_span_of_calls(const struct dt_process *p, struct dt_u64map *first_start,
+		struct dt_u64map *last_end)
 {
-	if (!p->n_graph_ends) {
-		if (p->n_graph_allocs)
-			order_lifetimes(p);
-		return;
-	}
-	/* the end of each graph launch's last GPU work, by its call id */
-	struct dt_u64map last_end = {0};
 	for (int pass = 0; pass < 2; pass++) {
 		size_t n = pass ? p->n_gpu_copies : p->n_kernels;
 		for (size_t i = 0; i < n; i++) {
 			uint32_t correlation = pass ? p->gpu_copies[i].correlation_id :
 				p->kernels[i].correlation_id;
+			uint64_t start = pass ? p->gpu_copies[i].start : p->kernels[i].start;
 			uint64_t end = pass ? p->gpu_copies[i].end : p->kernels[i].end, call, was;
 			if (!dt_u64map_get(&p->call_of_correlation, correlation, &call))
 				continue;
-			if (!dt_u64map_get(&last_end, call, &was) || end > was)
-				dt_u64map_put(&last_end, call, end);
+			if (!dt_u64map_get(last_end, call, &was) || end > was)
+				dt_u64map_put(last_end, call, end);
+			if (!dt_u64map_get(first_start, call, &was) || start < was)
+				dt_u64map_put(first_start, call, start);
 		}
 	}
+}
+
+/* A copy or set node's write by a launch of unknown entry: just before
+ * the launch's first GPU work recorded, which may be a kernel that reads
+ * it (the node's own record missing), so that kernel reads it too; a
+ * launch with no GPU work recorded ran no kernel to read it: its return
+ * stands, as noted. */
+static void date_graph_writes(struct dt_process *p, const struct dt_u64map *first_start)
+{
+	for (size_t i = 0; i < p->n_graph_writes; i++) {
+		uint64_t start;
+		if (dt_u64map_get(first_start, p->graph_writes[i].launch_call_id, &start) &&
+		    start > 0)
+			dt_process_note_write(p, p->graph_writes[i].tensor, start - 1);
+	}
+}
+
+void dt_graph_finish(struct dt_process *p)
+{
+	if (!p->n_graph_ends && !p->n_graph_writes) {
+		if (p->n_graph_allocs)
+			order_lifetimes(p);
+		return;
+	}
+	struct dt_u64map first_start = {0}, last_end = {0};
+	gpu_span_of_calls(p, &first_start, &last_end);
+	date_graph_writes(p, &first_start);
+	dt_u64map_free(&first_start);
 	for (size_t i = 0; i < p->n_graph_ends; i++) {
 		const struct dt_graph_end *g = &p->graph_ends[i];
 		struct dt_tensor *t = dt_process_find_tensor(p, g->tensor);
@@ -388,18 +415,32 @@ void dt_graph_on_launch(struct dt_process *p, uint64_t ts, uint64_t start_ns, ui
 	dt_sort(&p->launch_nodes[l->nodes_at], l->n_nodes, sizeof(struct dt_launch_node),
 			compare_launch_nodes);
 	/* the call's entry: its GPU work may start before it returns */
-	launch_graph_memory(p, l, start_ns && start_ns <= ts ? start_ns : ts);
-	/* A copy or set node writes its destination at every launch, before
+	bool entry_known = start_ns && start_ns <= ts;
+	uint64_t entry = entry_known ? start_ns : ts;
+	launch_graph_memory(p, l, entry);
+	/*
+	 * A copy or set node writes its destination at every launch, before
 	 * the kernels that depend on it: from this launch on it has been
-	 * written (the first-use refinement of tensor_uses.c). */
+	 * written (the first-use refinement of tensor_uses.c). Dated at the
+	 * call's entry, never its return: the launch's GPU work may start,
+	 * and a kernel read what the node wrote, before the call returns (a
+	 * host slowed by load or ASan; seen on simgpu, where a kernel of a
+	 * launch began 15.7 us before the launch's event). Dated at the
+	 * return, that kernel's read was taken for a first write and its
+	 * input lost. With no entry in the trace, dt_graph_finish dates it
+	 * at the launch's first GPU work.
+	 */
 	for (size_t i = 0; i < l->n_nodes; i++) {
 		uint64_t index;
 		if (!dt_u64map_get(&p->node_call_index, p->launch_nodes[l->nodes_at + i].source_call,
 				&index) || !is_copy_node_api(p->node_calls[index].api) ||
 		    !p->node_calls[index].n_tensors)
 			continue;
-		dt_process_note_write(p,
-				p->launch_tensors[p->node_calls[index].tensors_at], ts);
+		int64_t tensor = p->launch_tensors[p->node_calls[index].tensors_at];
+		dt_process_note_write(p, tensor, entry);
+		if (!entry_known)
+			*DT_PUSH_SLOT(p->graph_writes, p->n_graph_writes, p->cap_graph_writes) =
+				(struct dt_graph_write){tensor, l->call_id};
 	}
 }
 
@@ -459,4 +500,5 @@ void dt_process_free_graphs(struct dt_process *p)
 	free(p->graph_allocs);
 	dt_u64map_free(&p->graph_alloc_index);
 	free(p->graph_ends);
+	free(p->graph_writes);
 }

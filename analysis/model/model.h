@@ -165,6 +165,14 @@ struct dt_graph_end {
 	uint64_t launch_call_id, launch_ns, stream;
 };
 
+/* A copy or set node's destination, written by a graph launch whose entry
+ * the trace does not give (start_ns 0): dt_graph_finish dates the write at
+ * the launch's first GPU work. */
+struct dt_graph_write {
+	int64_t tensor;
+	uint64_t launch_call_id;
+};
+
 /* A node of an executable graph: the copy instantiation made of original. */
 struct dt_exec_node {
 	uint64_t original, node;
@@ -344,6 +352,8 @@ struct dt_process {
 	struct dt_u64map graph_alloc_index; /* graph allocation id -> index */
 	struct dt_graph_end *graph_ends;
 	size_t n_graph_ends, cap_graph_ends;
+	struct dt_graph_write *graph_writes;/* copy/set node writes to date */
+	size_t n_graph_writes, cap_graph_writes;
 	uint64_t graph_lifetimes;           /* lifetimes made so far */
 	uint64_t graph_node_copies;         /* node calls copied for a launch */
 };

@@ -7,10 +7,24 @@
  * soon as they are written. SIGKILL cannot be caught: the records CUPTI
  * still holds then are lost.
  *
- * The flush runs on a helper thread started with the CUPTI session, and the
- * dying thread waits for it at most FLUSH_TIMEOUT_MS: the crash may have
- * happened while holding a lock the flush needs (malloc's, CUPTI's), and a
- * dying process must never hang. The signal handler is chained and one-shot:
+ * But an event must not be half written when the process dies: LTTng can
+ * never complete that sub-buffer, and the session's stop then waits for it
+ * forever (dnntrace record gives up after its teardown limit, and every
+ * event still in that CPU's buffers is lost). So the tracer's own writers
+ * are idle before the dying thread goes on: the helper answers only once
+ * its flush is written, and it then stops and joins the power sampler,
+ * which otherwise writes an event every DNNTRACE_POWER_MS on its own thread
+ * whenever the end comes (rarely in the middle of one, unless that thread
+ * was preempted there: a loaded machine). A program that survives the
+ * signal (its own handler longjmps) goes on without power samples.
+ * Assumed, not seen on a real GPU: cuptiActivityFlushAll returns only once
+ * CUPTI's own worker has finished handing over a buffer it was delivering
+ * (the simulated CUPTI's does), so no CUPTI thread is writing either.
+ *
+ * The flush runs on a helper thread started with the CUPTI session (or
+ * the power sampler alone), and the dying thread waits for it at most
+ * FLUSH_TIMEOUT_MS: the crash may have happened while holding a lock the
+ * flush needs (malloc's, CUPTI's), and a dying process must never hang. The signal handler is chained and one-shot:
  * it puts the previous action (the program's handler, or the default) back
  * first, then has the signal delivered again to it: a fault by re-executing
  * the faulting instruction, a sent or raised signal by raising it again.
@@ -38,9 +52,13 @@
 #include <unistd.h>
 
 #include "interceptors/core/cupti_session.h"
+#include "interceptors/core/nvml_sampler.h"
 #include "interceptors/core/tracer.h"
 
-/* Long enough for a full 4 MiB CUPTI buffer into a blocking LTTng channel. */
+/*
+ * Long enough for a full 4 MiB CUPTI buffer into a blocking LTTng channel,
+ * and the sampler's join (at most 2 s).
+ */
 enum { FLUSH_TIMEOUT_MS = 10000 };
 
 /*
@@ -76,6 +94,7 @@ static void *flush_helper(void *arg)
 			return NULL;
 		tracer_nesting++;
 		cupti_session_flush_now();
+		nvml_sampler_halt();
 		tracer_nesting--;
 		while (write(done_fds[1], &byte, 1) < 0 && errno == EINTR)
 			;

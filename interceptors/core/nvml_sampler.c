@@ -249,11 +249,12 @@ void nvml_sampler_start(void)
 	pthread_atfork(before_fork, after_fork, after_fork);
 }
 
-void nvml_sampler_stop(void)
+/* Stops and joins the thread, bounded; whether it ended. */
+static bool end_thread(void)
 {
 	if (!atomic_exchange(&running, false) || getpid() != owner_pid ||
 	    pthread_equal(pthread_self(), thread))
-		return;
+		return false;
 	pthread_mutex_lock(&lock);
 	stop_requested = true;
 	pthread_cond_signal(&wake);
@@ -261,9 +262,25 @@ void nvml_sampler_stop(void)
 	struct timespec deadline;
 	clock_gettime(CLOCK_REALTIME, &deadline);
 	deadline.tv_sec += JOIN_TIMEOUT_S;
-	/* Stuck in NVML or a full blocking channel: left to the exit, NVML open. */
-	if (pthread_timedjoin_np(thread, NULL, &deadline) == 0)
+	/* Stuck in NVML or a full blocking channel: left to the exit. */
+	return pthread_timedjoin_np(thread, NULL, &deadline) == 0;
+}
+
+void nvml_sampler_stop(void)
+{
+	if (end_thread())
 		nvml.shutdown();
+}
+
+void nvml_sampler_halt(void)
+{
+	/* NVML stays open: the crashed thread may hold its lock. */
+	end_thread();
+}
+
+bool nvml_sampler_running(void)
+{
+	return atomic_load(&running);
 }
 
 void nvml_sampler_forget(void)

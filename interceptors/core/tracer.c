@@ -107,7 +107,8 @@ static void tracer_start(void)
 	pthread_atfork(NULL, NULL, tracer_in_child);
 	cupti_session_start();
 	nvml_sampler_start();
-	if (atomic_load(&cupti_session_running))
+	/* Also for the sampler alone: it must be stopped before a crash ends the process. */
+	if (atomic_load(&cupti_session_running) || nvml_sampler_running())
 		crash_flush_start();
 	atomic_store_explicit(&tracer_start_state, TRACER_STARTED, memory_order_release);
 	errno = saved_errno;

@@ -10,7 +10,8 @@
 # analyzer, holds exactly the calls the program says it made before the end
 # (crash_modes writes them). GPU records: all of them, except after SIGKILL,
 # where the ones CUPTI still held in the process are lost by nature
-# (asserted: none, as documented).
+# (asserted: none, as documented). segv_handler: the tracer's power sampler
+# is stopped before the program's own handler runs.
 . "$DNNTRACE_ROOT/tests/e2e/lib.sh"
 workload="$WORKLOADS/crash_modes"
 require_built "$workload" "$DNNTRACE_BUILD/lib/libdnntrace.so" \
@@ -95,6 +96,18 @@ for mode in "${modes[@]}"; do
 		fail "$mode: babeltrace2 cannot read the trace: $(head -n 2 "$dir/bt.err")"
 	[ ! -s "$dir/bt.err" ] || fail "$mode: babeltrace2 warns: $(head -n 2 "$dir/bt.err")"
 
+	if [ "$mode" = segv_handler ] && grep -q "segv handler ran" "$dir/traced.out"; then
+		# The power sampler writes events on a thread of its own: the
+		# crash flush, which runs before the program's handler, must
+		# have stopped it, or the process could die in the middle of
+		# one of its events (LTTng never completes that buffer: record
+		# times out and its events are lost). It did run (samples).
+		[ "$(events dnntrace_gpu:power "$dir/trace.txt")" -gt 0 ] ||
+			fail "$mode: no power sample in the trace"
+		handler=$(cat "$dir/truth/handler" 2>/dev/null)
+		[ "$handler" = "power_sampler_threads 0" ] ||
+			fail "$mode: the program's handler saw '${handler:-nothing}': the power sampler was still running after the crash flush"
+	fi
 	got_allocs=$(events dnntrace_api:alloc "$dir/trace.txt")
 	got_launches=$(events dnntrace_api:launch "$dir/trace.txt")
 	got_kernels=$(events dnntrace_gpu:kernel "$dir/trace.txt")

@@ -27,7 +27,21 @@ SIMGPU_LIB="$DNNTRACE_BUILD/simgpu/lib"
 # killed by SIGKILL) says whose it is.
 TEST_TMP=$(mktemp -d "${TMPDIR:-/tmp}/dnntrace-$(basename "$0" .sh).XXXXXX") ||
 	{ echo "FAIL: cannot create a scratch directory" >&2; exit 1; }
-trap 'rm -rf "$TEST_TMP"' EXIT
+# A failing test (any exit but 0 and 77) leaves its scratch directory, with
+# the trace and reports it failed on, in $TEST_KEEP_FAILED when that is set
+# (tests/run_tests.sh sets BUILD_DIR/test-failed): a failure seen once under
+# load is evidence that a rerun may not give again. Silent: the last line of
+# the test's output stays the reason it failed.
+keep_or_remove_scratch() {
+	local status=$1
+	if [ "$status" != 0 ] && [ "$status" != 77 ] && [ -n "${TEST_KEEP_FAILED:-}" ] &&
+		mkdir -p "$TEST_KEEP_FAILED" 2>/dev/null &&
+		mv "$TEST_TMP" "$TEST_KEEP_FAILED/" 2>/dev/null; then
+		return
+	fi
+	rm -rf "$TEST_TMP"
+}
+trap 'keep_or_remove_scratch $?' EXIT
 
 # tests/run_tests.sh counts exit 1 as a failure and 77 as a skip; the last
 # line of output is the reason it prints.

@@ -17,7 +17,10 @@
  * MODE:
  *   segv          a real invalid write (SIGSEGV, status 139)
  *   segv_handler  its own SIGSEGV handler, installed before the first CUDA
- *                 call, prints "segv handler ran" and _exit(42)s
+ *                 call, writes TRUTH_DIR/handler ("power_sampler_threads
+ *                 N": the tracer's power sampler threads still there when
+ *                 it ran, see segv_handler), prints "segv handler ran" and
+ *                 _exit(42)s
  *   abort         abort() (SIGABRT, 134)
  *   kill          writes TRUTH_DIR/pid and waits to be SIGKILLed (137)
  *   _exit         _exit(3), no exit handlers
@@ -35,14 +38,18 @@
  * Its stdout must not depend on whether it is traced. It must never end in a
  * way other than MODE says (any CUDA failure: exit 1 before the counts).
  */
+#include <dirent.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "simgpu/simgpu.h"
@@ -100,11 +107,73 @@ static void make_calls(void)
 	WL_CHECK(cudaDeviceSynchronize());
 }
 
+/* segv_handler's TRUTH_DIR/handler, opened before the fault. */
+static int handler_fd = -1;
+
+/* Whether /proc/self/task/TID/comm is the tracer's power sampler. Async-signal-safe. */
+static bool is_power_sampler(const char *tid)
+{
+	static const char name[] = "dnntrace-power\n";
+	char path[64] = "/proc/self/task/", comm[32];
+	size_t at = strlen(path), length = strlen(tid);
+	if (at + length + sizeof("/comm") > sizeof(path))
+		return false;
+	memcpy(path + at, tid, length);
+	memcpy(path + at + length, "/comm", sizeof("/comm"));
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false; /* it has just ended */
+	ssize_t n = read(fd, comm, sizeof(comm));
+	close(fd);
+	return n == (ssize_t)sizeof(name) - 1 && memcmp(comm, name, (size_t)n) == 0;
+}
+
+/* How many threads of this process are the tracer's power sampler. Async-signal-safe. */
+static int power_samplers(void)
+{
+	int dir = open("/proc/self/task", O_RDONLY | O_DIRECTORY | O_CLOEXEC), found = 0;
+	_Alignas(struct dirent64) char entries[4096];
+	long n;
+	if (dir < 0)
+		return -1;
+	while ((n = syscall(SYS_getdents64, dir, entries, sizeof(entries))) > 0) {
+		for (long at = 0; at < n;) {
+			const struct dirent64 *entry = (const struct dirent64 *)(entries + at);
+			if (entry->d_name[0] != '.' && is_power_sampler(entry->d_name))
+				found++;
+			at += entry->d_reclen;
+		}
+	}
+	close(dir);
+	return n < 0 ? -1 : found;
+}
+
 static void segv_handler(int sig)
 {
 	static const char text[] = "segv handler ran\n";
 	(void)sig;
-	ssize_t ignored = write(STDOUT_FILENO, text, sizeof(text) - 1);
+	/*
+	 * The tracer's crash flush ran before this handler: it must have
+	 * stopped the power sampler, whose events are written on a thread of
+	 * its own, so that none is half written when the process dies (LTTng
+	 * would never complete that buffer). A thread that has just been
+	 * joined may stay listed a moment: look again for up to 2 s.
+	 */
+	int samplers = power_samplers();
+	for (int i = 0; i < 200 && samplers > 0; i++) {
+		nanosleep(&(struct timespec){.tv_nsec = 10000000}, NULL);
+		samplers = power_samplers();
+	}
+	char line[64] = "power_sampler_threads ";
+	size_t at = strlen(line);
+	if (samplers < 0) {
+		memcpy(line + at, "unknown\n", sizeof("unknown\n"));
+	} else {
+		line[at++] = (char)('0' + (samplers > 9 ? 9 : samplers));
+		memcpy(line + at, "\n", sizeof("\n"));
+	}
+	ssize_t ignored = write(handler_fd, line, strlen(line));
+	ignored = write(STDOUT_FILENO, text, sizeof(text) - 1);
 	(void)ignored;
 	_exit(42);
 }
@@ -192,6 +261,13 @@ int main(int argc, char **argv)
 		write_counts(128 + SIGSEGV, -1);
 		*(volatile int *)bad_address = 1;
 	} else if (strcmp(mode, "segv_handler") == 0) {
+		char path[4096];
+		snprintf(path, sizeof(path), "%s/handler", truth_dir);
+		handler_fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		if (handler_fd < 0) {
+			perror(path);
+			return 1;
+		}
 		struct sigaction action = {.sa_handler = segv_handler};
 		sigemptyset(&action.sa_mask);
 		if (sigaction(SIGSEGV, &action, NULL) != 0)
