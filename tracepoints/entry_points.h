@@ -36,7 +36,10 @@
  *         GRAPH_LAUNCH, GRAPH_NODE (a kernel node given its parameters),
  *         GRAPH_COPY_NODE (a copy or set node added), GRAPH_UPDATE (an
  *         executable graph updated from a graph), GRAPH_MEM_NODE (a
- *         memory alloc or free node added). Every
+ *         memory alloc or free node added), REGISTER and UNREGISTER
+ *         (the program's own host memory pinned and unpinned: traced
+ *         as alloc and free events of their memory kind, counted
+ *         apart from allocations by the analyzer). Every
  *         DNNTRACE_LIB_ENTRIES entry is a library call.
  *   proc  how cuGetProcAddress names it: DT_PROC(symbol, cuda_version)
  *         (cudaTypedefs.h's PFN_<symbol>_v<version>), DT_PROC_PT(...) for
@@ -66,6 +69,8 @@
 	X(8,   cudaMallocHost,                 ALLOC,        DT_NO_PROC, DT_NO_CBID) \
 	X(9,   cudaHostAlloc,                  ALLOC,        DT_NO_PROC, DT_NO_CBID) \
 	X(10,  cudaFreeHost,                   FREE,         DT_NO_PROC, DT_NO_CBID) \
+	X(117, cudaHostRegister,               REGISTER,     DT_NO_PROC, DT_NO_CBID) \
+	X(118, cudaHostUnregister,             UNREGISTER,   DT_NO_PROC, DT_NO_CBID) \
 	X(96,  cudaDeviceReset,                FREE,         DT_NO_PROC, DT_NO_CBID) \
 	/* cudart: copies and sets */ \
 	X(11,  cudaMemcpy,                     COPY,         DT_NO_PROC, DT_RUNTIME_CBID(cudaMemcpy_v3020)) \
@@ -116,6 +121,8 @@
 	X(52,  cuMemHostAlloc,                 ALLOC,        DT_PROC(cuMemHostAlloc, 2020), DT_NO_CBID) \
 	X(53,  cuMemAllocHost_v2,              ALLOC,        DT_PROC(cuMemAllocHost, 3020), DT_NO_CBID) \
 	X(54,  cuMemFreeHost,                  FREE,         DT_PROC(cuMemFreeHost, 2000), DT_NO_CBID) \
+	X(119, cuMemHostRegister_v2,           REGISTER,     DT_PROC(cuMemHostRegister, 6050), DT_NO_CBID) \
+	X(120, cuMemHostUnregister,            UNREGISTER,   DT_PROC(cuMemHostUnregister, 4000), DT_NO_CBID) \
 	/* driver: contexts ended, every tensor they own with them */ \
 	X(114, cuCtxDestroy_v2,                FREE,         DT_PROC(cuCtxDestroy, 4000), DT_NO_CBID) \
 	X(115, cuDevicePrimaryCtxReset_v2,     FREE,         DT_PROC(cuDevicePrimaryCtxReset, 11000), DT_NO_CBID) \
@@ -202,6 +209,8 @@
 	X(cudaMallocHost,               PINNED_HOST) \
 	X(cudaHostAlloc,                PINNED_HOST) \
 	X(cudaFreeHost,                 PINNED_HOST) \
+	X(cudaHostRegister,             PINNED_HOST) \
+	X(cudaHostUnregister,           PINNED_HOST) \
 	X(cudaDeviceReset,              DEVICE) \
 	X(cuMemAlloc_v2,                DEVICE) \
 	X(cuMemAllocPitch_v2,           DEVICE) \
@@ -216,6 +225,8 @@
 	X(cuMemHostAlloc,               PINNED_HOST) \
 	X(cuMemAllocHost_v2,            PINNED_HOST) \
 	X(cuMemFreeHost,                PINNED_HOST) \
+	X(cuMemHostRegister_v2,         PINNED_HOST) \
+	X(cuMemHostUnregister,          PINNED_HOST) \
 	X(cuCtxDestroy_v2,              DEVICE) \
 	X(cuDevicePrimaryCtxReset_v2,   DEVICE) \
 	X(cuDevicePrimaryCtxRelease_v2, DEVICE) \

@@ -665,6 +665,9 @@ static void merge_stats(struct dt_device_stats *into,
 	into->failed_allocs += from->failed_allocs;
 	into->pinned_allocs += from->pinned_allocs;
 	into->pinned_bytes += from->pinned_bytes;
+	into->registered_allocs += from->registered_allocs;
+	into->registered_bytes += from->registered_bytes;
+	into->unregistrations += from->unregistrations;
 	into->vmm_physical_allocs += from->vmm_physical_allocs;
 	into->vmm_physical_bytes += from->vmm_physical_bytes;
 	for (int f = 0; f < DT_GPU_FAULTS; f++)

@@ -59,6 +59,16 @@ bool dt_api_is_graph_launch(int api)
 	return dnntrace_api_kind(api) == DNNTRACE_KIND_GRAPH_LAUNCH;
 }
 
+bool dt_api_is_host_register(int api)
+{
+	return dnntrace_api_kind(api) == DNNTRACE_KIND_REGISTER;
+}
+
+bool dt_api_is_host_unregister(int api)
+{
+	return dnntrace_api_kind(api) == DNNTRACE_KIND_UNREGISTER;
+}
+
 bool dt_api_is_async_copy(int api)
 {
 	enum dnntrace_entry_kind kind = dnntrace_api_kind(api);

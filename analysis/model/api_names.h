@@ -22,5 +22,9 @@ bool dt_api_is_graph_launch(int api);
 /* A copy or set that returns before the GPU has done it (an async copy or
  * set, a prefetch): it submits work without waiting, like a launch. */
 bool dt_api_is_async_copy(int api);
+/* The program's own host memory pinned (cudaHostRegister,
+ * cuMemHostRegister_v2), or unpinned (cudaHostUnregister, cuMemHostUnregister). */
+bool dt_api_is_host_register(int api);
+bool dt_api_is_host_unregister(int api);
 
 #endif

@@ -191,6 +191,10 @@ static void on_alloc(struct dt_model *m, const struct dt_event *e)
 	if (kind == DNNTRACE_MEM_PINNED_HOST) {
 		stats->pinned_allocs++;
 		stats->pinned_bytes += bytes;
+		if (dt_api_is_host_register(e->api)) {
+			stats->registered_allocs++;
+			stats->registered_bytes += bytes;
+		}
 		return;
 	}
 	/* Physical VMM memory is counted like pinned host memory: a tensor
@@ -224,6 +228,11 @@ static void on_free(struct dt_model *m, const struct dt_event *e)
 {
 	m->dnntrace_events++;
 	struct dt_process *p = dt_model_process(m, e->vpid);
+	/* Pinned host memory is on no device (-1), as its registration was. */
+	if (e->result == 0 && dt_api_is_host_unregister(e->api)) {
+		dt_process_device(p, -1)->unregistrations++;
+		return;
+	}
 	/* a graph allocation's free ends its live lifetime */
 	int64_t id = e->result == 0 ? dt_graph_on_free(p, e->tensor) : e->tensor;
 	struct dt_tensor *t = dt_process_find_tensor(p, id);

@@ -249,6 +249,12 @@ struct dt_device_stats {
 	uint64_t failed_allocs;
 	uint64_t pinned_allocs;
 	uint64_t pinned_bytes;
+	uint64_t registered_allocs;     /* of the pinned ones, the program's own
+	                                 * memory (cudaHostRegister) */
+	uint64_t registered_bytes;
+	uint64_t unregistrations;       /* successful cudaHostUnregister and
+	                                 * driver twin: not subtracted (their
+	                                 * events name no memory) */
 	uint64_t vmm_physical_allocs;  /* cuMemCreate: device memory that is
 	                                * no tensor until a range maps it */
 	uint64_t vmm_physical_bytes;

@@ -113,6 +113,14 @@ void dt_write_summary(FILE *f, const struct dt_group *g,
 	fprintf(f, "pinned host memory: %" PRIu64 " bytes in %" PRIu64
 			" allocations\n", g->stats.pinned_bytes,
 			g->stats.pinned_allocs);
+	/* only programs pinning their own memory; unregistrations name no
+	 * memory in the trace, so they are counted, not subtracted */
+	if (g->stats.registered_allocs || g->stats.unregistrations)
+		fprintf(f, "registered host memory: %" PRIu64 " bytes in %" PRIu64
+				" registrations, %" PRIu64 " unregistered (cudaHostRegister, "
+				"cuMemHostRegister; part of the pinned host memory)\n",
+				g->stats.registered_bytes, g->stats.registered_allocs,
+				g->stats.unregistrations);
 	if (g->stats.vmm_physical_allocs)   /* only programs using VMM */
 		fprintf(f, "physical VMM memory (cuMemCreate): %" PRIu64
 				" bytes in %" PRIu64 " allocations\n",

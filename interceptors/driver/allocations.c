@@ -1,8 +1,9 @@
 /*
  * Wrappers of the CUDA driver's allocation and free entry points (cuda.h):
  * cuMemAlloc_v2 and friends, stream-ordered ones with their _ptsz twins,
- * pinned host memory, and virtual memory management. Each forwards to the
- * real function with the same arguments and returns its result unchanged;
+ * pinned host memory (allocated, or the program's own registered), and
+ * virtual memory management. Each forwards to the real function with the
+ * same arguments and returns its result unchanged;
  * when recording it keeps the live-allocation map and emits
  * dnntrace_api:alloc / dnntrace_api:free through the recording path it
  * shares with the runtime wrappers (core/allocation_record.h). The bracket
@@ -29,6 +30,8 @@ DNNTRACE_SAME_PROTOTYPE(cuMemAllocFromPoolAsync_ptsz, cuMemAllocFromPoolAsync);
 DNNTRACE_SAME_PROTOTYPE(cuMemFreeAsync_ptsz, cuMemFreeAsync);
 DNNTRACE_PROTOTYPE_IS(cuMemAlloc_v2, PFN_cuMemAlloc_v3020);
 DNNTRACE_PROTOTYPE_IS(cuMemAllocHost_v2, PFN_cuMemAllocHost_v3020);
+DNNTRACE_PROTOTYPE_IS(cuMemHostRegister_v2, PFN_cuMemHostRegister_v6050);
+DNNTRACE_PROTOTYPE_IS(cuMemHostUnregister, PFN_cuMemHostUnregister_v4000);
 
 #define NOT_FOUND CUDA_ERROR_SHARED_OBJECT_SYMBOL_NOT_FOUND
 
@@ -131,6 +134,13 @@ ALLOC(cuMemHostAlloc, (void **pp, size_t bytesize, unsigned int Flags), (pp, byt
 ALLOC(cuMemAllocHost_v2, (void **pp, size_t bytesize), (pp, bytesize), -1, NULL,
       host_ptr(result, pp))
 FREE_UNKNOWN(cuMemFreeHost, (void *p), (p), p && allocation_free_enabled())
+
+/* The program's own memory pinned (ptr NULL when it failed; bytesize what was
+ * asked) and unpinned: never read or written here. cuMemHostRegister's
+ * v4000 ABI is not wrapped (cuGetProcAddress hands it back untouched). */
+ALLOC(cuMemHostRegister_v2, (void *p, size_t bytesize, unsigned int Flags), (p, bytesize, Flags),
+      -1, NULL, result == CUDA_SUCCESS ? p : NULL)
+FREE_UNKNOWN(cuMemHostUnregister, (void *p), (p), p && allocation_free_enabled())
 
 /* --- virtual memory management ------------------------------------------ */
 

@@ -7,7 +7,10 @@
  * is core/wrapper.h's; each wrapper says what it allocated or frees.
  *
  * Device, managed and stream-ordered allocations are tensors (ids 0, 1, ...);
- * pinned host memory is traced with tensor_id -1 and never enters the map.
+ * pinned host memory is traced with tensor_id -1 and never enters the map,
+ * whether the runtime allocated it (cudaMallocHost, cudaHostAlloc) or the
+ * program pinned its own (cudaHostRegister / cudaHostUnregister: alloc and
+ * free events of the same kind; the caller's memory is only passed on).
  * A successful allocation that returns NULL (size 0) creates no tensor.
  * A free is traced with the tensor it ends, or -1 for an unknown pointer;
  * cudaFree(NULL) and friends only forward (it is how programs create the
@@ -112,5 +115,23 @@ DNNTRACE_FREE_CALL(cudaError_t, cudaDeviceReset, (void), (), NOT_FOUND,
 		   allocation_record_device_end(api, device, (int)result))
 
 DNNTRACE_RECORDED_CALL(cudaError_t, cudaFreeHost, (void *ptr), (ptr), NOT_FOUND,
+		       ptr && allocation_free_enabled(),
+		       allocation_record_free(api, NULL, false, NULL, (int)result))
+
+/* --- the program's own memory, pinned and unpinned ------------------------- */
+
+/*
+ * Registration pins size bytes at ptr for as long as they stay registered:
+ * traced like an allocation of pinned host memory (ptr 0 when it failed,
+ * bytes what was asked for), never read or written here.
+ */
+DNNTRACE_RECORDED_CALL(cudaError_t, cudaHostRegister, (void *ptr, size_t size, unsigned int flags),
+		       (ptr, size, flags), NOT_FOUND, allocation_alloc_enabled(),
+		       record_alloc(api, NULL, result == cudaSuccess ? ptr : NULL, size, result))
+
+/* Unpinned memory stays the program's: a free of pinned host memory, nothing
+ * to forget (never in the map); unregistering NULL only forwards, as
+ * cudaFreeHost(NULL) does. */
+DNNTRACE_RECORDED_CALL(cudaError_t, cudaHostUnregister, (void *ptr), (ptr), NOT_FOUND,
 		       ptr && allocation_free_enabled(),
 		       allocation_record_free(api, NULL, false, NULL, (int)result))

@@ -708,10 +708,69 @@ static void test_call_predicates(void)
 	CHECK(!dt_api_is_async_copy(DNNTRACE_API_cudaMemcpy));
 	CHECK(!dt_api_is_async_copy(DNNTRACE_API_cuMemsetD32_v2));
 	CHECK(!dt_api_is_async_copy(DNNTRACE_API_cudaLaunchKernel));
+	CHECK(dt_api_is_host_register(DNNTRACE_API_cudaHostRegister));
+	CHECK(dt_api_is_host_register(DNNTRACE_API_cuMemHostRegister_v2));
+	CHECK(!dt_api_is_host_register(DNNTRACE_API_cudaHostAlloc));
+	CHECK(!dt_api_is_host_register(DNNTRACE_API_cudaHostUnregister));
+	CHECK(dt_api_is_host_unregister(DNNTRACE_API_cudaHostUnregister));
+	CHECK(dt_api_is_host_unregister(DNNTRACE_API_cuMemHostUnregister));
+	CHECK(!dt_api_is_host_unregister(DNNTRACE_API_cudaFreeHost));
 	/* an id from a newer tracer is none of them */
+	CHECK(!dt_api_is_host_register(DNNTRACE_API_COUNT + 7));
+	CHECK(!dt_api_is_host_unregister(-1));
 	CHECK(!dt_api_is_graph_launch(DNNTRACE_API_COUNT + 7));
 	CHECK(!dt_api_is_prefetch(-1));
 	CHECK(!dt_api_is_async_copy(DNNTRACE_API_COUNT + 7));
+}
+
+/* One pinned host memory event of process 9 (device -1, as the tracer writes them). */
+static void pinned_event(struct dt_model *m, enum dt_event_kind kind, int api,
+		uint64_t bytes, int result)
+{
+	dt_model_on_event(m, &(struct dt_event){.kind = kind, .vpid = 9, .ts = 1,
+			.api = api, .mem_kind = DNNTRACE_MEM_PINNED_HOST, .device = -1,
+			.ptr = result == 0 && kind == DT_EVENT_ALLOC ? 0x1000 : 0,
+			.bytes = bytes, .tensor = -1, .result = result});
+}
+
+/*
+ * Memory a program pins itself: a successful registration is pinned host
+ * memory (cudaMallocHost's 1024 + 4096 + 8192 = 13312 bytes in 3) and
+ * registered memory (4096 + 8192 in 2); a refused one is a failed
+ * allocation and no memory; a successful unregistration is counted (1),
+ * a refused one and cudaFreeHost are not. All on device -1: reported by
+ * the process's one group (device 1, its tensor's).
+ */
+static void test_host_registration(void)
+{
+	struct dt_model m;
+	dt_model_init(&m);
+	dt_model_on_event(&m, &(struct dt_event){.kind = DT_EVENT_ALLOC,
+			.vpid = 9, .ts = 1, .api = CALL_MALLOC,
+			.mem_kind = DNNTRACE_MEM_DEVICE, .device = 1,
+			.ptr = 0x2000, .bytes = 16, .tensor = 0, .result = 0});
+	pinned_event(&m, DT_EVENT_ALLOC, DNNTRACE_API_cudaMallocHost, 1024, 0);
+	pinned_event(&m, DT_EVENT_ALLOC, DNNTRACE_API_cudaHostRegister, 4096, 0);
+	pinned_event(&m, DT_EVENT_ALLOC, DNNTRACE_API_cuMemHostRegister_v2, 8192, 0);
+	pinned_event(&m, DT_EVENT_ALLOC, DNNTRACE_API_cudaHostRegister, 65536, 1);
+	pinned_event(&m, DT_EVENT_FREE, DNNTRACE_API_cudaHostUnregister, 0, 0);
+	pinned_event(&m, DT_EVENT_FREE, DNNTRACE_API_cuMemHostUnregister, 0, 713);
+	pinned_event(&m, DT_EVENT_FREE, DNNTRACE_API_cudaFreeHost, 0, 0);
+	struct dt_group *groups;
+	size_t n = dt_groups_build(&m, DT_GRANULARITY_KERNEL, &groups);
+	CHECK_EQ_INT(n, 1);
+	CHECK_EQ_INT(groups[0].device, 1);
+	CHECK_EQ_INT(groups[0].stats.pinned_allocs, 3);
+	CHECK_EQ_INT(groups[0].stats.pinned_bytes, 13312);
+	CHECK_EQ_INT(groups[0].stats.registered_allocs, 2);
+	CHECK_EQ_INT(groups[0].stats.registered_bytes, 12288);
+	CHECK_EQ_INT(groups[0].stats.unregistrations, 1);
+	CHECK_EQ_INT(groups[0].stats.failed_allocs, 1);
+	CHECK_EQ_INT(groups[0].n_tensors, 1);   /* registered memory is no tensor */
+	for (size_t i = 0; i < n; i++)
+		dt_group_free(&groups[i]);
+	free(groups);
+	dt_model_free(&m);
 }
 
 /* Format 2's function events (model.h): the first event for an id names
@@ -819,6 +878,7 @@ int main(void)
 	test_managed_first_use();
 	test_kind_and_first_write();
 	test_failed_alloc_groups();
+	test_host_registration();
 	test_impossible_gpu_records();
 	puts("analysis model tests passed");
 	return 0;

@@ -23,6 +23,8 @@ EVENT_OF_CALL = {
     "cudaMallocManaged": "dnntrace_api:alloc",
     "cudaMallocAsync": "dnntrace_api:alloc_async",
     "cudaMallocHost": "dnntrace_api:alloc",
+    "cudaHostRegister": "dnntrace_api:alloc",
+    "cudaHostUnregister": "dnntrace_api:free",
     "cudaMemcpy": "dnntrace_api:memcpy",
     "cudaMemset": "dnntrace_api:memset",
     "cudaLaunchKernel": "dnntrace_api:launch",
@@ -33,6 +35,8 @@ EVENT_OF_CALL = {
     "cuMemAlloc_v2": "dnntrace_api:alloc",
     "cuMemAllocManaged": "dnntrace_api:alloc",
     "cuMemHostAlloc": "dnntrace_api:alloc",
+    "cuMemHostRegister_v2": "dnntrace_api:alloc",
+    "cuMemHostUnregister": "dnntrace_api:free",
     "cuLaunchKernel": "dnntrace_api:launch",
 }
 

@@ -21,11 +21,15 @@ beyond what --real-gpu names.
   compare.py g10 G10_REF_DIR TRUTH_DIR REPORT_DIR  liveness vs G10's own output
   compare.py stress TRUTH_DIR TRACE_TEXT REPORT_DIR  per-thread allocations
   compare.py failed TRUTH_DIR TRACE_TEXT REPORT_DIR  the failed allocation
+  compare.py host TRUTH_DIR TRACE_TEXT REPORT_DIR    pinned host memory, the
+                                                 program's own registered
+                                                 included (host_register)
   compare.py trace-text TRACE_TEXT               prints parsed events (debug)
 
 TRACE_TEXT is `babeltrace2 TRACE_DIR` output.
 """
 import ast
+import json
 import os
 import re
 import sys
@@ -608,6 +612,86 @@ def compare_failed(truth_dir, trace_text, report_dir):
         problem("failed", "successful allocations are not tensors 0 and 1")
 
 
+# What a pinned.csv call is traced as (tests/workloads/host_register.c).
+PINNED_EVENTS = {"alloc": "dnntrace_api:alloc", "register": "dnntrace_api:alloc",
+                 "free": "dnntrace_api:free", "unregister": "dnntrace_api:free"}
+
+
+def compare_host(truth_dir, trace_text, report_dir):
+    """Every call that pins or unpins host memory is one event of its api and
+    result, tensor -1, in program order, and one timeline.json slice; a
+    pinning's ptr is the buffer the program's copies name (0 when refused)
+    and its bytes what was asked; the summary's pinned, registered and
+    failed lines add up the successful and refused calls; registered memory
+    is no tensor (the truth's reports)."""
+    compare_truth(truth_dir, report_dir)
+    calls = read_csv(os.path.join(truth_dir, "pinned.csv"))
+    events = parse_trace_text(trace_text)
+    kinds = catalogue.memory_kinds()
+    traced = [e for e in events if e["event"] in ALLOCS + FREES
+              and kinds.get(e.get("api")) == "pinned_host"]
+    if len(traced) != len(calls):
+        problem("host", f"{len(traced)} pinned host memory events, expected {len(calls)}: "
+                f"{[e.get('api') for e in traced]}")
+    ptr_of = {}
+    for i, (e, c) in enumerate(zip(traced, calls)):
+        want = (PINNED_EVENTS[c["call"]], c["api"], int(c["result"]), -1)
+        have = (e["event"], e.get("api"), e.get("result"), e.get("tensor_id"))
+        if have != want:
+            problem("host", f"call {i}: traced {have}, expected {want}")
+            continue
+        if e["event"] != "dnntrace_api:alloc":
+            continue
+        if e.get("bytes") != int(c["bytes"]):
+            problem("host", f"call {i} ({c['api']}): {e.get('bytes')} bytes, expected {c['bytes']}")
+        if (e.get("ptr") != 0) != (int(c["result"]) == 0):
+            problem("host", f"call {i} ({c['api']} result {c['result']}): ptr {e.get('ptr')}")
+        if int(c["result"]) == 0:
+            ptr_of[c["buffer"]] = e.get("ptr")
+    # the host side of each copy is the memory the pinning event named
+    copies = read_csv(os.path.join(truth_dir, "copies.csv"))
+    memcpys = [e for e in events if e["event"] == "dnntrace_api:memcpy"]
+    if len(memcpys) != len(copies):
+        problem("host", f"{len(memcpys)} memcpy events, expected {len(copies)}")
+    for i, (e, c) in enumerate(zip(memcpys, copies)):
+        host = e.get("src") if c["direction"] == "HtoD" else e.get("dst")
+        if c["buffer"] not in ptr_of or host != ptr_of[c["buffer"]]:
+            problem("host", f"copy {i} ({c['direction']}): host address {host}, the "
+                    f"registration of {c['buffer']} traced {ptr_of.get(c['buffer'])}")
+    # the timeline shows each call on its thread, named for its api, with its result
+    timeline = os.path.join(report_dir, "timeline.json")
+    if not os.path.exists(timeline):
+        problem("files", f"missing {timeline}")
+    else:
+        names = {c["api"] for c in calls}
+        slices = sorted((e for e in json.load(open(timeline))["traceEvents"]
+                         if e.get("ph") == "X" and e.get("name") in names),
+                        key=lambda e: e["ts"])
+        have = [(e["name"], e.get("args", {}).get("result")) for e in slices]
+        want = [(c["api"], int(c["result"])) for c in calls]
+        if have != want:
+            problem("host", f"timeline.json slices {have}, expected {want}")
+    ok = [c for c in calls if int(c["result"]) == 0]
+    pinned = [c for c in ok if c["call"] in ("alloc", "register")]
+    registered = [c for c in ok if c["call"] == "register"]
+    unregistered = [c for c in ok if c["call"] == "unregister"]
+    refused = [c for c in calls if c["call"] in ("alloc", "register") and int(c["result"]) != 0]
+    path = os.path.join(report_dir, "summary.txt")
+    if not os.path.exists(path):
+        problem("files", f"missing {path}")
+        return
+    lines = open(path).read().splitlines()
+    for want in (
+            f"failed allocations: {len(refused)}",
+            f"pinned host memory: {sum(int(c['bytes']) for c in pinned)} bytes in "
+            f"{len(pinned)} allocations",
+            f"registered host memory: {sum(int(c['bytes']) for c in registered)} bytes in "
+            f"{len(registered)} registrations, {len(unregistered)} unregistered "
+            "(cudaHostRegister, cuMemHostRegister; part of the pinned host memory)"):
+        if want not in lines:
+            problem("host", f"summary.txt lacks: {want}")
+
+
 def main(argv):
     if len(argv) < 2:
         print(__doc__, file=sys.stderr)
@@ -623,6 +707,8 @@ def main(argv):
         compare_stress(*args)
     elif mode == "failed" and len(args) == 3:
         compare_failed(*args)
+    elif mode == "host" and len(args) == 3:
+        compare_host(*args)
     elif mode == "trace-text" and len(args) == 1:
         for e in parse_trace_text(args[0]):
             print(e)

@@ -102,6 +102,12 @@ static void api_calls(void)
 	host = NULL;
 	SHOW("cudaHostAlloc", cudaHostAlloc(&host, 4096, cudaHostAllocDefault));
 	SHOW_FREE("cudaFreeHost", host, cudaFreeHost(host));
+	/* the program's own memory pinned and unpinned; then a flag no CUDA
+	 * defines (0x80) and an unregistration of unregistered memory, refused */
+	SHOW("cudaHostRegister", cudaHostRegister(dst, sizeof(dst), cudaHostRegisterDefault));
+	SHOW_FREE("cudaHostUnregister", dst, cudaHostUnregister(dst));
+	SHOW("cudaHostRegister", cudaHostRegister(dst, sizeof(dst), 0x80));
+	SHOW_FREE("cudaHostUnregister", dst, cudaHostUnregister(dst));
 	SHOW("cudaMemcpy", cudaMemcpy(dst, src, 16, cudaMemcpyHostToHost));
 	SHOW("cudaMemcpy_ptds", cudaMemcpy_ptds(dst, src, 16, cudaMemcpyHostToHost));
 	SHOW("cudaMemcpyAsync", cudaMemcpyAsync(dst, src, 16, cudaMemcpyHostToHost, 0));

@@ -62,6 +62,9 @@ static void linked_calls(void)
 	report("cuMemHostAlloc", allocated);
 	if (allocated == CUDA_SUCCESS)
 		report("cuMemFreeHost", cuMemFreeHost(host));
+	static char registered[4096];
+	report("cuMemHostRegister_v2", cuMemHostRegister(registered, sizeof(registered), 0));
+	report("cuMemHostUnregister", cuMemHostUnregister(registered));
 
 	CUdeviceptr reserved = 0;
 	report("cuMemAddressReserve", cuMemAddressReserve(&reserved, 2 << 20, 0, 0, 0));

@@ -44,6 +44,10 @@ static void runtime_calls(void)
 	char buffer[64] = {0};
 	report("cudaMemcpy", cudaMemcpy(buffer + 32, buffer, 16, cudaMemcpyHostToHost));
 	report("cudaMemset", cudaMemset(buffer, 0, sizeof(buffer)));
+	/* the program's own memory pinned and unpinned (PyTorch's pin_memory of a
+	 * tensor it already has) */
+	report("cudaHostRegister", cudaHostRegister(buffer, sizeof(buffer), cudaHostRegisterDefault));
+	report("cudaHostUnregister", cudaHostUnregister(buffer));
 
 	dim3 grid = {1, 1, 1}, block = {32, 1, 1};
 	void *args[1] = {&device};
