@@ -24,9 +24,10 @@
  * The flush runs on a helper thread started with the CUPTI session (or
  * the power sampler alone), and the dying thread waits for it at most
  * FLUSH_TIMEOUT_MS: the crash may have happened while holding a lock the
- * flush needs (malloc's, CUPTI's), and a dying process must never hang. The signal handler is chained and one-shot:
- * it puts the previous action (the program's handler, or the default) back
- * first, then has the signal delivered again to it: a fault by re-executing
+ * flush needs (malloc's, CUPTI's), and a dying process must never hang.
+ * The signal handler is chained and one-shot: it puts the previous action
+ * (the program's handler, or the default) back first, then has the signal
+ * delivered again to it: a fault by re-executing
  * the faulting instruction, a sent or raised signal by raising it again.
  * So the program's own handlers still run and its exit status and core dump
  * are what they would be untraced; a program that recovers from the signal

@@ -519,10 +519,17 @@ static void hold_clone(uint64_t node, uint64_t original)
 	pending_clones[n_pending_clones++] = (struct pending_clone){node, original};
 }
 
+/* Inside either bracket: a clone with no exec waits for it. */
+static bool instantiating(void)
+{
+	return wrapped_instantiations || cupti_instantiating;
+}
+
 void cupti_session_instantiate_begin(void)
 {
-	if (wrapped_instantiations++ == 0 && !cupti_instantiating)
+	if (!instantiating())
 		n_pending_clones = 0; /* a failed instantiation's, if any */
+	wrapped_instantiations++;
 }
 
 void cupti_session_instantiate_end(const void *exec)
@@ -556,7 +563,7 @@ static void CUPTIAPI graph_callback(void *userdata, CUpti_CallbackDomain domain,
 	 * is never left behind; DNNTRACE_EMIT writes only while one does */
 	switch (id) {
 	case CUPTI_CBID_RESOURCE_GRAPHEXEC_CREATE_STARTING:
-		if (!cupti_instantiating && !wrapped_instantiations)
+		if (!instantiating())
 			n_pending_clones = 0;
 		cupti_instantiating = true;
 		return;
@@ -580,7 +587,7 @@ static void CUPTIAPI graph_callback(void *userdata, CUpti_CallbackDomain domain,
 	    !cupti.graph_node_id || cupti.graph_node_id(g->node, &node) != CUPTI_SUCCESS ||
 	    cupti.graph_node_id(g->originalNode, &original) != CUPTI_SUCCESS)
 		return;
-	if (!g->graphExec && (cupti_instantiating || wrapped_instantiations))
+	if (!g->graphExec && instantiating())
 		hold_clone(node, original);
 	else
 		DNNTRACE_EMIT(dnntrace_api, graph_node_clone, node, original, g->graphExec);
