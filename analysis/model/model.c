@@ -262,11 +262,6 @@ void dt_process_note_write(struct dt_process *p, int64_t id, uint64_t ts)
 		dt_u64map_put(&p->first_write, (uint64_t)id, ts);
 }
 
-static void note_write(struct dt_process *p, int64_t tensor_id, uint64_t ts)
-{
-	dt_process_note_write(p, tensor_id, ts);
-}
-
 /* A copy or set that went to the GPU: its call time, for stream points. */
 static void note_copy_call(struct dt_process *p, uint64_t call_id, uint64_t ts)
 {
@@ -282,7 +277,7 @@ static void on_copy_call(struct dt_model *m, const struct dt_event *e)
 		return;
 	struct dt_process *p = dt_model_process(m, e->vpid);
 	if (e->kind == DT_EVENT_MEMSET || !dt_api_is_prefetch(e->api))
-		note_write(p, e->tensor, e->ts);
+		dt_process_note_write(p, e->tensor, e->ts);
 	note_copy_call(p, e->call_id, e->ts);
 }
 

@@ -434,6 +434,23 @@ static void test_groups(void)
 	dt_model_free(&m);
 }
 
+/* Process 1's launch of kernel "k" (call 1) at ts with tensors, linked to
+ * its GPU kernel on device 0, stream 0, from 10 to 20 ns. */
+static void feed_one_kernel(struct dt_model *m, uint64_t ts, const int64_t *tensors,
+		uint32_t n_tensors)
+{
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_LAUNCH,
+			.vpid = 1, .vtid = 0, .ts = ts, .call_id = 1,
+			.api = LAUNCH, .name = "k", .stream = 0, .tensors = tensors,
+			.n_tensors = n_tensors, .result = 0});
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_EXTERNAL_CORRELATION,
+			.vpid = 1, .correlation_id = 1, .call_id = 1});
+	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_GPU_KERNEL,
+			.vpid = 1, .correlation_id = 1, .gpu_device = 0,
+			.gpu_stream = 0, .gpu_start = 10, .gpu_end = 20,
+			.name = "k"});
+}
+
 /* Managed memory can be written by the host without any event: its first
  * use keeps the read role. */
 static void test_managed_first_use(void)
@@ -447,16 +464,7 @@ static void test_managed_first_use(void)
 			.stream = 0, .ptr = 0, .bytes = 16, .tensor = 0,
 			.result = 0});
 	int64_t t[] = {0};
-	dt_model_on_event(&m, &(struct dt_event){.kind = DT_EVENT_LAUNCH,
-			.vpid = 1, .vtid = 0, .ts = 2, .call_id = 1,
-			.api = LAUNCH, .name = "k", .stream = 0, .tensors = t,
-			.n_tensors = 1, .result = 0});
-	dt_model_on_event(&m, &(struct dt_event){.kind = DT_EVENT_EXTERNAL_CORRELATION,
-			.vpid = 1, .correlation_id = 1, .call_id = 1});
-	dt_model_on_event(&m, &(struct dt_event){.kind = DT_EVENT_GPU_KERNEL,
-			.vpid = 1, .correlation_id = 1, .gpu_device = 0,
-			.gpu_stream = 0, .gpu_start = 10, .gpu_end = 20,
-			.name = "k"});
+	feed_one_kernel(&m, 2, t, 1);
 	struct dt_group *groups;
 	size_t n = dt_groups_build(&m, DT_GRANULARITY_KERNEL, &groups);
 	CHECK_EQ_INT(n, 1);
@@ -498,16 +506,7 @@ static void test_kind_and_first_write(void)
 	CHECK_EQ_INT(dt_process_first_write(p, 2), DT_NO_TIME);
 	CHECK_EQ_INT(dt_process_first_write(p, 99), DT_NO_TIME);
 	int64_t t[] = {0, 1};
-	dt_model_on_event(&m, &(struct dt_event){.kind = DT_EVENT_LAUNCH,
-			.vpid = 1, .vtid = 0, .ts = 8, .call_id = 1,
-			.api = LAUNCH, .name = "k", .stream = 0, .tensors = t,
-			.n_tensors = 2, .result = 0});
-	dt_model_on_event(&m, &(struct dt_event){.kind = DT_EVENT_EXTERNAL_CORRELATION,
-			.vpid = 1, .correlation_id = 1, .call_id = 1});
-	dt_model_on_event(&m, &(struct dt_event){.kind = DT_EVENT_GPU_KERNEL,
-			.vpid = 1, .correlation_id = 1, .gpu_device = 0,
-			.gpu_stream = 0, .gpu_start = 10, .gpu_end = 20,
-			.name = "k"});
+	feed_one_kernel(&m, 8, t, 2);
 	struct dt_group *groups;
 	size_t n = dt_groups_build(&m, DT_GRANULARITY_KERNEL, &groups);
 	CHECK_EQ_INT(n, 1);
@@ -557,16 +556,7 @@ static void test_failed_alloc_groups(void)
 			.mem_kind = DNNTRACE_MEM_PINNED_HOST, .device = -1,
 			.stream = 0, .ptr = 0, .bytes = 4096, .tensor = -1,
 			.result = 0});
-	dt_model_on_event(&m, &(struct dt_event){.kind = DT_EVENT_LAUNCH,
-			.vpid = 1, .vtid = 0, .ts = 6, .call_id = 1,
-			.api = LAUNCH, .name = "k", .stream = 0, .tensors = t,
-			.n_tensors = 1, .result = 0});
-	dt_model_on_event(&m, &(struct dt_event){.kind = DT_EVENT_EXTERNAL_CORRELATION,
-			.vpid = 1, .correlation_id = 1, .call_id = 1});
-	dt_model_on_event(&m, &(struct dt_event){.kind = DT_EVENT_GPU_KERNEL,
-			.vpid = 1, .correlation_id = 1, .gpu_device = 0,
-			.gpu_stream = 0, .gpu_start = 10, .gpu_end = 20,
-			.name = "k"});
+	feed_one_kernel(&m, 6, t, 1);
 	/* process 2: tensors on devices 1 and 2; a device -1 failure goes to
 	 * the first group, a device 2 failure to device 2 */
 	dt_model_on_event(&m, &(struct dt_event){.kind = DT_EVENT_ALLOC,
