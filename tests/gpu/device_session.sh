@@ -29,6 +29,20 @@ nvidia-smi -L | tee "$out/machine.txt"
 python3 -c 'import torch; print("torch", torch.__version__, torch.cuda.is_available())' 2>&1 |
 	tee -a "$out/machine.txt"
 
+# The graph-callback probe (tests/gpu/probe_graph_callbacks.cu, about 20 s):
+# which CUPTI callbacks come around a graph's instantiation, on which thread,
+# naming which exec. Untraced: a process has one CUPTI subscriber.
+nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
+cuda_home=$(dirname "$(dirname "$(readlink -f "$nvcc")")")
+cupti_dirs=("$cuda_home/lib64" "$cuda_home/extras/CUPTI/lib64")
+if timeout 90 "$nvcc" -arch=native -cudart shared -I"$cuda_home/extras/CUPTI/include" \
+	tests/gpu/probe_graph_callbacks.cu -o /tmp/probe_graph_callbacks \
+	"${cupti_dirs[@]/#/-L}" -lcupti -lcuda >"$out/probe.log" 2>&1; then
+	LD_LIBRARY_PATH="$cuda_home/lib64:$cuda_home/extras/CUPTI/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
+		timeout 30 /tmp/probe_graph_callbacks >>"$out/probe.log" 2>&1
+fi
+echo "probe exited $? after $(elapsed) s"
+
 # The check: about 30 s for the programs and 45 s for PyTorch on an H200.
 check_deadline=$((budget / 5))
 torch_python=python3
