@@ -16,7 +16,7 @@
 #    kernel on different tensors, launched twice: those 4 kernels are
 #    unknown (each touches every live tensor, here all 6) and counted,
 #    never given one node's tensor; every other graph kernel still has
-#    exactly its truth's tensor.
+#    exactly its truth's tensor (check_child_graphs.py).
 . "$DNNTRACE_ROOT/tests/e2e/lib.sh"
 workload="$WORKLOADS/child_graphs"
 require_built "$workload" "$DNNTRACE_BUILD/lib/libdnntrace.so" \
@@ -65,31 +65,6 @@ analyze "$dir/trace" -o "$dir/report" >"$dir/summary.out" 2>"$dir/analyze.err" |
 	fail "analyze (same-kernel) exited $?: $(tail -n 1 "$dir/analyze.err")"
 grep -q '^graph kernels with unknown tensors: 4 ' "$dir/summary.out" ||
 	fail "same-kernel: twins not counted unknown: $(grep '^graph kernels' "$dir/summary.out" || echo none)"
-python3 - "$E2E_DIR" "$dir/truth" "$dir/report" >"$dir/check.out" <<'PY' || fail "same-kernel: $(head -n 3 "$dir/check.out")"
-import csv, os, sys
-sys.path.insert(0, sys.argv[1])
-import compare
-truth_dir, report_dir = sys.argv[2], sys.argv[3]
-rows = lambda name: list(csv.DictReader(open(os.path.join(truth_dir, name))))
-names = {r["id"]: r["name"] for r in rows("tensors.csv")}
-touched = {}
-for r in rows("kernel_tensors.csv"):  # a row per role: each tensor once
-    seen = touched.setdefault(int(r["index"]), [])
-    if names[r["tensor"]] not in seen:
-        seen.append(names[r["tensor"]])
-listed = compare.parse_kernels_config(os.path.join(report_dir, "kernels.config"))
-kernels = rows("kernels.csv")
-problems = [] if len(listed) == len(kernels) == 13 else [f"{len(listed)} kernels, truth {len(kernels)}, expected 13"]
-for k in kernels:
-    i = int(k["index"])
-    have = listed[i]["name"] if i < len(listed) else None
-    if k["name"] == "twin":
-        want = "twin(a, b, c, d, e, f)"  # unknown: every live tensor
-    else:
-        want = f"{k['name']}({', '.join(touched.get(i, []))})"
-    if have != want:
-        problems.append(f"kernel {i}: {have!r}, expected {want!r}")
-print("\n".join(problems))
-sys.exit(1 if problems else 0)
-PY
+python3 "$E2E_DIR/check_child_graphs.py" "$dir/truth" "$dir/report" twin 13 \
+	>"$dir/check.out" || fail "same-kernel: $(head -n 3 "$dir/check.out")"
 exit 0
