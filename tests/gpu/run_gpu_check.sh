@@ -130,7 +130,8 @@ analyze() {
 }
 
 # ---- build the tests/nvcc programs for this GPU
-programs=(nv_vadd nv_kernels nv_multi nv_graph nv_cublas nv_graph_updates nv_graph_memory nv_graph_add_node)
+programs=(nv_vadd nv_kernels nv_multi nv_graph nv_cublas nv_graph_updates nv_graph_memory nv_graph_add_node
+	nv_graph_children)
 build_programs() {
 	local cc=${CC:-cc} p sources libs build_s
 	build_s=$(date +%s)
