@@ -299,6 +299,7 @@ struct clone_list {
 	size_t n, cap;
 	int on;
 	const void *exec; /* an instantiation's exec: every clone it makes is its */
+	const void *graph; /* and the graph it instantiates */
 };
 
 static void clone_list_init(struct clone_list *l)
@@ -333,14 +334,16 @@ static void report_clone(struct clone_list *l, const struct CUgraphNode_st *node
 
 /* Called without sim_lock: the callback may ask for ids. An
  * instantiation's clones (graph_exec set) come between its exec's
- * create-starting and created marks, as CUPTI raises them on a GPU. */
+ * create-starting and created marks, which name the graph instantiated
+ * (as the H200's GRAPHEXEC callbacks did; the CUPTI side says where they
+ * come). */
 static void deliver_clones(struct clone_list *l)
 {
 	simgpu_graph_clone_fn fn = atomic_load(&clone_callback);
 	struct simgpu_graph_clone mark = { 0 };
-	if (fn && l->n && l->r[0].graph_exec) {
-		mark = (struct simgpu_graph_clone){ .graph = l->r[0].graph,
-			.original_graph = l->r[0].original_graph, .graph_exec = l->r[0].graph_exec };
+	if (fn && l->n && l->exec) {
+		mark = (struct simgpu_graph_clone){ .graph = (void *)l->graph,
+			.graph_exec = (void *)l->exec };
 		mark.mark = SIMGPU_CLONE_EXEC_STARTING;
 		fn(&mark);
 	}
@@ -911,6 +914,7 @@ static struct CUgraphExec_st *new_exec(const struct CUgraph_st *g, struct clone_
 	/* numbered before the clones of embedded graphs, as on the H200 */
 	e->id = ++last_graph_id;
 	reports->exec = e;
+	reports->graph = g;
 	if (clone_into_exec(e, g, reports) != 0) {
 		free_exec(e);
 		return NULL;
