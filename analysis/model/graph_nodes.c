@@ -605,35 +605,67 @@ static bool graph_launch_of(const struct dt_process *p, const struct dt_gpu_kern
 	return true;
 }
 
-/* The records of one launch, rec[0..n): each resolved to the one candidate
- * that can be its node, if there is one (the rule: the top of this file). */
+/* A kernel name's key in the maps below (FNV-1a; never the map's empty
+ * key). Names that share a key only ever make more doubt: a resolution
+ * compares the names themselves. */
+static uint64_t name_key(const char *name)
+{
+	uint64_t h = 14695981039346656037ULL;
+	for (const unsigned char *c = (const unsigned char *)name; *c; c++)
+		h = (h ^ *c) * 1099511628211ULL;
+	return h == DT_MAP_EMPTY ? h - 1 : h;
+}
+
+/* key -> value, or 0 once a second value came for key (values nonzero) */
+static void put_once(struct dt_u64map *map, uint64_t key, uint64_t value)
+{
+	uint64_t was;
+	dt_u64map_put(map, key, dt_u64map_get(map, key, &was) ? 0 : value);
+}
+
+/*
+ * The unnamed records of one launch, rec[0..n): each resolved to the one
+ * candidate that can be its node, if there is one (the rule: the top of
+ * this file). A candidate that may run any kernel leaves every record of
+ * the launch unknown. Linear in the launch's nodes and records.
+ */
 static void resolve_launch(struct dt_process *p, const struct dt_u64map *carried,
 		const struct unnamed_record *rec, size_t n)
 {
 	const struct dt_launch *l = &p->launches[rec[0].launch];
 	const struct dt_launch_node *nodes = &p->launch_nodes[l->nodes_at];
-	for (size_t r = 0; r < n; r++) {
+	struct dt_u64map records = {0}, candidates = {0};
+	bool any_kernel = false;
+	for (uint32_t i = 0; i < l->n_nodes && !any_kernel; i++) {
+		uint64_t unused;
+		enum source_kind kind;
+		if (!nodes[i].source_call || dt_u64map_get(carried, nodes[i].node, &unused))
+			continue;
+		const char *runs = source_kernel(p, nodes[i].source_call, &kind);
+		any_kernel = kind == SOURCE_ANY_KERNEL;
+		if (kind == SOURCE_NAMED)
+			put_once(&candidates, name_key(runs), nodes[i].node);
+	}
+	for (size_t r = 0; r < n && !any_kernel; r++)
+		if (*p->kernels[rec[r].kernel].name)
+			put_once(&records, name_key(p->kernels[rec[r].kernel].name), rec[r].kernel + 1);
+	for (size_t r = 0; r < n && !any_kernel; r++) {
 		const char *name = p->kernels[rec[r].kernel].name;
-		size_t same = 0, matches = 0;
-		uint64_t match = 0;
-		for (size_t o = 0; name && *name && o < n; o++)
-			same += strcmp(p->kernels[rec[o].kernel].name, name) == 0;
-		for (uint32_t i = 0; same == 1 && i < l->n_nodes; i++) {
-			uint64_t unused;
-			enum source_kind kind;
-			if (!nodes[i].source_call || dt_u64map_get(carried, nodes[i].node, &unused))
-				continue;
-			const char *runs = source_kernel(p, nodes[i].source_call, &kind);
-			if (kind == SOURCE_ANY_KERNEL || (kind == SOURCE_NAMED && !strcmp(runs, name))) {
-				matches++;
-				match = kind == SOURCE_NAMED ? nodes[i].node : 0;
-			}
-		}
-		if (same == 1 && matches == 1 && match) {
-			dt_u64map_put(&p->flattened_nodes, rec[r].kernel, match);
+		uint64_t key = name_key(name), only_record, node;
+		if (!*name || !dt_u64map_get(&records, key, &only_record) ||
+		    only_record != rec[r].kernel + 1 ||
+		    !dt_u64map_get(&candidates, key, &node) || !node)
+			continue;
+		enum source_kind kind;
+		const char *runs = source_kernel(p, launch_node(p, rec[r].launch, node)->source_call,
+				&kind);
+		if (kind == SOURCE_NAMED && strcmp(runs, name) == 0) {
+			dt_u64map_put(&p->flattened_nodes, rec[r].kernel, node);
 			p->n_kernels_flattened++;
 		}
 	}
+	dt_u64map_free(&records);
+	dt_u64map_free(&candidates);
 }
 
 void dt_graph_resolve_flattened(struct dt_process *p, bool records_lost)

@@ -15,8 +15,10 @@
  *    both records unknown (every live tensor), counted, never guessed;
  *  - exec 4: a child inside a child: f(t5);
  *  - a record carrying a node id an event names but that is not its
- *    exec's (the original's): unknown, as before.
- * The same trace with events reported lost: every child kernel unknown.
+ *    exec's (the original's): unknown, as before;
+ *  - exec 5: a child captured from a library call (its kernel's name not
+ *    in the trace: it may be any) and a node f(t2): both unknown.
+ * The same trace with GPU records reported lost: every child kernel unknown.
  * Must never pass without the rule: exec 1 to 4 would all be unknown.
  */
 #include <stdlib.h>
@@ -129,6 +131,25 @@ static void feed(struct dt_model *m, bool lost)
 	/* a record naming inner's own node 731 (an event names it, not exec 1's) */
 	const uint64_t named[] = {731};
 	graph_launch(m, 0x1e, 25, 6000, f, named, 1);
+
+	/* exec 5: inner {a GEMM captured (t0 read, t1 written), f(t2)} */
+	int64_t gemm_tensors[] = {0, 1};
+	uint64_t ptrs[] = {0x10000, 0x20000};
+	uint8_t roles[] = {DNNTRACE_ROLE_READ, DNNTRACE_ROLE_WRITE}, zero[2] = {0};
+	on(m, (struct dt_event){.kind = DT_EVENT_LIB_CALL, .ts = 6500, .call_id = 17,
+			.api = DNNTRACE_LIB_cublasSgemm_v2, .stream = 5, .n_tensors = 2,
+			.tensors = gemm_tensors, .ptrs = ptrs, .roles = roles, .dtypes = zero,
+			.ranks = zero});
+	on(m, (struct dt_event){.kind = DT_EVENT_CAPTURED_NODE, .call_id = 17, .node_id = 318});
+	kernel_node(m, 18, 319, F, 2);
+	clone(m, 718, 318, 0);
+	clone(m, 719, 319, 0);
+	clone(m, 948, 718, 0x5e);
+	clone(m, 949, 719, 0x5e);
+	clone(m, 950, 49, 0x5e);
+	static const char *const gemm_f[] = {"gemm", "f"};
+	const uint64_t run5[] = {6407, 6408};
+	graph_launch(m, 0x5e, 26, 7000, gemm_f, run5, 2);
 }
 
 /* Kernel k touches exactly tensor want, or every live tensor (want -1). */
@@ -154,13 +175,14 @@ static void check(bool lost)
 	size_t n = dt_groups_build(&m, DT_GRANULARITY_KERNEL, &groups);
 	CHECK_EQ_INT(n, 1);
 	struct dt_group *g = &groups[0];
-	CHECK_EQ_INT(g->n_kernels, 10);
-	/* by GPU start: exec 1 twice, exec 2, exec 3, exec 4, the named one */
-	const int64_t resolved[10] = {0, 1, 0, 1, 2, 3, -1, -1, 5, -1};
-	const int64_t if_lost[10] = {-1, 1, -1, 1, -1, -1, -1, -1, -1, -1};
-	for (size_t k = 0; k < 10 && k < g->n_kernels; k++)
+	CHECK_EQ_INT(g->n_kernels, 12);
+	/* by GPU start: exec 1 twice, exec 2, exec 3, exec 4, the named one,
+	 * exec 5 */
+	const int64_t resolved[12] = {0, 1, 0, 1, 2, 3, -1, -1, 5, -1, -1, -1};
+	const int64_t if_lost[12] = {-1, 1, -1, 1, -1, -1, -1, -1, -1, -1, -1, -1};
+	for (size_t k = 0; k < 12 && k < g->n_kernels; k++)
 		check_kernel(g, k, lost ? if_lost[k] : resolved[k]);
-	CHECK_EQ_INT(g->graph_kernels_unknown, lost ? 8 : 3);
+	CHECK_EQ_INT(g->graph_kernels_unknown, lost ? 10 : 5);
 	for (size_t i = 0; i < n; i++)
 		dt_group_free(&groups[i]);
 	free(groups);
