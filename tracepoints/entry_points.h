@@ -36,7 +36,8 @@
  *         GRAPH_LAUNCH, GRAPH_NODE (a kernel node given its parameters),
  *         GRAPH_COPY_NODE (a copy or set node added), GRAPH_UPDATE (an
  *         executable graph updated from a graph), GRAPH_MEM_NODE (a
- *         memory alloc or free node added), REGISTER and UNREGISTER
+ *         memory alloc or free node added), GRAPH_NODE_ENABLE (an
+ *         exec's node disabled or enabled again), REGISTER and UNREGISTER
  *         (the program's own host memory pinned and unpinned: traced
  *         as alloc and free events of their memory kind, counted
  *         apart from allocations by the analyzer). Every
@@ -183,7 +184,10 @@
 	X(110, cudaGraphAddMemAllocNode,       GRAPH_MEM_NODE, DT_NO_PROC, DT_NO_CBID) \
 	X(111, cudaGraphAddMemFreeNode,        GRAPH_MEM_NODE, DT_NO_PROC, DT_NO_CBID) \
 	X(112, cuGraphAddMemAllocNode,         GRAPH_MEM_NODE, DT_PROC(cuGraphAddMemAllocNode, 11040), DT_NO_CBID) \
-	X(113, cuGraphAddMemFreeNode,          GRAPH_MEM_NODE, DT_PROC(cuGraphAddMemFreeNode, 11040), DT_NO_CBID)
+	X(113, cuGraphAddMemFreeNode,          GRAPH_MEM_NODE, DT_PROC(cuGraphAddMemFreeNode, 11040), DT_NO_CBID) \
+	/* an exec's node disabled or enabled again (format 8: graph_node_enable) */ \
+	X(128, cudaGraphNodeSetEnabled,        GRAPH_NODE_ENABLE, DT_NO_PROC, DT_NO_CBID) \
+	X(129, cuGraphNodeSetEnabled,          GRAPH_NODE_ENABLE, DT_PROC(cuGraphNodeSetEnabled, 11060), DT_NO_CBID)
 
 /*
  * DNNTRACE_MEMORY_ENTRIES(X): the kind of memory each allocation and free
