@@ -54,9 +54,15 @@ static struct dt_exec *find_exec(struct dt_process *p, uint64_t exec, bool creat
 	return e;
 }
 
-static bool is_copy_node_api(int api)
+/* Whether a graph_node event gives a copy or set node (its first tensor
+ * written at every launch): by its entry point's kind, or, for the generic
+ * node API (GRAPH_ANY_NODE), by naming no function (tracepoints/README.md:
+ * the tracer writes a kernel it could not name with no tensors). */
+static bool is_copy_node_event(int api, uint64_t function_id)
 {
-	return dnntrace_api_kind(api) == DNNTRACE_KIND_GRAPH_COPY_NODE;
+	enum dnntrace_entry_kind kind = dnntrace_api_kind(api);
+	return kind == DNNTRACE_KIND_GRAPH_COPY_NODE ||
+	       (kind == DNNTRACE_KIND_GRAPH_ANY_NODE && function_id == 0);
 }
 
 static uint64_t source_of(const struct dt_process *p, uint64_t node)
@@ -74,7 +80,8 @@ static void on_captured_node(struct dt_process *p, uint64_t call_id, uint64_t no
 }
 
 static void on_graph_node(struct dt_process *p, uint64_t call_id, int api, uint64_t exec,
-		uint64_t node_id, const int64_t *tensors, uint32_t n_tensors, int result)
+		uint64_t node_id, uint64_t function_id, const int64_t *tensors,
+		uint32_t n_tensors, int result)
 {
 	if (result != 0 || !node_id)
 		return;
@@ -85,6 +92,7 @@ static void on_graph_node(struct dt_process *p, uint64_t call_id, int api, uint6
 	c->tensors_at = p->n_launch_tensors;
 	c->n_tensors = n_tensors;
 	c->mem = 0;
+	c->copy = is_copy_node_event(api, function_id);
 	for (uint32_t i = 0; i < n_tensors; i++)
 		*DT_PUSH_SLOT(p->launch_tensors, p->n_launch_tensors,
 				p->cap_launch_tensors) = tensors[i];
@@ -111,7 +119,7 @@ static void on_graph_mem_node(struct dt_process *p, const struct dt_event *e)
 	struct dt_node_call *c = DT_PUSH_SLOT(p->node_calls, p->n_node_calls,
 			p->cap_node_calls);
 	*c = (struct dt_node_call){key, e->api, p->n_launch_tensors, 1,
-		e->is_free ? DT_MEM_NODE_FREE : DT_MEM_NODE_ALLOC};
+		e->is_free ? DT_MEM_NODE_FREE : DT_MEM_NODE_ALLOC, false};
 	*DT_PUSH_SLOT(p->launch_tensors, p->n_launch_tensors, p->cap_launch_tensors) =
 		e->tensor;
 	dt_u64map_put(&p->node_call_index, key, p->n_node_calls - 1);
@@ -192,6 +200,7 @@ static void use_lifetimes(struct dt_process *p, struct dt_launch_node *node)
 	size_t at;
 	uint32_t n;
 	int api;
+	bool copy = c && c->copy;
 	if (c && c->mem)
 		return;
 	if (c) {
@@ -215,7 +224,7 @@ static void use_lifetimes(struct dt_process *p, struct dt_launch_node *node)
 			dt_graph_live_tensor(p, id);
 	}
 	*DT_PUSH_SLOT(p->node_calls, p->n_node_calls, p->cap_node_calls) =
-		(struct dt_node_call){key, api, copy_at, n, 0};
+		(struct dt_node_call){key, api, copy_at, n, 0, copy};
 	dt_u64map_put(&p->node_call_index, key, p->n_node_calls - 1);
 	node->source_call = key;
 }
@@ -433,7 +442,7 @@ void dt_graph_on_launch(struct dt_process *p, uint64_t ts, uint64_t start_ns, ui
 	for (size_t i = 0; i < l->n_nodes; i++) {
 		uint64_t index;
 		if (!dt_u64map_get(&p->node_call_index, p->launch_nodes[l->nodes_at + i].source_call,
-				&index) || !is_copy_node_api(p->node_calls[index].api) ||
+				&index) || !p->node_calls[index].copy ||
 		    !p->node_calls[index].n_tensors)
 			continue;
 		int64_t tensor = p->launch_tensors[p->node_calls[index].tensors_at];
@@ -451,7 +460,7 @@ void dt_graph_on_event(struct dt_process *p, const struct dt_event *e)
 		on_captured_node(p, e->call_id, e->node_id);
 		break;
 	case DT_EVENT_GRAPH_NODE:
-		on_graph_node(p, e->call_id, e->api, e->graph_exec, e->node_id, e->tensors,
+		on_graph_node(p, e->call_id, e->api, e->graph_exec, e->node_id, e->id, e->tensors,
 				e->n_tensors, e->result);
 		break;
 	case DT_EVENT_GRAPH_NODE_CLONE:

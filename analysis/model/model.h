@@ -139,11 +139,12 @@ struct dt_gpu_kernel {
  * a graph call (dnntrace_api:graph_node): its tensors, like a launch's. */
 struct dt_node_call {
 	uint64_t call_id;
-	int api;                   /* a copy or set node's: tensors[0] is written */
+	int api;
 	size_t tensors_at;         /* into dt_process.launch_tensors */
 	uint32_t n_tensors;
 	uint8_t mem;               /* format 5: DT_MEM_NODE_ALLOC / _FREE (its one
 	                            * tensor the graph allocation), else 0 */
+	bool copy;                 /* a copy or set node's: tensors[0] is written */
 };
 
 enum { DT_MEM_NODE_ALLOC = 1, DT_MEM_NODE_FREE = 2 };
