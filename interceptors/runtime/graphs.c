@@ -17,6 +17,8 @@
  * caller's parameter structs.
  */
 
+#include <stdatomic.h>
+
 #include <cuda_runtime_api.h>
 
 #include "interceptors/core/allocation_record.h"
@@ -222,6 +224,12 @@ static enum generic_event runtime_generic_event(const struct cudaGraphNodeParams
 	}
 }
 
+/* Whether a session listens for either event a generic call may make. */
+static bool graph_node_enabled_any(void)
+{
+	return graph_node_enabled() || lttng_ust_tracepoint_enabled(dnntrace_api, graph_mem_node);
+}
+
 static bool generic_enabled(const struct cudaGraphNodeParams *p, bool adds)
 {
 	switch (runtime_generic_event(p, adds)) {
@@ -270,12 +278,40 @@ static void record_generic_node(const struct traced_call *call, enum dnntrace_ap
 	}
 }
 
+/*
+ * libcudart.so.12's cudaGraphAddNode is CUDA 12.2's: no edge data, five
+ * arguments (its CUDA 12.3 form with edge data is cudaGraphAddNode_v2,
+ * not wrapped), so a CUDA 12 program's call reaches this wrapper with its
+ * nodeParams where numDependencies is, and no nodeParams at all. Only a
+ * CUDA 13 runtime's call (cudaRuntimeGetVersion, of the runtime the real
+ * functions come from) is read and traced here; a CUDA 12 runtime's is
+ * forwarded as it came (every argument in its place: the sixth is ignored
+ * by a five-argument callee), and the driver call it makes
+ * (cuGraphAddNode[_v2], driver/graphs.c) is its event. Assumed, not seen:
+ * that libcudart.so.12 makes it through the driver's generic call too.
+ */
+static bool runtime_has_edge_data(void)
+{
+	static atomic_int known; /* 0: not asked yet, 1: CUDA 13 on, 2: older */
+	int answer = atomic_load_explicit(&known, memory_order_relaxed);
+	if (answer)
+		return answer == 1;
+	__typeof__(&cudaRuntimeGetVersion) get_version = REAL(cudaRuntimeGetVersion);
+	int version = 0;
+	if (!get_version || get_version(&version) != cudaSuccess || version <= 0)
+		return false; /* cannot say: forwarded, never misread */
+	answer = version >= 13000 ? 1 : 2;
+	atomic_store_explicit(&known, answer, memory_order_relaxed);
+	return answer == 1;
+}
+
 DNNTRACE_TRACED_CALL(cudaError_t, cudaGraphAddNode,
 	(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies,
 	 const cudaGraphEdgeData *dependencyData, size_t numDependencies,
 	 struct cudaGraphNodeParams *nodeParams),
 	(pGraphNode, graph, pDependencies, dependencyData, numDependencies, nodeParams),
-	NOT_FOUND, generic_enabled(nodeParams, true),
+	NOT_FOUND, graph_node_enabled_any() && runtime_has_edge_data() &&
+		   generic_enabled(nodeParams, true),
 	record_generic_node(&call, api, NULL, pGraphNode, nodeParams, result))
 
 DNNTRACE_TRACED_CALL(cudaError_t, cudaGraphNodeSetParams,
