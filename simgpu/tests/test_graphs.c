@@ -763,9 +763,9 @@ static struct {
 } clones[16];
 static int n_clones;
 /* GRAPHEXEC_CREATE_STARTING and CREATED, where enabled: how many, the
- * clones seen when the last began, the exec the last named */
+ * clones seen when the last began, the execs the last of each named */
 static int n_exec_starting, n_exec_created, clones_at_starting;
-static CUgraphExec created_exec;
+static CUgraphExec starting_exec, created_exec;
 
 static void CUPTIAPI on_callback(void *userdata, CUpti_CallbackDomain domain,
 				 CUpti_CallbackId cbid, const void *data)
@@ -776,7 +776,8 @@ static void CUPTIAPI on_callback(void *userdata, CUpti_CallbackDomain domain,
 	if (cbid == CUPTI_CBID_RESOURCE_GRAPHEXEC_CREATE_STARTING) {
 		n_exec_starting++;
 		clones_at_starting = n_clones;
-		CHECK(g->graphExec == NULL && g->graph != NULL);
+		starting_exec = g->graphExec;
+		CHECK(g->graph != NULL);
 		return;
 	}
 	if (cbid == CUPTI_CBID_RESOURCE_GRAPHEXEC_CREATED) {
@@ -823,14 +824,15 @@ static const union any_record *launch_one(cudaGraphExec_t exec, cudaStream_t s)
 
 /* Each SIMGPU_CUPTI_GRAPHEXEC_CALLBACKS order, on instantiations of g
  * (one kernel node, id node_id): the clone first or between, CREATED
- * naming the exec or none, or no GRAPHEXEC callback at all. */
+ * naming the exec or none, or no GRAPHEXEC callback at all; unset, the
+ * H200's order (the clone first, CREATED naming the exec). */
 static void check_exec_callback_orders(cudaGraph_t g, uint64_t node_id)
 {
 	static const struct {
 		const char *order; /* NULL: unset, the default */
 		int callbacks, clones_at_starting, names_exec;
 	} orders[] = {
-		{ NULL, 0, 0, 0 }, { "none", 0, 0, 0 }, { "around", 1, 0, 1 },
+		{ NULL, 1, 1, 1 }, { "none", 0, 0, 0 }, { "around", 1, 0, 1 },
 		{ "after", 1, 1, 1 }, { "unnamed", 1, 0, 0 },
 	};
 	for (size_t i = 0; i < sizeof(orders) / sizeof(orders[0]); i++) {
@@ -840,7 +842,7 @@ static void check_exec_callback_orders(cudaGraph_t g, uint64_t node_id)
 			CHECK(unsetenv("SIMGPU_CUPTI_GRAPHEXEC_CALLBACKS") == 0);
 		n_clones = n_exec_starting = n_exec_created = 0;
 		clones_at_starting = -1;
-		created_exec = NULL;
+		starting_exec = created_exec = NULL;
 		cudaGraphExec_t exec;
 		CHECK_CUDA(cudaGraphInstantiate(&exec, g, 0));
 		CHECK_EQ_U64(n_clones, 1);
@@ -851,6 +853,8 @@ static void check_exec_callback_orders(cudaGraph_t g, uint64_t node_id)
 		if (orders[i].callbacks)
 			CHECK_EQ_U64(clones_at_starting, orders[i].clones_at_starting);
 		CHECK(created_exec == (orders[i].names_exec ? (CUgraphExec)exec : NULL));
+		/* after the clones (the H200's order), STARTING names it too */
+		CHECK(starting_exec == (orders[i].clones_at_starting ? (CUgraphExec)exec : NULL));
 		CHECK_CUDA(cudaGraphExecDestroy(exec));
 	}
 	CHECK(unsetenv("SIMGPU_CUPTI_GRAPHEXEC_CALLBACKS") == 0);
