@@ -36,8 +36,13 @@
  *         GRAPH_LAUNCH, GRAPH_NODE (a kernel node given its parameters),
  *         GRAPH_COPY_NODE (a copy or set node added), GRAPH_UPDATE (an
  *         executable graph updated from a graph), GRAPH_MEM_NODE (a
- *         memory alloc or free node added), GRAPH_NODE_ENABLE (an
- *         exec's node disabled or enabled again), REGISTER and UNREGISTER
+ *         memory alloc or free node added), GRAPH_ANY_NODE (a node of
+ *         any type added or given parameters through the generic node
+ *         API: a kernel node's graph_node event names its function, a
+ *         copy or set node's has function_id 0 and its destination
+ *         first, a memory node's is a graph_mem_node event; see
+ *         tracepoints/README.md), GRAPH_NODE_ENABLE (an exec's node
+ *         disabled or enabled again), REGISTER and UNREGISTER
  *         (the program's own host memory pinned and unpinned: traced
  *         as alloc and free events of their memory kind, counted
  *         apart from allocations by the analyzer). Every
@@ -185,6 +190,14 @@
 	X(111, cudaGraphAddMemFreeNode,        GRAPH_MEM_NODE, DT_NO_PROC, DT_NO_CBID) \
 	X(112, cuGraphAddMemAllocNode,         GRAPH_MEM_NODE, DT_PROC(cuGraphAddMemAllocNode, 11040), DT_NO_CBID) \
 	X(113, cuGraphAddMemFreeNode,          GRAPH_MEM_NODE, DT_PROC(cuGraphAddMemFreeNode, 11040), DT_NO_CBID) \
+	/* the generic node API (CUDA 12.2 on): any node type, traced as its typed entry point */ \
+	X(121, cudaGraphAddNode,               GRAPH_ANY_NODE, DT_NO_PROC, DT_NO_CBID) \
+	X(122, cudaGraphNodeSetParams,         GRAPH_ANY_NODE, DT_NO_PROC, DT_NO_CBID) \
+	X(123, cudaGraphExecNodeSetParams,     GRAPH_ANY_NODE, DT_NO_PROC, DT_NO_CBID) \
+	X(124, cuGraphAddNode,                 GRAPH_ANY_NODE, DT_PROC(cuGraphAddNode, 12020), DT_NO_CBID) \
+	X(125, cuGraphAddNode_v2,              GRAPH_ANY_NODE, DT_PROC(cuGraphAddNode, 12030), DT_NO_CBID) \
+	X(126, cuGraphNodeSetParams,           GRAPH_ANY_NODE, DT_PROC(cuGraphNodeSetParams, 12020), DT_NO_CBID) \
+	X(127, cuGraphExecNodeSetParams,       GRAPH_ANY_NODE, DT_PROC(cuGraphExecNodeSetParams, 12020), DT_NO_CBID) \
 	/* an exec's node disabled or enabled again (format 8: graph_node_enable) */ \
 	X(128, cudaGraphNodeSetEnabled,        GRAPH_NODE_ENABLE, DT_NO_PROC, DT_NO_CBID) \
 	X(129, cuGraphNodeSetEnabled,          GRAPH_NODE_ENABLE, DT_PROC(cuGraphNodeSetEnabled, 11060), DT_NO_CBID)

@@ -102,9 +102,15 @@ static struct dt_exec *find_exec(struct dt_process *p, uint64_t exec, bool creat
 	return e;
 }
 
-static bool is_copy_node_api(int api)
+/* Whether a graph_node event gives a copy or set node (its first tensor
+ * written at every launch): by its entry point's kind, or, for the generic
+ * node API (GRAPH_ANY_NODE), by naming no function (tracepoints/README.md:
+ * the tracer writes a kernel it could not name with no tensors). */
+static bool is_copy_node_event(int api, uint64_t function_id)
 {
-	return dnntrace_api_kind(api) == DNNTRACE_KIND_GRAPH_COPY_NODE;
+	enum dnntrace_entry_kind kind = dnntrace_api_kind(api);
+	return kind == DNNTRACE_KIND_GRAPH_COPY_NODE ||
+	       (kind == DNNTRACE_KIND_GRAPH_ANY_NODE && function_id == 0);
 }
 
 static uint64_t source_of(const struct dt_process *p, uint64_t node)
@@ -136,6 +142,7 @@ static void on_graph_node(struct dt_process *p, uint64_t call_id, int api, uint6
 	c->mem = 0;
 	c->function_id = function_id;
 	c->copied_from = 0;
+	c->copy = is_copy_node_event(api, function_id);
 	for (uint32_t i = 0; i < n_tensors; i++)
 		*DT_PUSH_SLOT(p->launch_tensors, p->n_launch_tensors,
 				p->cap_launch_tensors) = tensors[i];
@@ -162,7 +169,7 @@ static void on_graph_mem_node(struct dt_process *p, const struct dt_event *e)
 	struct dt_node_call *c = DT_PUSH_SLOT(p->node_calls, p->n_node_calls,
 			p->cap_node_calls);
 	*c = (struct dt_node_call){key, e->api, p->n_launch_tensors, 1,
-		e->is_free ? DT_MEM_NODE_FREE : DT_MEM_NODE_ALLOC, 0, 0};
+		e->is_free ? DT_MEM_NODE_FREE : DT_MEM_NODE_ALLOC, 0, 0, false};
 	*DT_PUSH_SLOT(p->launch_tensors, p->n_launch_tensors, p->cap_launch_tensors) =
 		e->tensor;
 	dt_u64map_put(&p->node_call_index, key, p->n_node_calls - 1);
@@ -243,6 +250,7 @@ static void use_lifetimes(struct dt_process *p, struct dt_launch_node *node)
 	size_t at;
 	uint32_t n;
 	int api;
+	bool copy = c && c->copy;
 	if (c && c->mem)
 		return;
 	if (c) {
@@ -267,7 +275,7 @@ static void use_lifetimes(struct dt_process *p, struct dt_launch_node *node)
 	}
 	*DT_PUSH_SLOT(p->node_calls, p->n_node_calls, p->cap_node_calls) =
 		(struct dt_node_call){key, api, copy_at, n, 0, c ? c->function_id : 0,
-			c && c->copied_from ? c->copied_from : node->source_call};
+			c && c->copied_from ? c->copied_from : node->source_call, copy};
 	dt_u64map_put(&p->node_call_index, key, p->n_node_calls - 1);
 	node->source_call = key;
 }
@@ -503,7 +511,7 @@ void dt_graph_on_launch(struct dt_process *p, uint64_t ts, uint64_t start_ns, ui
 	for (size_t i = 0; i < l->n_nodes; i++) {
 		uint64_t index;
 		if (!dt_u64map_get(&p->node_call_index, p->launch_nodes[l->nodes_at + i].source_call,
-				&index) || !is_copy_node_api(p->node_calls[index].api) ||
+				&index) || !p->node_calls[index].copy ||
 		    !p->node_calls[index].n_tensors)
 			continue;
 		int64_t tensor = p->launch_tensors[p->node_calls[index].tensors_at];
@@ -594,7 +602,7 @@ static const char *source_kernel(const struct dt_process *p, uint64_t source,
 	if (c && c->copied_from) /* a copy for graph memory runs what it copies */
 		source = c->copied_from, c = node_call_of(p, source);
 	*kind = SOURCE_ANY_KERNEL;
-	if (c && (c->mem || is_copy_node_api(c->api))) {
+	if (c && (c->mem || c->copy)) {
 		*kind = SOURCE_NOT_KERNEL;
 		return NULL;
 	}

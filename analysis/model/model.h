@@ -139,7 +139,7 @@ struct dt_gpu_kernel {
  * a graph call (dnntrace_api:graph_node): its tensors, like a launch's. */
 struct dt_node_call {
 	uint64_t call_id;
-	int api;                   /* a copy or set node's: tensors[0] is written */
+	int api;
 	size_t tensors_at;         /* into dt_process.launch_tensors */
 	uint32_t n_tensors;
 	uint8_t mem;               /* format 5: DT_MEM_NODE_ALLOC / _FREE (its one
@@ -148,6 +148,7 @@ struct dt_node_call {
 	uint64_t copied_from;      /* a copy made for graph memory: the source
 	                            * it copies (a node call or a launch), whose
 	                            * kernel it runs; 0: none */
+	bool copy;                 /* a copy or set node's: tensors[0] is written */
 };
 
 enum { DT_MEM_NODE_ALLOC = 1, DT_MEM_NODE_FREE = 2 };

@@ -5,7 +5,8 @@
  * CUDA 11.3 cuGetProcAddress that cuda.h now #defines to _v2 (its
  * prototype is cudaTypedefs.h's PFN_cuGetProcAddress_v11030), and of
  * libcudart's _ptsz twins of cudaGraphLaunch and cudaGetDriverEntryPoint*
- * (nm -D libcudart.so.13), and of the older cuCtxCreate variants. Each
+ * (nm -D libcudart.so.13), and of the older cuCtxCreate variants and
+ * CUDA 12.2's cuGraphAddNode. Each
  * ptds/ptsz one is character for character its plain
  * twin's; the wrap_*.c files static-assert that (DNNTRACE_SAME_PROTOTYPE).
  *
@@ -80,6 +81,14 @@ extern cudaError_t cudaGetDriverEntryPointByVersion_ptsz(
 CUresult CUDAAPI cuStreamBeginCapture_v2_ptsz(CUstream hStream, CUstreamCaptureMode mode);
 CUresult CUDAAPI cuGraphInstantiateWithParams_ptsz(CUgraphExec *phGraphExec, CUgraph hGraph,
 						   CUDA_GRAPH_INSTANTIATE_PARAMS *instantiateParams);
+
+/* CUDA 12.2's cuGraphAddNode (no edge data), still exported by libcuda.so.1
+ * beside cuGraphAddNode_v2, which cuda.h #defines the plain name to (its
+ * prototype is cudaTypedefs.h's PFN_cuGraphAddNode_v12020). */
+#undef cuGraphAddNode
+extern CUresult cuGraphAddNode(CUgraphNode *phGraphNode, CUgraph hGraph,
+			       const CUgraphNode *dependencies, size_t numDependencies,
+			       CUgraphNodeParams *nodeParams);
 
 /* The older cuCtxCreate variants libcuda.so.1 still exports (CUDA 12 headers
  * name cuCtxCreate_v2); cuda.h declares them only for the driver's own build. */

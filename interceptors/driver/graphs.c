@@ -10,7 +10,9 @@
  * cuGraphAddMemsetNode (graph_node: the tensors written, then read) and
  * cuStreamBeginCapture_v2[_ptsz] and cuGraphInstantiateWithFlags,
  * cuGraphInstantiateWithParams[_ptsz] (bookkeeping only: the exec the
- * clones CUPTI reports during an instantiation belong to). A runtime call the simulated libcudart implements
+ * clones CUPTI reports during an instantiation belong to), and the generic
+ * node API (cuGraphAddNode[_v2], cuGraphNodeSetParams,
+ * cuGraphExecNodeSetParams: at the end). A runtime call the simulated libcudart implements
  * with these is one event: the runtime wrapper's. Must never write to the
  * caller's parameter structs.
  */
@@ -56,9 +58,13 @@ static const void *packed_buffer(void **extra, size_t *size)
 	return buffer;
 }
 
+/* generic: the event of a generic node call, where function_id 0 must say
+ * "a copy or set node" (tracepoints/README.md): a kernel whose function the
+ * tracer could not learn then keeps no tensors (only its packed parameters,
+ * scanned without a layout, could give it any). */
 static void record_node(const struct traced_call *call, enum dnntrace_api_id api,
 			const void *exec, const void *node, const CUDA_KERNEL_NODE_PARAMS *p,
-			CUresult result)
+			bool generic, CUresult result)
 {
 	int64_t tensors[KERNEL_MAX_TENSORS];
 	unsigned n_tensors = 0;
@@ -75,6 +81,8 @@ static void record_node(const struct traced_call *call, enum dnntrace_api_id api
 			n_tensors = kernel_scan_buffer(buffer, size, &tracer_tensors, tensors);
 		kernel_info_announce(info);
 		function_id = info->function_id;
+		if (generic && !function_id)
+			n_tensors = 0;
 		cupti_session_graph_node_id(node, &node_id);
 	}
 	DNNTRACE_EMIT(dnntrace_api, graph_node, call->call_id, api, exec, node_id,
@@ -88,16 +96,17 @@ DNNTRACE_TRACED_CALL(CUresult, cuGraphAddKernelNode_v2,
 	graph_node_enabled(),
 	record_node(&call, api, NULL,
 		    result == CUDA_SUCCESS && phGraphNode ? *phGraphNode : NULL, nodeParams,
-		    result))
+		    false, result))
 
 DNNTRACE_TRACED_CALL(CUresult, cuGraphKernelNodeSetParams_v2,
 	(CUgraphNode hNode, const CUDA_KERNEL_NODE_PARAMS *nodeParams), (hNode, nodeParams),
-	NOT_FOUND, graph_node_enabled(), record_node(&call, api, NULL, hNode, nodeParams, result))
+	NOT_FOUND, graph_node_enabled(),
+	record_node(&call, api, NULL, hNode, nodeParams, false, result))
 
 DNNTRACE_TRACED_CALL(CUresult, cuGraphExecKernelNodeSetParams_v2,
 	(CUgraphExec hGraphExec, CUgraphNode hNode, const CUDA_KERNEL_NODE_PARAMS *nodeParams),
 	(hGraphExec, hNode, nodeParams), NOT_FOUND, graph_node_enabled(),
-	record_node(&call, api, hGraphExec, hNode, nodeParams, result))
+	record_node(&call, api, hGraphExec, hNode, nodeParams, false, result))
 
 DNNTRACE_TRACED_CALL(CUresult, cuGraphExecUpdate_v2,
 	(CUgraphExec hGraphExec, CUgraph hGraph, CUgraphExecUpdateResultInfo *resultInfo),
@@ -135,9 +144,10 @@ static const void *copy_side(CUmemorytype type, CUdeviceptr device)
 		DEVICE_PTR(device) : NULL;
 }
 
+/* exec: the exec whose copy of node changed (NULL: the graph's own node). */
 static void record_copy_node(const struct traced_call *call, enum dnntrace_api_id api,
-			     const CUgraphNode *node, const void *dst, const void *src,
-			     bool has_src, CUresult result)
+			     const void *exec, const void *node, const void *dst,
+			     const void *src, bool has_src, CUresult result)
 {
 	int64_t tensors[2];
 	unsigned n = 0;
@@ -146,18 +156,20 @@ static void record_copy_node(const struct traced_call *call, enum dnntrace_api_i
 		tensors[n++] = tracer_tensor_of(dst);
 		if (has_src)
 			tensors[n++] = tracer_tensor_of(src);
-		cupti_session_graph_node_id(node ? *node : NULL, &node_id);
+		cupti_session_graph_node_id(node, &node_id);
 	}
-	DNNTRACE_EMIT(dnntrace_api, graph_node, call->call_id, api, NULL, node_id, 0,
+	DNNTRACE_EMIT(dnntrace_api, graph_node, call->call_id, api, exec, node_id, 0,
 			     tensors, n, (int)result, call->start_ns);
 }
+
+#define ADDED(node_out) (result == CUDA_SUCCESS && (node_out) ? *(node_out) : NULL)
 
 DNNTRACE_TRACED_CALL(CUresult, cuGraphAddMemcpyNode,
 	(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies,
 	 size_t numDependencies, const CUDA_MEMCPY3D *copyParams, CUcontext ctx),
 	(phGraphNode, hGraph, dependencies, numDependencies, copyParams, ctx), NOT_FOUND,
 	graph_node_enabled(),
-	record_copy_node(&call, api, phGraphNode,
+	record_copy_node(&call, api, NULL, ADDED(phGraphNode),
 			 copyParams ? copy_side(copyParams->dstMemoryType, copyParams->dstDevice) : NULL,
 			 copyParams ? copy_side(copyParams->srcMemoryType, copyParams->srcDevice) : NULL,
 			 true, result))
@@ -167,7 +179,7 @@ DNNTRACE_TRACED_CALL(CUresult, cuGraphAddMemsetNode,
 	 size_t numDependencies, const CUDA_MEMSET_NODE_PARAMS *memsetParams, CUcontext ctx),
 	(phGraphNode, hGraph, dependencies, numDependencies, memsetParams, ctx), NOT_FOUND,
 	graph_node_enabled(),
-	record_copy_node(&call, api, phGraphNode,
+	record_copy_node(&call, api, NULL, ADDED(phGraphNode),
 			 memsetParams ? DEVICE_PTR(memsetParams->dst) : NULL, NULL, false, result))
 
 /* Memory nodes (format 5), recorded by allocation_record_mem_node as for
@@ -196,3 +208,121 @@ DNNTRACE_TRACED_CALL(CUresult, cuGraphAddMemFreeNode,
 	(phGraphNode, hGraph, dependencies, numDependencies, dptr), NOT_FOUND,
 	lttng_ust_tracepoint_enabled(dnntrace_api, graph_mem_node),
 	record_mem_node(&call, api, phGraphNode, DEVICE_PTR(dptr), 0, -1, true, result))
+
+/*
+ * The generic node API (CUDA 12.2 on): cuGraphAddNode (CUDA 12.2's, no
+ * edge data), cuGraphAddNode_v2, cuGraphNodeSetParams,
+ * cuGraphExecNodeSetParams (ids 124-127, kind GRAPH_ANY_NODE), traced as
+ * the typed entry point of the node's type is: a kernel node as
+ * cuGraphAddKernelNode_v2 & co. (CUDA_KERNEL_NODE_PARAMS_v3 has the v2
+ * fields the scan reads), a copy or set node as cuGraphAddMemcpyNode /
+ * cuGraphAddMemsetNode (its parameter changes too), an alloc or free node
+ * as cuGraphAddMemAllocNode / cuGraphAddMemFreeNode. Every other type, a
+ * call with no parameters, and a parameter change of a memory node (not
+ * supported, cuda.h) are forwarded with no event, as in runtime/graphs.c.
+ * The real libcudart's cudaGraphAddNode & co. call these (seen on an
+ * H200): nested in the runtime wrapper, they only forward.
+ */
+DNNTRACE_PROTOTYPE_IS(cuGraphAddNode, PFN_cuGraphAddNode_v12020);
+DNNTRACE_PROTOTYPE_IS(cuGraphAddNode_v2, PFN_cuGraphAddNode_v12030);
+DNNTRACE_PROTOTYPE_IS(cuGraphNodeSetParams, PFN_cuGraphNodeSetParams_v12020);
+DNNTRACE_PROTOTYPE_IS(cuGraphExecNodeSetParams, PFN_cuGraphExecNodeSetParams_v12020);
+
+enum generic_event { GENERIC_NONE, GENERIC_NODE, GENERIC_MEM_NODE };
+
+static enum generic_event driver_generic_event(const CUgraphNodeParams *p, bool adds)
+{
+	if (!p)
+		return GENERIC_NONE;
+	switch (p->type) {
+	case CU_GRAPH_NODE_TYPE_KERNEL:
+	case CU_GRAPH_NODE_TYPE_MEMCPY:
+	case CU_GRAPH_NODE_TYPE_MEMSET:
+		return GENERIC_NODE;
+	case CU_GRAPH_NODE_TYPE_MEM_ALLOC:
+	case CU_GRAPH_NODE_TYPE_MEM_FREE:
+		return adds ? GENERIC_MEM_NODE : GENERIC_NONE;
+	default:
+		return GENERIC_NONE;
+	}
+}
+
+static bool generic_enabled(const CUgraphNodeParams *p, bool adds)
+{
+	switch (driver_generic_event(p, adds)) {
+	case GENERIC_NODE:
+		return graph_node_enabled();
+	case GENERIC_MEM_NODE:
+		return lttng_ust_tracepoint_enabled(dnntrace_api, graph_mem_node);
+	default:
+		return false;
+	}
+}
+
+/* node: the node added or changed (NULL when an add failed). */
+static void record_generic_node(const struct traced_call *call, enum dnntrace_api_id api,
+				const void *exec, const CUgraphNode *node,
+				const CUgraphNodeParams *p, CUresult result)
+{
+	const void *handle = result == CUDA_SUCCESS && node ? *node : NULL;
+	switch (p->type) {
+	case CU_GRAPH_NODE_TYPE_KERNEL: {
+		const CUDA_KERNEL_NODE_PARAMS_v3 *k = &p->kernel;
+		const CUDA_KERNEL_NODE_PARAMS typed = {
+			.func = k->func, .gridDimX = k->gridDimX, .gridDimY = k->gridDimY,
+			.gridDimZ = k->gridDimZ, .blockDimX = k->blockDimX,
+			.blockDimY = k->blockDimY, .blockDimZ = k->blockDimZ,
+			.sharedMemBytes = k->sharedMemBytes, .kernelParams = k->kernelParams,
+			.extra = k->extra, .kern = k->kern, .ctx = k->ctx,
+		};
+		record_node(call, api, exec, handle, &typed, true, result);
+		break;
+	}
+	case CU_GRAPH_NODE_TYPE_MEMCPY: {
+		const CUDA_MEMCPY3D *c = &p->memcpy.copyParams;
+		record_copy_node(call, api, exec, handle,
+				 copy_side(c->dstMemoryType, c->dstDevice),
+				 copy_side(c->srcMemoryType, c->srcDevice), true, result);
+		break;
+	}
+	case CU_GRAPH_NODE_TYPE_MEMSET:
+		record_copy_node(call, api, exec, handle, DEVICE_PTR(p->memset.dst), NULL, false,
+				 result);
+		break;
+	case CU_GRAPH_NODE_TYPE_MEM_ALLOC:
+		record_mem_node(call, api, node,
+				result == CUDA_SUCCESS ? DEVICE_PTR(p->alloc.dptr) : NULL,
+				p->alloc.bytesize, p->alloc.poolProps.location.id, false, result);
+		break;
+	case CU_GRAPH_NODE_TYPE_MEM_FREE:
+		record_mem_node(call, api, node, DEVICE_PTR(p->free.dptr), 0, -1, true, result);
+		break;
+	default:
+		break;
+	}
+}
+
+DNNTRACE_TRACED_CALL(CUresult, cuGraphAddNode,
+	(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies,
+	 size_t numDependencies, CUgraphNodeParams *nodeParams),
+	(phGraphNode, hGraph, dependencies, numDependencies, nodeParams), NOT_FOUND,
+	generic_enabled(nodeParams, true),
+	record_generic_node(&call, api, NULL, phGraphNode, nodeParams, result))
+
+DNNTRACE_TRACED_CALL(CUresult, cuGraphAddNode_v2,
+	(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies,
+	 const CUgraphEdgeData *dependencyData, size_t numDependencies,
+	 CUgraphNodeParams *nodeParams),
+	(phGraphNode, hGraph, dependencies, dependencyData, numDependencies, nodeParams),
+	NOT_FOUND, generic_enabled(nodeParams, true),
+	record_generic_node(&call, api, NULL, phGraphNode, nodeParams, result))
+
+DNNTRACE_TRACED_CALL(CUresult, cuGraphNodeSetParams,
+	(CUgraphNode hNode, CUgraphNodeParams *nodeParams), (hNode, nodeParams), NOT_FOUND,
+	generic_enabled(nodeParams, false),
+	record_generic_node(&call, api, NULL, &hNode, nodeParams, result))
+
+DNNTRACE_TRACED_CALL(CUresult, cuGraphExecNodeSetParams,
+	(CUgraphExec hGraphExec, CUgraphNode hNode, CUgraphNodeParams *nodeParams),
+	(hGraphExec, hNode, nodeParams), NOT_FOUND, generic_enabled(nodeParams, false),
+	record_generic_node(&call, api, hGraphExec, &hNode, nodeParams, result))

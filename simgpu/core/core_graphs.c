@@ -1572,6 +1572,44 @@ cudaError_t sim_graph_exec_kernel_node_set(CUgraphExec exec, CUgraphNode node,
 	return err;
 }
 
+/*
+ * cuGraphNodeSetParams / cuGraphExecNodeSetParams of a copy or set node:
+ * the graph's node (exec NULL) or the exec's copy of it takes copy (a copy
+ * node) or set (a set node), checked as when a node is added; a node of
+ * another kind, or a dead exec, is cudaErrorInvalidValue. Assumed, simpler
+ * than cuda.h: an exec's copy may take any copy or set (the real driver
+ * allows only 1-D address changes within one context; there is one here).
+ */
+cudaError_t sim_graph_copy_node_set(CUgraphExec exec, CUgraphNode node,
+				    const struct sim_copy_args *copy,
+				    const struct sim_set_args *set)
+{
+	if (!node || !copy == !set)
+		return cudaErrorInvalidValue;
+	struct node_op next = copy ? (struct node_op){ .kind = NODE_MEMCPY, .u.copy = *copy }
+				   : (struct node_op){ .kind = NODE_MEMSET, .u.set = *set };
+	size_t gi;
+	cudaError_t err = cudaErrorInvalidValue;
+	pthread_mutex_lock(&sim_lock);
+	struct CUgraph_st *g = graph_of_node(node, &gi);
+	struct node_op *target = NULL;
+	if (g && !exec)
+		target = &g->nodes[gi]->op;
+	struct CUgraphExec_st *e = exec && g ? find_exec(exec) : NULL;
+	for (size_t i = 0; e && g->id == e->graph_id && i < e->n; i++)
+		if (e->nodes[i]->origin == node && e->nodes[i]->origin_id == g->nodes[gi]->id) {
+			target = &e->nodes[i]->op;
+			break;
+		}
+	if (target && target->kind == next.kind) {
+		err = check_op(&next, 1);
+		if (err == cudaSuccess)
+			*target = next;
+	}
+	pthread_mutex_unlock(&sim_lock);
+	return err;
+}
+
 /* The exec's node cloned from the graph's node of creation index i. */
 static struct CUgraphNode_st *exec_node_of(const struct CUgraphExec_st *e, size_t i)
 {

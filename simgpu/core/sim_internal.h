@@ -433,6 +433,11 @@ cudaError_t sim_graph_add_copy_node(CUgraphNode *out, CUgraph graph,
 cudaError_t sim_graph_add_set_node(CUgraphNode *out, CUgraph graph,
 				   const CUgraphNode *deps, size_t ndeps,
 				   const struct sim_set_args *p);
+/* A copy or set node's new parameters (exactly one of copy, set), for the
+ * graph's node (exec NULL) or the exec's copy of it. */
+cudaError_t sim_graph_copy_node_set(CUgraphExec exec, CUgraphNode node,
+				    const struct sim_copy_args *copy,
+				    const struct sim_set_args *set);
 cudaError_t sim_graph_add_host_node(CUgraphNode *out, CUgraph graph,
 				    const CUgraphNode *deps, size_t ndeps,
 				    void (*fn)(void *), void *user_data);

@@ -9,8 +9,9 @@
  * cudaGraphExecKernelNodeSetParams, cudaGraphExecUpdate,
  * cudaGraphNodeGetType) and capture queries (cudaStreamGetCaptureInfo,
  * cudaStreamIsCapturing[_ptsz]), child graph nodes
- * (cudaGraphAddChildGraphNode, cudaGraphChildGraphNodeGetGraph), each
- * through the
+ * (cudaGraphAddChildGraphNode, cudaGraphChildGraphNodeGetGraph), and the
+ * generic node API (cudaGraphAddNode, cudaGraphNodeSetParams,
+ * cudaGraphExecNodeSetParams), each through the
  * driver entry point cuGetProcAddress gave (cudart_driver.c) inside a
  * frame, so CUPTI sees one call with its driver call nested. Like the
  * launches, it checks what only the runtime checks (host function, launch
@@ -65,55 +66,8 @@ static cudaError_t add_kernel_node(cudaGraphNode_t *node, cudaGraph_t graph,
 		node, graph, deps, ndeps, &params)));
 }
 
-/*
- * cudaGraphAddNode (CUDA 12.3's form, with edge data): a kernel node, as
- * cudaGraphAddKernelNode makes it. The simulator has no conditional nodes
- * (cudaGraphConditionalHandleCreate is a "not supported" stub too), and
- * this entry point makes no other node type, nor edges other than default
- * ones: cudaErrorNotSupported, with one line on stderr, once (a real
- * runtime makes them all; the types cudaGraphAdd<Type>Node makes are
- * there for a program that needs them).
- */
-static cudaError_t add_generic_node(cudaGraphNode_t *node, cudaGraph_t graph,
-				    const cudaGraphNode_t *deps,
-				    const cudaGraphEdgeData *edges, size_t ndeps,
-				    struct cudaGraphNodeParams *p)
-{
-	static atomic_flag said = ATOMIC_FLAG_INIT;
-	ENTER();
-	if (!node || !graph || !p || (ndeps && !deps))
-		return sim_return(cudaErrorInvalidValue);
-	int plain = p->type == cudaGraphNodeTypeKernel;
-	for (size_t i = 0; plain && edges && i < ndeps; i++)
-		plain = edges[i].type == cudaGraphDependencyTypeDefault &&
-			!edges[i].from_port && !edges[i].to_port;
-	if (!plain) {
-		if (!atomic_flag_test_and_set(&said)) {
-			static const char line[] = "simgpu: cudaGraphAddNode makes only kernel "
-				"nodes with default edges here (conditional nodes are not "
-				"simulated): cudaErrorNotSupported\n";
-			ssize_t ignored = write(2, line, sizeof(line) - 1);
-			(void)ignored;
-		}
-		return sim_return(cudaErrorNotSupported);
-	}
-	struct cudaKernelNodeParams k = {
-		.func = p->kernel.func, .gridDim = p->kernel.gridDim,
-		.blockDim = p->kernel.blockDim, .sharedMemBytes = p->kernel.sharedMemBytes,
-		.kernelParams = p->kernel.kernelParams, .extra = p->kernel.extra,
-	};
-	return add_kernel_node(node, graph, deps, ndeps, &k);
-}
-
-cudaError_t cudaGraphAddNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
-			     const cudaGraphNode_t *pDependencies,
-			     const cudaGraphEdgeData *dependencyData, size_t numDependencies,
-			     struct cudaGraphNodeParams *nodeParams)
-{
-	RUNTIME_CALL(RT_CBID(cudaGraphAddNode_v12030), 0,
-		     add_generic_node(pGraphNode, graph, pDependencies, dependencyData,
-				      numDependencies, nodeParams));
-}
+/* cudaGraphAddNode and cudaGraphNodeSetParams are at the end ("the
+ * generic node API"). */
 
 cudaError_t cudaGraphAddKernelNode(cudaGraphNode_t *pGraphNode,
 				   cudaGraph_t graph,
@@ -153,16 +107,12 @@ static void set_3d_side(CUmemorytype type, const void *p, CUmemorytype *t,
  * and are cudaErrorInvalidValue. Positions of a pitched pointer are in
  * bytes (element size 1), as cuda_runtime_api.h says.
  */
-static cudaError_t add_memcpy_node(cudaGraphNode_t *node, cudaGraph_t graph,
-				   const cudaGraphNode_t *deps, size_t ndeps,
-				   const struct cudaMemcpy3DParms *p)
+static cudaError_t driver_memcpy3d(const struct cudaMemcpy3DParms *p, CUDA_MEMCPY3D *out)
 {
-	ENTER();
-	if (!node || !graph || !p || (ndeps && !deps) || p->srcArray ||
-	    p->dstArray)
-		return sim_return(cudaErrorInvalidValue);
+	if (!p || p->srcArray || p->dstArray)
+		return cudaErrorInvalidValue;
 	if ((unsigned int)p->kind > cudaMemcpyDefault)
-		return sim_return(cudaErrorInvalidMemcpyDirection);
+		return cudaErrorInvalidMemcpyDirection;
 	CUDA_MEMCPY3D c;
 	memset(&c, 0, sizeof(c));
 	const void *dst_host = NULL;
@@ -178,6 +128,21 @@ static cudaError_t add_memcpy_node(cudaGraphNode_t *node, cudaGraph_t graph,
 	c.WidthInBytes = p->extent.width;
 	c.Height = p->extent.height;
 	c.Depth = p->extent.depth;
+	*out = c;
+	return cudaSuccess;
+}
+
+static cudaError_t add_memcpy_node(cudaGraphNode_t *node, cudaGraph_t graph,
+				   const cudaGraphNode_t *deps, size_t ndeps,
+				   const struct cudaMemcpy3DParms *p)
+{
+	ENTER();
+	if (!node || !graph || (ndeps && !deps))
+		return sim_return(cudaErrorInvalidValue);
+	CUDA_MEMCPY3D c;
+	cudaError_t err = driver_memcpy3d(p, &c);
+	if (err != cudaSuccess)
+		return sim_return(err);
 	return sim_return(cudart_error(cudart_drv.graph_add_memcpy_node(
 		node, graph, deps, ndeps, &c, NULL)));
 }
@@ -641,4 +606,158 @@ cudaError_t cudaGraphChildGraphNodeGetGraph(cudaGraphNode_t node, cudaGraph_t *p
 {
 	RUNTIME_CALL(RT_CBID(cudaGraphChildGraphNodeGetGraph_v10000), 0,
 		     child_graph(node, pGraph));
+}
+
+/* ---- the generic node API (CUDA 12.2 on) ---- */
+
+/*
+ * cudaGraphNodeParams as the driver's CUgraphNodeParams, for the types the
+ * runtime converts: kernel (the host function or kernel handle becomes its
+ * CUfunction, the launch geometry checked as cudaGraphAddKernelNode does),
+ * memcpy (as cudaGraphAddMemcpyNode), memset, host, child graph, memory
+ * alloc and free. Any other type goes down as cudaErrorNotSupported (the
+ * driver's answer for what simgpu does not simulate, driver/
+ * cuda_api_graphs.c). The reserved fields are the caller's, checked by the
+ * driver.
+ */
+static cudaError_t driver_node_params(const struct cudaGraphNodeParams *p,
+				      CUgraphNodeParams *d)
+{
+	memset(d, 0, sizeof(*d));
+	d->type = (CUgraphNodeType)p->type;
+	memcpy(d->reserved0, p->reserved0, sizeof(d->reserved0));
+	d->reserved2 = p->reserved2;
+	switch (p->type) {
+	case cudaGraphNodeTypeKernel: {
+		struct cudaKernelNodeParams k = {
+			.func = p->kernel.func, .gridDim = p->kernel.gridDim,
+			.blockDim = p->kernel.blockDim,
+			.sharedMemBytes = p->kernel.sharedMemBytes,
+			.kernelParams = p->kernel.kernelParams, .extra = p->kernel.extra,
+		};
+		CUDA_KERNEL_NODE_PARAMS_v2 v2;
+		cudaError_t err = driver_kernel_params(&k, &v2);
+		if (err != cudaSuccess)
+			return err;
+		d->kernel = (CUDA_KERNEL_NODE_PARAMS_v3){
+			.func = v2.func, .gridDimX = v2.gridDimX, .gridDimY = v2.gridDimY,
+			.gridDimZ = v2.gridDimZ, .blockDimX = v2.blockDimX,
+			.blockDimY = v2.blockDimY, .blockDimZ = v2.blockDimZ,
+			.sharedMemBytes = v2.sharedMemBytes, .kernelParams = v2.kernelParams,
+			.extra = v2.extra,
+		};
+		return cudaSuccess;
+	}
+	case cudaGraphNodeTypeMemcpy:
+		if (p->memcpy.flags || p->memcpy.reserved[0] || p->memcpy.reserved[1] ||
+		    p->memcpy.reserved[2])
+			return cudaErrorInvalidValue;
+		return driver_memcpy3d(&p->memcpy.copyParams, &d->memcpy.copyParams);
+	case cudaGraphNodeTypeMemset:
+		d->memset = (CUDA_MEMSET_NODE_PARAMS_v2){
+			.dst = (CUdeviceptr)(uintptr_t)p->memset.dst, .pitch = p->memset.pitch,
+			.value = p->memset.value, .elementSize = p->memset.elementSize,
+			.width = p->memset.width, .height = p->memset.height,
+		};
+		return cudaSuccess;
+	case cudaGraphNodeTypeHost:
+		d->host = (CUDA_HOST_NODE_PARAMS_v2){ p->host.fn, p->host.userData };
+		return cudaSuccess;
+	case cudaGraphNodeTypeGraph:
+		d->graph.graph = p->graph.graph;
+		d->graph.ownership = (CUgraphChildGraphNodeOwnership)p->graph.ownership;
+		return cudaSuccess;
+	case cudaGraphNodeTypeMemAlloc: {
+		const struct cudaMemPoolProps *pool = &p->alloc.poolProps;
+		d->alloc.poolProps.allocType = (CUmemAllocationType)pool->allocType;
+		d->alloc.poolProps.handleTypes = (CUmemAllocationHandleType)pool->handleTypes;
+		d->alloc.poolProps.location.type = (CUmemLocationType)pool->location.type;
+		d->alloc.poolProps.location.id = pool->location.id;
+		d->alloc.accessDescs = (const CUmemAccessDesc *)p->alloc.accessDescs;
+		d->alloc.accessDescCount = p->alloc.accessDescCount;
+		d->alloc.bytesize = p->alloc.bytesize;
+		return cudaSuccess;
+	}
+	case cudaGraphNodeTypeMemFree:
+		d->free.dptr = (CUdeviceptr)(uintptr_t)p->free.dptr;
+		return cudaSuccess;
+	default:
+		return cudaErrorNotSupported;
+	}
+}
+
+_Static_assert(sizeof(cudaGraphEdgeData) == sizeof(CUgraphEdgeData),
+	       "the runtime's edge data is the driver's");
+
+/*
+ * cudaGraphAddNode through the driver's cuGraphAddNode_v2 (CUDA 12.3's
+ * form, with edge data), as the real runtime does (seen on an H200, CUDA
+ * 13.0: tests/gpu/probe_graph_callbacks.cu); an alloc node's address comes
+ * back in nodeParams->alloc.dptr.
+ */
+static cudaError_t add_generic_node(cudaGraphNode_t *node, cudaGraph_t graph,
+				    const cudaGraphNode_t *deps,
+				    const cudaGraphEdgeData *edges, size_t ndeps,
+				    struct cudaGraphNodeParams *p)
+{
+	ENTER();
+	if (!node || !graph || !p || (ndeps && !deps))
+		return sim_return(cudaErrorInvalidValue);
+	CUgraphNodeParams d;
+	cudaError_t err = driver_node_params(p, &d);
+	/* not supported: the driver says so for d's type, with its line */
+	if (err != cudaSuccess && err != cudaErrorNotSupported)
+		return sim_return(err);
+	err = cudart_error(cudart_drv.graph_add_node(node, graph, deps,
+						     (const CUgraphEdgeData *)edges, ndeps, &d));
+	if (err == cudaSuccess && p->type == cudaGraphNodeTypeMemAlloc)
+		p->alloc.dptr = (void *)(uintptr_t)d.alloc.dptr;
+	return sim_return(err);
+}
+
+cudaError_t cudaGraphAddNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+			     const cudaGraphNode_t *pDependencies,
+			     const cudaGraphEdgeData *dependencyData, size_t numDependencies,
+			     struct cudaGraphNodeParams *nodeParams)
+{
+	RUNTIME_CALL(RT_CBID(cudaGraphAddNode_v12030), 0,
+		     add_generic_node(pGraphNode, graph, pDependencies, dependencyData,
+				      numDependencies, nodeParams));
+}
+
+/*
+ * cudaGraphNodeSetParams / cudaGraphExecNodeSetParams (exec non-NULL)
+ * through cuGraphNodeSetParams / cuGraphExecNodeSetParams, as the real
+ * runtime does (seen on the H200): kernel, memcpy and memset nodes change;
+ * memory alloc and free nodes are cudaErrorNotSupported (cuda_runtime_api.h);
+ * the driver's answer for the other types (driver/cuda_api_graphs.c).
+ */
+static cudaError_t set_generic_node(cudaGraphExec_t exec, cudaGraphNode_t node,
+				    struct cudaGraphNodeParams *p)
+{
+	ENTER();
+	if (!node || !p)
+		return sim_return(cudaErrorInvalidValue);
+	CUgraphNodeParams d;
+	cudaError_t err = driver_node_params(p, &d);
+	if (err != cudaSuccess && err != cudaErrorNotSupported)
+		return sim_return(err);
+	CUresult r = exec ? cudart_drv.graph_exec_node_set_params(exec, node, &d)
+			  : cudart_drv.graph_node_set_params(node, &d);
+	return sim_return(cudart_error(r));
+}
+
+cudaError_t cudaGraphNodeSetParams(cudaGraphNode_t node, struct cudaGraphNodeParams *nodeParams)
+{
+	RUNTIME_CALL(RT_CBID(cudaGraphNodeSetParams_v12020), 0,
+		     set_generic_node(NULL, node, nodeParams));
+}
+
+cudaError_t cudaGraphExecNodeSetParams(cudaGraphExec_t graphExec, cudaGraphNode_t node,
+				       struct cudaGraphNodeParams *nodeParams)
+{
+	if (!graphExec)
+		return cudaErrorInvalidValue;
+	RUNTIME_CALL(RT_CBID(cudaGraphExecNodeSetParams_v12020), 0,
+		     set_generic_node(graphExec, node, nodeParams));
 }

@@ -102,6 +102,10 @@
 	X(graph_add_memset_node, "cuGraphAddMemsetNode",                      \
 	  cuGraphAddMemsetNode)                                               \
 	X(graph_add_host_node, "cuGraphAddHostNode", cuGraphAddHostNode)      \
+	X(graph_add_node, "cuGraphAddNode", cuGraphAddNode_v2)                \
+	X(graph_node_set_params, "cuGraphNodeSetParams", cuGraphNodeSetParams) \
+	X(graph_exec_node_set_params, "cuGraphExecNodeSetParams",             \
+	  cuGraphExecNodeSetParams)                                           \
 	X(graph_clone, "cuGraphClone", cuGraphClone)                          \
 	X(graph_get_nodes, "cuGraphGetNodes", cuGraphGetNodes)                \
 	X(launch_host_func, "cuLaunchHostFunc", cuLaunchHostFunc)             \

@@ -15,7 +15,7 @@
  * accepted and ignored (one device). Assumed beyond cuda.h's list: any
  * other pool property is CUDA_ERROR_INVALID_VALUE.
  */
-static CUresult add_alloc_node(CUgraphNode *out, CUgraph graph, const CUgraphNode *deps,
+CUresult driver_add_alloc_node(CUgraphNode *out, CUgraph graph, const CUgraphNode *deps,
 			       size_t ndeps, CUDA_MEM_ALLOC_NODE_PARAMS *p)
 {
 	if (!out || !graph || !p || (ndeps && !deps) || !p->bytesize ||
@@ -40,8 +40,8 @@ CUresult cuGraphAddMemAllocNode(CUgraphNode *phGraphNode, CUgraph hGraph,
 {
 	DRIVER_ENTER();
 	DRIVER_API_CALL(cuGraphAddMemAllocNode,
-			add_alloc_node(phGraphNode, hGraph, dependencies, numDependencies,
-				       nodeParams));
+			driver_add_alloc_node(phGraphNode, hGraph, dependencies,
+					      numDependencies, nodeParams));
 }
 
 CUresult cuGraphAddMemFreeNode(CUgraphNode *phGraphNode, CUgraph hGraph,

@@ -11,13 +11,18 @@
  * cuGraphExecKernelNodeSetParams_v2, cuGraphExecUpdate_v2,
  * cuGraphNodeGetType) and capture queries (cuStreamGetCaptureInfo_v3,
  * cuStreamIsCapturing, with _ptsz twins), child graph nodes
- * (cuGraphAddChildGraphNode, cuGraphChildGraphNodeGetGraph).
+ * (cuGraphAddChildGraphNode, cuGraphChildGraphNodeGetGraph), and the
+ * generic node API (cuGraphAddNode[_v2], cuGraphNodeSetParams,
+ * cuGraphExecNodeSetParams: kernel, copy and set nodes and more, at the
+ * end).
  * Semantics in core_graphs.c. This file must never read kernel parameters
  * nor accept an array memory type (the simulated device has no arrays).
  */
 #include "simgpu/driver/driver_internal.h"
 
+#include <stdatomic.h>
 #include <string.h>
+#include <unistd.h>
 
 CUresult cuGraphCreate(CUgraph *phGraph, unsigned int flags)
 {
@@ -91,14 +96,12 @@ static int memcpy3d_side(CUmemorytype type, const void *host, CUdeviceptr dev,
  * reserved pointers are CUDA_ERROR_INVALID_VALUE. The context is the
  * current one whatever ctx says (one context per device here).
  */
-static CUresult add_memcpy_node(CUgraphNode *out, CUgraph graph,
-				const CUgraphNode *deps, size_t ndeps,
-				const CUDA_MEMCPY3D *c)
+static CUresult copy_args_of(const CUDA_MEMCPY3D *c, struct sim_copy_args *a)
 {
 	if (!c || c->Depth > 1 || c->srcLOD || c->dstLOD || c->reserved0 ||
 	    c->reserved1)
 		return CUDA_ERROR_INVALID_VALUE;
-	struct sim_copy_args a = {
+	*a = (struct sim_copy_args){
 		.spitch = c->srcPitch ? c->srcPitch : c->WidthInBytes,
 		.dpitch = c->dstPitch ? c->dstPitch : c->WidthInBytes,
 		.width = c->WidthInBytes,
@@ -106,15 +109,25 @@ static CUresult add_memcpy_node(CUgraphNode *out, CUgraph graph,
 	};
 	const void *src, *dst;
 	if (memcpy3d_side(c->srcMemoryType, c->srcHost, c->srcDevice,
-			  c->srcXInBytes, c->srcY, c->srcZ, a.spitch,
-			  c->srcHeight, &src, &a.want_src) ||
+			  c->srcXInBytes, c->srcY, c->srcZ, a->spitch,
+			  c->srcHeight, &src, &a->want_src) ||
 	    memcpy3d_side(c->dstMemoryType, c->dstHost, c->dstDevice,
-			  c->dstXInBytes, c->dstY, c->dstZ, a.dpitch,
-			  c->dstHeight, &dst, &a.want_dst))
+			  c->dstXInBytes, c->dstY, c->dstZ, a->dpitch,
+			  c->dstHeight, &dst, &a->want_dst))
 		return CUDA_ERROR_INVALID_VALUE;
-	a.src = src;
-	a.dst = (void *)dst;
-	return sim_cu_result(sim_graph_add_copy_node(out, graph, deps, ndeps, &a));
+	a->src = src;
+	a->dst = (void *)dst;
+	return CUDA_SUCCESS;
+}
+
+static CUresult add_memcpy_node(CUgraphNode *out, CUgraph graph,
+				const CUgraphNode *deps, size_t ndeps,
+				const CUDA_MEMCPY3D *c)
+{
+	struct sim_copy_args a;
+	CUresult r = copy_args_of(c, &a);
+	return r != CUDA_SUCCESS ? r
+		: sim_cu_result(sim_graph_add_copy_node(out, graph, deps, ndeps, &a));
 }
 
 CUresult cuGraphAddMemcpyNode(CUgraphNode *phGraphNode, CUgraph hGraph,
@@ -130,22 +143,30 @@ CUresult cuGraphAddMemcpyNode(CUgraphNode *phGraphNode, CUgraph hGraph,
 }
 
 /* Element sizes 1, 2 and 4 (cuda.h); dst aligned to the element. */
-static CUresult add_memset_node(CUgraphNode *out, CUgraph graph,
-				const CUgraphNode *deps, size_t ndeps,
-				const CUDA_MEMSET_NODE_PARAMS *p)
+static CUresult set_args_of(const CUDA_MEMSET_NODE_PARAMS *p, struct sim_set_args *a)
 {
 	if (!p || (p->elementSize != 1 && p->elementSize != 2 &&
 		   p->elementSize != 4) ||
 	    p->dst % p->elementSize != 0 ||
 	    (p->height > 1 && p->pitch % p->elementSize != 0))
 		return CUDA_ERROR_INVALID_VALUE;
-	struct sim_set_args a = {
+	*a = (struct sim_set_args){
 		.dst = DPTR(p->dst), .value = p->value,
 		.elem_size = p->elementSize, .width = p->width,
 		.height = p->height,
 		.pitch = p->height > 1 ? p->pitch : p->width * p->elementSize,
 	};
-	return sim_cu_result(sim_graph_add_set_node(out, graph, deps, ndeps, &a));
+	return CUDA_SUCCESS;
+}
+
+static CUresult add_memset_node(CUgraphNode *out, CUgraph graph,
+				const CUgraphNode *deps, size_t ndeps,
+				const CUDA_MEMSET_NODE_PARAMS *p)
+{
+	struct sim_set_args a;
+	CUresult r = set_args_of(p, &a);
+	return r != CUDA_SUCCESS ? r
+		: sim_cu_result(sim_graph_add_set_node(out, graph, deps, ndeps, &a));
 }
 
 CUresult cuGraphAddMemsetNode(CUgraphNode *phGraphNode, CUgraph hGraph,
@@ -471,4 +492,182 @@ CUresult cuGraphChildGraphNodeGetGraph(CUgraphNode hNode, CUgraph *phGraph)
 	DRIVER_ENTER();
 	DRIVER_API_CALL(cuGraphChildGraphNodeGetGraph,
 			sim_cu_result(sim_graph_child_graph(hNode, phGraph)));
+}
+
+/* ---- the generic node API (CUDA 12.2 on) ---- */
+
+/* One line on stderr, once, for a node type the generic API cannot make or
+ * change here. */
+static CUresult generic_not_supported(void)
+{
+	static atomic_flag said = ATOMIC_FLAG_INIT;
+	if (!atomic_flag_test_and_set(&said)) {
+		static const char line[] = "simgpu: cuGraphAddNode / cuGraphNodeSetParams make "
+			"and change kernel, memcpy, memset, host, child graph, memory alloc and "
+			"free nodes here, with default edges (event, semaphore, batch memop and "
+			"conditional nodes are not simulated): CUDA_ERROR_NOT_SUPPORTED\n";
+		ssize_t ignored = write(2, line, sizeof(line) - 1);
+		(void)ignored;
+	}
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+/* CUDA_KERNEL_NODE_PARAMS_v3 as the v2 the typed calls take (the context
+ * ignored: one per device here). */
+static CUDA_KERNEL_NODE_PARAMS_v2 kernel_v2(const CUDA_KERNEL_NODE_PARAMS_v3 *k)
+{
+	return (CUDA_KERNEL_NODE_PARAMS_v2){
+		.func = k->func, .gridDimX = k->gridDimX, .gridDimY = k->gridDimY,
+		.gridDimZ = k->gridDimZ, .blockDimX = k->blockDimX, .blockDimY = k->blockDimY,
+		.blockDimZ = k->blockDimZ, .sharedMemBytes = k->sharedMemBytes,
+		.kernelParams = k->kernelParams, .extra = k->extra, .kern = k->kern,
+	};
+}
+
+static CUDA_MEMSET_NODE_PARAMS memset_v1(const CUDA_MEMSET_NODE_PARAMS_v2 *m)
+{
+	return (CUDA_MEMSET_NODE_PARAMS){
+		.dst = m->dst, .pitch = m->pitch, .value = m->value,
+		.elementSize = m->elementSize, .width = m->width, .height = m->height,
+	};
+}
+
+/*
+ * cuGraphAddNode[_v2]: the node cuGraphAdd<Type>Node makes, for a kernel,
+ * memcpy, memset, host, child graph (cloned; CU_GRAPH_CHILD_GRAPH_OWNERSHIP_MOVE
+ * is not simulated), memory alloc (nodeParams->alloc.dptr set, as cuda.h
+ * says) or memory free node; the reserved fields must be zero (cuda.h).
+ * Edges other than default ones, and the other types: CUDA_ERROR_NOT_SUPPORTED
+ * with one line on stderr, once.
+ */
+static CUresult add_generic_node(CUgraphNode *out, CUgraph graph, const CUgraphNode *deps,
+				 const CUgraphEdgeData *edges, size_t ndeps,
+				 CUgraphNodeParams *p)
+{
+	if (!out || !graph || !p || (ndeps && !deps) || p->reserved0[0] || p->reserved0[1] ||
+	    p->reserved0[2] || p->reserved2)
+		return CUDA_ERROR_INVALID_VALUE;
+	for (size_t i = 0; edges && i < ndeps; i++)
+		if (edges[i].type != CU_GRAPH_DEPENDENCY_TYPE_DEFAULT || edges[i].from_port ||
+		    edges[i].to_port)
+			return generic_not_supported();
+	switch (p->type) {
+	case CU_GRAPH_NODE_TYPE_KERNEL: {
+		CUDA_KERNEL_NODE_PARAMS_v2 k = kernel_v2(&p->kernel);
+		return add_kernel_node(out, graph, deps, ndeps, &k);
+	}
+	case CU_GRAPH_NODE_TYPE_MEMCPY:
+		if (p->memcpy.flags || p->memcpy.reserved)
+			return CUDA_ERROR_INVALID_VALUE;
+		return add_memcpy_node(out, graph, deps, ndeps, &p->memcpy.copyParams);
+	case CU_GRAPH_NODE_TYPE_MEMSET: {
+		CUDA_MEMSET_NODE_PARAMS m = memset_v1(&p->memset);
+		return add_memset_node(out, graph, deps, ndeps, &m);
+	}
+	case CU_GRAPH_NODE_TYPE_HOST:
+		return !p->host.fn ? CUDA_ERROR_INVALID_VALUE
+			: sim_cu_result(sim_graph_add_host_node(out, graph, deps, ndeps,
+								p->host.fn, p->host.userData));
+	case CU_GRAPH_NODE_TYPE_GRAPH:
+		if (p->graph.ownership != CU_GRAPH_CHILD_GRAPH_OWNERSHIP_CLONE)
+			return generic_not_supported();
+		return sim_cu_result(sim_graph_add_child_node(out, graph, deps, ndeps,
+							      p->graph.graph));
+	case CU_GRAPH_NODE_TYPE_MEM_ALLOC: {
+		CUDA_MEM_ALLOC_NODE_PARAMS a = {
+			.poolProps = p->alloc.poolProps, .accessDescs = p->alloc.accessDescs,
+			.accessDescCount = p->alloc.accessDescCount, .bytesize = p->alloc.bytesize,
+		};
+		CUresult r = driver_add_alloc_node(out, graph, deps, ndeps, &a);
+		if (r == CUDA_SUCCESS)
+			p->alloc.dptr = a.dptr;
+		return r;
+	}
+	case CU_GRAPH_NODE_TYPE_MEM_FREE:
+		return sim_cu_result(sim_graph_add_mem_free_node(out, graph, deps, ndeps,
+								 (uint64_t)p->free.dptr));
+	default:
+		return generic_not_supported();
+	}
+}
+
+CUresult cuGraphAddNode_v2(CUgraphNode *phGraphNode, CUgraph hGraph,
+			   const CUgraphNode *dependencies, const CUgraphEdgeData *dependencyData,
+			   size_t numDependencies, CUgraphNodeParams *nodeParams)
+{
+	DRIVER_ENTER();
+	DRIVER_API_CALL(cuGraphAddNode_v2,
+			add_generic_node(phGraphNode, hGraph, dependencies, dependencyData,
+					 numDependencies, nodeParams));
+}
+
+/* CUDA 12.2's form: no edge data. */
+CUresult cuGraphAddNode(CUgraphNode *phGraphNode, CUgraph hGraph,
+			const CUgraphNode *dependencies, size_t numDependencies,
+			CUgraphNodeParams *nodeParams)
+{
+	DRIVER_ENTER();
+	DRIVER_API_CALL(cuGraphAddNode,
+			add_generic_node(phGraphNode, hGraph, dependencies, NULL,
+					 numDependencies, nodeParams));
+}
+
+/*
+ * cuGraphNodeSetParams / cuGraphExecNodeSetParams (exec non-NULL): a
+ * kernel node as cuGraph[Exec]KernelNodeSetParams_v2 changes it, a memcpy
+ * or memset node takes new parameters (core_graphs.c,
+ * sim_graph_copy_node_set); nodeParams->type must be the node's
+ * (CUDA_ERROR_INVALID_VALUE otherwise, as for a node the call cannot
+ * find). Memory alloc and free nodes: CUDA_ERROR_NOT_SUPPORTED, as cuda.h
+ * says of every driver; host, child graph and the other types:
+ * CUDA_ERROR_NOT_SUPPORTED with one line on stderr, once (a real driver
+ * changes them).
+ */
+static CUresult set_generic_node(CUgraphExec exec, CUgraphNode node, CUgraphNodeParams *p)
+{
+	if (!node || !p || p->reserved0[0] || p->reserved0[1] || p->reserved0[2] ||
+	    p->reserved2)
+		return CUDA_ERROR_INVALID_VALUE;
+	switch (p->type) {
+	case CU_GRAPH_NODE_TYPE_KERNEL: {
+		CUDA_KERNEL_NODE_PARAMS_v2 k = kernel_v2(&p->kernel);
+		return kernel_node_set(exec, node, &k);
+	}
+	case CU_GRAPH_NODE_TYPE_MEMCPY: {
+		if (p->memcpy.flags || p->memcpy.reserved)
+			return CUDA_ERROR_INVALID_VALUE;
+		struct sim_copy_args a;
+		CUresult r = copy_args_of(&p->memcpy.copyParams, &a);
+		return r != CUDA_SUCCESS ? r
+			: sim_cu_result(sim_graph_copy_node_set(exec, node, &a, NULL));
+	}
+	case CU_GRAPH_NODE_TYPE_MEMSET: {
+		CUDA_MEMSET_NODE_PARAMS m = memset_v1(&p->memset);
+		struct sim_set_args a;
+		CUresult r = set_args_of(&m, &a);
+		return r != CUDA_SUCCESS ? r
+			: sim_cu_result(sim_graph_copy_node_set(exec, node, NULL, &a));
+	}
+	case CU_GRAPH_NODE_TYPE_MEM_ALLOC:
+	case CU_GRAPH_NODE_TYPE_MEM_FREE:
+		return CUDA_ERROR_NOT_SUPPORTED;
+	default:
+		return generic_not_supported();
+	}
+}
+
+CUresult cuGraphNodeSetParams(CUgraphNode hNode, CUgraphNodeParams *nodeParams)
+{
+	DRIVER_ENTER();
+	DRIVER_API_CALL(cuGraphNodeSetParams, set_generic_node(NULL, hNode, nodeParams));
+}
+
+CUresult cuGraphExecNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode,
+				  CUgraphNodeParams *nodeParams)
+{
+	DRIVER_ENTER();
+	if (!hGraphExec)
+		return CUDA_ERROR_INVALID_VALUE;
+	DRIVER_API_CALL(cuGraphExecNodeSetParams,
+			set_generic_node(hGraphExec, hNode, nodeParams));
 }

@@ -44,6 +44,11 @@ int sim_device_count(void);
  * arrays, cuda_api_arrays.c); 0 if array is not one. */
 int sim_array_region(CUarray array, void **dev, size_t *row_bytes, size_t *rows);
 
+/* cuGraphAddMemAllocNode's work (cuda_api_graph_memory.c), which
+ * cuGraphAddNode does for an alloc node too; p->dptr set on success. */
+CUresult driver_add_alloc_node(CUgraphNode *out, CUgraph graph, const CUgraphNode *deps,
+			       size_t ndeps, CUDA_MEM_ALLOC_NODE_PARAMS *p);
+
 #define DPTR(p) ((void *)(uintptr_t)(p))
 #define CBID(name) CUPTI_DRIVER_TRACE_CBID_##name
 

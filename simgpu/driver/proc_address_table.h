@@ -201,6 +201,10 @@
 	FN(cuGraphCreate, 10000, cuGraphCreate)                              \
 	NONE(cuGraphAddKernelNode, 10000)                                    \
 	FN(cuGraphAddKernelNode, 12000, cuGraphAddKernelNode_v2)             \
+	FN(cuGraphAddNode, 12020, cuGraphAddNode)                            \
+	FN(cuGraphAddNode, 12030, cuGraphAddNode_v2)                         \
+	FN(cuGraphNodeSetParams, 12020, cuGraphNodeSetParams)                \
+	FN(cuGraphExecNodeSetParams, 12020, cuGraphExecNodeSetParams)        \
 	NONE(cuGraphInstantiate, 10000)                                      \
 	NONE(cuGraphInstantiate, 11000)                                      \
 	FN(cuGraphAddMemcpyNode, 10000, cuGraphAddMemcpyNode)                \

@@ -10,9 +10,11 @@
  * names. Memcpy (CUDA_MEMCPY3D with offsets and pitches), memset (16-bit,
  * two pitched rows) and host nodes move exactly the bytes this file put
  * there, in order; cuLaunchHostFunc runs at once or, captured, becomes a
- * node; cuGraphClone / cuGraphGetNodes; the parameter errors. Ground
+ * node; cuGraphClone / cuGraphGetNodes; the parameter errors; the generic
+ * node API (cuGraphAddNode[_v2], cuGraph[Exec]NodeSetParams). Ground
  * truth: the graphs built here and dlsym of the exports.
  */
+#include <cudaTypedefs.h>
 #include <cupti.h>
 #include <dlfcn.h>
 #include <string.h>
@@ -462,6 +464,115 @@ static void check_updates(void)
 	CHECK_CU(cuStreamDestroy(s));
 }
 
+/*
+ * The generic node API: cuGraphAddNode_v2 and CUDA 12.2's cuGraphAddNode
+ * make a memset node (d[0,16) = 0x11) and a memcpy node after it (d[0,16)
+ * to out) as the typed calls do; cuGraphNodeSetParams gives the graph's
+ * memset the value 0x22 (an exec instantiated before keeps 0x11, a new
+ * one has 0x22), cuGraphExecNodeSetParams the first exec's 0x33 (the
+ * bytes each launch leaves in out say which); a kernel node's type comes
+ * back as such; a type other than the node's, nonzero reserved fields, a
+ * memory node's parameter change, a programmatic edge and an event node
+ * are refused with cuda.h's codes (or NOT_SUPPORTED, not simulated).
+ */
+static void run_and_read(CUgraphExec exec, CUstream s, unsigned char want)
+{
+	memset(out, 0, 16);
+	CHECK_CU(cuGraphLaunch(exec, s));
+	CHECK_CU(cuStreamSynchronize(s));
+	for (int i = 0; i < 16; i++)
+		CHECK_EQ_U64(out[i], want);
+}
+
+static void check_generic_nodes(void)
+{
+	PFN_cuGraphAddNode_v12020 add_node_12020 =
+		(PFN_cuGraphAddNode_v12020)dlsym(RTLD_DEFAULT, "cuGraphAddNode");
+	CHECK(add_node_12020 != NULL);
+	CUstream s;
+	CHECK_CU(cuStreamCreate(&s, 0));
+	CUdeviceptr d;
+	CHECK_CU(cuMemAlloc(&d, 256));
+	CUgraph g;
+	CHECK_CU(cuGraphCreate(&g, 0));
+	CUgraphNodeParams set = { .type = CU_GRAPH_NODE_TYPE_MEMSET };
+	set.memset = (CUDA_MEMSET_NODE_PARAMS_v2){ .dst = d, .value = 0x11, .elementSize = 1,
+						    .width = 16, .height = 1 };
+	CUgraphNode set_node, copy_node, kernel_node, bad;
+	CHECK_CU(cuGraphAddNode_v2(&set_node, g, NULL, NULL, 0, &set));
+	CUgraphNodeParams copy = { .type = CU_GRAPH_NODE_TYPE_MEMCPY };
+	copy.memcpy.copyParams.srcMemoryType = CU_MEMORYTYPE_DEVICE;
+	copy.memcpy.copyParams.srcDevice = d;
+	copy.memcpy.copyParams.dstMemoryType = CU_MEMORYTYPE_UNIFIED;
+	copy.memcpy.copyParams.dstDevice = (CUdeviceptr)(uintptr_t)out;
+	copy.memcpy.copyParams.WidthInBytes = 16;
+	copy.memcpy.copyParams.Height = 1;
+	copy.memcpy.copyParams.Depth = 1;
+	CHECK_CU(add_node_12020(&copy_node, g, &set_node, 1, &copy));
+	CUgraphNodeType type;
+	CHECK_CU(cuGraphNodeGetType(set_node, &type));
+	CHECK_EQ_U64(type, CU_GRAPH_NODE_TYPE_MEMSET);
+	CHECK_CU(cuGraphNodeGetType(copy_node, &type));
+	CHECK_EQ_U64(type, CU_GRAPH_NODE_TYPE_MEMCPY);
+
+	CUgraphExec first, second;
+	CHECK_CU(cuGraphInstantiate(&first, g, 0));
+	run_and_read(first, s, 0x11);
+	set.memset.value = 0x22;
+	CHECK_CU(cuGraphNodeSetParams(set_node, &set));
+	run_and_read(first, s, 0x11);
+	CHECK_CU(cuGraphInstantiate(&second, g, 0));
+	run_and_read(second, s, 0x22);
+	set.memset.value = 0x33;
+	CHECK_CU(cuGraphExecNodeSetParams(first, set_node, &set));
+	run_and_read(first, s, 0x33);
+	run_and_read(second, s, 0x22);
+
+	/* a kernel node */
+	CUmodule m;
+	CUfunction a;
+	CHECK_CU(cuModuleLoadData(&m, "simgpu"));
+	CHECK_CU(cuModuleGetFunction(&a, m, "graph_a"));
+	void *value = (void *)0x1234, *args[1] = { &value };
+	CUgraphNodeParams k = { .type = CU_GRAPH_NODE_TYPE_KERNEL };
+	k.kernel = (CUDA_KERNEL_NODE_PARAMS_v3){ .func = a, .gridDimX = 2, .gridDimY = 1,
+						 .gridDimZ = 1, .blockDimX = 64, .blockDimY = 1,
+						 .blockDimZ = 1, .kernelParams = args };
+	CHECK_CU(cuGraphAddNode_v2(&kernel_node, g, &copy_node, NULL, 1, &k));
+	CHECK_CU(cuGraphNodeGetType(kernel_node, &type));
+	CHECK_EQ_U64(type, CU_GRAPH_NODE_TYPE_KERNEL);
+	k.kernel.gridDimX = 5;
+	CHECK_CU(cuGraphNodeSetParams(kernel_node, &k));
+	CUDA_KERNEL_NODE_PARAMS got;
+	CHECK_CU(cuGraphKernelNodeGetParams(kernel_node, &got));
+	CHECK(got.func == a && got.gridDimX == 5);
+
+	/* refusals */
+	CHECK_CU_IS(cuGraphNodeSetParams(set_node, &k), CUDA_ERROR_INVALID_VALUE);
+	CHECK_CU_IS(cuGraphExecNodeSetParams(first, kernel_node, &set), CUDA_ERROR_INVALID_VALUE);
+	set.reserved0[1] = 1;
+	CHECK_CU_IS(cuGraphNodeSetParams(set_node, &set), CUDA_ERROR_INVALID_VALUE);
+	CHECK_CU_IS(cuGraphAddNode_v2(&bad, g, NULL, NULL, 0, &set), CUDA_ERROR_INVALID_VALUE);
+	set.reserved0[1] = 0;
+	CUgraphNodeParams alloc = { .type = CU_GRAPH_NODE_TYPE_MEM_ALLOC };
+	CHECK_CU_IS(cuGraphNodeSetParams(set_node, &alloc), CUDA_ERROR_NOT_SUPPORTED);
+	CUgraphEdgeData edge = { .type = CU_GRAPH_DEPENDENCY_TYPE_PROGRAMMATIC };
+	CHECK_CU_IS(cuGraphAddNode_v2(&bad, g, &set_node, &edge, 1, &set),
+		    CUDA_ERROR_NOT_SUPPORTED);
+	CUgraphNodeParams event = { .type = CU_GRAPH_NODE_TYPE_EVENT_RECORD };
+	CHECK_CU_IS(cuGraphAddNode_v2(&bad, g, NULL, NULL, 0, &event), CUDA_ERROR_NOT_SUPPORTED);
+	CHECK_CU_IS(cuGraphAddNode_v2(&bad, g, NULL, NULL, 0, NULL), CUDA_ERROR_INVALID_VALUE);
+	size_t n = 0;
+	CHECK_CU(cuGraphGetNodes(g, NULL, &n));
+	CHECK_EQ_U64(n, 3);
+
+	CHECK_CU(cuGraphExecDestroy(first));
+	CHECK_CU(cuGraphExecDestroy(second));
+	CHECK_CU(cuGraphDestroy(g));
+	CHECK_CU(cuMemFree(d));
+	CHECK_CU(cuStreamDestroy(s));
+}
+
 int main(void)
 {
 	setenv("SIMGPU_TIME_SCALE", "0", 1);
@@ -481,6 +592,7 @@ int main(void)
 	check_copy_nodes();
 	check_proc_address();
 	check_updates();
+	check_generic_nodes();
 	printf("simgpu driver graphs: ok\n");
 	return 0;
 }

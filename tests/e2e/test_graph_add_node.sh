@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # End-to-end: a kernel node made with the generic cudaGraphAddNode, and
-# conditional nodes (tests/nvcc/nv_graph_add_node.cu). simgpu's runtime
-# makes the kernel node through the driver's cuGraphAddKernelNode_v2,
-# which the tracer records: the graph kernel touches x, as the program
-# says, and no swap.csv period of x spans it (x is used by kernels 0, 2
-# and 4). Assumed, not seen: a real libcudart makes it through
-# cuGraphAddNode, which the tracer does not record: the kernel would then
-# count in "graph kernels with unknown tensors" and touch every live tensor
-# (test_analysis_graph_nodes checks that path). Conditional nodes:
-# cudaErrorNotSupported on simgpu (printed, the same traced).
+# conditional nodes (tests/nvcc/nv_graph_add_node.cu). Seen on an H200
+# (CUDA 13.0, tests/gpu/probe_graph_callbacks.cu): the real libcudart
+# makes it through the driver's cuGraphAddNode_v2, which the tracer did
+# not record then, so the graph kernel counted in "graph kernels with
+# unknown tensors" there (gpu-check, 2026-11-28). simgpu's runtime now
+# makes it the same way, and the tracer records cudaGraphAddNode: one
+# graph_node event labelled cudaGraphAddNode (the nested cuGraphAddNode_v2
+# emits none); the graph kernel touches x, as the program says, and no
+# swap.csv period of x spans it (x is used by kernels 0, 2 and 4).
+# Conditional nodes: cudaErrorNotSupported on simgpu (printed, the same
+# traced); the tracer forwards them with no event.
 . "$DNNTRACE_ROOT/tests/e2e/lib.sh"
 . "$DNNTRACE_ROOT/tests/e2e/nvcc_program.sh"
 
@@ -24,6 +26,9 @@ grep -q 'conditional handle: cudaErrorNotSupported, conditional node: cudaErrorN
 record "$dir/trace" "$program" >"$dir/traced.out" 2>"$dir/record.err" ||
 	fail "traced exited $?: $(tail -n 2 "$dir/record.err")"
 cmp -s "$dir/untraced.out" "$dir/traced.out" || fail "stdout differs when traced"
+nodes=$(babeltrace2 "$dir/trace" 2>/dev/null | grep 'dnntrace_api:graph_node:' |
+	sed -n 's/.*api = ( "\([A-Za-z_0-9]*\)".*/\1/p' | tr '\n' ' ')
+[ "$nodes" = "cudaGraphAddNode " ] || fail "graph_node events: '$nodes', expected one cudaGraphAddNode"
 report="$dir/report"
 analyze "$dir/trace" -o "$report" >"$dir/summary.out" 2>"$dir/analyze.err" ||
 	fail "analyze exited $?: $(tail -n 1 "$dir/analyze.err")"
