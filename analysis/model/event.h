@@ -79,7 +79,8 @@ struct dt_event {
 	 * and kernel_name events' name, status message */
 	const char *name;
 	/* launch, GPU kernel: name is "" for now, its name event (function
-	 * id or kernel name id name_id) is yet to come */
+	 * id or kernel name id name_id) is yet to come. Graph node: name_id
+	 * is its function id (0: unknown, or a copy or set node). */
 	bool name_later;
 	uint64_t name_id;
 	const char *domain;          /* NVTX */

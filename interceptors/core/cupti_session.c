@@ -465,17 +465,19 @@ bool cupti_session_graph_node_id(const void *node, uint64_t *id)
 
 /*
  * Clones made while this thread instantiates a graph, waiting for the exec
- * they belong to. Seen on an H200 (CUPTI 13.0, driver 580): the
- * GRAPHNODE_CLONED callbacks of an instantiation carry no graphExec. Seen
- * there too (the second run, 2026-11-27): holding them from CUPTI's
- * GRAPHEXEC_CREATE_STARTING to its GRAPHEXEC_CREATED did not catch them;
- * which of the two brackets misses (not raised, raised after the clones,
- * or naming no exec) is not known. So the bracket that counts is ours: the
- * instantiation wrappers (runtime/graphs.c, driver/graphs.c) say when one
- * begins and ends and which exec it made; CUPTI's bracket is kept as well,
- * for a tracer whose instantiation goes through an entry point we do not
- * wrap (the CUDA 11 ABI). A clone outside both is written with no exec,
- * and the analysis counts its kernels as unknown, never guesses.
+ * they belong to. Seen on an H200 (CUPTI 13.0, driver 580,
+ * tests/gpu/probe_graph_callbacks.cu, 2026-11-28): the GRAPHNODE_CLONED
+ * callbacks of an instantiation come inside the instantiate call, on its
+ * thread, naming no graphExec, and GRAPHEXEC_CREATE_STARTING and
+ * GRAPHEXEC_CREATED come only after them (both naming the exec). So the
+ * bracket that counts is ours: the instantiation wrappers
+ * (runtime/graphs.c, driver/graphs.c) say when one begins and ends and
+ * which exec it made; with them, nv_graph's graph kernels had their
+ * tensors on that H200. CUPTI's bracket is kept as well, for an
+ * instantiation through an entry point we do not wrap (the CUDA 11 ABI),
+ * in case a CUPTI raises it around the clones. A clone outside both is
+ * written with no exec, and the analysis counts its kernels as unknown,
+ * never guesses.
  * Instantiation is rare, so the list is allocated for each one and freed
  * when its exec is named; never on a launch's path.
  */

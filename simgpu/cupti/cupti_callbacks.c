@@ -19,13 +19,13 @@
  * simulated driver for every node cuGraphClone, cuGraphInstantiate or a
  * child graph node copies (CUpti_GraphData as cupti_callbacks.h says),
  * on the calling thread. An instantiation's clones carry no graphExec, as
- * an H200's CUPTI 13.0 raised them. Where GRAPHEXEC_CREATE_STARTING and
- * GRAPHEXEC_CREATED come is not known (on the H200 a tracer holding the
- * clones from the one to the other did not catch them), so
- * SIMGPU_CUPTI_GRAPHEXEC_CALLBACKS, read at each instantiation, says:
- * "none" (the default: neither is raised), "around" (STARTING, the clones,
- * CREATED naming the exec), "after" (the clones, then STARTING and
- * CREATED) or "unnamed" (as around, CREATED naming no exec). Other
+ * an H200's CUPTI 13.0 raised them. GRAPHEXEC_CREATE_STARTING and
+ * GRAPHEXEC_CREATED come as the H200 raised them (tests/gpu/
+ * probe_graph_callbacks.cu, 2026-11-28): after the clones, both naming the
+ * exec. SIMGPU_CUPTI_GRAPHEXEC_CALLBACKS, read at each instantiation, can
+ * change that for tests of a tracer: "after" (the default, the H200's
+ * order), "none" (neither raised), "around" (STARTING, the clones, CREATED
+ * naming the exec) or "unnamed" (as around, neither naming an exec). Other
  * resource callbacks are accepted and never raised. And the graph ids the
  * activity records carry: cuptiGetGraphNodeId, cuptiGetGraphId,
  * cuptiGetGraphExecId.
@@ -99,10 +99,10 @@ static enum exec_callbacks exec_callbacks(void)
 {
 	const char *text = getenv("SIMGPU_CUPTI_GRAPHEXEC_CALLBACKS");
 	if (!text)
-		return EXEC_CALLBACKS_NONE;
+		return EXEC_CALLBACKS_AFTER;
 	return strcmp(text, "around") == 0 ? EXEC_CALLBACKS_AROUND :
-	       strcmp(text, "after") == 0 ? EXEC_CALLBACKS_AFTER :
-	       strcmp(text, "unnamed") == 0 ? EXEC_CALLBACKS_UNNAMED : EXEC_CALLBACKS_NONE;
+	       strcmp(text, "none") == 0 ? EXEC_CALLBACKS_NONE :
+	       strcmp(text, "unnamed") == 0 ? EXEC_CALLBACKS_UNNAMED : EXEC_CALLBACKS_AFTER;
 }
 
 static void raise_resource(CUpti_CallbackId cbid, const struct simgpu_graph_clone *c,
@@ -154,7 +154,8 @@ static void node_cloned(const struct simgpu_graph_clone *c)
 			held_starting = *c;
 			return;
 		}
-		raise_resource(CUPTI_CBID_RESOURCE_GRAPHEXEC_CREATE_STARTING, &held_starting, NULL);
+		raise_resource(CUPTI_CBID_RESOURCE_GRAPHEXEC_CREATE_STARTING, &held_starting,
+			       (CUgraphExec)c->graph_exec);
 		raise_resource(CUPTI_CBID_RESOURCE_GRAPHEXEC_CREATED, c, (CUgraphExec)c->graph_exec);
 		return;
 	}

@@ -2,13 +2,12 @@
 # End-to-end: graph kernels touch their tensors wherever CUPTI raises an
 # instantiation's GRAPHEXEC_CREATE_STARTING / GRAPHEXEC_CREATED callbacks.
 # On an H200 (CUPTI 13.0) the clones of an instantiation named no exec,
-# and a tracer holding them from STARTING to CREATED did not catch them;
-# which order the real CUPTI uses is not known. So the tracer brackets
-# instantiations itself (the cudaGraphInstantiate* / cuGraphInstantiate*
-# wrappers) and must give the same answers for each order simgpu can
-# raise (SIMGPU_CUPTI_GRAPHEXEC_CALLBACKS): around, after, unnamed
-# (CREATED naming no exec); none, the default, is what every other graph
-# test runs. The program is tests/nvcc/nv_graph_updates.cu (captured and
+# and both callbacks came after them (tests/gpu/probe_graph_callbacks.cu):
+# simgpu's default, "after", which every other graph test runs. The
+# tracer brackets instantiations itself (the cudaGraphInstantiate* /
+# cuGraphInstantiate* wrappers), so it must give the same answers for the
+# other orders simgpu can raise (SIMGPU_CUPTI_GRAPHEXEC_CALLBACKS): none,
+# around, unnamed (CREATED naming no exec). The program is tests/nvcc/nv_graph_updates.cu (captured and
 # hand-built graphs, exec updates, a clone, a child graph node): at kernel
 # granularity the analysis equals the program's ground truth, and no
 # graph kernel is counted unknown.
@@ -18,7 +17,7 @@
 name=nv_graph_updates
 program="$DNNTRACE_BUILD/nvcc/$name"
 require_built "$program" "$SIMGPU_LIB/libcublas.so"
-for order in around after unnamed; do
+for order in none around unnamed; do
 	dir="$e2e_tmp/$order"
 	mkdir -p "$dir"
 	SIMGPU_CUPTI_GRAPHEXEC_CALLBACKS=$order record "$dir/trace" "$program" "$dir/truth" \

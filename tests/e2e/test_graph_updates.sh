@@ -12,6 +12,10 @@
 # as idle across a kernel that uses it (w is used only inside replays);
 # memset and memcpy nodes write what the kernels after them read; a child
 # graph node runs its copy of the child graph.
+# compare.py's real-GPU mode accepts another name for the GEMM (a captured
+# library call's kernel is named by the library: the truth's library_named
+# column; an H200 ran cuBLAS's gemmSN_NN kernel there) and still catches a
+# program kernel renamed.
 # Before graph nodes were traced (format 3) every graph kernel here had no
 # tensors: x and y were offered as idle across the replays that use them.
 . "$DNNTRACE_ROOT/tests/e2e/lib.sh"
@@ -42,4 +46,22 @@ for granularity in kernel op; do
 	grep -q '^graph kernels with unknown tensors' "$dir/summary.out" &&
 		fail "$granularity: $(grep '^graph kernels' "$dir/summary.out")"
 done
+
+# rename REPORT FROM TO: every kernels.csv row named FROM renamed TO;
+# prints how many
+rename() {
+	awk -F, -v OFS=, -v from="$2" -v to="$3" 'NR > 1 && $7 == from { $7 = to; n++ } { print }
+		END { print n + 0 > "/dev/stderr" }' "$1/kernels.csv" 2>"$1/renamed" >"$1/kernels.csv.new" &&
+		mv "$1/kernels.csv.new" "$1/kernels.csv" && cat "$1/renamed"
+}
+gemm="$dir/real-gemm" scale="$dir/real-scale"
+cp -r "$dir/report-kernel" "$gemm" && cp -r "$dir/report-kernel" "$scale"
+[ "$(rename "$gemm" ampere_sgemm_128x64_nn sm90_other_gemm)" = 2 ] || fail "the GEMM is not two kernels"
+compare truth --real-gpu "$dir/truth" "$gemm" >"$gemm.out" ||
+	fail "real-GPU mode rejects a library-chosen name for the captured GEMM: $(head -n 2 "$gemm.out")"
+compare truth "$dir/truth" "$gemm" >/dev/null && fail "exact mode accepts the GEMM renamed"
+[ "$(rename "$scale" _Z5scalePfi other_kernel)" -gt 0 ] || fail "no scale kernel"
+compare truth --real-gpu "$dir/truth" "$scale" >"$scale.out" && fail "real-GPU mode accepts a program kernel renamed"
+grep -q "^kernels: kernel [0-9]*: name 'other_kernel'" "$scale.out" ||
+	fail "real-GPU mode, program kernel renamed: $(head -n 2 "$scale.out")"
 exit 0

@@ -15,7 +15,7 @@ NV_TRUTH := $(BUILD)/workloads/obj/truth.o
 # (literal paths: this file is read before simgpu/module.mk)
 NV_SIMGPU := $(BUILD)/simgpu/lib/libcudart.so.13 $(BUILD)/simgpu/lib/libcuda.so.1
 NV_PROGRAMS := $(addprefix $(NV_OUT)/,nv_vadd nv_kernels nv_multi nv_graph nv_cublas \
-	nv_graph_updates nv_graph_memory nv_graph_add_node)
+	nv_graph_updates nv_graph_memory nv_graph_add_node nv_graph_children)
 # The fatbin reader's inputs: nv_kernels.cu as a fatbin (plain and with
 # every entry zstd-compressed) and as a bare cubin.
 NV_IMAGES := $(addprefix $(NV_OUT)/,nv_kernels.fatbin nv_kernels_zstd.fatbin nv_kernels.cubin)

@@ -41,6 +41,7 @@ struct truth_kernel {
 	int64_t op;        /* the operation (library call or launch) it belongs to */
 	uint64_t duration_ns;
 	uint64_t allocated_bytes; /* device bytes allocated when it was launched */
+	int library_named; /* a library call chose it: its name is the library's */
 	struct truth_use *uses;
 	size_t n_uses;
 };
@@ -240,6 +241,7 @@ void truth_library_call(struct truth *truth, const char *api,
 	for (size_t k = 0; k < n_kernels; k++) {
 		struct truth_kernel *kernel = new_kernel(truth, kernel_names[k], api, op,
 							 durations_ns[k], n_args);
+		kernel->library_named = 1;
 		for (size_t a = 0; a < n_args; a++) {
 			if (!args[a].ptr)
 				continue;
@@ -266,6 +268,7 @@ void truth_graph_launch(struct truth *truth, const char *api,
 		struct truth_kernel *kernel = new_kernel(truth, gk->name, api, op,
 							 gk->duration_ns,
 							 gk->n_ptrs + gk->n_args);
+		kernel->library_named = gk->n_args > 0; /* a captured library call's */
 		for (size_t p = 0; p < gk->n_ptrs; p++) {
 			int added;
 			struct truth_use *use = use_of(kernel,
@@ -452,7 +455,7 @@ static int write_kernels(const struct truth_view *view, const char *dir)
 	if (!out)
 		return -1;
 	fprintf(out, "index,name,duration_ns,touched%s\n",
-		view->exact_roles ? ",api,inputs,outputs" : "");
+		view->exact_roles ? ",api,inputs,outputs,library_named" : "");
 	for (size_t k = 0; k < view->n_kernels; k++) {
 		const struct truth_kernel *kernel = &view->kernels[k];
 		fprintf(out, "%zu,%s,%" PRIu64 ",", k, kernel->name, kernel->duration_ns);
@@ -462,6 +465,7 @@ static int write_kernels(const struct truth_view *view, const char *dir)
 			write_ids(out, kernel, INPUTS);
 			fputc(',', out);
 			write_ids(out, kernel, OUTPUTS);
+			fprintf(out, ",%d", kernel->library_named);
 		}
 		fputc('\n', out);
 	}
