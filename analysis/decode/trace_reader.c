@@ -840,7 +840,7 @@ static bool fill_event(struct reader *r, const struct record *rec,
 		e->api = (int)SIGNED(api_graph_node, api);
 		e->graph_exec = UNSIGNED(api_graph_node, graph_exec);
 		e->node_id = UNSIGNED(api_graph_node, node_id);
-		e->id = UNSIGNED(api_graph_node, function_id);
+		e->name_id = UNSIGNED(api_graph_node, function_id);
 		e->tensors = array_values(payload, info, DT_SLOT(api_graph_node, tensors));
 		e->n_tensors = (uint32_t)array_length(payload, info,
 				DT_SLOT(api_graph_node, tensors));

@@ -289,7 +289,8 @@ static void gpu_kernel_entry(const struct dt_process *p,
 	pk->uses = pk->call;
 	if (pk->call.source == DT_SOURCE_LAUNCH &&
 	    dt_api_is_graph_launch(p->launches[pk->call.index].api))
-		pk->uses = graph_kernel_uses(p, pk->call.index, k->graph_node_id);
+		pk->uses = graph_kernel_uses(p, pk->call.index,
+				dt_process_kernel_graph_node(p, (size_t)(k - p->kernels)));
 }
 
 /* GPU start, then end, then correlation id; equal ones in trace order

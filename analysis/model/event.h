@@ -79,13 +79,13 @@ struct dt_event {
 	 * and kernel_name events' name, status message */
 	const char *name;
 	/* launch, GPU kernel: name is "" for now, its name event (function
-	 * id or kernel name id name_id) is yet to come */
+	 * id or kernel name id name_id) is yet to come. Graph node: name_id
+	 * is its function id (0: unknown, or a copy or set node). */
 	bool name_later;
 	uint64_t name_id;
 	const char *domain;          /* NVTX */
 	uint64_t id;                 /* NVTX start/end id; function id, kernel
-	                              * name id of the name events; graph_node:
-	                              * its function id (0: none) */
+	                              * name id of the name events */
 	uint32_t correlation_id;     /* GPU records, external correlation */
 	uint32_t gpu_device, gpu_stream;   /* GPU records; power: device */
 	uint64_t gpu_start, gpu_end;

@@ -31,11 +31,49 @@
  * never guessed. Assumed, not seen: cudaGraphExecUpdate pairs
  * the new graph's nodes, in cuGraphGetNodes order, with the exec's in the
  * order of their originals' ids (both orders the nodes' creation order).
+ *
+ * Child graphs (dt_graph_resolve_flattened). Seen on an H200 (CUDA 13.0,
+ * CUPTI 13.0.1, 2026-11-28, tests/gpu/probe_graph_callbacks.cu), and only
+ * there: cudaGraphAddChildGraphNode copies the child into an embedded
+ * graph (a clone, no exec); instantiation clones that embedded graph again
+ * and the parent's nodes, the child node included (clones of the exec);
+ * then it flattens the child's kernels into the exec under ids of their
+ * own, for which CUPTI raises no callback, and the kernel records of a
+ * launch carry those ids. So such a record names a node no event names.
+ * The rule: for a kernel record of a launch of exec E whose node id no
+ * captured, node, clone or memory node event names, the candidates are
+ * E's nodes at that launch (its clones) whose source is known (the clone
+ * chain, clone -> original -> ..., ends at a node event or a captured
+ * call: the source travels down the chain), that run a kernel, and whose
+ * own id no kernel record of the process carries. The record takes a
+ * candidate only when, in its launch, it is the one unnamed record with
+ * its kernel's name and that candidate the one candidate that may run a
+ * kernel of that name (a candidate whose kernel the trace does not name,
+ * a captured library call's, may run any: it blocks, never resolves).
+ * Grid and block are not compared: node events do not carry them. Each
+ * candidate is thus taken at most once per launch; anything else stays
+ * unknown (counted in the summary, touching every live tensor), as before.
+ * Why it is sound, on what the H200 showed: every node E runs has a
+ * kernel record per launch; a record of one of E's own nodes carries that
+ * clone's id, so a clone no record carries is a node E does not run under
+ * its own id, i.e. one of the copies of an embedded graph's nodes; and the
+ * flattened kernel runs the same function as the embedded copy it was
+ * made from. Where records were lost (CUPTI's dropped count, damaged
+ * records, events the trace discarded), a clone of E's own could go
+ * uncarried for that reason alone, so nothing is resolved then. Assumed,
+ * not seen: a disabled node (cudaGraphNodeSetEnabled) or one inside a
+ * conditional node would also be an uncarried clone; conditional nodes
+ * are not traced, and a disabled node only misleads where it runs the
+ * same kernel as the one child kernel of its name whose source is unknown.
+ * The node id layout (graph id << 32 | index on the H200) is undocumented
+ * and never relied on.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "analysis/model/graph_nodes.h"
+
+#include "analysis/model/api_names.h"
 
 #include "tracepoints/dnntrace_enums.h"
 #include "tracepoints/entry_kinds.h"
@@ -92,6 +130,8 @@ static void on_graph_node(struct dt_process *p, uint64_t call_id, int api, uint6
 	c->tensors_at = p->n_launch_tensors;
 	c->n_tensors = n_tensors;
 	c->mem = 0;
+	c->function_id = function_id;
+	c->copied_from = 0;
 	c->copy = is_copy_node_event(api, function_id);
 	for (uint32_t i = 0; i < n_tensors; i++)
 		*DT_PUSH_SLOT(p->launch_tensors, p->n_launch_tensors,
@@ -119,7 +159,7 @@ static void on_graph_mem_node(struct dt_process *p, const struct dt_event *e)
 	struct dt_node_call *c = DT_PUSH_SLOT(p->node_calls, p->n_node_calls,
 			p->cap_node_calls);
 	*c = (struct dt_node_call){key, e->api, p->n_launch_tensors, 1,
-		e->is_free ? DT_MEM_NODE_FREE : DT_MEM_NODE_ALLOC, false};
+		e->is_free ? DT_MEM_NODE_FREE : DT_MEM_NODE_ALLOC, 0, 0, false};
 	*DT_PUSH_SLOT(p->launch_tensors, p->n_launch_tensors, p->cap_launch_tensors) =
 		e->tensor;
 	dt_u64map_put(&p->node_call_index, key, p->n_node_calls - 1);
@@ -224,7 +264,8 @@ static void use_lifetimes(struct dt_process *p, struct dt_launch_node *node)
 			dt_graph_live_tensor(p, id);
 	}
 	*DT_PUSH_SLOT(p->node_calls, p->n_node_calls, p->cap_node_calls) =
-		(struct dt_node_call){key, api, copy_at, n, 0, copy};
+		(struct dt_node_call){key, api, copy_at, n, 0, c ? c->function_id : 0,
+			c && c->copied_from ? c->copied_from : node->source_call, copy};
 	dt_u64map_put(&p->node_call_index, key, p->n_node_calls - 1);
 	node->source_call = key;
 }
@@ -460,8 +501,8 @@ void dt_graph_on_event(struct dt_process *p, const struct dt_event *e)
 		on_captured_node(p, e->call_id, e->node_id);
 		break;
 	case DT_EVENT_GRAPH_NODE:
-		on_graph_node(p, e->call_id, e->api, e->graph_exec, e->node_id, e->id, e->tensors,
-				e->n_tensors, e->result);
+		on_graph_node(p, e->call_id, e->api, e->graph_exec, e->node_id, e->name_id,
+				e->tensors, e->n_tensors, e->result);
 		break;
 	case DT_EVENT_GRAPH_NODE_CLONE:
 		on_graph_node_clone(p, e->node_id, e->original_node_id, e->graph_exec);
@@ -477,8 +518,9 @@ void dt_graph_on_event(struct dt_process *p, const struct dt_event *e)
 	}
 }
 
-uint64_t dt_process_graph_node_source(const struct dt_process *p, size_t launch_index,
-		uint64_t node_id)
+/* The launch node of node_id at graph launch launch_index, or NULL. */
+static const struct dt_launch_node *launch_node(const struct dt_process *p,
+		size_t launch_index, uint64_t node_id)
 {
 	const struct dt_launch *l = &p->launches[launch_index];
 	const struct dt_launch_node *nodes = p->launch_nodes ? &p->launch_nodes[l->nodes_at] : NULL;
@@ -486,13 +528,179 @@ uint64_t dt_process_graph_node_source(const struct dt_process *p, size_t launch_
 	while (node_id && nodes && lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 		if (nodes[mid].node == node_id)
-			return nodes[mid].source_call;
+			return &nodes[mid];
 		if (nodes[mid].node < node_id)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return 0;
+	return NULL;
+}
+
+uint64_t dt_process_graph_node_source(const struct dt_process *p, size_t launch_index,
+		uint64_t node_id)
+{
+	const struct dt_launch_node *n = launch_node(p, launch_index, node_id);
+	return n ? n->source_call : 0;
+}
+
+uint64_t dt_process_kernel_graph_node(const struct dt_process *p, size_t kernel_index)
+{
+	uint64_t node;
+	if (p->n_kernels_flattened &&
+	    dt_u64map_get(&p->flattened_nodes, kernel_index, &node))
+		return node;
+	return p->kernels[kernel_index].graph_node_id;
+}
+
+/*
+ * The kernel a node runs whose tensors come from source: *kind
+ * SOURCE_NOT_KERNEL (a copy, set or memory node, a captured copy or set:
+ * their GPU work is copy and set records, assumed as CUPTI documents it),
+ * SOURCE_ANY_KERNEL (a kernel the trace does not name: a captured library
+ * call's, a kernel node of unknown function), or SOURCE_NAMED with its
+ * name returned.
+ */
+enum source_kind { SOURCE_NOT_KERNEL, SOURCE_ANY_KERNEL, SOURCE_NAMED };
+
+static const char *source_kernel(const struct dt_process *p, uint64_t source,
+		enum source_kind *kind)
+{
+	const struct dt_node_call *c = node_call_of(p, source);
+	uint64_t index, name;
+	if (c && c->copied_from) /* a copy for graph memory runs what it copies */
+		source = c->copied_from, c = node_call_of(p, source);
+	*kind = SOURCE_ANY_KERNEL;
+	if (c && (c->mem || c->copy)) {
+		*kind = SOURCE_NOT_KERNEL;
+		return NULL;
+	}
+	const char *named = NULL;
+	if (c && c->function_id && dt_u64map_get(&p->function_names, c->function_id, &name))
+		named = (const char *)(uintptr_t)name;
+	else if (!c && dt_u64map_get(&p->launch_index, source, &index))
+		named = p->launches[index].name;
+	else if (!c && !dt_u64map_get(&p->lib_call_index, source, &index))
+		*kind = SOURCE_NOT_KERNEL;
+	if (named && *named)
+		*kind = SOURCE_NAMED;
+	return *kind == SOURCE_NAMED ? named : NULL;
+}
+
+/* A kernel record of a graph launch whose node no event names. */
+struct unnamed_record {
+	size_t launch, kernel;
+};
+
+static int compare_unnamed(const void *a, const void *b)
+{
+	const struct unnamed_record *x = a, *y = b;
+	if (x->launch != y->launch)
+		return x->launch < y->launch ? -1 : 1;
+	return x->kernel < y->kernel ? -1 : x->kernel > y->kernel;
+}
+
+/* The graph launch (index into launches) kernel record k belongs to. */
+static bool graph_launch_of(const struct dt_process *p, const struct dt_gpu_kernel *k,
+		size_t *launch)
+{
+	uint64_t call, index;
+	if (!k->graph_node_id || !dt_u64map_get(&p->call_of_correlation, k->correlation_id, &call) ||
+	    !dt_u64map_get(&p->launch_index, call, &index) ||
+	    !dt_api_is_graph_launch(p->launches[index].api) || !p->launches[index].n_nodes)
+		return false;
+	*launch = index;
+	return true;
+}
+
+/* A kernel name's key in the maps below (FNV-1a; never the map's empty
+ * key). Names that share a key only ever make more doubt: a resolution
+ * compares the names themselves. */
+static uint64_t name_key(const char *name)
+{
+	uint64_t h = 14695981039346656037ULL;
+	for (const unsigned char *c = (const unsigned char *)name; *c; c++)
+		h = (h ^ *c) * 1099511628211ULL;
+	return h == DT_MAP_EMPTY ? h - 1 : h;
+}
+
+/* key -> value, or 0 once a second value came for key (values nonzero) */
+static void put_once(struct dt_u64map *map, uint64_t key, uint64_t value)
+{
+	uint64_t was;
+	dt_u64map_put(map, key, dt_u64map_get(map, key, &was) ? 0 : value);
+}
+
+/*
+ * The unnamed records of one launch, rec[0..n): each resolved to the one
+ * candidate that can be its node, if there is one (the rule: the top of
+ * this file). A candidate that may run any kernel leaves every record of
+ * the launch unknown. Linear in the launch's nodes and records.
+ */
+static void resolve_launch(struct dt_process *p, const struct dt_u64map *carried,
+		const struct unnamed_record *rec, size_t n)
+{
+	const struct dt_launch *l = &p->launches[rec[0].launch];
+	const struct dt_launch_node *nodes = &p->launch_nodes[l->nodes_at];
+	struct dt_u64map records = {0}, candidates = {0};
+	bool any_kernel = false;
+	for (uint32_t i = 0; i < l->n_nodes && !any_kernel; i++) {
+		uint64_t unused;
+		enum source_kind kind;
+		if (!nodes[i].source_call || dt_u64map_get(carried, nodes[i].node, &unused))
+			continue;
+		const char *runs = source_kernel(p, nodes[i].source_call, &kind);
+		any_kernel = kind == SOURCE_ANY_KERNEL;
+		if (kind == SOURCE_NAMED)
+			put_once(&candidates, name_key(runs), nodes[i].node);
+	}
+	for (size_t r = 0; r < n && !any_kernel; r++)
+		if (*p->kernels[rec[r].kernel].name)
+			put_once(&records, name_key(p->kernels[rec[r].kernel].name), rec[r].kernel + 1);
+	for (size_t r = 0; r < n && !any_kernel; r++) {
+		const char *name = p->kernels[rec[r].kernel].name;
+		uint64_t key = name_key(name), only_record, node;
+		if (!*name || !dt_u64map_get(&records, key, &only_record) ||
+		    only_record != rec[r].kernel + 1 ||
+		    !dt_u64map_get(&candidates, key, &node) || !node)
+			continue;
+		enum source_kind kind;
+		const char *runs = source_kernel(p, launch_node(p, rec[r].launch, node)->source_call,
+				&kind);
+		if (kind == SOURCE_NAMED && strcmp(runs, name) == 0) {
+			dt_u64map_put(&p->flattened_nodes, rec[r].kernel, node);
+			p->n_kernels_flattened++;
+		}
+	}
+	dt_u64map_free(&records);
+	dt_u64map_free(&candidates);
+}
+
+void dt_graph_resolve_flattened(struct dt_process *p, bool records_lost)
+{
+	if (records_lost || p->records_dropped || p->n_damaged_kernel_correlations ||
+	    !p->n_launch_nodes)
+		return;
+	struct dt_u64map carried = {0};
+	struct unnamed_record *unnamed = NULL;
+	size_t n = 0, cap = 0, launch;
+	uint64_t unused;
+	for (size_t i = 0; i < p->n_kernels; i++) {
+		const struct dt_gpu_kernel *k = &p->kernels[i];
+		if (k->graph_node_id)
+			dt_u64map_put(&carried, k->graph_node_id, 1);
+		if (graph_launch_of(p, k, &launch) && !launch_node(p, launch, k->graph_node_id) &&
+		    !dt_u64map_get(&p->node_source, k->graph_node_id, &unused))
+			*DT_PUSH_SLOT(unnamed, n, cap) = (struct unnamed_record){launch, i};
+	}
+	dt_sort(unnamed, n, sizeof(*unnamed), compare_unnamed);
+	for (size_t from = 0, to; from < n; from = to) {
+		for (to = from + 1; to < n && unnamed[to].launch == unnamed[from].launch; to++)
+			;
+		resolve_launch(p, &carried, &unnamed[from], to - from);
+	}
+	free(unnamed);
+	dt_u64map_free(&carried);
 }
 
 void dt_process_free_graphs(struct dt_process *p)
@@ -506,6 +714,7 @@ void dt_process_free_graphs(struct dt_process *p)
 	free(p->execs);
 	dt_u64map_free(&p->exec_index);
 	free(p->launch_nodes);
+	dt_u64map_free(&p->flattened_nodes);
 	free(p->graph_allocs);
 	dt_u64map_free(&p->graph_alloc_index);
 	free(p->graph_ends);

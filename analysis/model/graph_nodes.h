@@ -27,6 +27,17 @@ void dt_graph_on_launch(struct dt_process *p, uint64_t ts, uint64_t start_ns,
  * node node_id, takes; 0: unknown. */
 uint64_t dt_process_graph_node_source(const struct dt_process *p, size_t launch_index,
 		uint64_t node_id);
+/*
+ * Once every event is in: each kernel record of a graph launch that
+ * carries a node id no event names (a kernel of a child graph, flattened
+ * into the exec under an id of its own) is given the exec's node it ran
+ * as, where exactly one can be (graph_nodes.c, top comment); never when
+ * records_lost (events were discarded) or the process lost or damaged GPU
+ * records. dt_process_kernel_graph_node: the node kernel kernel_index ran
+ * as: that one, else the id its record carries.
+ */
+void dt_graph_resolve_flattened(struct dt_process *p, bool records_lost);
+uint64_t dt_process_kernel_graph_node(const struct dt_process *p, size_t kernel_index);
 void dt_process_free_graphs(struct dt_process *p);
 
 /*

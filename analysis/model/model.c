@@ -547,8 +547,11 @@ const char *dt_model_kernel_name(const struct dt_model *m, int64_t vpid,
 void dt_model_finish(struct dt_model *m)
 {
 	dt_model_resolve_function_names(m);
-	for (size_t i = 0; i < m->n_processes; i++)
+	for (size_t i = 0; i < m->n_processes; i++) {
+		dt_graph_resolve_flattened(&m->processes[i],
+				m->discarded_events || m->discarded_unknown);
 		dt_graph_finish(&m->processes[i]);
+	}
 }
 
 /* A name event that never came (a lossy channel dropped it) leaves the

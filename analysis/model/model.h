@@ -144,6 +144,10 @@ struct dt_node_call {
 	uint32_t n_tensors;
 	uint8_t mem;               /* format 5: DT_MEM_NODE_ALLOC / _FREE (its one
 	                            * tensor the graph allocation), else 0 */
+	uint64_t function_id;      /* a kernel node's function (0: unknown) */
+	uint64_t copied_from;      /* a copy made for graph memory: the source
+	                            * it copies (a node call or a launch), whose
+	                            * kernel it runs; 0: none */
 	bool copy;                 /* a copy or set node's: tensors[0] is written */
 };
 
@@ -347,6 +351,10 @@ struct dt_process {
 	struct dt_u64map exec_index;        /* exec handle -> index in execs */
 	struct dt_launch_node *launch_nodes;/* graph launches' snapshots */
 	size_t n_launch_nodes, cap_launch_nodes;
+	struct dt_u64map flattened_nodes;   /* index in kernels -> the exec node a
+	                                     * kernel of a child graph ran as
+	                                     * (graph_nodes.c) */
+	size_t n_kernels_flattened;
 	/* graph memory nodes (format 5, graph_nodes.c) */
 	struct dt_graph_alloc *graph_allocs;
 	size_t n_graph_allocs, cap_graph_allocs;

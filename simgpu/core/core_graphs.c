@@ -97,11 +97,16 @@ struct exec_node {
 /*
  * An executable graph: its own copies of the graph's nodes (each with an
  * id of its own, as CUPTI's records name them), in a topological order.
- * Assumed from CUPTI's documentation and NVIDIA's own samples, not seen on
- * a GPU: instantiation clones every node (CUPTI_CBID_RESOURCE_GRAPHNODE_CLONED,
- * original node -> exec node) and the kernel records of a launch carry the
- * exec's id (cuptiGetGraphExecId) as graphId and the exec node's id
- * (cuptiGetGraphNodeId of the clone) as graphNodeId, not the original's.
+ * Seen on an H200 (CUDA 13.0, CUPTI 13.0.1, tests/gpu/probe_graph_callbacks.cu):
+ * instantiation clones every node of the graph, in creation order
+ * (CUPTI_CBID_RESOURCE_GRAPHNODE_CLONED, original node -> exec node), and
+ * the kernel records of a launch carry the exec's id as graphId and the
+ * clone's id as graphNodeId. A child graph node is cloned too (after the
+ * nodes of its embedded graph, which is cloned into a graph of its own,
+ * each node reported), but never runs: its graph's nodes are flattened
+ * into the exec under ids of their own, for which CUPTI raises no callback
+ * at all, and those ids are what the records of their work carry. A child
+ * inside a child is the same, one level down.
  */
 struct CUgraphExec_st {
 	uint32_t magic;
@@ -109,7 +114,12 @@ struct CUgraphExec_st {
 	uint32_t graph_id;    /* the graph it was instantiated from */
 	int auto_free;        /* CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH */
 	size_t n;
-	struct CUgraphNode_st **nodes; /* a topological order of the graph's nodes */
+	struct CUgraphNode_st **nodes; /* a topological order of the graph's nodes,
+					* child graphs flattened: what runs */
+	/* The exec's clones of the graph's child graph nodes, each owning its
+	 * clone of the embedded graph: named by CUPTI callbacks, never run. */
+	size_t n_children;
+	struct CUgraphNode_st **children;
 	struct CUgraphExec_st *next;
 };
 
@@ -225,6 +235,8 @@ static int dup_op_reported(struct node_op *dst, const struct node_op *src,
 		return copy_params(&dst->u.launch, src->u.launch.params);
 	if (src->kind == NODE_CHILD) {
 		dst->u.child = clone_graph_locked(src->u.child, reports);
+		if (dst->u.child)
+			dst->u.child->embedded = 1; /* the node owns it */
 		return dst->u.child ? 0 : -1;
 	}
 	return 0;
@@ -286,6 +298,8 @@ struct clone_list {
 	struct simgpu_graph_clone *r;
 	size_t n, cap;
 	int on;
+	const void *exec; /* an instantiation's exec: every clone it makes is its */
+	const void *graph; /* and the graph it instantiates */
 };
 
 static void clone_list_init(struct clone_list *l)
@@ -313,21 +327,23 @@ static void report_clone(struct clone_list *l, const struct CUgraphNode_st *node
 		.node = (void *)node,
 		.original_node = (void *)node->origin,
 		.node_type = node_type_of(node->op.kind),
-		.graph_exec = (void *)exec,
+		.graph_exec = (void *)(exec ? exec : l->exec),
 		.mark = SIMGPU_CLONE_NODE,
 	};
 }
 
 /* Called without sim_lock: the callback may ask for ids. An
  * instantiation's clones (graph_exec set) come between its exec's
- * create-starting and created marks, as CUPTI raises them on a GPU. */
+ * create-starting and created marks, which name the graph instantiated
+ * (as the H200's GRAPHEXEC callbacks did; the CUPTI side says where they
+ * come). */
 static void deliver_clones(struct clone_list *l)
 {
 	simgpu_graph_clone_fn fn = atomic_load(&clone_callback);
 	struct simgpu_graph_clone mark = { 0 };
-	if (fn && l->n && l->r[0].graph_exec) {
-		mark = (struct simgpu_graph_clone){ .graph = l->r[0].graph,
-			.original_graph = l->r[0].original_graph, .graph_exec = l->r[0].graph_exec };
+	if (fn && l->n && l->exec) {
+		mark = (struct simgpu_graph_clone){ .graph = (void *)l->graph,
+			.graph_exec = (void *)l->exec };
 		mark.mark = SIMGPU_CLONE_EXEC_STARTING;
 		fn(&mark);
 	}
@@ -773,73 +789,137 @@ static void free_exec(struct CUgraphExec_st *e)
 		if (e->nodes[i])
 			free_node(e->nodes[i]);
 	free(e->nodes);
+	for (size_t i = 0; i < e->n_children; i++)
+		free_node(e->children[i]);
+	free(e->children);
 	free(e);
 }
 
-/*
- * Appends to e copies of g's nodes in a topological order, a child graph
- * node's graph in its place, flattened (assumed: a real driver runs an
- * embedded graph where its node is; the order within it is its own), each
- * copy reported as a clone. Caller holds sim_lock; -1 when out of memory.
- */
-static int flatten_into(struct CUgraphExec_st *e, size_t *cap, const struct CUgraph_st *g,
-			int in_child, struct clone_list *reports)
+/* Appends node to e's nodes (what runs). Caller holds sim_lock; -1 when
+ * out of memory (node not taken). */
+static int push_exec_node(struct CUgraphExec_st *e, size_t *cap, struct CUgraphNode_st *node)
 {
-	size_t *order = calloc(g->n ? g->n : 1, sizeof(*order));
-	if (!order || topological_order(g, order) != 0) {
-		free(order);
-		return -1;
-	}
-	for (size_t i = 0; i < g->n; i++) {
-		const struct CUgraphNode_st *from = g->nodes[order[i]];
-		if (from->op.kind == NODE_CHILD) {
-			if (flatten_into(e, cap, from->op.u.child, 1, reports) != 0) {
-				free(order);
-				return -1;
-			}
-			continue;
-		}
-		if (e->n == *cap) {
-			size_t grown = *cap ? 2 * *cap : 8;
-			struct CUgraphNode_st **nodes = realloc(e->nodes, grown * sizeof(*nodes));
-			if (!nodes) {
-				free(order);
-				return -1;
-			}
-			e->nodes = nodes, *cap = grown;
-		}
-		struct CUgraphNode_st *node = calloc(1, sizeof(*node));
-		if (!node || dup_op(&node->op, &from->op) != 0) {
-			free(node);
-			free(order);
+	if (e->n == *cap) {
+		size_t grown = *cap ? 2 * *cap : 8;
+		struct CUgraphNode_st **nodes = realloc(e->nodes, grown * sizeof(*nodes));
+		if (!nodes)
 			return -1;
-		}
-		node->magic = SIM_NODE_MAGIC;
-		node->id = ++last_node_id;
-		node->origin = from;
-		node->origin_id = from->id;
-		/* a node of an embedded graph pairs with nothing in an update */
-		node->origin_index = in_child ? SIZE_MAX : order[i];
-		e->nodes[e->n++] = node;
-		report_clone(reports, node, e, g, e);
+		e->nodes = nodes, *cap = grown;
 	}
-	free(order);
+	e->nodes[e->n++] = node;
 	return 0;
 }
 
-/* The exec's copy of g (see flatten_into). Caller holds sim_lock. */
+/* A copy of from (its parameters, or its child graph, copies of their
+ * own), with a new id; origin_index as given. Caller holds sim_lock;
+ * reports (may be NULL) gets a child graph's copied nodes. */
+static struct CUgraphNode_st *copy_node(const struct CUgraphNode_st *from, size_t origin_index,
+					struct clone_list *reports)
+{
+	struct CUgraphNode_st *node = calloc(1, sizeof(*node));
+	if (!node || dup_op_reported(&node->op, &from->op, reports) != 0) {
+		free(node);
+		return NULL;
+	}
+	node->magic = SIM_NODE_MAGIC;
+	node->id = ++last_node_id;
+	node->origin = from;
+	node->origin_id = from->id;
+	node->origin_index = origin_index;
+	return node;
+}
+
+/*
+ * Appends to e's nodes the nodes of g, an embedded graph (the exec's own
+ * clone of it), in a topological order, a child graph node's graph in its
+ * place, each a copy with a fresh id and no report (as on the H200: CUPTI
+ * names no such node; its records carry the id). Caller holds sim_lock; -1
+ * when out of memory.
+ */
+static int flatten_embedded(struct CUgraphExec_st *e, size_t *cap, const struct CUgraph_st *g)
+{
+	size_t *order = calloc(g->n ? g->n : 1, sizeof(*order));
+	int status = order && topological_order(g, order) == 0 ? 0 : -1;
+	for (size_t i = 0; status == 0 && i < g->n; i++) {
+		const struct CUgraphNode_st *from = g->nodes[order[i]];
+		if (from->op.kind == NODE_CHILD) {
+			status = flatten_embedded(e, cap, from->op.u.child);
+			continue;
+		}
+		/* a node of an embedded graph pairs with nothing in an update */
+		struct CUgraphNode_st *node = copy_node(from, SIZE_MAX, NULL);
+		if (!node || push_exec_node(e, cap, node) != 0) {
+			if (node)
+				free_node(node);
+			status = -1;
+		}
+	}
+	free(order);
+	return status;
+}
+
+/*
+ * e's copy of g, as the H200 made it (see struct CUgraphExec_st): first
+ * every node of g cloned, in creation order, each reported (a child graph
+ * node after its embedded graph's clone, whose nodes are reported first);
+ * then, in a topological order, the clones run, a child graph node's
+ * embedded clone flattened in its place (flatten_embedded). Caller holds
+ * sim_lock; -1 when out of memory.
+ */
+static int clone_into_exec(struct CUgraphExec_st *e, const struct CUgraph_st *g,
+			   struct clone_list *reports)
+{
+	size_t n = g->n ? g->n : 1, cap = 0, n_children = 0;
+	struct CUgraphNode_st **clones = calloc(n, sizeof(*clones));
+	size_t *order = calloc(n, sizeof(*order));
+	int status = clones && order && topological_order(g, order) == 0 ? 0 : -1;
+	for (size_t i = 0; status == 0 && i < g->n; i++) {
+		if (!(clones[i] = copy_node(g->nodes[i], i, reports))) {
+			status = -1;
+			break;
+		}
+		report_clone(reports, clones[i], e, g, e);
+		n_children += clones[i]->op.kind == NODE_CHILD;
+	}
+	if (status == 0 && n_children &&
+	    !(e->children = calloc(n_children, sizeof(*e->children))))
+		status = -1;
+	/* each clone taken by e (free_exec frees it) is NULL here */
+	for (size_t i = 0; status == 0 && i < g->n; i++) {
+		struct CUgraphNode_st *node = clones[order[i]];
+		if (node->op.kind == NODE_CHILD) {
+			e->children[e->n_children++] = node;
+			clones[order[i]] = NULL;
+			status = flatten_embedded(e, &cap, node->op.u.child);
+		} else if (push_exec_node(e, &cap, node) == 0) {
+			clones[order[i]] = NULL;
+		} else {
+			status = -1;
+		}
+	}
+	for (size_t i = 0; clones && i < g->n; i++)
+		if (clones[i])
+			free_node(clones[i]);
+	free(clones);
+	free(order);
+	return status;
+}
+
+/* The exec's copy of g (see clone_into_exec). Caller holds sim_lock. */
 static struct CUgraphExec_st *new_exec(const struct CUgraph_st *g, struct clone_list *reports)
 {
 	struct CUgraphExec_st *e = calloc(1, sizeof(*e));
-	size_t cap = 0;
 	if (!e)
 		return NULL;
-	if (flatten_into(e, &cap, g, 0, reports) != 0) {
+	/* numbered before the clones of embedded graphs, as on the H200 */
+	e->id = ++last_graph_id;
+	reports->exec = e;
+	reports->graph = g;
+	if (clone_into_exec(e, g, reports) != 0) {
 		free_exec(e);
 		return NULL;
 	}
 	e->magic = SIM_EXEC_MAGIC;
-	e->id = ++last_graph_id;
 	e->graph_id = g->id;
 	return e;
 }
@@ -1659,12 +1739,14 @@ int simgpu_internal_graph_object_id(int what, const void *handle, uint64_t *id)
 		struct CUgraph_st *g = handle ? graph_of_node(handle, &i) : NULL;
 		if (g)
 			*id = g->nodes[i]->id, found = 1;
-		for (struct CUgraphExec_st *e = live_execs; !found && handle && e; e = e->next)
-			for (size_t k = 0; k < e->n; k++)
-				if (e->nodes[k] == handle) {
+		for (struct CUgraphExec_st *e = live_execs; !found && handle && e; e = e->next) {
+			for (size_t k = 0; !found && k < e->n; k++)
+				if (e->nodes[k] == handle)
 					*id = e->nodes[k]->id, found = 1;
-					break;
-				}
+			for (size_t k = 0; !found && k < e->n_children; k++)
+				if (e->children[k] == handle)
+					*id = e->children[k]->id, found = 1;
+		}
 	}
 	pthread_mutex_unlock(&sim_lock);
 	return found ? 0 : -1;

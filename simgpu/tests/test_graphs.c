@@ -760,6 +760,7 @@ static void check_capture_copies(void)
 static struct {
 	uint64_t original, node;
 	CUgraphExec exec;
+	CUgraphNodeType type;
 } clones[16];
 static int n_clones;
 /* GRAPHEXEC_CREATE_STARTING and CREATED, where enabled: how many, the
@@ -789,7 +790,8 @@ static void CUPTIAPI on_callback(void *userdata, CUpti_CallbackDomain domain,
 	CHECK(n_clones < 16);
 	CHECK(cuptiGetGraphNodeId(g->originalNode, &clones[n_clones].original) == CUPTI_SUCCESS);
 	CHECK(cuptiGetGraphNodeId(g->node, &clones[n_clones].node) == CUPTI_SUCCESS);
-	CHECK_EQ_U64(g->nodeType, CU_GRAPH_NODE_TYPE_KERNEL);
+	CHECK(g->nodeType == CU_GRAPH_NODE_TYPE_KERNEL || g->nodeType == CU_GRAPH_NODE_TYPE_GRAPH);
+	clones[n_clones].type = g->nodeType;
 	clones[n_clones++].exec = g->graphExec;
 }
 
@@ -1014,11 +1016,59 @@ static void check_params_and_updates(void)
 	CHECK_CUDA(cudaStreamDestroy(s));
 }
 
+/* Clone i of the last call: original -> node ids, its node type, no exec
+ * named (an instantiation's clones name none, as on the H200). */
+static void check_clone(int i, uint64_t original, CUgraphNodeType type)
+{
+	CHECK(i < n_clones);
+	CHECK_EQ_U64(clones[i].original, original);
+	CHECK_EQ_U64(clones[i].type, type);
+	CHECK(clones[i].exec == NULL);
+}
+
+/* Whether id is the node of a clone reported since clone index from. */
+static int cloned_since(int from, uint64_t id)
+{
+	for (int i = from; i < n_clones; i++)
+		if (clones[i].node == id)
+			return 1;
+	return 0;
+}
+
+static uint64_t id_of(cudaGraphNode_t node)
+{
+	uint64_t id = 0;
+	CHECK(cuptiGetGraphNodeId(node, &id) == CUPTI_SUCCESS);
+	return id;
+}
+
+/* One launch of exec: the graph node ids of its kernel records, whose
+ * names must be names[0..n). */
+static void launch_ids(cudaGraphExec_t exec, cudaStream_t s, const char *const *names,
+		       int n, uint64_t *ids)
+{
+	int first;
+	flush(&first);
+	CHECK_CUDA(cudaGraphLaunch(exec, s));
+	flush(&first);
+	CHECK_EQ_U64(count_from(first, CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL), n);
+	for (int i = 0; i < n; i++) {
+		const union any_record *k = nth(first, CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, i);
+		CHECK(strcmp(k->kernel.name, names[i]) == 0);
+		ids[i] = k->kernel.graphNodeId;
+	}
+}
+
 /*
  * A child graph node owns a copy of its graph (its nodes reported as
- * clones, the copy not destroyable on its own); an exec runs the embedded
- * graph where its node is, each of its kernels with an id of its own, and
- * refuses an update of a graph with child nodes.
+ * clones, the copy not destroyable on its own). An exec numbers them as an
+ * H200 did (tests/gpu/probe_graph_callbacks.cu; simgpu/README.md "CUDA
+ * graphs"): instantiation clones the graph's nodes
+ * in creation order, a child node after its embedded graph's clone (whose
+ * nodes are reported first), and runs the embedded graph where its node
+ * is, flattened: each of its kernels under an id no callback names, the
+ * same at every launch of that exec, another in another exec. An update
+ * of a graph with child nodes is refused.
  */
 static void check_child_graph(void)
 {
@@ -1031,17 +1081,16 @@ static void check_child_graph(void)
 	cudaGraph_t child, parent;
 	CHECK_CUDA(cudaGraphCreate(&child, 0));
 	cudaGraphNode_t b = add(child, &kernel_b, 2, NULL, 0);
-	add(child, &kernel_c, 3, &b, 1);
+	cudaGraphNode_t c = add(child, &kernel_c, 3, &b, 1);
 	CHECK_CUDA(cudaGraphCreate(&parent, 0));
 	cudaGraphNode_t a = add(parent, &kernel_a, 1, NULL, 0), child_node;
 	n_clones = 0;
 	CHECK_CUDA(cudaGraphAddChildGraphNode(&child_node, parent, &a, 1, child));
 	CHECK_EQ_U64(n_clones, 2);
-	uint64_t b_id;
-	CHECK(cuptiGetGraphNodeId(b, &b_id) == CUPTI_SUCCESS);
-	CHECK_EQ_U64(clones[0].original, b_id);
-	CHECK(clones[0].exec == NULL);
-	add(parent, &kernel_d, 4, &child_node, 1);
+	check_clone(0, id_of(b), CU_GRAPH_NODE_TYPE_KERNEL);
+	check_clone(1, id_of(c), CU_GRAPH_NODE_TYPE_KERNEL);
+	const uint64_t embedded_b = clones[0].node, embedded_c = clones[1].node;
+	cudaGraphNode_t d = add(parent, &kernel_d, 4, &child_node, 1);
 	enum cudaGraphNodeType type;
 	CHECK_CUDA(cudaGraphNodeGetType(child_node, &type));
 	CHECK_EQ_U64(type, cudaGraphNodeTypeGraph);
@@ -1054,25 +1103,109 @@ static void check_child_graph(void)
 	CHECK(cudaGraphDestroy(embedded) == cudaErrorInvalidValue);
 	CHECK_CUDA(cudaGraphDestroy(child)); /* the node has its own copy */
 
+	/* a, then the embedded graph's b and c, then the child node, then d */
 	n_clones = 0;
 	cudaGraphExec_t exec;
 	CHECK_CUDA(cudaGraphInstantiate(&exec, parent, 0));
-	CHECK_EQ_U64(n_clones, 4); /* a, the embedded b and c, d */
-	int first;
-	flush(&first);
-	CHECK_CUDA(cudaGraphLaunch(exec, s));
-	flush(&first);
+	CHECK_EQ_U64(n_clones, 5);
+	check_clone(0, id_of(a), CU_GRAPH_NODE_TYPE_KERNEL);
+	check_clone(1, embedded_b, CU_GRAPH_NODE_TYPE_KERNEL);
+	check_clone(2, embedded_c, CU_GRAPH_NODE_TYPE_KERNEL);
+	check_clone(3, id_of(child_node), CU_GRAPH_NODE_TYPE_GRAPH);
+	check_clone(4, id_of(d), CU_GRAPH_NODE_TYPE_KERNEL);
 	static const char *const names[] = {"kernel_a", "kernel_b", "kernel_c", "kernel_d"};
-	CHECK_EQ_U64(count_from(first, CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL), 4);
-	for (int i = 0; i < 4; i++) {
-		const union any_record *k = nth(first, CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, i);
-		CHECK(strcmp(k->kernel.name, names[i]) == 0);
-		CHECK_EQ_U64(k->kernel.graphNodeId, clones[i].node);
+	uint64_t ids[4], again[4];
+	launch_ids(exec, s, names, 4, ids);
+	CHECK_EQ_U64(ids[0], clones[0].node); /* the parent's own: the clone's id */
+	CHECK_EQ_U64(ids[3], clones[4].node);
+	/* the child's: fresh ids, no clone event names them */
+	CHECK(ids[1] && ids[2] && ids[1] != ids[2]);
+	for (int i = 1; i < 3; i++) {
+		CHECK(!cloned_since(0, ids[i]));
+		CHECK(ids[i] != embedded_b && ids[i] != embedded_c);
+		CHECK(ids[i] != id_of(a) && ids[i] != id_of(d) && ids[i] != id_of(child_node));
 	}
+	launch_ids(exec, s, names, 4, again);
+	for (int i = 0; i < 4; i++)
+		CHECK_EQ_U64(again[i], ids[i]);
+	/* another exec of the same graph: clones and flattened ids of its own */
+	int before = n_clones;
+	cudaGraphExec_t second;
+	CHECK_CUDA(cudaGraphInstantiate(&second, parent, 0));
+	CHECK_EQ_U64(n_clones - before, 5);
+	launch_ids(second, s, names, 4, again);
+	for (int i = 0; i < 4; i++) {
+		CHECK(again[i] != ids[i]);
+		int flattened = i == 1 || i == 2;
+		CHECK(cloned_since(before, again[i]) == !flattened);
+	}
+	CHECK_CUDA(cudaGraphExecDestroy(second));
+
 	cudaGraphExecUpdateResultInfo info;
 	CHECK(cudaGraphExecUpdate(exec, parent, &info) == cudaErrorGraphExecUpdateFailure);
 	CHECK_EQ_U64(info.result, cudaGraphExecUpdateErrorNotSupported);
 	CHECK(info.errorNode == child_node);
+	CHECK(cuptiUnsubscribe(subscriber) == CUPTI_SUCCESS);
+	CHECK_CUDA(cudaGraphExecDestroy(exec));
+	CHECK_CUDA(cudaGraphDestroy(parent));
+	CHECK_CUDA(cudaStreamDestroy(s));
+}
+
+/*
+ * A child inside a child, the same rule one level down: inner {c} is a
+ * child of middle {b, inner}, middle a child of parent {middle -> d}.
+ * Adding middle to parent clones middle's nodes, inner's copy first; the
+ * instantiation clones those again, then the child nodes, then d; b and c
+ * run flattened, under ids no callback names.
+ */
+static void check_nested_child_graph(void)
+{
+	CUpti_SubscriberHandle subscriber;
+	CHECK(cuptiSubscribe(&subscriber, on_callback, NULL) == CUPTI_SUCCESS);
+	CHECK(cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RESOURCE,
+				  CUPTI_CBID_RESOURCE_GRAPHNODE_CLONED) == CUPTI_SUCCESS);
+	cudaStream_t s;
+	CHECK_CUDA(cudaStreamCreate(&s));
+	cudaGraph_t inner, middle, parent;
+	CHECK_CUDA(cudaGraphCreate(&inner, 0));
+	cudaGraphNode_t c = add(inner, &kernel_c, 3, NULL, 0);
+	CHECK_CUDA(cudaGraphCreate(&middle, 0));
+	cudaGraphNode_t b = add(middle, &kernel_b, 2, NULL, 0), inner_node, middle_node;
+	n_clones = 0;
+	CHECK_CUDA(cudaGraphAddChildGraphNode(&inner_node, middle, NULL, 0, inner));
+	CHECK_EQ_U64(n_clones, 1);
+	check_clone(0, id_of(c), CU_GRAPH_NODE_TYPE_KERNEL);
+	const uint64_t c1 = clones[0].node;
+	CHECK_CUDA(cudaGraphCreate(&parent, 0));
+	n_clones = 0;
+	CHECK_CUDA(cudaGraphAddChildGraphNode(&middle_node, parent, NULL, 0, middle));
+	CHECK_EQ_U64(n_clones, 3);
+	check_clone(0, id_of(b), CU_GRAPH_NODE_TYPE_KERNEL);
+	check_clone(1, c1, CU_GRAPH_NODE_TYPE_KERNEL);
+	check_clone(2, id_of(inner_node), CU_GRAPH_NODE_TYPE_GRAPH);
+	const uint64_t b2 = clones[0].node, c2 = clones[1].node, inner2 = clones[2].node;
+	cudaGraphNode_t d = add(parent, &kernel_d, 4, &middle_node, 1);
+	const uint64_t b0 = id_of(b), c0 = id_of(c);
+	CHECK_CUDA(cudaGraphDestroy(inner));
+	CHECK_CUDA(cudaGraphDestroy(middle));
+
+	n_clones = 0;
+	cudaGraphExec_t exec;
+	CHECK_CUDA(cudaGraphInstantiate(&exec, parent, 0));
+	CHECK_EQ_U64(n_clones, 5);
+	check_clone(0, b2, CU_GRAPH_NODE_TYPE_KERNEL);
+	check_clone(1, c2, CU_GRAPH_NODE_TYPE_KERNEL);
+	check_clone(2, inner2, CU_GRAPH_NODE_TYPE_GRAPH);
+	check_clone(3, id_of(middle_node), CU_GRAPH_NODE_TYPE_GRAPH);
+	check_clone(4, id_of(d), CU_GRAPH_NODE_TYPE_KERNEL);
+	static const char *const names[] = {"kernel_b", "kernel_c", "kernel_d"};
+	uint64_t ids[3];
+	launch_ids(exec, s, names, 3, ids);
+	CHECK_EQ_U64(ids[2], clones[4].node);
+	CHECK(ids[0] && ids[1] && ids[0] != ids[1]);
+	for (int i = 0; i < 2; i++)
+		CHECK(!cloned_since(0, ids[i]) && ids[i] != b2 && ids[i] != c2 && ids[i] != c1 &&
+		      ids[i] != b0 && ids[i] != c0);
 	CHECK(cuptiUnsubscribe(subscriber) == CUPTI_SUCCESS);
 	CHECK_CUDA(cudaGraphExecDestroy(exec));
 	CHECK_CUDA(cudaGraphDestroy(parent));
@@ -1111,6 +1244,7 @@ int main(void)
 	check_capture_copies();
 	check_params_and_updates();
 	check_child_graph();
+	check_nested_child_graph();
 	printf("simgpu graphs: ok\n");
 	return 0;
 }

@@ -5,7 +5,7 @@
 
 WORKLOADS_NAMES := mlp_train stress_threads failed_alloc g10_replay graph_steps nvtx_steps \
 	torch_async_alloc mem_categories energy_kernels overhead_ops crash_modes event_flood device_reset \
-	host_copies host_register
+	host_copies host_register child_graphs
 WORKLOADS := $(addprefix $(BUILD)/workloads/,$(WORKLOADS_NAMES))
 WORKLOADS_COMMON_OBJS := $(BUILD)/workloads/obj/workload.o $(BUILD)/workloads/obj/truth.o
 WORKLOADS_CUDART := $(BUILD)/simgpu/lib/libcudart.so
