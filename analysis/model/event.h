@@ -88,8 +88,7 @@ struct dt_event {
 	uint64_t name_id;
 	const char *domain;          /* NVTX */
 	uint64_t id;                 /* NVTX start/end id; function id, kernel
-	                              * name id of the name events; graph_node:
-	                              * its function id (0: none) */
+	                              * name id of the name events */
 	uint32_t correlation_id;     /* GPU records, external correlation */
 	uint32_t gpu_device, gpu_stream;   /* GPU records; power: device */
 	uint64_t gpu_start, gpu_end;

@@ -21,14 +21,39 @@ work=$TEST_TMP
 # record [--subbuf SIZE] TRACE_DIR CMD...: records the shell command line
 # CMD (run by bash -c, possibly several times: record_scripted) into
 # TRACE_DIR; SIZE: small sub-buffers, so the trace has many packets.
+#
+# READER_TRACE_CACHE (set by test_analysis_reader_decoders.sh, which runs
+# the reader tests once per decoder count): a directory that keeps each
+# recording with the files CMD wrote into the scratch directory (the
+# emitter's pid files), by TRACE_DIR's name and CMD with the scratch
+# directory's path left out. The same recording asked for again (the next
+# decoder count) is a copy of that one: the decoders then read the very
+# same stream files, and no recording is made twice.
 record() {
 	local subbuf=()
 	if [ "$1" = --subbuf ]; then subbuf=(--subbuf "$2"); shift 2; fi
 	local trace=$1
 	shift
+	local cached= file
+	if [ -n "${READER_TRACE_CACHE:-}" ]; then
+		cached="$READER_TRACE_CACHE/$(printf '%s\n' "${subbuf[*]}" "${trace#"$work"}" "${*//"$work"/}" |
+			md5sum | cut -c1-32)"
+		if [ -d "$cached" ]; then
+			cp -a "$cached/trace" "$trace" && cp -a "$cached/files/." "$work/" ||
+				fail "cannot copy the kept recording $cached"
+			return 0
+		fi
+	fi
 	# The emitter may be an ASan build: leak reports are noise there.
 	record_scripted "${subbuf[@]}" "$trace" - - \
-		env ASAN_OPTIONS="$no_leak_asan_options" bash -c "$*"
+		env ASAN_OPTIONS="$no_leak_asan_options" bash -c "$*" || return
+	[ -n "$cached" ] || return 0
+	mkdir -p "$cached.new/files" && cp -a "$trace" "$cached.new/trace" ||
+		fail "cannot keep the recording in $cached"
+	for file in $(grep -o "$work/[A-Za-z0-9_.-]*" <<<"$*" | sort -u); do
+		[ -f "$file" ] && { cp -a "$file" "$cached.new/files/" || fail "cannot keep $file"; }
+	done
+	mv "$cached.new" "$cached" || fail "cannot keep the recording in $cached"
 }
 
 # expect FILE <<< expected content (byte for byte)

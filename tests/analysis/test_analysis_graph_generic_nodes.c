@@ -35,7 +35,7 @@ static void graph_node(struct dt_model *m, uint64_t call_id, int api, uint64_t f
 		uint64_t node, const int64_t *tensors, uint32_t n)
 {
 	event(m, (struct dt_event){.kind = DT_EVENT_GRAPH_NODE, .call_id = call_id, .api = api,
-			.id = function_id, .node_id = node, .tensors = tensors, .n_tensors = n});
+			.name_id = function_id, .node_id = node, .tensors = tensors, .n_tensors = n});
 }
 
 static void feed(struct dt_model *m)

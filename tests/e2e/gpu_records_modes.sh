@@ -18,7 +18,7 @@ record_mode() {
 		untraced "$workload" "$e2e_tmp/$name.truth-untraced" >"$e2e_tmp/$name.untraced.out" \
 			2>"$e2e_tmp/$name.untraced.err" || fail "untraced $name failed: $(tail -n 1 "$e2e_tmp/$name.untraced.err")"
 	fi
-	"$PRIVATE_LTTNG" env "${tracer_env[@]}" "$DNNTRACE" record --simgpu --gpu-records="$mode" \
+	"${record_isolation[@]}" env "${tracer_env[@]}" "$DNNTRACE" record --simgpu --gpu-records="$mode" \
 		-o "$dir/trace" -- "$workload" "$dir/truth" >"$dir/traced.out" 2>"$dir/record.err" ||
 		fail "$name, $mode: record exited $?: $(tail -n 2 "$dir/record.err")"
 	cmp -s "$e2e_tmp/$name.untraced.out" "$dir/traced.out" || fail "$name, $mode: stdout differs when traced"

@@ -34,7 +34,7 @@ fi
 record() {
 	local trace=$1
 	shift
-	"$PRIVATE_LTTNG" env "${tracer_env[@]}" "$DNNTRACE" record --simgpu -o "$trace" -- "$@"
+	"${record_isolation[@]}" env "${tracer_env[@]}" "$DNNTRACE" record --simgpu -o "$trace" -- "$@"
 }
 
 # untraced CMD...: the same program on the simulated GPU, no tracer.

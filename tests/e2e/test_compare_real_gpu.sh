@@ -47,7 +47,7 @@ preload="${asan_runtime:+$asan_runtime }$shim"
 LD_PRELOAD="$preload" untraced "$workload" "$e2e_tmp/truth-untraced" \
 	>"$e2e_tmp/untraced.out" 2>"$e2e_tmp/untraced.err" ||
 	fail "untraced mxnet_net under real_gpu_like.so failed: $(tail -n 1 "$e2e_tmp/untraced.err")"
-"$PRIVATE_LTTNG" env LD_PRELOAD="$preload" "${asan_env[@]}" "$DNNTRACE" record --simgpu \
+"${record_isolation[@]}" env LD_PRELOAD="$preload" "${asan_env[@]}" "$DNNTRACE" record --simgpu \
 	-o "$e2e_tmp/trace" -- "$workload" "$e2e_tmp/truth" >"$e2e_tmp/traced.out" 2>"$e2e_tmp/record.err" ||
 	fail "record exited $?: $(tail -n 2 "$e2e_tmp/record.err")"
 cmp -s "$e2e_tmp/untraced.out" "$e2e_tmp/traced.out" || fail "stdout differs when traced"

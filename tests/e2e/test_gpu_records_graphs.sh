@@ -38,7 +38,7 @@ babeltrace2 "$e2e_tmp/graph_steps.work/trace" 2>/dev/null | grep -qE 'dnntrace_g
 
 # off: no CUPTI at all, no warning, launches stand in for kernels
 mkdir -p "$e2e_tmp/off"
-"$PRIVATE_LTTNG" env "${tracer_env[@]}" "$DNNTRACE" record --simgpu --gpu-records=off \
+"${record_isolation[@]}" env "${tracer_env[@]}" "$DNNTRACE" record --simgpu --gpu-records=off \
 	-o "$e2e_tmp/off/trace" -- "$workload" "$e2e_tmp/off/truth" >"$e2e_tmp/off/traced.out" 2>"$e2e_tmp/off/record.err" ||
 	fail "off: record exited $?"
 cmp -s "$e2e_tmp/graph_steps.untraced.out" "$e2e_tmp/off/traced.out" || fail "off: stdout differs when traced"

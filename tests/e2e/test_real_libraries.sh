@@ -46,7 +46,7 @@ check() {
 	[ "$status" = 0 ] || fail "$name: exited $status preloaded: $(head -n 1 "$out.preloaded.err")"
 	diff -u "$out.plain" "$out.preloaded" >&2 || fail "$name: results differ when preloaded (no session)"
 
-	"$PRIVATE_LTTNG" env "${tracer_env[@]}" LD_LIBRARY_PATH="$libpath" \
+	"${record_isolation[@]}" env "${tracer_env[@]}" LD_LIBRARY_PATH="$libpath" \
 		timeout $((limit + 30)) "$DNNTRACE" record -o "$out.trace" -- \
 		timeout "$limit" "$program" >"$out.traced" 2>"$out.record.err"
 	status=$?

@@ -43,6 +43,22 @@ keep_or_remove_scratch() {
 }
 trap 'keep_or_remove_scratch $?' EXIT
 
+# record_isolation: what goes before `env ... dnntrace record ...` in a test
+# so that the recording never meets the machine's own session daemon.
+# `dnntrace record` starts a session daemon of its own for each recording
+# (scripts/lib/dnntrace-record.sh): under a private LTTNG_HOME, and as root
+# in a private mount namespace when unshare works. A private_lttng.sh around
+# it then only starts and stops a second daemon nobody uses (about 0.7 s a
+# recording, measured 2026-11-28), so it is left out; only where record
+# would fall back to root's shared daemon (unshare refused) does the test
+# still go through private_lttng.sh, which then fails as it always did.
+# shellcheck source=../../scripts/lib/dnntrace-record.sh
+. "$DNNTRACE_ROOT/scripts/lib/dnntrace-record.sh"
+record_isolation=()
+if [ "$(id -u)" = 0 ] && ! dnntrace_private_rundir_possible; then
+	record_isolation=("$PRIVATE_LTTNG")
+fi
+
 # tests/run_tests.sh counts exit 1 as a failure and 77 as a skip; the last
 # line of output is the reason it prints.
 fail() { echo "FAIL: $*" >&2; exit 1; }

@@ -28,7 +28,7 @@ out=$(env "${python_asan_env[@]}" LD_PRELOAD="$tracer_preload" "$python" "$progr
 
 for names in "" --torch-names; do
 	trace="$scratch/trace${names:+-names}"
-	out=$("$PRIVATE_LTTNG" env -u LD_PRELOAD "${python_asan_env[@]}" "$DNNTRACE" record $names -o "$trace" -- \
+	out=$("${record_isolation[@]}" env -u LD_PRELOAD "${python_asan_env[@]}" "$DNNTRACE" record $names -o "$trace" -- \
 		"$python" "$program" 2>"$scratch/record.err") ||
 		fail "record $names failed: $(tail -n 1 "$scratch/record.err")"
 	[ "$out" = "$expected" ] || fail "output under record $names differs: $out"

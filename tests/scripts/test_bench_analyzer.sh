@@ -12,7 +12,7 @@ workload="$DNNTRACE_BUILD/workloads/cnn_train"
 [ -x "$workload" ] || fail "missing $workload (build with make all)"
 bench="$DNNTRACE_ROOT/bench/analyzer_bench.sh"
 
-"$PRIVATE_LTTNG" "$DNNTRACE" record --simgpu --power-ms 0 -o "$scratch/trace" -- \
+"${record_isolation[@]}" "$DNNTRACE" record --simgpu --power-ms 0 -o "$scratch/trace" -- \
 	"$workload" "$scratch/truth" >/dev/null 2>"$scratch/record.err" ||
 	fail "record failed: $(tail -n 2 "$scratch/record.err")"
 

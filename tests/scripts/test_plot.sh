@@ -23,7 +23,7 @@ png() {
 	done
 }
 
-SIMGPU_TIME_SCALE=1 SIMGPU_CONTEXT_BYTES=64M "$PRIVATE_LTTNG" "$DNNTRACE" record --simgpu \
+SIMGPU_TIME_SCALE=1 SIMGPU_CONTEXT_BYTES=64M "${record_isolation[@]}" "$DNNTRACE" record --simgpu \
 	--power-ms 0 -o "$scratch/trace" -- "$workload" "$scratch/truth" >/dev/null 2>"$scratch/record.err" ||
 	fail "record failed: $(tail -n 2 "$scratch/record.err")"
 env -u DNNTRACE_PLOTS "$DNNTRACE" analyze "$scratch/trace" -o "$scratch/report" >"$scratch/summary" 2>"$scratch/analyze.err" ||
