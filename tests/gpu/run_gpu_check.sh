@@ -131,7 +131,7 @@ analyze() {
 
 # ---- build the tests/nvcc programs for this GPU
 programs=(nv_vadd nv_kernels nv_multi nv_graph nv_cublas nv_graph_updates nv_graph_memory nv_graph_add_node
-	nv_graph_children)
+	nv_graph_children nv_graph_generic nv_graph_generic_memory)
 build_programs() {
 	local cc=${CC:-cc} p sources libs build_s
 	build_s=$(date +%s)
@@ -244,7 +244,7 @@ check_program() {
 		unknown=$(grep -m1 '^graph kernels with unknown tensors' "$work/reports/$p.summary")
 		analysis="${unknown:-$(grep -m1 '^kernels:' "$work/reports/$p/summary.txt"), graph tensors known}"
 		[ "$rc_u$rc_t$out" = 00same ] && [ -z "$unknown" ] && result=PASS
-	elif [ "$p" = nv_graph_memory ]; then
+	elif [ "$p" = nv_graph_memory ] || [ "$p" = nv_graph_generic_memory ]; then
 		# memory nodes: each launch's allocation a tensor of its own, touched
 		# by the launch's kernels, as the program's truth says
 		if python3 "$root/tests/e2e/check_graph_memory.py" "$work/truth/$p.traced" "$work/reports/$p" \
