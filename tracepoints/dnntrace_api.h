@@ -251,6 +251,13 @@ LTTNG_UST_TRACEPOINT_EVENT(dnntrace_api, graph_mem_node,
 	LTTNG_UST_TP_FIELDS(DNNTRACE_FIELDS_api_graph_mem_node(DT_TP_FIELD))
 )
 
+/* An exec's node disabled or enabled again (format 8; event_fields.h). */
+LTTNG_UST_TRACEPOINT_EVENT(dnntrace_api, graph_node_enable,
+	LTTNG_UST_TP_ARGS(uint64_t, call_id, int, api, const void *, graph_exec,
+		uint64_t, node_id, int, enabled, int, result, uint64_t, start_ns),
+	LTTNG_UST_TP_FIELDS(DNNTRACE_FIELDS_api_graph_node_enable(DT_TP_FIELD))
+)
+
 /*
  * Device memory in use, as cuMemGetInfo_v2 reports it for the calling
  * thread's current context (total - free: every process's allocations on

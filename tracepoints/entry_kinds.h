@@ -29,6 +29,7 @@ enum dnntrace_entry_kind {
 	DNNTRACE_KIND_GRAPH_UPDATE,
 	DNNTRACE_KIND_GRAPH_MEM_NODE,
 	DNNTRACE_KIND_GRAPH_ANY_NODE, /* the generic node API: function_id 0 says a copy or set */
+	DNNTRACE_KIND_GRAPH_NODE_ENABLE,
 	DNNTRACE_KIND_REGISTER,      /* the program's own memory pinned: no allocation */
 	DNNTRACE_KIND_UNREGISTER,    /* ... and unpinned, the memory stays the program's */
 };

@@ -41,7 +41,8 @@
  *         API: a kernel node's graph_node event names its function, a
  *         copy or set node's has function_id 0 and its destination
  *         first, a memory node's is a graph_mem_node event; see
- *         tracepoints/README.md), REGISTER and UNREGISTER
+ *         tracepoints/README.md), GRAPH_NODE_ENABLE (an exec's node
+ *         disabled or enabled again), REGISTER and UNREGISTER
  *         (the program's own host memory pinned and unpinned: traced
  *         as alloc and free events of their memory kind, counted
  *         apart from allocations by the analyzer). Every
@@ -196,7 +197,10 @@
 	X(124, cuGraphAddNode,                 GRAPH_ANY_NODE, DT_PROC(cuGraphAddNode, 12020), DT_NO_CBID) \
 	X(125, cuGraphAddNode_v2,              GRAPH_ANY_NODE, DT_PROC(cuGraphAddNode, 12030), DT_NO_CBID) \
 	X(126, cuGraphNodeSetParams,           GRAPH_ANY_NODE, DT_PROC(cuGraphNodeSetParams, 12020), DT_NO_CBID) \
-	X(127, cuGraphExecNodeSetParams,       GRAPH_ANY_NODE, DT_PROC(cuGraphExecNodeSetParams, 12020), DT_NO_CBID)
+	X(127, cuGraphExecNodeSetParams,       GRAPH_ANY_NODE, DT_PROC(cuGraphExecNodeSetParams, 12020), DT_NO_CBID) \
+	/* an exec's node disabled or enabled again (format 8: graph_node_enable) */ \
+	X(128, cudaGraphNodeSetEnabled,        GRAPH_NODE_ENABLE, DT_NO_PROC, DT_NO_CBID) \
+	X(129, cuGraphNodeSetEnabled,          GRAPH_NODE_ENABLE, DT_PROC(cuGraphNodeSetEnabled, 11060), DT_NO_CBID)
 
 /*
  * DNNTRACE_MEMORY_ENTRIES(X): the kind of memory each allocation and free

@@ -36,13 +36,14 @@
  * graph node of each GPU kernel record (graph_node_id). Format 5: graph
  * memory nodes (graph_mem_node). Format 6: status's rank. Format 7: the
  * memory kind of each end of a GPU copy (gpu_memcpy src_kind, dst_kind).
+ * Format 8: an exec's node disabled or enabled again (graph_node_enable).
  */
 #ifndef DNNTRACE_EVENT_FIELDS_H
 #define DNNTRACE_EVENT_FIELDS_H
 
 /* The trace format the tracepoint definitions write (status.format). */
 #ifndef DNNTRACE_TRACE_FORMAT
-#define DNNTRACE_TRACE_FORMAT 7
+#define DNNTRACE_TRACE_FORMAT 8
 #endif
 
 /* --- provider dnntrace_api ------------------------------------------------ */
@@ -262,6 +263,20 @@
 	F(REQ, INT, int32_t,  is_free,   is_free) \
 	F(REQ, INT, int32_t,  result,    result) \
 	F(OPT, INT, uint64_t, start_ns,  start_ns)
+
+/*
+ * Format 8: cudaGraphNodeSetEnabled / cuGraphNodeSetEnabled: node_id is
+ * the graph's node passed (the exec's copy of it is the one disabled or
+ * enabled, from the exec's next launch on); enabled is isEnabled != 0.
+ */
+#define DNNTRACE_FIELDS_api_graph_node_enable(F) \
+	F(REQ, INT, uint64_t, call_id,    call_id) \
+	F(REQ, API, int,      api,        api) \
+	F(REQ, HEX, uint64_t, graph_exec, (uintptr_t)graph_exec) \
+	F(REQ, INT, uint64_t, node_id,    node_id) \
+	F(REQ, INT, int32_t,  enabled,    enabled) \
+	F(REQ, INT, int32_t,  result,     result) \
+	F(OPT, INT, uint64_t, start_ns,   start_ns)
 
 #define DNNTRACE_FIELDS_api_mem_info(F) \
 	F(REQ, INT, int32_t,  device,      device) \

@@ -48,6 +48,7 @@ enum dt_handler {
 	H_GRAPH_NODE_CLONE,
 	H_GRAPH_EXEC_UPDATE,
 	H_GRAPH_MEM_NODE,      /* format 5 on: graph memory nodes */
+	H_GRAPH_NODE_ENABLE,   /* format 8 on: an exec's node disabled or enabled */
 };
 
 /*
@@ -83,6 +84,7 @@ enum dt_handler {
 	E(api,  graph_node_clone,     H_GRAPH_NODE_CLONE,     DT_EXTRAS_NONE) \
 	E(api,  graph_exec_update,    H_GRAPH_EXEC_UPDATE,    DT_EXTRAS_NONE) \
 	E(api,  graph_mem_node,       H_GRAPH_MEM_NODE,       DT_EXTRAS_NONE) \
+	E(api,  graph_node_enable,    H_GRAPH_NODE_ENABLE,    DT_EXTRAS_NONE) \
 	E(gpu,  kernel,               H_GPU_KERNEL,           DT_EXTRAS_gpu_kernel) \
 	E(gpu,  kernel_name,          H_GPU_KERNEL_NAME,      DT_EXTRAS_NONE) \
 	E(gpu,  external_correlation, H_EXTERNAL_CORRELATION, DT_EXTRAS_NONE) \

@@ -876,6 +876,16 @@ static bool fill_event(struct reader *r, const struct record *rec,
 		e->result = (int)SIGNED(api_graph_mem_node, result);
 		e->start_ns = UNSIGNED(api_graph_mem_node, start_ns);
 		break;
+	case H_GRAPH_NODE_ENABLE:
+		e->kind = DT_EVENT_GRAPH_NODE_ENABLE;
+		e->call_id = UNSIGNED(api_graph_node_enable, call_id);
+		e->api = (int)SIGNED(api_graph_node_enable, api);
+		e->graph_exec = UNSIGNED(api_graph_node_enable, graph_exec);
+		e->node_id = UNSIGNED(api_graph_node_enable, node_id);
+		e->enabled = SIGNED(api_graph_node_enable, enabled) != 0;
+		e->result = (int)SIGNED(api_graph_node_enable, result);
+		e->start_ns = UNSIGNED(api_graph_node_enable, start_ns);
+		break;
 	case H_LIB_CALL:
 		e->kind = DT_EVENT_LIB_CALL;
 		fill_lib_call(r, payload, info, e);

@@ -48,6 +48,9 @@ enum dt_event_kind {
 	 * allocation), api, node_id, ptr, bytes, tensor (the graph
 	 * allocation's id), is_free, result */
 	DT_EVENT_GRAPH_MEM_NODE,
+	/* format 8: graph_exec's copy of node_id disabled or enabled again
+	 * (enabled), result */
+	DT_EVENT_GRAPH_NODE_ENABLE,
 };
 
 struct dt_event {
@@ -113,6 +116,7 @@ struct dt_event {
 	uint64_t graph_exec;
 	uint64_t node_id, original_node_id;
 	bool is_free;                /* graph memory node: a free node */
+	bool enabled;                /* graph_node_enable: enabled (else disabled) */
 };
 
 #endif

@@ -44,7 +44,12 @@
  * captured, node, clone or memory node event names, the candidates are
  * E's nodes at that launch (its clones) whose source is known (the clone
  * chain, clone -> original -> ..., ends at a node event or a captured
- * call: the source travels down the chain), that run a kernel, and whose
+ * call: the source travels down the chain), that run a kernel, that are
+ * not disabled at that launch (format 8: cudaGraphNodeSetEnabled and
+ * cuGraphNodeSetEnabled are traced, graph_node_enable, and a launch keeps
+ * the state each node had at its call: a disabled node runs nothing, so
+ * its clone is uncarried there too, and were it a candidate a child's
+ * record of the same kernel could take its tensors), and whose
  * own id no kernel record of the process carries. The record takes a
  * candidate only when, in its launch, it is the one unnamed record with
  * its kernel's name and that candidate the one candidate that may run a
@@ -60,11 +65,16 @@
  * flattened kernel runs the same function as the embedded copy it was
  * made from. Where records were lost (CUPTI's dropped count, damaged
  * records, events the trace discarded), a clone of E's own could go
- * uncarried for that reason alone, so nothing is resolved then. Assumed,
- * not seen: a disabled node (cudaGraphNodeSetEnabled) or one inside a
- * conditional node would also be an uncarried clone; conditional nodes
- * are not traced, and a disabled node only misleads where it runs the
- * same kernel as the one child kernel of its name whose source is unknown.
+ * uncarried for that reason alone, so nothing is resolved then. A disabled
+ * node runs nothing (CUDA's documentation: "functionally equivalent to
+ * empty nodes"), so it is never a candidate while disabled; a trace of
+ * format 7 or older does not say which nodes are disabled, and there a
+ * disabled node of the same kernel as a child's makes that launch
+ * ambiguous (unknown) or, where the child's own copy is no candidate,
+ * wrong. Assumed, not seen: a node inside a conditional node would also
+ * be an uncarried clone; conditional nodes are not traced, and such a
+ * node only misleads where it runs the same kernel as the one child
+ * kernel of its name whose source is unknown.
  * The node id layout (graph id << 32 | index on the H200) is undocumented
  * and never relied on.
  */
@@ -414,7 +424,7 @@ static void on_graph_node_clone(struct dt_process *p, uint64_t node_id,
 			break;
 		}
 	*DT_PUSH_SLOT(e->nodes, e->n_nodes, e->cap_nodes) =
-		(struct dt_exec_node){original_node_id, node_id};
+		(struct dt_exec_node){original_node_id, node_id, false};
 }
 
 static int compare_originals(const void *a, const void *b)
@@ -444,6 +454,23 @@ static void on_graph_exec_update(struct dt_process *p, uint64_t exec,
 	free(pairs);
 }
 
+/*
+ * cudaGraphNodeSetEnabled / cuGraphNodeSetEnabled: the exec's copy of the
+ * graph's node runs nothing from the exec's next launch on (disabled) or
+ * runs again, in call order; each launch's snapshot keeps the state it had
+ * then. cudaGraphExecUpdate leaves the state as it is (assumed: CUDA's
+ * documentation says nothing either way; a node wrongly held disabled is
+ * harmless, its records carry its own id).
+ */
+static void on_graph_node_enable(struct dt_process *p, uint64_t exec, uint64_t node_id,
+		bool enabled, int result)
+{
+	struct dt_exec *e = result == 0 && node_id ? find_exec(p, exec, false) : NULL;
+	for (size_t i = 0; e && i < e->n_nodes; i++)
+		if (e->nodes[i].original == node_id)
+			e->nodes[i].disabled = !enabled;
+}
+
 static int compare_launch_nodes(const void *a, const void *b)
 {
 	uint64_t x = ((const struct dt_launch_node *)a)->node;
@@ -461,7 +488,8 @@ void dt_graph_on_launch(struct dt_process *p, uint64_t ts, uint64_t start_ns, ui
 	l->n_nodes = (uint32_t)e->n_nodes;
 	for (size_t i = 0; i < e->n_nodes; i++)
 		*DT_PUSH_SLOT(p->launch_nodes, p->n_launch_nodes, p->cap_launch_nodes) =
-			(struct dt_launch_node){e->nodes[i].node, source_of(p, e->nodes[i].node)};
+			(struct dt_launch_node){e->nodes[i].node, source_of(p, e->nodes[i].node),
+				e->nodes[i].disabled};
 	dt_sort(&p->launch_nodes[l->nodes_at], l->n_nodes, sizeof(struct dt_launch_node),
 			compare_launch_nodes);
 	/* the call's entry: its GPU work may start before it returns */
@@ -512,6 +540,9 @@ void dt_graph_on_event(struct dt_process *p, const struct dt_event *e)
 		break;
 	case DT_EVENT_GRAPH_MEM_NODE:
 		on_graph_mem_node(p, e);
+		break;
+	case DT_EVENT_GRAPH_NODE_ENABLE:
+		on_graph_node_enable(p, e->graph_exec, e->node_id, e->enabled, e->result);
 		break;
 	default:
 		break;
@@ -647,7 +678,8 @@ static void resolve_launch(struct dt_process *p, const struct dt_u64map *carried
 	for (uint32_t i = 0; i < l->n_nodes && !any_kernel; i++) {
 		uint64_t unused;
 		enum source_kind kind;
-		if (!nodes[i].source_call || dt_u64map_get(carried, nodes[i].node, &unused))
+		if (!nodes[i].source_call || nodes[i].disabled ||
+		    dt_u64map_get(carried, nodes[i].node, &unused))
 			continue;
 		const char *runs = source_kernel(p, nodes[i].source_call, &kind);
 		any_kernel = kind == SOURCE_ANY_KERNEL;

@@ -685,6 +685,7 @@ bool dt_model_on_event(struct dt_model *m, const struct dt_event *e)
 	case DT_EVENT_GRAPH_NODE_CLONE:
 	case DT_EVENT_GRAPH_EXEC_UPDATE:
 	case DT_EVENT_GRAPH_MEM_NODE:
+	case DT_EVENT_GRAPH_NODE_ENABLE:
 		m->dnntrace_events++;
 		dt_graph_on_event(dt_model_process(m, e->vpid), e);
 		break;

@@ -181,6 +181,7 @@ struct dt_graph_write {
 /* A node of an executable graph: the copy instantiation made of original. */
 struct dt_exec_node {
 	uint64_t original, node;
+	bool disabled;             /* cudaGraphNodeSetEnabled(exec, original, 0) */
 };
 
 /* An executable graph's nodes, in the order CUPTI reported their clones. */
@@ -194,6 +195,7 @@ struct dt_exec {
  * (0: unknown). */
 struct dt_launch_node {
 	uint64_t node, source_call;
+	bool disabled;             /* the node runs nothing at this launch */
 };
 
 /*

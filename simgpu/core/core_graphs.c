@@ -66,6 +66,7 @@ struct CUgraphNode_st {
 	const struct CUgraphNode_st *origin;
 	uint64_t origin_id;
 	size_t origin_index;
+	int disabled;         /* an exec's node: cuGraphNodeSetEnabled(exec, origin, 0) */
 };
 
 /* A stream that joined a capture. Per-thread default streams are never
@@ -92,6 +93,7 @@ struct CUgraph_st {
 struct exec_node {
 	uint64_t node_id;
 	struct node_op op;
+	int disabled;
 };
 
 /*
@@ -1053,10 +1055,11 @@ cudaError_t sim_graph_launch(CUgraphExec exec, cudaStream_t stream,
 		/* Parameters are not copied: kernels never read them. */
 		for (size_t i = 0; i < n; i++)
 			order[i] = (struct exec_node){ e->nodes[i]->id,
-						       e->nodes[i]->op };
+						       e->nodes[i]->op,
+						       e->nodes[i]->disabled };
 		for (size_t i = 0; err == cudaSuccess && i < n; i++)
-			if (order[i].op.kind == NODE_MEMCPY ||
-			    order[i].op.kind == NODE_MEMSET)
+			if (!order[i].disabled && (order[i].op.kind == NODE_MEMCPY ||
+						   order[i].op.kind == NODE_MEMSET))
 				err = check_op(&order[i].op, 1);
 		/* cuda.h (cuGraphLaunch): an allocation of this exec still live
 		 * from an earlier launch fails it, unless instantiated with
@@ -1079,6 +1082,8 @@ cudaError_t sim_graph_launch(CUgraphExec exec, cudaStream_t stream,
 		struct simgpu_work *w = &records[nrec];
 		struct sim_instant end;
 		*w = (struct simgpu_work){ 0 };
+		if (order[i].disabled)
+			continue; /* an empty node (cuda.h): no work, no record */
 		switch (op->kind) {
 		case NODE_KERNEL:
 			run_kernel(s, &op->u.launch, w);
@@ -1796,4 +1801,50 @@ cudaError_t sim_stream_capture_info(cudaStream_t stream, int per_thread_default,
 	}
 	pthread_mutex_unlock(&sim_lock);
 	return err;
+}
+
+/*
+ * cuGraphNodeSetEnabled / cuGraphNodeGetEnabled: node is the node of the
+ * graph exec was instantiated from (still alive); the exec's copy of it
+ * runs nothing at the exec's later launches while disabled ("functionally
+ * equivalent to empty nodes", cuda.h), its parameters kept. Only kernel,
+ * memset and memcpy nodes (cuda.h's note); anything else, a node of
+ * another graph, or a dead exec: cudaErrorInvalidValue, the one error
+ * cuda.h lists (assumed to be the one a real driver gives for each).
+ * cuGraphExecUpdate keeps the state (assumed: cuda.h says nothing).
+ */
+static struct CUgraphNode_st *switchable_exec_node(CUgraphExec exec, CUgraphNode node)
+{
+	size_t gi;
+	struct CUgraphExec_st *e = find_exec(exec);
+	struct CUgraph_st *g = node ? graph_of_node(node, &gi) : NULL;
+	for (size_t i = 0; e && g && g->id == e->graph_id && i < e->n; i++)
+		if (e->nodes[i]->origin == node && e->nodes[i]->origin_id == g->nodes[gi]->id) {
+			enum node_kind kind = e->nodes[i]->op.kind;
+			return kind == NODE_KERNEL || kind == NODE_MEMCPY || kind == NODE_MEMSET ?
+				e->nodes[i] : NULL;
+		}
+	return NULL;
+}
+
+cudaError_t sim_graph_node_set_enabled(CUgraphExec exec, CUgraphNode node, int enabled)
+{
+	pthread_mutex_lock(&sim_lock);
+	struct CUgraphNode_st *n = switchable_exec_node(exec, node);
+	if (n)
+		n->disabled = !enabled;
+	pthread_mutex_unlock(&sim_lock);
+	return n ? cudaSuccess : cudaErrorInvalidValue;
+}
+
+cudaError_t sim_graph_node_get_enabled(CUgraphExec exec, CUgraphNode node, int *enabled)
+{
+	if (!enabled)
+		return cudaErrorInvalidValue;
+	pthread_mutex_lock(&sim_lock);
+	struct CUgraphNode_st *n = switchable_exec_node(exec, node);
+	if (n)
+		*enabled = !n->disabled;
+	pthread_mutex_unlock(&sim_lock);
+	return n ? cudaSuccess : cudaErrorInvalidValue;
 }

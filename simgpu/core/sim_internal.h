@@ -378,6 +378,10 @@ struct sim_update_result {
 };
 cudaError_t sim_graph_exec_update(CUgraphExec exec, CUgraph graph,
 				  struct sim_update_result *r);
+/* cuGraphNodeSetEnabled / GetEnabled: the exec's copy of the graph's node
+ * (a kernel, memcpy or memset node) runs nothing while disabled. */
+cudaError_t sim_graph_node_set_enabled(CUgraphExec exec, CUgraphNode node, int enabled);
+cudaError_t sim_graph_node_get_enabled(CUgraphExec exec, CUgraphNode node, int *enabled);
 /* A child graph node: the node's own copy of child (its nodes reported to
  * CUPTI as clones); the copy by its node. */
 cudaError_t sim_graph_add_child_node(CUgraphNode *out, CUgraph graph,

@@ -125,6 +125,8 @@
 	  cuGraphExecKernelNodeSetParams_v2)                                  \
 	X(graph_exec_update, "cuGraphExecUpdate", cuGraphExecUpdate_v2)       \
 	X(graph_node_get_type, "cuGraphNodeGetType", cuGraphNodeGetType)      \
+	X(graph_node_set_enabled, "cuGraphNodeSetEnabled", cuGraphNodeSetEnabled) \
+	X(graph_node_get_enabled, "cuGraphNodeGetEnabled", cuGraphNodeGetEnabled) \
 	X(stream_get_capture_info, "cuStreamGetCaptureInfo",                  \
 	  cuStreamGetCaptureInfo_v3)                                          \
 	X(graph_add_child_graph_node, "cuGraphAddChildGraphNode",             \

@@ -6,7 +6,7 @@
 SIMGPU_CUDART_SRCS := $(addprefix cudart/,cudart_driver.c cudart_errors.c \
 	cudart_api_memory.c cudart_api_exec.c cudart_api_kernels.c \
 	cudart_api_graphs.c cudart_api_modules.c cudart_api_properties.c \
-	cudart_api_host.c cudart_api_arrays.c cudart_api_graph_memory.c)
+	cudart_api_host.c cudart_api_arrays.c cudart_api_graph_memory.c cudart_api_graph_enable.c)
 $(call simgpu_all_built,cudart,$(SIMGPU_CUDART_SRCS))
 SIMGPU_CUDART_OBJS := $(SIMGPU_CUDART_SRCS:%.c=$(SIMGPU_OBJ)/%.o)
 SIMGPU12_CUDART_OBJS := $(SIMGPU_CUDART_SRCS:%.c=$(SIMGPU12_OUT)/obj/%.o)

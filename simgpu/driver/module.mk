@@ -5,7 +5,7 @@
 SIMGPU_DRIVER_API_SRCS := $(addprefix driver/,cuda_api_device.c \
 	cuda_api_memory.c cuda_api_vmm.c cuda_api_transfer.c cuda_api_exec.c \
 	cuda_api_graphs.c cuda_api_graph_memory.c cuda_proc_address.c cuda_api_occupancy.c \
-	cuda_api_attach.c cuda_api_arrays.c)
+	cuda_api_attach.c cuda_api_arrays.c cuda_api_graph_enable.c)
 $(call simgpu_all_built,driver,$(SIMGPU_DRIVER_API_SRCS))
 SIMGPU_DRIVER_API_OBJS := $(SIMGPU_DRIVER_API_SRCS:%.c=$(SIMGPU_OBJ)/%.o)
 # Everything libcuda.so.1 is made of (the stubs are generated from these).

@@ -233,6 +233,8 @@
 	NONE(cuGraphExecUpdate, 10020)                                       \
 	FN(cuGraphExecUpdate, 12000, cuGraphExecUpdate_v2)                   \
 	FN(cuGraphNodeGetType, 10000, cuGraphNodeGetType)                    \
+	FN(cuGraphNodeSetEnabled, 11060, cuGraphNodeSetEnabled)              \
+	FN(cuGraphNodeGetEnabled, 11060, cuGraphNodeGetEnabled)              \
 	NONE(cuStreamGetCaptureInfo, 10010)                                  \
 	NONE(cuStreamGetCaptureInfo, 11030)                                  \
 	FN(cuStreamGetCaptureInfo, 12030, cuStreamGetCaptureInfo_v3)         \

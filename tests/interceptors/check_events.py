@@ -170,7 +170,7 @@ def check_status(events, ok):
     status = named(events, 'dnntrace_api:status')
     if check(len(status) == 1, f'{len(status)} status events, want 1'):
         check(status[0]['cupti_ok'] == ok, f'status cupti_ok={status[0]["cupti_ok"]}, want {ok}')
-        check(status[0].get('format') == 7, f'status format={status[0].get("format")}, want 7')
+        check(status[0].get('format') == 8, f'status format={status[0].get("format")}, want 8')
 
 
 def check_gpu_links(events, api_events):

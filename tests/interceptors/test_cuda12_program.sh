@@ -55,7 +55,7 @@ babeltrace2 --clock-cycles "$tmp/trace" | python3 "$CHECK_EVENTS" layers "$tmp/o
 	fail "GPU record times wrong: $(grep FAIL "$tmp/check" | head -n 5)"
 [ "$(grep -c 'dnntrace_gpu:kernel:' "$tmp/txt")" = 1 ] || fail "want 1 GPU kernel record"
 
-status=$(sed -nE 's/.*dnntrace_api:status: .*message = "(.*)", format = 7(, version = "[^"]*")?(, rank = -?[0-9]+)? \}$/\1/p' "$tmp/txt")
+status=$(sed -nE 's/.*dnntrace_api:status: .*message = "(.*)", format = 8(, version = "[^"]*")?(, rank = -?[0-9]+)? \}$/\1/p' "$tmp/txt")
 version=$(sed -nE 's/^cupti ([0-9]+).*/\1/p' <<<"$status")
 grep -q '(libcupti.so.12: ' <<<"$status" || fail "status [$status] does not name libcupti.so.12"
 # CUDA 13's CUPTI numbers its API version 130001; CUDA 12.x's are below 130000.

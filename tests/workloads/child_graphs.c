@@ -12,13 +12,22 @@
  *    twin(c)}}, two nodes of the same kernel on different tensors, launched
  *    twice: nothing in a trace tells which record is which node, so an
  *    analysis must leave both unknown (and count them), never guess.
+ *  - with the argument disabled, also: parent {child {step(a)} -> step(b)}
+ *    instantiated twice, parent kept; in exec switched step(b) is
+ *    disabled (cudaGraphNodeSetEnabled) for one launch, enabled for the
+ *    next (cudaGraphNodeGetEnabled checked each time); in exec off it is
+ *    disabled for its one launch: a disabled launch runs only the child's
+ *    step(a), and b is not touched there. The disabled node's clone is
+ *    then a node no record carries, of the child's kernel's name: an
+ *    analysis that took it for a candidate would leave the launch of off
+ *    unknown.
  * Each child graph is destroyed once added (the node keeps its own copy).
  * One stream, so GPU order is submission order and, inside a launch, the
  * simulator's topological order with a child graph flattened where its
  * node is. simgpu_next_kernel_ns times the first kernel of each launch,
  * the others take the cost model, 2000 ns + 10 ns x blocks.
  *
- *   child_graphs TRUTH_DIR [same-kernel]
+ *   child_graphs TRUTH_DIR [same-kernel | disabled]
  *
  * Its stdout must not depend on whether it is traced; it must never read
  * device memory back into anything it prints.
@@ -114,11 +123,25 @@ static void launch(cudaGraphExec_t exec, cudaStream_t stream, uint64_t first_ns,
 	truth_graph_launch(truth, "cudaGraphLaunch", kernels, n);
 }
 
+/* exec's copy of node switched on or off, and the state read back */
+static void set_enabled(cudaGraphExec_t exec, cudaGraphNode_t node, unsigned int enabled)
+{
+	unsigned int now = !enabled;
+	WL_CHECK(cudaGraphNodeSetEnabled(exec, node, enabled));
+	WL_CHECK(cudaGraphNodeGetEnabled(exec, node, &now));
+	if (now != enabled) {
+		fprintf(stderr, "child_graphs: node reads %s after being %s\n",
+			now ? "enabled" : "disabled", enabled ? "enabled" : "disabled");
+		exit(1);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	int same_kernel = argc == 3 && strcmp(argv[2], "same-kernel") == 0;
-	if (argc != 2 && !same_kernel) {
-		fprintf(stderr, "usage: child_graphs TRUTH_DIR [same-kernel]\n");
+	int disabled = argc == 3 && strcmp(argv[2], "disabled") == 0;
+	if (argc != 2 && !same_kernel && !disabled) {
+		fprintf(stderr, "usage: child_graphs TRUTH_DIR [same-kernel | disabled]\n");
 		return 2;
 	}
 	truth = truth_new();
@@ -167,6 +190,20 @@ int main(int argc, char **argv)
 		twins = instantiate(parent);
 	}
 
+	/* switched and off: parent {child {step(a)} -> step(b)}, parent kept
+	 * (cudaGraphNodeSetEnabled names the parent's node) */
+	cudaGraphExec_t switched = NULL, off = NULL;
+	cudaGraph_t switchable = NULL;
+	cudaGraphNode_t own_step = NULL;
+	if (disabled) {
+		inner = new_graph(), switchable = new_graph();
+		add_kernel(inner, &step_kernel, a, NULL, 0);
+		child = add_child(switchable, inner, NULL, 0);
+		own_step = add_kernel(switchable, &step_kernel, b, &child, 1);
+		WL_CHECK(cudaGraphInstantiate(&switched, switchable, 0));
+		WL_CHECK(cudaGraphInstantiate(&off, switchable, 0));
+	}
+
 	/* Durations >= 100 us, all different: order and sums are unambiguous. */
 	static const char *const steps[] = {"step", "step"};
 	static const char *const step_left_right[] = {"step", "left", "right"};
@@ -182,12 +219,23 @@ int main(int argc, char **argv)
 	launch(one, stream, 105000, steps, one_tensors, 2);
 	if (twins)
 		launch(twins, stream, 106000, twin_twin, twin_tensors, 2);
+	if (disabled) {
+		static const char *const step_only[] = {"step"};
+		void *const a_only[] = {a};
+		set_enabled(switched, own_step, 0);
+		launch(switched, stream, 107000, step_only, a_only, 1);
+		set_enabled(switched, own_step, 1);
+		launch(switched, stream, 108000, steps, one_tensors, 2);
+		set_enabled(off, own_step, 0);
+		launch(off, stream, 109000, step_only, a_only, 1);
+		WL_CHECK(cudaGraphDestroy(switchable));
+	}
 	WL_CHECK(cudaStreamSynchronize(stream));
 	printf("child_graphs: %d graphs with child graph nodes, %d launches\n",
-	       twins ? 4 : 3, twins ? 6 : 4);
+	       twins || disabled ? 4 : 3, twins ? 6 : disabled ? 7 : 4);
 
-	cudaGraphExec_t execs[] = {one, two, nested, twins};
-	for (int i = 0; i < 4; i++)
+	cudaGraphExec_t execs[] = {one, two, nested, twins, switched, off};
+	for (int i = 0; i < 6; i++)
 		if (execs[i])
 			WL_CHECK(cudaGraphExecDestroy(execs[i]));
 	for (int i = 5; i >= 0; i--)
