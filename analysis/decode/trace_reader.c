@@ -68,6 +68,12 @@ struct stream_key {
 	bool has_uuid;
 	uint8_t uuid[16];
 	uint64_t class_id, id;
+	uint32_t slice;              /* its file's slice (stream_split.h), 0:
+	                              * the first or the whole file */
+	const struct dt_slice_head *head;   /* a slice starting inside its
+	                                     * file: what its first packet says */
+	bool packet_seen;            /* the decoding thread's: past the first
+	                              * packet's beginning */
 };
 /*
  * One event as the decoding thread hands it to the analysis thread: its
@@ -121,6 +127,9 @@ struct reader {
 	int64_t last_order_ns;
 	struct stream_key **streams;         /* each allocated apart */
 	size_t n_streams, cap_streams;
+	const struct dt_slice_head *heads;   /* its slices that start inside
+	                                      * their file */
+	size_t n_heads;
 	/* the analysis thread's: one library call's arrays
 	 * (dnntrace_lib:call), reused */
 	int64_t *lib_tensors, *lib_dims;
@@ -377,7 +386,7 @@ static inline uint64_t string_length(const bt_field *f)
 /* Copies one of ours into a record in the pipe (or counts a damaged
  * class): two passes over the slots, sizes first. */
 /* The key of a stream (keyed readers): found by pointer, made once. */
-static const struct stream_key *stream_key_of(struct reader *r,
+static struct stream_key *stream_key_of(struct reader *r,
 		const bt_stream *stream)
 {
 	if (!stream)
@@ -393,6 +402,14 @@ static const struct stream_key *stream_key_of(struct reader *r,
 	if (uuid) {
 		k->has_uuid = true;
 		memcpy(k->uuid, uuid, sizeof(k->uuid));
+	}
+	for (size_t i = 0; i < r->n_heads && k->has_uuid; i++) {
+		const struct dt_slice_head *h = &r->heads[i];
+		if (h->class_id == k->class_id && h->stream_id == k->id &&
+		    memcmp(h->uuid, k->uuid, sizeof(k->uuid)) == 0) {
+			k->head = h;
+			k->slice = h->slice;
+		}
 	}
 	*DT_PUSH_SLOT(r->streams, r->n_streams, r->cap_streams) = k;
 	return k;
@@ -1028,6 +1045,34 @@ static void consume_records(void *ctx, const char *data, size_t len)
 	}
 }
 
+/* A slice that starts inside its stream file (stream_split.h): before its
+ * first packet, babeltrace2 sees no packet before it and reports its first
+ * packet's whole discarded-events counter as lost; one graph reading the
+ * whole file reports the counter's growth since the packet before (and
+ * a gap in the packets' sequence numbers). That message is dropped... */
+static bool before_slice_start(struct reader *r, const bt_stream *stream)
+{
+	if (r->n_heads == 0)
+		return false;
+	const struct stream_key *k = stream_key_of(r, stream);
+	return k && k->head && !k->packet_seen;
+}
+
+/* ...and at the first packet's beginning, the loss one graph reports there,
+ * from the packet scan: the events first, then the packets, as
+ * babeltrace2 2.0 orders them. */
+static void slice_start(struct reader *r, const bt_stream *stream)
+{
+	struct stream_key *k = stream_key_of(r, stream);
+	if (!k || !k->head || k->packet_seen)
+		return;
+	k->packet_seen = true;
+	if (k->head->lost_events > 0)
+		capture_discarded(r, true, k->head->lost_events, stream);
+	if (k->head->lost_packets)
+		capture_discarded(r, false, 0, stream);
+}
+
 /* The decoding thread: one message into the pipe. */
 static void handle_message(struct reader *r, const bt_message *msg)
 {
@@ -1037,6 +1082,9 @@ static void handle_message(struct reader *r, const bt_message *msg)
 		capture_event(r, msg);
 		break;
 	case BT_MESSAGE_TYPE_DISCARDED_EVENTS:
+		if (before_slice_start(r, bt_message_discarded_events_borrow_stream_const(
+				msg)))
+			break;
 		if (bt_message_discarded_events_get_count(msg, &count) ==
 				BT_PROPERTY_AVAILABILITY_AVAILABLE)
 			capture_discarded(r, true, count,
@@ -1053,9 +1101,18 @@ static void handle_message(struct reader *r, const bt_message *msg)
 				r->streams[i]->stream = NULL;
 		break;
 	case BT_MESSAGE_TYPE_DISCARDED_PACKETS:
+		if (before_slice_start(r, bt_message_discarded_packets_borrow_stream_const(
+				msg)))
+			break;
 		/* whole packets: the number of events in them is unknown */
 		capture_discarded(r, false, 0,
 				bt_message_discarded_packets_borrow_stream_const(msg));
+		break;
+	case BT_MESSAGE_TYPE_PACKET_BEGINNING:
+		if (r->n_heads > 0)
+			slice_start(r, bt_packet_borrow_stream_const(
+					bt_message_packet_beginning_borrow_packet_const(
+						msg)));
 		break;
 	default:
 		break;
@@ -1327,7 +1384,8 @@ static bool next_record(struct decoder *d)
 
 /* Which of two decoders' next records one graph's muxer would give first
  * (babeltrace2 2.0's muxer: time from the clock's origin, then trace UUID,
- * stream class id, stream id; two decoders never share a stream). */
+ * stream class id, stream id; two decoders share a stream only as slices
+ * of its file, which go in file order). */
 static bool goes_first(const struct record *a, size_t da,
 		const struct record *b, size_t db)
 {
@@ -1344,6 +1402,9 @@ static bool goes_first(const struct record *a, size_t da,
 			return x->class_id < y->class_id;
 		if (x->id != y->id)
 			return x->id < y->id;
+		/* one stream's slices: in file order */
+		if (x->slice != y->slice)
+			return x->slice < y->slice;
 	}
 	return da < db;
 }
@@ -1398,6 +1459,8 @@ static int read_split(const char *trace_dir, const struct dt_stream_split *split
 		dec[i].r.keyed = true;
 		dec[i].r.want_names = an->want_names;
 		dec[i].r.pipe = dt_event_pipe_new_pulled();
+		dec[i].r.heads = split->heads[i];
+		dec[i].r.n_heads = split->n_heads[i];
 		dec[i].params = inputs_params(split->inputs[i], split->n_inputs[i]);
 		if (!dec[i].params) {
 			snprintf(dec[i].error, sizeof(dec[i].error), "out of memory");
