@@ -300,9 +300,16 @@ static int copy_slice(const struct plan *p, const struct piece *pc,
 			sf->name) >= (int)sizeof(from) ||
 	    snprintf(to, sizeof(to), "%s/%s", view, sf->name) >= (int)sizeof(to))
 		return -1;
+	/* DNNTRACE_TEST_SLICE_COPY_FAILS (tests): the disk fills up after the
+	 * slice's first packet, as ENOSPC would leave it */
+	bool fails = getenv("DNNTRACE_TEST_SLICE_COPY_FAILS") != NULL;
 	if (dt_copy_packets(from, to, sc->kept + pc->first,
-			pc->end - pc->first) != 0)
+			fails ? 1 : pc->end - pc->first) != 0)
 		return -1;
+	if (fails) {
+		errno = ENOSPC;
+		return -1;
+	}
 	s->copied_bytes += pc->bytes;
 	if (pc->first == 0)
 		return 0;

@@ -63,7 +63,8 @@ size_t dt_decoders_wanted(void);
  * DNNTRACE_SPLIT_PACKETS=K1[,K2...] (tests) cuts the largest stream file
  * before its packets K1, K2, ... (counted from 0), whatever its size, and
  * no other; DNNTRACE_SLICE_MIN_BYTES=N (tests) sets the minimum slice
- * size instead of DT_SLICE_MIN_BYTES. 0 with s->n_decoders >= 1 (1: no views were made), -1 when
+ * size instead of DT_SLICE_MIN_BYTES; DNNTRACE_TEST_SLICE_COPY_FAILS (tests)
+ * makes every slice's copy fail with ENOSPC after its first packet. 0 with s->n_decoders >= 1 (1: no views were made), -1 when
  * the views could not be made (s->n_decoders is 1 then).
  */
 #define DT_SLICE_MIN_BYTES (8u << 20)
