@@ -159,15 +159,20 @@ static uint64_t slice_min_bytes(void)
 	return DT_SLICE_MIN_BYTES;
 }
 
-/* Cuts of file f into about `slices` slices of equal bytes, each on the
- * packet boundary nearest its share's end. */
-static size_t even_cuts(const struct dt_stream_scan *sc, size_t slices,
-		size_t *cuts)
+/* Cuts of a file into slices of `share` bytes (a decoder's fair share),
+ * each on the packet boundary nearest its end, and what is left as the
+ * last slice (joined to the one before when under min_slice): the other
+ * files then fill the last slice's decoder up to its share. At most
+ * max_slices slices. */
+static size_t share_cuts(const struct dt_stream_scan *sc, uint64_t share,
+		uint64_t min_slice, size_t max_slices, size_t *cuts)
 {
 	uint64_t total = packets_bytes(sc, 0, sc->n_kept), before = 0;
 	size_t n = 0, i = 0;
-	for (size_t j = 1; j < slices; j++) {
-		uint64_t target = total / slices * j;
+	for (size_t j = 1; j < max_slices; j++) {
+		uint64_t target = share * j;
+		if (target + min_slice > total)
+			break;
 		/* the boundary before packet i is `before` bytes in */
 		while (i < sc->n_kept && before + sc->kept[i].size / 2 < target)
 			before += sc->kept[i++].size;
@@ -207,12 +212,9 @@ static void make_pieces(struct plan *p, size_t n_wanted, bool slicing)
 					if (forced[j] < sc->n_kept)
 						cuts[n_cuts++] = forced[j];
 			} else {
-				size_t slices = (size_t)((size + share / 2) / share);
-				if (slices > size / min_slice)
-					slices = (size_t)(size / min_slice);
-				if (slices > n_wanted)
-					slices = n_wanted;
-				n_cuts = even_cuts(sc, slices < 2 ? 2 : slices, cuts);
+				n_cuts = share_cuts(sc, share < min_slice ?
+						min_slice : share, min_slice,
+						n_wanted, cuts);
 			}
 		}
 		if (n_cuts > 0)

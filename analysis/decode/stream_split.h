@@ -55,7 +55,8 @@ size_t dt_decoders_wanted(void);
 /*
  * Shares trace_dir's stream files among at most n_wanted decoders. A file
  * larger than total/n_wanted (and than two slices of DT_SLICE_MIN_BYTES)
- * is cut into slices of about that size; every piece (whole file or
+ * is cut into slices of that size (on packet boundaries) and what is left;
+ * every piece (whole file or
  * slice) then goes, largest first, to the decoder with the fewest bytes
  * that has no piece of the same file. When the slices cannot be copied
  * (no room in TMPDIR, a failed write), the whole files are shared out as
