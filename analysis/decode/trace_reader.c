@@ -48,7 +48,7 @@ struct class_info {
 	uint64_t index[DT_MAX_FIELDS];
 	enum field_kind kind[DT_MAX_FIELDS];
 	bool corrupt;                /* ours by its name, not by its fields */
-	bool has_clock;
+	bool has_clock;              /* its stream class has a default clock */
 	uint64_t clock_frequency;
 	int64_t vpid_index;          /* in the common context, -1: absent */
 	bool vpid_signed;
@@ -57,6 +57,8 @@ struct class_info {
 	int64_t procname_index;      /* the context's procname, -1: absent */
 	bool gpu_set;                /* dnntrace_gpu:memset (H_GPU_COPY) */
 	uint8_t n_fields;            /* slots the handler reads */
+	bool integers_only;          /* no string or array among them: the
+	                              * record's size is known, one pass */
 	char damage[200];            /* corrupt: what is wrong, for damage.h */
 };
 
@@ -127,6 +129,8 @@ struct reader {
 	int64_t last_order_ns;
 	struct stream_key **streams;         /* each allocated apart */
 	size_t n_streams, cap_streams;
+	struct stream_key *last_stream;      /* the last one found (events
+	                                      * come in runs of one stream) */
 	const struct dt_slice_head *heads;   /* its slices that start inside
 	                                      * their file */
 	size_t n_heads;
@@ -241,6 +245,12 @@ static void resolve_class(struct class_info *info, const bt_event_class *ec)
 	info->vpid_index = -1;
 	info->vtid_index = -1;
 	info->procname_index = -1;
+	/* every class's, a corrupt one's too: its records are merged by
+	 * their time (capture_event) */
+	const bt_clock_class *clock = bt_stream_class_borrow_default_clock_class_const(
+			bt_event_class_borrow_stream_class_const(ec));
+	info->has_clock = clock != NULL;
+	info->clock_frequency = clock ? bt_clock_class_get_frequency(clock) : 0;
 	const char *name = bt_event_class_get_name(ec);
 	if (!name)
 		return;
@@ -286,12 +296,13 @@ static void resolve_class(struct class_info *info, const bt_event_class *ec)
 	}
 	while (info->n_fields < DT_MAX_FIELDS && spec->fields[info->n_fields].name)
 		info->n_fields++;
+	info->integers_only = true;
+	for (int i = 0; i < info->n_fields; i++)
+		if (info->kind[i] != F_SIGNED && info->kind[i] != F_UNSIGNED &&
+		    info->kind[i] != F_ABSENT)
+			info->integers_only = false;
 	info->gpu_set = strcmp(name, "dnntrace_gpu:memset") == 0;
 	const bt_stream_class *sc = bt_event_class_borrow_stream_class_const(ec);
-	const bt_clock_class *clock =
-		bt_stream_class_borrow_default_clock_class_const(sc);
-	info->has_clock = clock != NULL;
-	info->clock_frequency = clock ? bt_clock_class_get_frequency(clock) : 0;
 	const bt_field_class *context =
 		bt_stream_class_borrow_event_common_context_field_class_const(sc);
 	find_context_integer(context, "vpid", &info->vpid_index,
@@ -391,9 +402,11 @@ static struct stream_key *stream_key_of(struct reader *r,
 {
 	if (!stream)
 		return NULL;
+	if (r->last_stream && r->last_stream->stream == stream)
+		return r->last_stream;
 	for (size_t i = r->n_streams; i-- > 0;)
 		if (r->streams[i]->stream == stream)
-			return r->streams[i];
+			return r->last_stream = r->streams[i];
 	struct stream_key *k = dt_xcalloc(1, sizeof(*k));
 	k->stream = stream;
 	k->id = bt_stream_get_id(stream);
@@ -412,7 +425,7 @@ static struct stream_key *stream_key_of(struct reader *r,
 		}
 	}
 	*DT_PUSH_SLOT(r->streams, r->n_streams, r->cap_streams) = k;
-	return k;
+	return r->last_stream = k;
 }
 
 /* A keyed record's merge key: its time from the clock's origin, as the
@@ -441,7 +454,7 @@ static void capture_event(struct reader *r, const bt_message *msg)
 	const bt_field *fields[DT_MAX_FIELDS];
 	uint64_t lengths[DT_MAX_FIELDS];
 	size_t size = sizeof(struct record) + info->n_fields * sizeof(uint64_t);
-	for (int i = 0; i < info->n_fields; i++) {
+	for (int i = 0; !info->integers_only && i < info->n_fields; i++) {
 		fields[i] = NULL;
 		lengths[i] = 0;
 		if (info->kind[i] == F_ABSENT)
@@ -490,13 +503,21 @@ static void capture_event(struct reader *r, const bt_message *msg)
 	rec->stream = NULL;
 	if (r->keyed) {
 		const bt_stream *stream = bt_event_borrow_stream_const(event);
-		stamp(r, rec, bt_stream_class_borrow_default_clock_class_const(
-				bt_stream_borrow_class_const(stream)) ?
+		/* the event's stream class has a default clock: has_clock */
+		stamp(r, rec, info->has_clock ?
 				bt_message_event_borrow_default_clock_snapshot_const(msg) :
 				NULL, stream);
 	}
 	size_t at = sizeof(struct record) + info->n_fields * sizeof(uint64_t);
-	for (int i = 0; i < info->n_fields; i++) {
+	/* most events: integers only, each read where it is stored */
+	for (int i = 0; info->integers_only && i < info->n_fields; i++) {
+		enum field_kind kind = info->kind[i];
+		rec->value[i] = kind == F_SIGNED ? (uint64_t)
+			bt_field_integer_signed_get_value(member(payload, info, i)) :
+			kind == F_UNSIGNED ? bt_field_integer_unsigned_get_value(
+				member(payload, info, i)) : 0;
+	}
+	for (int i = 0; !info->integers_only && i < info->n_fields; i++) {
 		const bt_field *f = fields[i];
 		rec->value[i] = 0;
 		switch (info->kind[i]) {
