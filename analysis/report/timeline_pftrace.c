@@ -124,8 +124,10 @@ struct dt_pftrace {
 	size_t n_fresh, cap_fresh;
 	/* the last strings interned, by the caller's pointer: most names
 	 * come again and again from the same literal or pooled copy, and
-	 * a hit needs no hash; its text is compared all the same, so a
-	 * caller's buffer reused for another name is never mistaken */
+	 * a hit needs no hash. A slice's name has its text compared all
+	 * the same, so a caller's buffer reused for another name is never
+	 * mistaken; categories and annotation names are literals or
+	 * interned (timeline_pftrace.h), their address is enough */
 	struct intern_hit {
 		const char *caller, *pooled;
 		uint64_t iid;
@@ -146,7 +148,8 @@ static uint64_t intern(struct dt_pftrace *pf, int kind, const char *s)
 	uintptr_t key = (uintptr_t)s;
 	struct intern_hit *hit = &pf->recent[kind]
 		[(key >> 3 ^ key >> 11) & (INTERN_RECENT - 1)];
-	if (hit->caller == s && strcmp(hit->pooled, s) == 0)
+	if (hit->caller == s &&
+	    (kind != NAMES || strcmp(hit->pooled, s) == 0))
 		return hit->iid;
 	const char *pooled = dt_strpool_intern(&pf->pool, s);
 	uint64_t iid;
