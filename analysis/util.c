@@ -6,10 +6,12 @@
 #include "analysis/util.h"
 
 #include <ftw.h>
+#include <malloc.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 static void out_of_memory(void)
 {
@@ -17,11 +19,40 @@ static void out_of_memory(void)
 	exit(2);
 }
 
+/*
+ * Blocks of HUGE_ADVICE_MIN bytes or more (the model's tensors, the
+ * results: tens of MB on a large trace) are asked for transparent huge
+ * pages (THP in `madvise` mode here). On this project's 2-core virtual
+ * machine the first touch of each 4 KiB page costs about 15 us of fault
+ * handling (an 80 MB memset: 300-420 ms; with MADV_HUGEPAGE 180 ms the
+ * first time, under 12 ms once the huge pages are the process's): on
+ * the bench trace (/work/bench-d/pairs) 45 k page faults became 19.7 k.
+ * 32 MiB, not less: at 4 MiB the smaller blocks' last huge pages raised
+ * peak RSS by 4 MiB (to 149 MiB, the target being 150), at 32 MiB it
+ * is unchanged. Only the whole 2 MiB pages inside a block are advised,
+ * so no page outside it is taken; where THP is `never` or madvise
+ * fails, nothing changes but the time. Assumed, not measured, on other
+ * machines: no worse than 4 KiB pages.
+ */
+#define HUGE_PAGE ((uintptr_t)2 << 20)
+#define HUGE_ADVICE_MIN ((size_t)32 << 20)
+
+static void advise_huge_pages(void *p, size_t size)
+{
+	if (size < HUGE_ADVICE_MIN)
+		return;
+	uintptr_t start = ((uintptr_t)p + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+	uintptr_t end = ((uintptr_t)p + size) & ~(HUGE_PAGE - 1);
+	if (end > start)
+		(void)madvise((void *)start, end - start, MADV_HUGEPAGE);
+}
+
 void *dt_xmalloc(size_t size)
 {
 	void *p = malloc(size ? size : 1);
 	if (!p)
 		out_of_memory();
+	advise_huge_pages(p, size);
 	return p;
 }
 
@@ -30,11 +61,24 @@ void *dt_xcalloc(size_t count, size_t size)
 	void *p = calloc(count ? count : 1, size ? size : 1);
 	if (!p)
 		out_of_memory();
+	/* calloc has checked count * size for overflow */
+	advise_huge_pages(p, count * size);
 	return p;
 }
 
 void *dt_xrealloc(void *ptr, size_t size)
 {
+	size_t old = ptr ? malloc_usable_size(ptr) : 0;
+	if (size >= HUGE_ADVICE_MIN && size > old) {
+		/* a growing large array: its new block advised before the
+		 * copy touches it (realloc's own copy would fault every
+		 * 4 KiB page of it first) */
+		void *p = dt_xmalloc(size);
+		if (old)
+			memcpy(p, ptr, old);
+		free(ptr);
+		return p;
+	}
 	void *p = realloc(ptr, size ? size : 1);
 	if (!p)
 		out_of_memory();

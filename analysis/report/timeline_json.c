@@ -643,9 +643,9 @@ static void tensor_lifetime(struct tl_process *p, int64_t vtid,
 	struct dt_out *f = &p->out;
 	char fallback[32];
 	const char *name = t->name;
-	if (!name) {
-		snprintf(fallback, sizeof(fallback), "tensor %lld",
-				(long long)t->id);
+	if (!name) {            /* "tensor %lld", without printf's cost */
+		memcpy(fallback, "tensor ", 7);
+		*dt_fmt_i64(fallback + 7, t->id) = '\0';
 		name = fallback;
 	}
 	if (p->pf) {
@@ -846,12 +846,17 @@ static void host_call_pftrace(struct tl_process *p, uint64_t track,
 		if (e->n_tensors) {
 			size_t len = 0;
 			tensors[0] = '\0';
+			/* "%s%lld" each, without printf's cost: at most
+			 * 21 bytes and the NUL, room checked before */
 			for (uint32_t i = 0; i < e->n_tensors &&
-					len + 24 < sizeof(tensors); i++)
-				len += (size_t)snprintf(tensors + len,
-						sizeof(tensors) - len, "%s%lld",
-						i ? "," : "",
-						(long long)e->tensors[i]);
+					len + 24 < sizeof(tensors); i++) {
+				char *at = tensors + len;
+				if (i)
+					*at++ = ',';
+				at = dt_fmt_i64(at, e->tensors[i]);
+				*at = '\0';
+				len = (size_t)(at - tensors);
+			}
 			args[n++] = (struct dt_pf_arg){"tensors", DT_PF_STRING,
 				0, tensors};
 			args[n++] = (struct dt_pf_arg){"bytes", DT_PF_UINT,

@@ -24,6 +24,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "analysis/report/out_buffer.h"
 #include "analysis/report/protobuf_writer.h"
@@ -102,6 +103,7 @@
 #define PROCESS_TRACK_UUID 1
 
 enum { NAMES, CATEGORIES, ANNOTATION_NAMES, INTERN_KINDS };
+#define INTERN_RECENT 64                 /* a power of two */
 
 /* A string first used by the packet being made: goes in its InternedData. */
 struct new_string {
@@ -120,6 +122,16 @@ struct dt_pftrace {
 	uint64_t next_iid[INTERN_KINDS];
 	struct new_string *fresh;
 	size_t n_fresh, cap_fresh;
+	/* the last strings interned, by the caller's pointer: most names
+	 * come again and again from the same literal or pooled copy, and
+	 * a hit needs no hash. A slice's name has its text compared all
+	 * the same, so a caller's buffer reused for another name is never
+	 * mistaken; categories and annotation names are literals or
+	 * interned (timeline_pftrace.h), their address is enough */
+	struct intern_hit {
+		const char *caller, *pooled;
+		uint64_t iid;
+	} recent[INTERN_KINDS][INTERN_RECENT];
 	bool first_packet;
 	bool clock_set;                  /* the snapshot below is written */
 	uint64_t base;                   /* the ns clock 64 counts from */
@@ -131,14 +143,25 @@ struct dt_pftrace {
 
 static uint64_t intern(struct dt_pftrace *pf, int kind, const char *s)
 {
-	const char *pooled = dt_strpool_intern(&pf->pool, s ? s : "");
+	if (!s)
+		s = "";
+	uintptr_t key = (uintptr_t)s;
+	struct intern_hit *hit = &pf->recent[kind]
+		[(key >> 3 ^ key >> 11) & (INTERN_RECENT - 1)];
+	if (hit->caller == s &&
+	    (kind != NAMES || strcmp(hit->pooled, s) == 0))
+		return hit->iid;
+	const char *pooled = dt_strpool_intern(&pf->pool, s);
 	uint64_t iid;
-	if (dt_u64map_get(&pf->iids[kind], (uint64_t)(uintptr_t)pooled, &iid))
-		return iid;
-	iid = ++pf->next_iid[kind];
-	dt_u64map_put(&pf->iids[kind], (uint64_t)(uintptr_t)pooled, iid);
-	*DT_PUSH_SLOT(pf->fresh, pf->n_fresh, pf->cap_fresh) =
-		(struct new_string){kind, iid, pooled};
+	if (!dt_u64map_get(&pf->iids[kind], (uint64_t)(uintptr_t)pooled,
+			&iid)) {
+		iid = ++pf->next_iid[kind];
+		dt_u64map_put(&pf->iids[kind], (uint64_t)(uintptr_t)pooled,
+				iid);
+		*DT_PUSH_SLOT(pf->fresh, pf->n_fresh, pf->cap_fresh) =
+			(struct new_string){kind, iid, pooled};
+	}
+	*hit = (struct intern_hit){s, pooled, iid};
 	return iid;
 }
 

@@ -21,7 +21,9 @@ struct dt_pftrace;
 /* An annotation of a slice (the JSON's args). */
 enum dt_pf_arg_kind { DT_PF_INT, DT_PF_UINT, DT_PF_STRING, DT_PF_POINTER };
 struct dt_pf_arg {
-	const char *name;            /* a literal or an interned string */
+	/* a literal or an interned string: unchanged while the writer is
+	 * open (it knows a name it has seen by its address) */
+	const char *name;
 	enum dt_pf_arg_kind kind;
 	uint64_t value;              /* INT: an int64 cast */
 	const char *string;
@@ -56,6 +58,7 @@ uint64_t dt_pftrace_lane(struct dt_pftrace *pf, int set, const char *name,
 /* A slice [start, end] ns on track. */
 struct dt_pf_slice {
 	uint64_t track, start, end;
+	/* category: as an arg's name, unchanged while the writer is open */
 	const char *category, *name;
 	/* name_unique: no other slice has this name (a tensor's "tensor N"):
 	 * written inline in its TrackEvent (name, field 23) instead of

@@ -24,6 +24,7 @@
 #include "interceptors/core/cupti_session.h"
 #include "interceptors/core/event_count.h"
 #include "interceptors/core/graph_capture.h"
+#include "interceptors/core/graph_node_record.h"
 #include "interceptors/core/kernel_info.h"
 #include "interceptors/core/wrapper.h"
 #include "interceptors/driver/cuda_driver_ptds.h"
@@ -144,24 +145,6 @@ static const void *copy_side(CUmemorytype type, CUdeviceptr device)
 		DEVICE_PTR(device) : NULL;
 }
 
-/* exec: the exec whose copy of node changed (NULL: the graph's own node). */
-static void record_copy_node(const struct traced_call *call, enum dnntrace_api_id api,
-			     const void *exec, const void *node, const void *dst,
-			     const void *src, bool has_src, CUresult result)
-{
-	int64_t tensors[2];
-	unsigned n = 0;
-	uint64_t node_id = 0;
-	if (result == CUDA_SUCCESS) {
-		tensors[n++] = tracer_tensor_of(dst);
-		if (has_src)
-			tensors[n++] = tracer_tensor_of(src);
-		cupti_session_graph_node_id(node, &node_id);
-	}
-	DNNTRACE_EMIT(dnntrace_api, graph_node, call->call_id, api, exec, node_id, 0,
-			     tensors, n, (int)result, call->start_ns);
-}
-
 #define ADDED(node_out) (result == CUDA_SUCCESS && (node_out) ? *(node_out) : NULL)
 
 DNNTRACE_TRACED_CALL(CUresult, cuGraphAddMemcpyNode,
@@ -169,18 +152,19 @@ DNNTRACE_TRACED_CALL(CUresult, cuGraphAddMemcpyNode,
 	 size_t numDependencies, const CUDA_MEMCPY3D *copyParams, CUcontext ctx),
 	(phGraphNode, hGraph, dependencies, numDependencies, copyParams, ctx), NOT_FOUND,
 	graph_node_enabled(),
-	record_copy_node(&call, api, NULL, ADDED(phGraphNode),
-			 copyParams ? copy_side(copyParams->dstMemoryType, copyParams->dstDevice) : NULL,
-			 copyParams ? copy_side(copyParams->srcMemoryType, copyParams->srcDevice) : NULL,
-			 true, result))
+	graph_copy_node_record(&call, api, NULL, ADDED(phGraphNode),
+		copyParams ? copy_side(copyParams->dstMemoryType, copyParams->dstDevice) : NULL,
+		copyParams ? copy_side(copyParams->srcMemoryType, copyParams->srcDevice) : NULL,
+		true, (int)result))
 
 DNNTRACE_TRACED_CALL(CUresult, cuGraphAddMemsetNode,
 	(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies,
 	 size_t numDependencies, const CUDA_MEMSET_NODE_PARAMS *memsetParams, CUcontext ctx),
 	(phGraphNode, hGraph, dependencies, numDependencies, memsetParams, ctx), NOT_FOUND,
 	graph_node_enabled(),
-	record_copy_node(&call, api, NULL, ADDED(phGraphNode),
-			 memsetParams ? DEVICE_PTR(memsetParams->dst) : NULL, NULL, false, result))
+	graph_copy_node_record(&call, api, NULL, ADDED(phGraphNode),
+			       memsetParams ? DEVICE_PTR(memsetParams->dst) : NULL, NULL, false,
+			       (int)result))
 
 /* Memory nodes (format 5), recorded by allocation_record_mem_node as for
  * the runtime's. */
@@ -228,35 +212,26 @@ DNNTRACE_PROTOTYPE_IS(cuGraphAddNode_v2, PFN_cuGraphAddNode_v12030);
 DNNTRACE_PROTOTYPE_IS(cuGraphNodeSetParams, PFN_cuGraphNodeSetParams_v12020);
 DNNTRACE_PROTOTYPE_IS(cuGraphExecNodeSetParams, PFN_cuGraphExecNodeSetParams_v12020);
 
-enum generic_event { GENERIC_NONE, GENERIC_NODE, GENERIC_MEM_NODE };
-
-static enum generic_event driver_generic_event(const CUgraphNodeParams *p, bool adds)
+static enum graph_generic_event driver_generic_event(const CUgraphNodeParams *p, bool adds)
 {
 	if (!p)
-		return GENERIC_NONE;
+		return GRAPH_GENERIC_NONE;
 	switch (p->type) {
 	case CU_GRAPH_NODE_TYPE_KERNEL:
 	case CU_GRAPH_NODE_TYPE_MEMCPY:
 	case CU_GRAPH_NODE_TYPE_MEMSET:
-		return GENERIC_NODE;
+		return GRAPH_GENERIC_NODE;
 	case CU_GRAPH_NODE_TYPE_MEM_ALLOC:
 	case CU_GRAPH_NODE_TYPE_MEM_FREE:
-		return adds ? GENERIC_MEM_NODE : GENERIC_NONE;
+		return adds ? GRAPH_GENERIC_MEM_NODE : GRAPH_GENERIC_NONE;
 	default:
-		return GENERIC_NONE;
+		return GRAPH_GENERIC_NONE;
 	}
 }
 
 static bool generic_enabled(const CUgraphNodeParams *p, bool adds)
 {
-	switch (driver_generic_event(p, adds)) {
-	case GENERIC_NODE:
-		return graph_node_enabled();
-	case GENERIC_MEM_NODE:
-		return lttng_ust_tracepoint_enabled(dnntrace_api, graph_mem_node);
-	default:
-		return false;
-	}
+	return graph_generic_event_enabled(driver_generic_event(p, adds));
 }
 
 /* node: the node added or changed (NULL when an add failed). */
@@ -280,14 +255,15 @@ static void record_generic_node(const struct traced_call *call, enum dnntrace_ap
 	}
 	case CU_GRAPH_NODE_TYPE_MEMCPY: {
 		const CUDA_MEMCPY3D *c = &p->memcpy.copyParams;
-		record_copy_node(call, api, exec, handle,
-				 copy_side(c->dstMemoryType, c->dstDevice),
-				 copy_side(c->srcMemoryType, c->srcDevice), true, result);
+		graph_copy_node_record(call, api, exec, handle,
+				       copy_side(c->dstMemoryType, c->dstDevice),
+				       copy_side(c->srcMemoryType, c->srcDevice), true,
+				       (int)result);
 		break;
 	}
 	case CU_GRAPH_NODE_TYPE_MEMSET:
-		record_copy_node(call, api, exec, handle, DEVICE_PTR(p->memset.dst), NULL, false,
-				 result);
+		graph_copy_node_record(call, api, exec, handle, DEVICE_PTR(p->memset.dst), NULL,
+				       false, (int)result);
 		break;
 	case CU_GRAPH_NODE_TYPE_MEM_ALLOC:
 		record_mem_node(call, api, node,

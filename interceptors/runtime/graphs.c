@@ -25,6 +25,7 @@
 #include "interceptors/core/cupti_session.h"
 #include "interceptors/core/event_count.h"
 #include "interceptors/core/graph_capture.h"
+#include "interceptors/core/graph_node_record.h"
 #include "interceptors/core/kernel_info.h"
 #include "interceptors/core/wrapper.h"
 #include "interceptors/runtime/cuda_ptds.h"
@@ -111,23 +112,13 @@ INSTANTIATE(cudaGraphInstantiateWithFlags, unsigned long long last)
 INSTANTIATE(cudaGraphInstantiateWithParams, cudaGraphInstantiateParams *last)
 INSTANTIATE(cudaGraphInstantiateWithParams_ptsz, cudaGraphInstantiateParams *last)
 
-/* A copy or set node (exec: the exec whose copy of it changed, NULL for
- * the graph's own node): its destination's tensor, then its source's. */
+/* A copy or set node (graph_copy_node_record): a source wherever there is
+ * one (a memset's is NULL). */
 static void record_copy_node(const struct traced_call *call, enum dnntrace_api_id api,
 			     const void *exec, const void *node, const void *dst,
 			     const void *src, cudaError_t result)
 {
-	int64_t tensors[2];
-	unsigned n = 0;
-	uint64_t node_id = 0;
-	if (result == cudaSuccess) {
-		tensors[n++] = tracer_tensor_of(dst);
-		if (src)
-			tensors[n++] = tracer_tensor_of(src);
-		cupti_session_graph_node_id(node, &node_id);
-	}
-	DNNTRACE_EMIT(dnntrace_api, graph_node, call->call_id, api, exec, node_id, 0,
-			     tensors, n, (int)result, call->start_ns);
+	graph_copy_node_record(call, api, exec, node, dst, src, src != NULL, (int)result);
 }
 
 #define ADDED(node_out) (result == cudaSuccess && (node_out) ? *(node_out) : NULL)
@@ -205,22 +196,21 @@ DNNTRACE_TRACED_CALL(cudaError_t, cudaGraphAddMemFreeNode,
  * and cuGraphExecNodeSetParams, which driver/graphs.c wraps: nested, they
  * only forward, and the call is this one event.
  */
-enum generic_event { GENERIC_NONE, GENERIC_NODE, GENERIC_MEM_NODE };
-
-static enum generic_event runtime_generic_event(const struct cudaGraphNodeParams *p, bool adds)
+static enum graph_generic_event runtime_generic_event(const struct cudaGraphNodeParams *p,
+						       bool adds)
 {
 	if (!p)
-		return GENERIC_NONE;
+		return GRAPH_GENERIC_NONE;
 	switch (p->type) {
 	case cudaGraphNodeTypeKernel:
 	case cudaGraphNodeTypeMemcpy:
 	case cudaGraphNodeTypeMemset:
-		return GENERIC_NODE;
+		return GRAPH_GENERIC_NODE;
 	case cudaGraphNodeTypeMemAlloc:
 	case cudaGraphNodeTypeMemFree:
-		return adds ? GENERIC_MEM_NODE : GENERIC_NONE;
+		return adds ? GRAPH_GENERIC_MEM_NODE : GRAPH_GENERIC_NONE;
 	default:
-		return GENERIC_NONE;
+		return GRAPH_GENERIC_NONE;
 	}
 }
 
@@ -232,14 +222,7 @@ static bool graph_node_enabled_any(void)
 
 static bool generic_enabled(const struct cudaGraphNodeParams *p, bool adds)
 {
-	switch (runtime_generic_event(p, adds)) {
-	case GENERIC_NODE:
-		return graph_node_enabled();
-	case GENERIC_MEM_NODE:
-		return lttng_ust_tracepoint_enabled(dnntrace_api, graph_mem_node);
-	default:
-		return false;
-	}
+	return graph_generic_event_enabled(runtime_generic_event(p, adds));
 }
 
 /* node: the node added or changed (NULL when an add failed). */

@@ -1,7 +1,8 @@
 /*
  * Helpers shared by the analysis unit tests: read an output file, find a
- * tensor's results, check a period, read a use's roles. Must never compute
- * an expected value: tests state those by hand.
+ * tensor's results, check a period, read a use's roles, check which tensors
+ * a kernel touches. Must never compute an expected value: tests state
+ * those by hand.
  */
 #ifndef DNNTRACE_TESTS_ANALYSIS_GROUP_CHECKS_H
 #define DNNTRACE_TESTS_ANALYSIS_GROUP_CHECKS_H
@@ -66,6 +67,42 @@ static inline uint8_t roles_in(const struct dt_group *g, size_t kernel,
 		if (g->tensors[g->touches[k->touches_at + i].tensor].id == id)
 			return g->touches[k->touches_at + i].roles;
 	return 0;
+}
+
+/* Kernel k touches exactly the tensor ids in want (in that order). */
+static inline void check_touches(const struct dt_group *g, size_t k, const int64_t *want,
+		uint32_t n)
+{
+	const struct dt_kernel *kernel = &g->kernels[k];
+	CHECK_EQ_INT(kernel->n_touches, n);
+	for (uint32_t i = 0; i < n && i < kernel->n_touches; i++)
+		CHECK_EQ_INT(g->tensors[g->touches[kernel->touches_at + i].tensor].id, want[i]);
+}
+
+/* Kernel k touches exactly tensor id, with roles. */
+static inline void check_touch_roles(const struct dt_group *g, size_t k, int64_t id,
+		uint8_t roles)
+{
+	const struct dt_kernel *kernel = &g->kernels[k];
+	CHECK_EQ_INT(kernel->n_touches, 1);
+	const struct dt_touch *t = &g->touches[kernel->touches_at];
+	CHECK_EQ_INT(g->tensors[t->tensor].id, id);
+	CHECK_EQ_INT(t->roles, roles);
+}
+
+/* Kernel k touches exactly tensor want, or (want -1, a graph kernel whose
+ * tensors are unknown) every one of the n_live live tensors. */
+static inline void check_touches_one_or_all(const struct dt_group *g, size_t k, int64_t want,
+		uint32_t n_live)
+{
+	const struct dt_kernel *kernel = &g->kernels[k];
+	if (want < 0) {
+		CHECK_EQ_INT(kernel->n_touches, n_live);
+		return;
+	}
+	CHECK_EQ_INT(kernel->n_touches, 1);
+	if (kernel->n_touches == 1)
+		CHECK_EQ_INT(g->tensors[g->touches[kernel->touches_at].tensor].id, want);
 }
 
 /* Removes directory dir and everything in it. */

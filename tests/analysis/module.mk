@@ -17,7 +17,8 @@ TESTS += $(ANALYSIS_TESTS)
 all: $(ANALYSIS_TESTS) $(ANALYSIS_EMITTER) $(ANALYSIS_EMITTER_FORMAT1) $(ANALYSIS_EMITTER_FORMAT2)
 
 $(BUILD)/tests/test_analysis_%: tests/analysis/test_analysis_%.c \
-		tests/analysis/check.h tests/analysis/group_checks.h $(ANALYSIS_CORE_LIB)
+		tests/analysis/check.h tests/analysis/group_checks.h tests/analysis/graph_events.h \
+		$(ANALYSIS_CORE_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $< $(ANALYSIS_CORE_LIB) -lm $(SAN_LDFLAGS)
 

@@ -24,21 +24,17 @@
 #include "analysis/derive/group_build.h"
 #include "analysis/model/model.h"
 #include "tests/analysis/check.h"
+#include "tests/analysis/graph_events.h"
+#include "tests/analysis/group_checks.h"
 #include "tracepoints/dnntrace_enums.h"
 
 static const uint64_t EXEC = 0xe000;
 enum { V, U, X, W };    /* tensor ids */
 
-static void event(struct dt_model *m, int64_t vpid, struct dt_event e)
-{
-	e.vpid = vpid;
-	dt_model_on_event(m, &e);
-}
-
 static void graph_node(struct dt_model *m, int64_t vpid, uint64_t call_id, int api,
 		uint64_t node, const int64_t *tensors, uint32_t n)
 {
-	event(m, vpid, (struct dt_event){.kind = DT_EVENT_GRAPH_NODE, .call_id = call_id,
+	feed_event(m, vpid, (struct dt_event){.kind = DT_EVENT_GRAPH_NODE, .call_id = call_id,
 			.api = api, .node_id = node, .tensors = tensors, .n_tensors = n});
 }
 
@@ -51,66 +47,53 @@ static void graph_node(struct dt_model *m, int64_t vpid, uint64_t call_id, int a
  */
 static void feed(struct dt_model *m, int64_t vpid, uint64_t start_ns, bool copy_records)
 {
-	event(m, vpid, (struct dt_event){.kind = DT_EVENT_STATUS, .cupti_ok = 1, .name = "ok"});
-	for (int64_t id = V; id <= W; id++)
-		event(m, vpid, (struct dt_event){.kind = DT_EVENT_ALLOC, .ts = 1 + (uint64_t)id,
-				.api = DNNTRACE_API_cudaMalloc, .mem_kind = DNNTRACE_MEM_DEVICE,
-				.ptr = 0x10000 * (uint64_t)(id + 1), .bytes = 256, .tensor = id});
-	event(m, vpid, (struct dt_event){.kind = DT_EVENT_MEMCPY, .ts = 10, .call_id = 1,
+	feed_event(m, vpid,
+		   (struct dt_event){.kind = DT_EVENT_STATUS, .cupti_ok = 1, .name = "ok"});
+	feed_tensors(m, vpid, V, W);
+	feed_event(m, vpid, (struct dt_event){.kind = DT_EVENT_MEMCPY, .ts = 10, .call_id = 1,
 			.api = DNNTRACE_API_cudaMemcpy, .tensor = X});
 	const int64_t w[] = {W}, v[] = {V}, u[] = {U}, copy[] = {U, X};
-	event(m, vpid, (struct dt_event){.kind = DT_EVENT_LAUNCH, .ts = 400, .start_ns = 390,
+	feed_event(m, vpid, (struct dt_event){.kind = DT_EVENT_LAUNCH, .ts = 400, .start_ns = 390,
 			.call_id = 2, .api = DNNTRACE_API___cudaLaunchKernel, .name = "k",
 			.stream = 5, .tensors = w, .n_tensors = 1});
-	event(m, vpid, (struct dt_event){.kind = DT_EVENT_EXTERNAL_CORRELATION,
+	feed_event(m, vpid, (struct dt_event){.kind = DT_EVENT_EXTERNAL_CORRELATION,
 			.correlation_id = 2, .call_id = 2});
 	graph_node(m, vpid, 10, DNNTRACE_API_cudaGraphAddMemsetNode, 100, v, 1);
 	graph_node(m, vpid, 11, DNNTRACE_API_cudaGraphAddMemcpyNode1D, 101, copy, 2);
 	graph_node(m, vpid, 12, DNNTRACE_API_cudaGraphAddKernelNode, 102, v, 1);
 	graph_node(m, vpid, 13, DNNTRACE_API_cudaGraphAddKernelNode, 103, u, 1);
 	for (uint64_t i = 0; i < 4; i++)
-		event(m, vpid, (struct dt_event){.kind = DT_EVENT_GRAPH_NODE_CLONE,
-				.node_id = 200 + i, .original_node_id = 100 + i, .graph_exec = EXEC});
-	event(m, vpid, (struct dt_event){.kind = DT_EVENT_EXTERNAL_CORRELATION,
+		feed_clone(m, vpid, 200 + i, 100 + i, EXEC);
+	feed_event(m, vpid, (struct dt_event){.kind = DT_EVENT_EXTERNAL_CORRELATION,
 			.correlation_id = 20, .call_id = 20});
-	event(m, vpid, (struct dt_event){.kind = DT_EVENT_GRAPH_LAUNCH, .ts = 5000,
+	feed_event(m, vpid, (struct dt_event){.kind = DT_EVENT_GRAPH_LAUNCH, .ts = 5000,
 			.start_ns = start_ns, .call_id = 20, .api = DNNTRACE_API_cudaGraphLaunch,
 			.graph_exec = EXEC, .stream = 5});
 	/* the GPU records, delivered after the calls */
-	event(m, vpid, (struct dt_event){.kind = DT_EVENT_GPU_KERNEL, .correlation_id = 2,
+	feed_event(m, vpid, (struct dt_event){.kind = DT_EVENT_GPU_KERNEL, .correlation_id = 2,
 			.gpu_stream = 9, .gpu_start = 500, .gpu_end = 550, .name = "k"});
 	if (copy_records) {
-		event(m, vpid, (struct dt_event){.kind = DT_EVENT_GPU_MEMSET,
+		feed_event(m, vpid, (struct dt_event){.kind = DT_EVENT_GPU_MEMSET,
 				.correlation_id = 20, .gpu_stream = 9, .gpu_start = 2000,
 				.gpu_end = 2050});
-		event(m, vpid, (struct dt_event){.kind = DT_EVENT_GPU_MEMCPY,
+		feed_event(m, vpid, (struct dt_event){.kind = DT_EVENT_GPU_MEMCPY,
 				.correlation_id = 20, .gpu_stream = 9, .gpu_start = 2100,
 				.gpu_end = 2150});
 	}
-	event(m, vpid, (struct dt_event){.kind = DT_EVENT_GPU_KERNEL, .correlation_id = 20,
+	feed_event(m, vpid, (struct dt_event){.kind = DT_EVENT_GPU_KERNEL, .correlation_id = 20,
 			.gpu_stream = 9, .gpu_start = 2200, .gpu_end = 2300, .name = "k",
 			.node_id = 202});
-	event(m, vpid, (struct dt_event){.kind = DT_EVENT_GPU_KERNEL, .correlation_id = 20,
+	feed_event(m, vpid, (struct dt_event){.kind = DT_EVENT_GPU_KERNEL, .correlation_id = 20,
 			.gpu_stream = 9, .gpu_start = 2400, .gpu_end = 2500, .name = "k",
 			.node_id = 203});
-}
-
-/* Kernel k touches exactly tensor id with roles. */
-static void check_touch(const struct dt_group *g, size_t k, int64_t id, uint8_t roles)
-{
-	const struct dt_kernel *kernel = &g->kernels[k];
-	CHECK_EQ_INT(kernel->n_touches, 1);
-	const struct dt_touch *t = &g->touches[kernel->touches_at];
-	CHECK_EQ_INT(g->tensors[t->tensor].id, id);
-	CHECK_EQ_INT(t->roles, roles);
 }
 
 static void check_process(const struct dt_group *g)
 {
 	CHECK_EQ_INT(g->n_kernels, 3);
-	check_touch(g, 0, W, DT_ROLE_WRITE);    /* nothing wrote w: no read */
-	check_touch(g, 1, V, DT_ROLE_READ | DT_ROLE_WRITE); /* the memset's v */
-	check_touch(g, 2, U, DT_ROLE_READ | DT_ROLE_WRITE); /* the memcpy's u */
+	check_touch_roles(g, 0, W, DT_ROLE_WRITE);    /* nothing wrote w: no read */
+	check_touch_roles(g, 1, V, DT_ROLE_READ | DT_ROLE_WRITE); /* the memset's v */
+	check_touch_roles(g, 2, U, DT_ROLE_READ | DT_ROLE_WRITE); /* the memcpy's u */
 	CHECK_EQ_INT(g->graph_kernels_unknown, 0);
 }
 

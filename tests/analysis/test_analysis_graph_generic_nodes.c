@@ -20,32 +20,28 @@
 #include "analysis/derive/group_build.h"
 #include "analysis/model/model.h"
 #include "tests/analysis/check.h"
+#include "tests/analysis/graph_events.h"
+#include "tests/analysis/group_checks.h"
 #include "tracepoints/dnntrace_enums.h"
 
+enum { VPID = 3 };
 static const uint64_t EXEC = 0xe000, FUNCTION = 7;
 enum { V, U, X, Z };    /* tensor ids */
-
-static void event(struct dt_model *m, struct dt_event e)
-{
-	e.vpid = 3;
-	dt_model_on_event(m, &e);
-}
 
 static void graph_node(struct dt_model *m, uint64_t call_id, int api, uint64_t function_id,
 		uint64_t node, const int64_t *tensors, uint32_t n)
 {
-	event(m, (struct dt_event){.kind = DT_EVENT_GRAPH_NODE, .call_id = call_id, .api = api,
-			.name_id = function_id, .node_id = node, .tensors = tensors, .n_tensors = n});
+	feed_event(m, VPID, (struct dt_event){.kind = DT_EVENT_GRAPH_NODE, .call_id = call_id,
+			.api = api, .name_id = function_id, .node_id = node, .tensors = tensors,
+			.n_tensors = n});
 }
 
 static void feed(struct dt_model *m)
 {
-	event(m, (struct dt_event){.kind = DT_EVENT_STATUS, .cupti_ok = 1, .name = "ok"});
-	for (int64_t id = V; id <= Z; id++)
-		event(m, (struct dt_event){.kind = DT_EVENT_ALLOC, .ts = 1 + (uint64_t)id,
-				.api = DNNTRACE_API_cudaMalloc, .mem_kind = DNNTRACE_MEM_DEVICE,
-				.ptr = 0x10000 * (uint64_t)(id + 1), .bytes = 256, .tensor = id});
-	event(m, (struct dt_event){.kind = DT_EVENT_MEMCPY, .ts = 10, .call_id = 1,
+	feed_event(m, VPID,
+		   (struct dt_event){.kind = DT_EVENT_STATUS, .cupti_ok = 1, .name = "ok"});
+	feed_tensors(m, VPID, V, Z);
+	feed_event(m, VPID, (struct dt_event){.kind = DT_EVENT_MEMCPY, .ts = 10, .call_id = 1,
 			.api = DNNTRACE_API_cudaMemcpy, .tensor = X});
 	const int64_t v[] = {V}, u[] = {U}, z[] = {Z}, copy[] = {U, X};
 	graph_node(m, 10, DNNTRACE_API_cudaGraphAddNode, 0, 100, v, 1);
@@ -54,31 +50,20 @@ static void feed(struct dt_model *m)
 	graph_node(m, 13, DNNTRACE_API_cudaGraphAddNode, FUNCTION, 103, u, 1);
 	graph_node(m, 14, DNNTRACE_API_cuGraphAddNode, FUNCTION, 104, z, 1);
 	for (uint64_t i = 0; i < 5; i++)
-		event(m, (struct dt_event){.kind = DT_EVENT_GRAPH_NODE_CLONE,
-				.node_id = 200 + i, .original_node_id = 100 + i, .graph_exec = EXEC});
-	event(m, (struct dt_event){.kind = DT_EVENT_EXTERNAL_CORRELATION, .correlation_id = 20,
-			.call_id = 20});
-	event(m, (struct dt_event){.kind = DT_EVENT_GRAPH_LAUNCH, .ts = 1500, .start_ns = 1000,
-			.call_id = 20, .api = DNNTRACE_API_cudaGraphLaunch, .graph_exec = EXEC,
-			.stream = 5});
-	event(m, (struct dt_event){.kind = DT_EVENT_GPU_MEMSET, .correlation_id = 20,
+		feed_clone(m, VPID, 200 + i, 100 + i, EXEC);
+	feed_event(m, VPID, (struct dt_event){.kind = DT_EVENT_EXTERNAL_CORRELATION,
+			.correlation_id = 20, .call_id = 20});
+	feed_event(m, VPID, (struct dt_event){.kind = DT_EVENT_GRAPH_LAUNCH, .ts = 1500,
+			.start_ns = 1000, .call_id = 20, .api = DNNTRACE_API_cudaGraphLaunch,
+			.graph_exec = EXEC, .stream = 5});
+	feed_event(m, VPID, (struct dt_event){.kind = DT_EVENT_GPU_MEMSET, .correlation_id = 20,
 			.gpu_stream = 9, .gpu_start = 2000, .gpu_end = 2050});
-	event(m, (struct dt_event){.kind = DT_EVENT_GPU_MEMCPY, .correlation_id = 20,
+	feed_event(m, VPID, (struct dt_event){.kind = DT_EVENT_GPU_MEMCPY, .correlation_id = 20,
 			.gpu_stream = 9, .gpu_start = 2100, .gpu_end = 2150});
 	for (uint64_t i = 0; i < 3; i++)
-		event(m, (struct dt_event){.kind = DT_EVENT_GPU_KERNEL, .correlation_id = 20,
-				.gpu_stream = 9, .gpu_start = 2200 + 200 * i,
+		feed_event(m, VPID, (struct dt_event){.kind = DT_EVENT_GPU_KERNEL,
+				.correlation_id = 20, .gpu_stream = 9, .gpu_start = 2200 + 200 * i,
 				.gpu_end = 2300 + 200 * i, .name = "k", .node_id = 202 + i});
-}
-
-/* Kernel k touches exactly tensor id with roles. */
-static void check_touch(const struct dt_group *g, size_t k, int64_t id, uint8_t roles)
-{
-	const struct dt_kernel *kernel = &g->kernels[k];
-	CHECK_EQ_INT(kernel->n_touches, 1);
-	const struct dt_touch *t = &g->touches[kernel->touches_at];
-	CHECK_EQ_INT(g->tensors[t->tensor].id, id);
-	CHECK_EQ_INT(t->roles, roles);
 }
 
 int main(void)
@@ -91,9 +76,9 @@ int main(void)
 	size_t n = dt_groups_build(&m, DT_GRANULARITY_KERNEL, &groups);
 	CHECK_EQ_INT(n, 1);
 	CHECK_EQ_INT(groups[0].n_kernels, 3);
-	check_touch(&groups[0], 0, V, DT_ROLE_READ | DT_ROLE_WRITE); /* the memset's v */
-	check_touch(&groups[0], 1, U, DT_ROLE_READ | DT_ROLE_WRITE); /* the memcpy's u */
-	check_touch(&groups[0], 2, Z, DT_ROLE_WRITE);    /* a kernel node's z: no read */
+	check_touch_roles(&groups[0], 0, V, DT_ROLE_READ | DT_ROLE_WRITE); /* the memset's v */
+	check_touch_roles(&groups[0], 1, U, DT_ROLE_READ | DT_ROLE_WRITE); /* the memcpy's u */
+	check_touch_roles(&groups[0], 2, Z, DT_ROLE_WRITE);    /* a kernel node's z: no read */
 	CHECK_EQ_INT(groups[0].graph_kernels_unknown, 0);
 	dt_group_free(&groups[0]);
 	free(groups);

@@ -15,22 +15,18 @@
 #include "analysis/derive/group_build.h"
 #include "analysis/model/model.h"
 #include "tests/analysis/check.h"
+#include "tests/analysis/graph_events.h"
+#include "tests/analysis/group_checks.h"
 #include "tracepoints/dnntrace_enums.h"
 
 enum { VPID = 4 };
 static const uint64_t EXEC = 0xe000, EXEC2 = 0xe100, PTR_A = 0x700000000000ull,
 		      PTR_B = 0x700000200000ull;
 
-static void event(struct dt_model *m, struct dt_event e)
-{
-	e.vpid = VPID;
-	dt_model_on_event(m, &e);
-}
-
 static void mem_node(struct dt_model *m, uint64_t call_id, uint64_t node, int64_t id,
 		uint64_t ptr, bool is_free)
 {
-	event(m, (struct dt_event){.kind = DT_EVENT_GRAPH_MEM_NODE, .call_id = call_id,
+	feed_event(m, VPID, (struct dt_event){.kind = DT_EVENT_GRAPH_MEM_NODE, .call_id = call_id,
 			.api = is_free ? DNNTRACE_API_cudaGraphAddMemFreeNode :
 			DNNTRACE_API_cudaGraphAddMemAllocNode,
 			.node_id = node, .ptr = ptr, .bytes = is_free ? 0 : 1024, .tensor = id,
@@ -40,25 +36,19 @@ static void mem_node(struct dt_model *m, uint64_t call_id, uint64_t node, int64_
 static void kernel_node(struct dt_model *m, uint64_t call_id, uint64_t node,
 		const int64_t *tensors, uint32_t n)
 {
-	event(m, (struct dt_event){.kind = DT_EVENT_GRAPH_NODE, .call_id = call_id,
+	feed_event(m, VPID, (struct dt_event){.kind = DT_EVENT_GRAPH_NODE, .call_id = call_id,
 			.api = DNNTRACE_API_cudaGraphAddKernelNode, .node_id = node,
 			.tensors = tensors, .n_tensors = n});
-}
-
-static void clone(struct dt_model *m, uint64_t exec, uint64_t node, uint64_t original)
-{
-	event(m, (struct dt_event){.kind = DT_EVENT_GRAPH_NODE_CLONE, .node_id = node,
-			.original_node_id = original, .graph_exec = exec});
 }
 
 static void gpu_kernel(struct dt_model *m, uint64_t call_id, uint32_t correlation,
 		uint64_t start, uint64_t node)
 {
-	event(m, (struct dt_event){.kind = DT_EVENT_EXTERNAL_CORRELATION,
+	feed_event(m, VPID, (struct dt_event){.kind = DT_EVENT_EXTERNAL_CORRELATION,
 			.correlation_id = correlation, .call_id = call_id});
-	event(m, (struct dt_event){.kind = DT_EVENT_GPU_KERNEL, .correlation_id = correlation,
-			.gpu_stream = 9, .gpu_start = start, .gpu_end = start + 50, .name = "k",
-			.node_id = node});
+	feed_event(m, VPID, (struct dt_event){.kind = DT_EVENT_GPU_KERNEL,
+			.correlation_id = correlation, .gpu_stream = 9, .gpu_start = start,
+			.gpu_end = start + 50, .name = "k", .node_id = node});
 }
 
 /* A graph launch of exec entered at start_ns, returning at ts, whose one
@@ -66,26 +56,25 @@ static void gpu_kernel(struct dt_model *m, uint64_t call_id, uint32_t correlatio
 static void launch(struct dt_model *m, uint64_t exec, uint64_t call_id, uint64_t start_ns,
 		uint64_t ts, uint64_t gpu_start, uint64_t node)
 {
-	event(m, (struct dt_event){.kind = DT_EVENT_GRAPH_LAUNCH, .ts = ts, .start_ns = start_ns,
-			.call_id = call_id, .api = DNNTRACE_API_cudaGraphLaunch,
-			.graph_exec = exec, .stream = 5});
+	feed_event(m, VPID, (struct dt_event){.kind = DT_EVENT_GRAPH_LAUNCH, .ts = ts,
+			.start_ns = start_ns, .call_id = call_id,
+			.api = DNNTRACE_API_cudaGraphLaunch, .graph_exec = exec, .stream = 5});
 	gpu_kernel(m, call_id, (uint32_t)call_id, gpu_start, node);
 }
 
 static void feed(struct dt_model *m)
 {
-	event(m, (struct dt_event){.kind = DT_EVENT_STATUS, .cupti_ok = 1, .name = "ok"});
-	event(m, (struct dt_event){.kind = DT_EVENT_ALLOC, .ts = 1, .api = DNNTRACE_API_cudaMalloc,
-			.mem_kind = DNNTRACE_MEM_DEVICE, .ptr = 0x10000, .bytes = 256, .tensor = 0,
-			.device = 0});
+	feed_event(m, VPID,
+		   (struct dt_event){.kind = DT_EVENT_STATUS, .cupti_ok = 1, .name = "ok"});
+	feed_tensors(m, VPID, 0, 0); /* x */
 	/* exec 1: alloc a (id 5) -> k(a, x) -> free a */
 	const int64_t uses_a[] = {5, 0}, uses_b[] = {6};
 	mem_node(m, 10, 100, 5, PTR_A, false);
 	kernel_node(m, 11, 101, uses_a, 2);
 	mem_node(m, 12, 102, 5, PTR_A, true);
-	clone(m, EXEC, 200, 100);
-	clone(m, EXEC, 201, 101);
-	clone(m, EXEC, 202, 102);
+	feed_clone(m, VPID, 200, 100, EXEC);
+	feed_clone(m, VPID, 201, 101, EXEC);
+	feed_clone(m, VPID, 202, 102, EXEC);
 	launch(m, EXEC, 20, 15, 1100, 1000, 201);
 	/* entered while the first launch still runs on the GPU: its lifetime
 	 * begins when the first's ends */
@@ -93,26 +82,18 @@ static void feed(struct dt_model *m)
 	/* exec 2 (captured: no call ids): alloc b (id 6) -> k(b) */
 	mem_node(m, 0, 110, 6, PTR_B, false);
 	kernel_node(m, 31, 111, uses_b, 1);
-	clone(m, EXEC2, 210, 110);
-	clone(m, EXEC2, 211, 111);
+	feed_clone(m, VPID, 210, 110, EXEC2);
+	feed_clone(m, VPID, 211, 111, EXEC2);
 	launch(m, EXEC2, 40, 2900, 3100, 3000, 211);
 	/* an ordinary launch on b, then cudaFree(b) */
-	event(m, (struct dt_event){.kind = DT_EVENT_LAUNCH, .ts = 3200, .call_id = 41,
+	feed_event(m, VPID, (struct dt_event){.kind = DT_EVENT_LAUNCH, .ts = 3200, .call_id = 41,
 			.api = DNNTRACE_API___cudaLaunchKernel, .name = "k", .stream = 5,
 			.tensors = uses_b, .n_tensors = 1});
 	gpu_kernel(m, 41, 41, 3300, 0);
-	event(m, (struct dt_event){.kind = DT_EVENT_FREE, .ts = 3500,
+	feed_event(m, VPID, (struct dt_event){.kind = DT_EVENT_FREE, .ts = 3500,
 			.api = DNNTRACE_API_cudaFree, .tensor = 6});
 	launch(m, EXEC2, 52, 3900, 4100, 4000, 211);
 	dt_model_finish(m);
-}
-
-static void check_touches(const struct dt_group *g, size_t k, const int64_t *want, uint32_t n)
-{
-	const struct dt_kernel *kernel = &g->kernels[k];
-	CHECK_EQ_INT(kernel->n_touches, n);
-	for (uint32_t i = 0; i < n && i < kernel->n_touches; i++)
-		CHECK_EQ_INT(g->tensors[g->touches[kernel->touches_at + i].tensor].id, want[i]);
 }
 
 static void check_lifetime(const struct dt_process *p, int64_t id, uint64_t alloc_ns,

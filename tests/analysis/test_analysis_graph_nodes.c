@@ -16,17 +16,12 @@
 #include "analysis/derive/liveness.h"
 #include "analysis/model/model.h"
 #include "tests/analysis/check.h"
+#include "tests/analysis/graph_events.h"
+#include "tests/analysis/group_checks.h"
 #include "tracepoints/dnntrace_enums.h"
 
 enum { VPID = 3 };
 static const uint64_t EXEC = 0xe000;
-
-static void alloc(struct dt_model *m, uint64_t ts, int64_t id)
-{
-	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_ALLOC, .vpid = VPID,
-			.ts = ts, .api = DNNTRACE_API_cudaMalloc, .mem_kind = DNNTRACE_MEM_DEVICE,
-			.ptr = 0x10000 * (uint64_t)(id + 1), .bytes = 256, .tensor = id});
-}
 
 static void node_params(struct dt_model *m, uint64_t call_id, uint64_t exec,
 		uint64_t node, int64_t tensor)
@@ -40,12 +35,6 @@ static void captured(struct dt_model *m, uint64_t call_id, uint64_t node)
 {
 	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_CAPTURED_NODE, .vpid = VPID,
 			.call_id = call_id, .node_id = node});
-}
-
-static void clone(struct dt_model *m, uint64_t node, uint64_t original)
-{
-	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_GRAPH_NODE_CLONE, .vpid = VPID,
-			.node_id = node, .original_node_id = original, .graph_exec = EXEC});
 }
 
 /* One graph launch (call call_id at ts) of EXEC running nodes, one GPU
@@ -70,8 +59,7 @@ static void feed(struct dt_model *m)
 {
 	dt_model_on_event(m, &(struct dt_event){.kind = DT_EVENT_STATUS, .vpid = VPID,
 			.cupti_ok = 1, .name = "ok"});
-	for (int64_t id = 0; id < 4; id++)
-		alloc(m, 1 + (uint64_t)id, id);
+	feed_tensors(m, VPID, 0, 3);
 	/* captured: launch 10 (tensor 0) -> node 100; GEMM 11 (1 read, 2
 	 * written) -> node 101; by hand: call 12, node 102 on tensor 3 */
 	int64_t t0 = 0;
@@ -90,9 +78,9 @@ static void feed(struct dt_model *m)
 	captured(m, 11, 101);
 	node_params(m, 12, 0, 102, 3);
 	/* instantiation: the exec's copies 200, 201, 202 */
-	clone(m, 200, 100);
-	clone(m, 201, 101);
-	clone(m, 202, 102);
+	feed_clone(m, VPID, 200, 100, EXEC);
+	feed_clone(m, VPID, 201, 101, EXEC);
+	feed_clone(m, VPID, 202, 102, EXEC);
 	const uint64_t all[] = {200, 201, 202};
 	graph_launch(m, 20, 20, 500, 1000, all, 3);
 	/* the exec's copy of 102 on tensor 0 from now on */
@@ -107,15 +95,6 @@ static void feed(struct dt_model *m)
 			.graph_exec = EXEC, .tensors = update, .n_tensors = 3});
 	const uint64_t with_unknown[] = {200, 201, 202, 999};
 	graph_launch(m, 26, 40, 502, 3000, with_unknown, 4);
-}
-
-/* Kernel k touches exactly the tensor ids in want (in that order). */
-static void check_touches(const struct dt_group *g, size_t k, const int64_t *want, uint32_t n)
-{
-	const struct dt_kernel *kernel = &g->kernels[k];
-	CHECK_EQ_INT(kernel->n_touches, n);
-	for (uint32_t i = 0; i < n && i < kernel->n_touches; i++)
-		CHECK_EQ_INT(g->tensors[g->touches[kernel->touches_at + i].tensor].id, want[i]);
 }
 
 int main(void)

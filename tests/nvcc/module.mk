@@ -28,6 +28,10 @@ $(NV_OUT)/nv_%: tests/nvcc/nv_%.cu tests/nvcc/nv_common.h $(NV_TRUTH) $(NV_SIMGP
 	@mkdir -p $(@D)
 	$(NVCC) $(NV_FLAGS) $< $(NV_TRUTH) -o $@ -ldl
 
+# The graph programs' shared kernels and node helpers.
+$(addprefix $(NV_OUT)/,nv_graph_updates nv_graph_memory nv_graph_children nv_graph_generic \
+	nv_graph_generic_memory): tests/nvcc/nv_graph_common.h
+
 $(NV_OUT)/nv_multi: tests/nvcc/nv_multi_main.cu tests/nvcc/nv_multi_lib.cu \
 		tests/nvcc/nv_multi.h tests/nvcc/nv_common.h $(NV_TRUTH) $(NV_SIMGPU)
 	@mkdir -p $(@D)

@@ -13,48 +13,14 @@
 // launch, the others take the cost model, 2000 ns + 10 ns x blocks.
 //
 //   nv_graph_children TRUTH_DIR
-#include "tests/nvcc/nv_common.h"
-
-__global__ void scale(float *x, int n)
-{
-	int i = blockIdx.x * blockDim.x + threadIdx.x;
-	if (i < n)
-		x[i] *= 2.0f;
-}
-
-__global__ void add(const float *x, float *y, int n)
-{
-	int i = blockIdx.x * blockDim.x + threadIdx.x;
-	if (i < n)
-		y[i] += x[i];
-}
-
-enum { N = 4096, BLOCKS = N / 256 };
-static const uint64_t MODELLED_NS = 2000 + 10 * (uint64_t)BLOCKS;
-static const char *const SCALE = "_Z5scalePfi", *const ADD = "_Z3addPKfPfi";
-
-// A node's arguments live until the call that copies them returns.
-struct node_args {
-	float *a, *b;
-	int n;
-	void *params[3];
-};
+#include "tests/nvcc/nv_graph_common.h"
 
 // Adds scale(a) (b NULL) or add(a, b) to g after dep (NULL: no dependency).
 static cudaGraphNode_t add_kernel(cudaGraph_t g, cudaGraphNode_t dep, float *a, float *b)
 {
-	struct node_args args = {a, b, N, {}};
-	struct cudaKernelNodeParams p = {};
-	if (b) {
-		args.params[0] = &args.a, args.params[1] = &args.b, args.params[2] = &args.n;
-		p.func = (void *)add;
-	} else {
-		args.params[0] = &args.a, args.params[1] = &args.n;
-		p.func = (void *)scale;
-	}
-	p.gridDim = dim3(BLOCKS, 1, 1);
-	p.blockDim = dim3(256, 1, 1);
-	p.kernelParams = args.params;
+	node_args args;
+	struct cudaKernelNodeParams p =
+		typed_kernel_params(b ? (void *)add : (void *)scale, &args, a, b);
 	cudaGraphNode_t node;
 	NV_CHECK(cudaGraphAddKernelNode(&node, g, dep ? &dep : NULL, dep ? 1 : 0, &p));
 	return node;

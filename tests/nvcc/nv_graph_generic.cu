@@ -24,57 +24,17 @@
 // 2000 ns + 10 ns x blocks.
 //
 //   nv_graph_generic TRUTH_DIR
-#include <cuda.h>
-#include <cudaTypedefs.h>
-#include "tests/nvcc/nv_common.h"
+#include "tests/nvcc/nv_graph_common.h"
 
-__global__ void scale(float *x, int n)
+// scale(x) as a generic kernel node, and as the driver's.
+static struct cudaGraphNodeParams scale_node(node_args *a, float *x)
 {
-	int i = blockIdx.x * blockDim.x + threadIdx.x;
-	if (i < n)
-		x[i] *= 2.0f;
+	return generic_kernel_params((void *)scale, a, x, NULL);
 }
 
-enum { N = 4096, BLOCKS = N / 256 };
-static const uint64_t MODELLED_NS = 2000 + 10 * (uint64_t)BLOCKS;
-static const char *const SCALE = "_Z5scalePfi";
-
-// A node's arguments: they must live until the call that copies them.
-struct scale_args {
-	float *x;
-	int n;
-	void *params[2];
-};
-
-static struct cudaGraphNodeParams scale_node(struct scale_args *a, float *x)
+static CUgraphNodeParams driver_scale_node(node_args *a, float *x, CUfunction f)
 {
-	a->x = x;
-	a->n = N;
-	a->params[0] = &a->x;
-	a->params[1] = &a->n;
-	struct cudaGraphNodeParams p = {};
-	p.type = cudaGraphNodeTypeKernel;
-	p.kernel.func = (void *)scale;
-	p.kernel.gridDim = dim3(BLOCKS, 1, 1);
-	p.kernel.blockDim = dim3(256, 1, 1);
-	p.kernel.kernelParams = a->params;
-	return p;
-}
-
-// The same for the driver, with the kernel's CUfunction.
-static CUgraphNodeParams driver_scale_node(struct scale_args *a, float *x, CUfunction f)
-{
-	a->x = x;
-	a->n = N;
-	a->params[0] = &a->x;
-	a->params[1] = &a->n;
-	CUgraphNodeParams p = {};
-	p.type = CU_GRAPH_NODE_TYPE_KERNEL;
-	p.kernel.func = f;
-	p.kernel.gridDimX = BLOCKS, p.kernel.gridDimY = 1, p.kernel.gridDimZ = 1;
-	p.kernel.blockDimX = 256, p.kernel.blockDimY = 1, p.kernel.blockDimZ = 1;
-	p.kernel.kernelParams = a->params;
-	return p;
+	return driver_kernel_params(f, a, x, NULL);
 }
 
 // A 1-D device-to-device copy of N floats.
@@ -89,16 +49,6 @@ static struct cudaGraphNodeParams copy_node(float *dst, const float *src)
 	return p;
 }
 
-static void launch_one(struct truth *truth, cudaGraphExec_t exec, cudaStream_t s,
-		       const float *touched, uint64_t ns)
-{
-	nv_next_kernel_ns(ns);
-	NV_CHECK(cudaGraphLaunch(exec, s));
-	const void *ptrs[] = {touched};
-	struct truth_graph_kernel k = {SCALE, ns, ptrs, 1, NULL, 0};
-	truth_graph_launch(truth, "cudaGraphLaunch", &k, 1);
-}
-
 static void launch_two(struct truth *truth, cudaGraphExec_t exec, cudaStream_t s,
 		       const float *first, const float *second, uint64_t ns)
 {
@@ -110,28 +60,6 @@ static void launch_two(struct truth *truth, cudaGraphExec_t exec, cudaStream_t s
 		{SCALE, MODELLED_NS, k_second, 1, NULL, 0},
 	};
 	truth_graph_launch(truth, "cudaGraphLaunch", kernels, 2);
-}
-
-// A driver entry point of CUDA version `version`, as a library takes it.
-static void *driver_entry(const char *symbol, unsigned version)
-{
-	void *fn = NULL;
-	enum cudaDriverEntryPointQueryResult found;
-	NV_CHECK(cudaGetDriverEntryPointByVersion(symbol, &fn, version, cudaEnableDefault,
-						  &found));
-	if (found != cudaDriverEntryPointSuccess || !fn) {
-		fprintf(stderr, "nv_graph_generic: no %s for CUDA %u\n", symbol, version);
-		exit(1);
-	}
-	return fn;
-}
-
-static void cu_check(CUresult r, const char *call)
-{
-	if (r != CUDA_SUCCESS) {
-		fprintf(stderr, "nv_graph_generic: %s: CUresult %d\n", call, (int)r);
-		exit(1);
-	}
 }
 
 int main(int argc, char **argv)
@@ -159,28 +87,28 @@ int main(int argc, char **argv)
 	// 1. cudaGraphAddNode: scale(z)
 	cudaGraph_t one;
 	NV_CHECK(cudaGraphCreate(&one, 0));
-	struct scale_args args;
+	node_args args;
 	struct cudaGraphNodeParams p = scale_node(&args, z);
 	cudaGraphNode_t node;
 	NV_CHECK(cudaGraphAddNode(&node, one, NULL, NULL, 0, &p));
 	cudaGraphExec_t one_exec;
 	NV_CHECK(cudaGraphInstantiate(&one_exec, one, 0));
-	launch_one(truth, one_exec, s, z, 601000);
+	launch_scale_graph(truth, one_exec, s, z, 601000);
 
 	// 2. the graph's node now on x: the exec still runs scale(z)
 	p = scale_node(&args, x);
 	NV_CHECK(cudaGraphNodeSetParams(node, &p));
-	launch_one(truth, one_exec, s, z, 602000);
+	launch_scale_graph(truth, one_exec, s, z, 602000);
 
 	// 3. the exec's node on y
 	p = scale_node(&args, y);
 	NV_CHECK(cudaGraphExecNodeSetParams(one_exec, node, &p));
-	launch_one(truth, one_exec, s, y, 603000);
+	launch_scale_graph(truth, one_exec, s, y, 603000);
 
 	// 4. a second exec of the graph: its node on x
 	cudaGraphExec_t second_exec;
 	NV_CHECK(cudaGraphInstantiate(&second_exec, one, 0));
-	launch_one(truth, second_exec, s, x, 604000);
+	launch_scale_graph(truth, second_exec, s, x, 604000);
 
 	// 5. memset(v) -> scale(v), memcpy(x -> u) -> scale(u), all generic
 	cudaGraph_t copies;
@@ -196,7 +124,7 @@ int main(int argc, char **argv)
 	NV_CHECK(cudaGraphAddNode(&set_node, copies, NULL, NULL, 0, &set));
 	struct cudaGraphNodeParams copy_params = copy_node(u, x);
 	NV_CHECK(cudaGraphAddNode(&copy, copies, NULL, NULL, 0, &copy_params));
-	struct scale_args args_v, args_u;
+	node_args args_v, args_u;
 	p = scale_node(&args_v, v);
 	NV_CHECK(cudaGraphAddNode(&scale_v, copies, &set_node, NULL, 1, &p));
 	p = scale_node(&args_u, u);
@@ -229,7 +157,7 @@ int main(int argc, char **argv)
 	CUfunction f = (CUfunction)function;
 	cudaGraph_t driven;
 	NV_CHECK(cudaGraphCreate(&driven, 0));
-	struct scale_args args_first, args_second;
+	node_args args_first, args_second;
 	CUgraphNodeParams d = driver_scale_node(&args_first, c, f);
 	CUgraphNode first, second;
 	cu_check(add_node_12020(&first, driven, NULL, 0, &d), "cuGraphAddNode");

@@ -12,69 +12,13 @@
 //   lifetimes ADDR N         the graph allocation at ADDR lives N times
 //   kernel NAME SYM...       in GPU order, the tensors it touches: x, or
 //                            ADDR#K (the K-th lifetime, from 0, of ADDR)
-// tests/e2e/check_graph_memory.py compares the analysis with it.
+// tests/e2e/check_graph_memory.py compares the analysis with it
+// (nv_graph_common.h writes it).
 //
 //   nv_graph_memory TRUTH_DIR
-#include "tests/nvcc/nv_common.h"
+#include "tests/nvcc/nv_graph_common.h"
 
-#include <string>
-#include <vector>
-
-__global__ void fill(float *x, int n)
-{
-	int i = blockIdx.x * blockDim.x + threadIdx.x;
-	if (i < n)
-		x[i] = 1.0f;
-}
-
-__global__ void add(const float *x, float *y, int n)
-{
-	int i = blockIdx.x * blockDim.x + threadIdx.x;
-	if (i < n)
-		y[i] += x[i];
-}
-
-enum { N = 4096, BLOCKS = N / 256, BYTES = N * sizeof(float) };
-static const char *const FILL = "_Z4fillPfi", *const ADD = "_Z3addPKfPfi";
-
-static std::vector<std::string> expected;
-
-static std::string addr(const void *p)
-{
-	char s[32];
-	snprintf(s, sizeof(s), "0x%llx", (unsigned long long)(uintptr_t)p);
-	return s;
-}
-
-static std::string lifetime(const void *p, int k)
-{
-	return addr(p) + "#" + std::to_string(k);
-}
-
-static void kernel(const char *name, const std::string &a, const std::string &b = "")
-{
-	expected.push_back(std::string("kernel ") + name + " " + a + (b.empty() ? "" : " " + b));
-}
-
-struct args2 {
-	void *p0, *p1;
-	int n;
-	void *params[3];
-};
-
-static cudaKernelNodeParams node(void *func, args2 *a, void *p0, void *p1)
-{
-	a->p0 = p0, a->p1 = p1, a->n = N;
-	a->params[0] = &a->p0;
-	a->params[1] = p1 ? (void *)&a->p1 : (void *)&a->n;
-	a->params[2] = &a->n;
-	cudaKernelNodeParams k = {};
-	k.func = func;
-	k.gridDim = dim3(BLOCKS, 1, 1);
-	k.blockDim = dim3(256, 1, 1);
-	k.kernelParams = a->params;
-	return k;
-}
+enum { BYTES = N * sizeof(float) };
 
 static cudaMemAllocNodeParams alloc_params(void)
 {
@@ -105,18 +49,18 @@ int main(int argc, char **argv)
 	cudaMemAllocNodeParams pa = alloc_params();
 	NV_CHECK(cudaGraphAddMemAllocNode(&n_alloc, ga, NULL, 0, &pa));
 	float *a = (float *)pa.dptr;
-	args2 fa, aa;
-	cudaKernelNodeParams k = node((void *)fill, &fa, a, NULL);
+	node_args fa, aa;
+	cudaKernelNodeParams k = typed_kernel_params((void *)fill, &fa, a, NULL);
 	NV_CHECK(cudaGraphAddKernelNode(&n_fill, ga, &n_alloc, 1, &k));
-	k = node((void *)add, &aa, a, x);
+	k = typed_kernel_params((void *)add, &aa, a, x);
 	NV_CHECK(cudaGraphAddKernelNode(&n_add, ga, &n_fill, 1, &k));
 	NV_CHECK(cudaGraphAddMemFreeNode(&n_free, ga, &n_add, 1, a));
 	cudaGraphExec_t ea;
 	NV_CHECK(cudaGraphInstantiate(&ea, ga, 0));
 	for (int i = 0; i < 3; i++) {
 		NV_CHECK(cudaGraphLaunch(ea, s));
-		kernel(FILL, lifetime(a, i));
-		kernel(ADD, lifetime(a, i), "x");
+		expect_kernel(FILL, lifetime(a, i));
+		expect_kernel(ADD, lifetime(a, i), "x");
 	}
 
 	// B: captured cudaMallocAsync / cudaFreeAsync
@@ -132,8 +76,8 @@ int main(int argc, char **argv)
 	NV_CHECK(cudaGraphInstantiate(&eb, gb, 0));
 	for (int i = 0; i < 2; i++) {
 		NV_CHECK(cudaGraphLaunch(eb, s));
-		kernel(FILL, lifetime(b, i));
-		kernel(ADD, lifetime(b, i), "x");
+		expect_kernel(FILL, lifetime(b, i));
+		expect_kernel(ADD, lifetime(b, i), "x");
 	}
 
 	// C: alloc c -> fill(c), freed outside the graph
@@ -143,40 +87,30 @@ int main(int argc, char **argv)
 	cudaMemAllocNodeParams pc = alloc_params();
 	NV_CHECK(cudaGraphAddMemAllocNode(&c_alloc, gc, NULL, 0, &pc));
 	float *c = (float *)pc.dptr;
-	args2 fc;
-	k = node((void *)fill, &fc, c, NULL);
+	node_args fc;
+	k = typed_kernel_params((void *)fill, &fc, c, NULL);
 	NV_CHECK(cudaGraphAddKernelNode(&c_fill, gc, &c_alloc, 1, &k));
 	cudaGraphExec_t ec;
 	NV_CHECK(cudaGraphInstantiate(&ec, gc, 0));
 	NV_CHECK(cudaGraphLaunch(ec, s));
-	kernel(FILL, lifetime(c, 0));
+	expect_kernel(FILL, lifetime(c, 0));
 	add<<<BLOCKS, 256, 0, s>>>(c, x, N);
-	kernel(ADD, lifetime(c, 0), "x");
+	expect_kernel(ADD, lifetime(c, 0), "x");
 	NV_CHECK(cudaFreeAsync(c, s));
 	NV_CHECK(cudaGraphLaunch(ec, s));
-	kernel(FILL, lifetime(c, 1));
+	expect_kernel(FILL, lifetime(c, 1));
 	add<<<BLOCKS, 256, 0, s>>>(c, x, N);
-	kernel(ADD, lifetime(c, 1), "x");
+	expect_kernel(ADD, lifetime(c, 1), "x");
 	NV_CHECK(cudaStreamSynchronize(s));
 	NV_CHECK(cudaFree(c));
 	// relaunching while c is live would fail: it is freed, so this works
 	NV_CHECK(cudaGraphLaunch(ec, s));
-	kernel(FILL, lifetime(c, 2));
+	expect_kernel(FILL, lifetime(c, 2));
 	NV_CHECK(cudaStreamSynchronize(s));
 	NV_CHECK(cudaFree(c));
 
-	std::string dir = argv[1];
-	if (system(("mkdir -p '" + dir + "'").c_str()) != 0)
+	if (write_memory_expected(argv[1], x, {{a, 3}, {b, 2}, {c, 3}}) != 0)
 		return 1;
-	FILE *f = fopen((dir + "/expected").c_str(), "w");
-	if (!f)
-		return 1;
-	fprintf(f, "x %s\n", addr(x).c_str());
-	fprintf(f, "lifetimes %s 3\nlifetimes %s 2\nlifetimes %s 3\n", addr(a).c_str(),
-		addr(b).c_str(), addr(c).c_str());
-	for (const std::string &line : expected)
-		fprintf(f, "%s\n", line.c_str());
-	fclose(f);
 	printf("3 graphs with memory nodes, 8 launches\n");
 	NV_CHECK(cudaGraphExecDestroy(ea));
 	NV_CHECK(cudaGraphExecDestroy(eb));

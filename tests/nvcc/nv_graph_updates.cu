@@ -22,67 +22,26 @@
 //
 //   nv_graph_updates TRUTH_DIR
 #include <cublas_v2.h>
-#include "tests/nvcc/nv_common.h"
+#include "tests/nvcc/nv_graph_common.h"
 
-__global__ void scale(float *x, int n)
-{
-	int i = blockIdx.x * blockDim.x + threadIdx.x;
-	if (i < n)
-		x[i] *= 2.0f;
-}
-
-__global__ void add(const float *x, float *y, int n)
-{
-	int i = blockIdx.x * blockDim.x + threadIdx.x;
-	if (i < n)
-		y[i] += x[i];
-}
-
-enum { N = 4096, BLOCKS = N / 256, M = 64, K = 32, NC = 16 };
-static const uint64_t MODELLED_NS = 2000 + 10 * (uint64_t)BLOCKS;
-static const char *const SCALE = "_Z5scalePfi", *const ADD = "_Z3addPKfPfi";
+enum { M = 64, K = 32, NC = 16 };
 static const char *const GEMM = "ampere_sgemm_128x64_nn";
 
-// A node's arguments: they must live until the call that copies them.
-struct scale_args {
-	float *x;
-	int n;
-	void *params[2];
-};
-
-static struct cudaKernelNodeParams scale_node(struct scale_args *a, float *x)
+// scale(x) as a typed kernel node.
+static struct cudaKernelNodeParams scale_node(node_args *a, float *x)
 {
-	a->x = x;
-	a->n = N;
-	a->params[0] = &a->x;
-	a->params[1] = &a->n;
-	struct cudaKernelNodeParams p = {};
-	p.func = (void *)scale;
-	p.gridDim = dim3(BLOCKS, 1, 1);
-	p.blockDim = dim3(256, 1, 1);
-	p.kernelParams = a->params;
-	return p;
+	return typed_kernel_params((void *)scale, a, x, NULL);
 }
 
 // A one-node graph: scale(x).
 static cudaGraph_t scale_graph(float *x, cudaGraphNode_t *node)
 {
 	cudaGraph_t g;
-	struct scale_args a;
+	node_args a;
 	struct cudaKernelNodeParams p = scale_node(&a, x);
 	NV_CHECK(cudaGraphCreate(&g, 0));
 	NV_CHECK(cudaGraphAddKernelNode(node, g, NULL, 0, &p));
 	return g;
-}
-
-static void launch_scale_exec(struct truth *truth, cudaGraphExec_t exec, cudaStream_t s,
-			      const float *touched, uint64_t ns)
-{
-	nv_next_kernel_ns(ns);
-	NV_CHECK(cudaGraphLaunch(exec, s));
-	const void *ptrs[] = {touched};
-	struct truth_graph_kernel k = {SCALE, ns, ptrs, 1, NULL, 0};
-	truth_graph_launch(truth, "cudaGraphLaunch", &k, 1);
 }
 
 int main(int argc, char **argv)
@@ -157,18 +116,18 @@ int main(int argc, char **argv)
 	};
 	truth_graph_launch(truth, "cudaGraphLaunch", step, 3);
 
-	launch_scale_exec(truth, built_exec, s, z, 503000);
+	launch_scale_graph(truth, built_exec, s, z, 503000);
 
 	// 3. the graph's node now on x: the exec still runs scale(z)
-	struct scale_args args;
+	node_args args;
 	struct cudaKernelNodeParams p = scale_node(&args, x);
 	NV_CHECK(cudaGraphKernelNodeSetParams(node, &p));
-	launch_scale_exec(truth, built_exec, s, z, 504000);
+	launch_scale_graph(truth, built_exec, s, z, 504000);
 
 	// 4. the exec's node on y
 	p = scale_node(&args, y);
 	NV_CHECK(cudaGraphExecKernelNodeSetParams(built_exec, node, &p));
-	launch_scale_exec(truth, built_exec, s, y, 505000);
+	launch_scale_graph(truth, built_exec, s, y, 505000);
 
 	// 5. the exec updated from a graph of the same shape: scale(w)
 	cudaGraphNode_t other_node;
@@ -179,14 +138,14 @@ int main(int argc, char **argv)
 		fprintf(stderr, "nv_graph_updates: update result %d\n", (int)info.result);
 		return 1;
 	}
-	launch_scale_exec(truth, built_exec, s, w, 506000);
+	launch_scale_graph(truth, built_exec, s, w, 506000);
 
 	// 6. a clone of the hand-built graph (its node on x since 3)
 	cudaGraph_t copy;
 	NV_CHECK(cudaGraphClone(&copy, built));
 	cudaGraphExec_t copy_exec;
 	NV_CHECK(cudaGraphInstantiate(&copy_exec, copy, 0));
-	launch_scale_exec(truth, copy_exec, s, x, 507000);
+	launch_scale_graph(truth, copy_exec, s, x, 507000);
 
 	// 7. memset(v) -> scale(v), memcpy(x -> u) -> scale(u)
 	cudaGraph_t copies;
@@ -201,7 +160,7 @@ int main(int argc, char **argv)
 	NV_CHECK(cudaGraphAddMemsetNode(&set_node, copies, NULL, 0, &set));
 	NV_CHECK(cudaGraphAddMemcpyNode1D(&copy_node, copies, NULL, 0, u, x, N * sizeof(float),
 					  cudaMemcpyDeviceToDevice));
-	struct scale_args args_v, args_u;
+	node_args args_v, args_u;
 	p = scale_node(&args_v, v);
 	NV_CHECK(cudaGraphAddKernelNode(&scale_v, copies, &set_node, 1, &p));
 	p = scale_node(&args_u, u);
@@ -225,7 +184,7 @@ int main(int argc, char **argv)
 	NV_CHECK(cudaGraphCreate(&parent, 0));
 	NV_CHECK(cudaGraphAddChildGraphNode(&child_node, parent, NULL, 0, inner));
 	NV_CHECK(cudaGraphDestroy(inner));
-	struct scale_args args_y;
+	node_args args_y;
 	p = scale_node(&args_y, y);
 	NV_CHECK(cudaGraphAddKernelNode(&after_child, parent, &child_node, 1, &p));
 	cudaGraphExec_t parent_exec;
