@@ -37,7 +37,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
 
 enum field_kind { F_SIGNED, F_UNSIGNED, F_STRING, F_SIGNED_ARRAY,
 	F_UNSIGNED_ARRAY, F_ABSENT };
@@ -1377,7 +1381,27 @@ struct decoder {
 	bool started;
 	const char *at, *end;        /* the merge's place in its records */
 	bool done;
+	int spill_fd;                /* its records far ahead of the merge */
 };
+
+/* A file for a decoder's records that run far ahead of the merge (a
+ * later slice of a file: all its records come after the earlier
+ * slice's), in the split's scratch directory and unlinked at once: the
+ * records never outlive the process. -1: none (the decoder waits). */
+static int spill_file(const char *dir)
+{
+	int fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	if (fd >= 0)
+		return fd;
+	char path[PATH_MAX];
+	if (snprintf(path, sizeof(path), "%s/spill.XXXXXX", dir) >=
+			(int)sizeof(path))
+		return -1;
+	fd = mkostemp(path, O_CLOEXEC);
+	if (fd >= 0)
+		unlink(path);
+	return fd;
+}
 
 static void *decoder_run(void *arg)
 {
@@ -1475,6 +1499,17 @@ static int read_split(const char *trace_dir, const struct dt_stream_split *split
 {
 	size_t n = split->n_decoders;
 	struct decoder *dec = dt_xcalloc(n, sizeof(*dec));
+	bool sliced = false;
+	for (size_t i = 0; i < n; i++)
+		sliced = sliced || split->n_heads[i] > 0;
+	/* the room the spill files may take: TMPDIR's free space but 64 MiB,
+	 * as for the slices' copies (stream_split.c) */
+	unsigned long long spill_room = 0;
+	struct statvfs vfs;
+	if (sliced && statvfs(split->root, &vfs) == 0 &&
+	    (unsigned long long)vfs.f_bavail * vfs.f_frsize > (64ull << 20))
+		spill_room = (unsigned long long)vfs.f_bavail * vfs.f_frsize -
+			(64ull << 20);
 	for (size_t i = 0; i < n; i++) {
 		dec[i].trace_dir = trace_dir;
 		dec[i].r.keyed = true;
@@ -1482,6 +1517,12 @@ static int read_split(const char *trace_dir, const struct dt_stream_split *split
 		dec[i].r.pipe = dt_event_pipe_new_pulled();
 		dec[i].r.heads = split->heads[i];
 		dec[i].r.n_heads = split->n_heads[i];
+		dec[i].spill_fd = -1;
+		if (sliced)
+			dec[i].spill_fd = spill_file(split->root);
+		if (dec[i].spill_fd >= 0)
+			dt_event_pipe_spill(dec[i].r.pipe, dec[i].spill_fd,
+					spill_room / n);
 		dec[i].params = inputs_params(split->inputs[i], split->n_inputs[i]);
 		if (!dec[i].params) {
 			snprintf(dec[i].error, sizeof(dec[i].error), "out of memory");
@@ -1509,12 +1550,23 @@ static int read_split(const char *trace_dir, const struct dt_stream_split *split
 			rc = -1;
 		}
 	}
+	unsigned long long spilled = 0;
 	for (size_t i = 0; i < n; i++) {
+		spilled += dt_event_pipe_spilled(dec[i].r.pipe);
 		dt_event_pipe_free(dec[i].r.pipe);
+		if (dec[i].spill_fd >= 0)
+			close(dec[i].spill_fd);
 		bt_value_put_ref(dec[i].params);
 		reader_free(&dec[i].r);
 	}
 	free(dec);
+	/* DNNTRACE_SPLIT_PLAN (stream_split.h) also says what was spilled */
+	const char *plan = getenv("DNNTRACE_SPLIT_PLAN");
+	FILE *f = plan && plan[0] ? fopen(plan, "a") : NULL;
+	if (f) {
+		fprintf(f, "records spilled %llu bytes\n", spilled);
+		fclose(f);
+	}
 	return rc;
 }
 
