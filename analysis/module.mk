@@ -26,6 +26,7 @@ ANALYSIS_CORE_LIB := $(BUILD)/obj/analysis/libdtanalysis.a
 # The babeltrace2 side of decode, and the driver (CLI, run, supervisor).
 ANALYSIS_BIN_SRCS := analysis/decode/trace_reader.c analysis/decode/event_pipe.c \
 	analysis/decode/trace_check.c analysis/decode/trace_finder.c analysis/decode/stream_split.c analysis/decode/stream_scan.c \
+	analysis/decode/packet_copy.c \
 	analysis/main.c analysis/run.c analysis/supervisor.c
 ANALYSIS_BIN_OBJS := $(ANALYSIS_BIN_SRCS:%.c=$(BUILD)/obj/%.o)
 ANALYSIS_BIN := $(BUILD)/bin/dnntrace-analyze

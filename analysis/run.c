@@ -161,9 +161,7 @@ int dt_run_request(void *request)
 	if (!begun ||
 	    dt_trace_check(req->trace_dir, &check, error, sizeof(error)) != 0 ||
 	    dt_read_trace_hooked(check.decode_dir, &model, &outputs.hooks,
-			/* a damaged trace's view is read by one graph */
-			check.view_dir[0] ? 1 : dt_decoders_wanted(),
-			error, sizeof(error)) != 0 ||
+			dt_decoders_wanted(), error, sizeof(error)) != 0 ||
 	    dt_pass_outputs_end(&outputs, &model, error, sizeof(error)) != 0) {
 		if (begun)
 			dt_trace_check_error_path(&check, req->trace_dir, error,
@@ -230,8 +228,8 @@ int dt_run_request(void *request)
 	free(groups);
 	dt_model_free(&model);
 	if (rc == 0 && spans && window_timeline(req, check.decode_dir,
-			check.view_dir[0] ? 1 : dt_decoders_wanted(), spans,
-			n_spans, error, sizeof(error)) != 0) {
+			dt_decoders_wanted(), spans, n_spans, error,
+			sizeof(error)) != 0) {
 		fprintf(stderr, PROG ": %s\n", error);
 		rc = 2;
 	}

@@ -44,6 +44,18 @@ struct dt_event_pipe *dt_event_pipe_new_pulled(void);
  * once the producer closed the pipe and every chunk was had. */
 bool dt_event_pipe_pull(struct dt_event_pipe *p, const char **data,
 		size_t *len);
+/* Lets the producer run ahead of the puller without bound: its chunks
+ * past the few in memory are written to fd (a file of the caller's,
+ * unlinked, open for reading and writing, closed by the caller after
+ * dt_event_pipe_free) and read back in their turn. For a decoder of a
+ * later slice of a stream file, whose records all come after the
+ * earlier slice's: without it, it would wait for them. At most max_bytes
+ * are written; a chunk past them, or that cannot be written, stays in
+ * memory and the producer waits, as without a file. */
+void dt_event_pipe_spill(struct dt_event_pipe *p, int fd,
+		unsigned long long max_bytes);
+/* Bytes written to the spill file so far. */
+unsigned long long dt_event_pipe_spilled(const struct dt_event_pipe *p);
 /* The producer's end: hands over what is left; writes no more. */
 void dt_event_pipe_close(struct dt_event_pipe *p);
 /* After the producer closed it. */

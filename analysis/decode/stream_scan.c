@@ -120,9 +120,13 @@ static void keep(struct dt_stream_scan *s, uint64_t off, const struct head *h)
 	s->seq[i] = h->seq;
 }
 
-int dt_stream_scan(const char *path, const char *display,
-		const uint8_t uuid[16], uint64_t packet_size_hint,
-		struct dt_stream_scan *s)
+/* Damage is noted only by the checks' scan, never by a second look at
+ * a file (stream_split.c's), which would count it twice. */
+#define NOTE(quiet, ...) do { if (!(quiet)) dt_damage_note(__VA_ARGS__); } while (0)
+
+static int scan_file(const char *path, const char *display,
+		const uint8_t *uuid, uint64_t packet_size_hint,
+		struct dt_stream_scan *s, bool quiet)
 {
 	memset(s, 0, sizeof(*s));
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -133,6 +137,17 @@ int dt_stream_scan(const char *path, const char *display,
 		return -1;
 	}
 	s->file_size = (uint64_t)st.st_size;
+	uint8_t own_uuid[16];
+	if (!uuid) {
+		/* the file's own first packet's (a second look at a file
+		 * the checks passed) */
+		struct head first;
+		memset(own_uuid, 0, sizeof(own_uuid));
+		if (s->file_size >= HEAD_BYTES && read_head(fd, 0, &first))
+			memcpy(own_uuid, first.uuid, sizeof(own_uuid));
+		uuid = own_uuid;
+	}
+	memcpy(s->uuid, uuid, sizeof(s->uuid));
 	uint64_t off = 0, step = packet_size_hint, n = 0;
 	bool clean = true;
 	while (off < s->file_size) {
@@ -141,7 +156,7 @@ int dt_stream_scan(const char *path, const char *display,
 		struct head h;
 		const char *problem = NULL;
 		if (left < HEAD_BYTES || !read_head(fd, off, &h)) {
-			dt_damage_note(DT_DAMAGE_STREAM_CUT, 1, "%s: ends inside "
+			NOTE(quiet, DT_DAMAGE_STREAM_CUT, 1, "%s: ends inside "
 					"the header of packet %" PRIu64 " (byte %"
 					PRIu64 ")", display, n, off);
 			clean = false;
@@ -149,7 +164,7 @@ int dt_stream_scan(const char *path, const char *display,
 		}
 		problem = head_problem(&h, uuid, s);
 		if (!problem && h.packet_bits / 8 > left) {
-			dt_damage_note(DT_DAMAGE_STREAM_CUT, 1, "%s: packet %"
+			NOTE(quiet, DT_DAMAGE_STREAM_CUT, 1, "%s: packet %"
 					PRIu64 " at byte %" PRIu64 " says %" PRIu64
 					" bytes, the file has %" PRIu64 " left",
 					display, n, off, h.packet_bits / 8, left);
@@ -170,7 +185,7 @@ int dt_stream_scan(const char *path, const char *display,
 			clean = false;
 			bool order = strstr(problem, "out of order") != NULL;
 			uint64_t size = order ? h.packet_bits / 8 : step;
-			dt_damage_note(order ? DT_DAMAGE_OUT_OF_ORDER :
+			NOTE(quiet, order ? DT_DAMAGE_OUT_OF_ORDER :
 					DT_DAMAGE_PACKET_DROPPED, 1, "%s: packet %"
 					PRIu64 " at byte %" PRIu64 ": %s", display,
 					n, off, problem);
@@ -188,7 +203,7 @@ int dt_stream_scan(const char *path, const char *display,
 			s->instance_id = h.instance_id;
 		}
 		if (s->n_kept > 0 && h.seq > s->seq[s->n_kept - 1] + 1)
-			dt_damage_note(DT_DAMAGE_PACKET_GAP, h.seq -
+			NOTE(quiet, DT_DAMAGE_PACKET_GAP, h.seq -
 					s->seq[s->n_kept - 1] - 1, "%s: packets %"
 					PRIu64 " to %" PRIu64 " missing (sequence "
 					"gap before byte %" PRIu64 ")", display,
@@ -202,6 +217,18 @@ int dt_stream_scan(const char *path, const char *display,
 	close(fd);
 	s->whole = clean;
 	return 0;
+}
+
+int dt_stream_scan(const char *path, const char *display,
+		const uint8_t uuid[16], uint64_t packet_size_hint,
+		struct dt_stream_scan *s)
+{
+	return scan_file(path, display, uuid, packet_size_hint, s, false);
+}
+
+int dt_stream_packets(const char *path, struct dt_stream_scan *s)
+{
+	return scan_file(path, path, NULL, 0, s, true);
 }
 
 uint64_t dt_stream_first_packet_size(const char *path, const uint8_t uuid[16])

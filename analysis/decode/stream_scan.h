@@ -25,6 +25,7 @@ struct dt_stream_scan {
 	size_t n_kept, cap_kept;
 	bool whole;                 /* kept = the whole file, in one piece */
 	bool has_ids;
+	uint8_t uuid[16];           /* the UUID the packets were checked against */
 	uint32_t stream_id;
 	uint64_t instance_id;
 	/* per kept packet, for the index check */
@@ -40,6 +41,15 @@ struct dt_stream_scan {
 int dt_stream_scan(const char *path, const char *display,
 		const uint8_t uuid[16], uint64_t packet_size_hint,
 		struct dt_stream_scan *s);
+
+/*
+ * The packets of a stream file already checked (stream_split.c: an intact
+ * trace's file, or a view's copy of the usable packets), with the UUID of
+ * its own first packet: like dt_stream_scan, but noting no damage (the
+ * checks did). -1 when the file cannot be read; s->whole false when some
+ * packet is not sane (then the file is not to be cut).
+ */
+int dt_stream_packets(const char *path, struct dt_stream_scan *s);
 
 /* The size in bytes of the file's first packet when its header is sane,
  * else 0. */

@@ -17,6 +17,7 @@
 
 #include "analysis/decode/damage.h"
 #include "analysis/decode/metadata_check.h"
+#include "analysis/decode/packet_copy.h"
 #include "analysis/decode/stream_scan.h"
 #include "analysis/decode/trace_finder.h"
 #include "analysis/supervisor.h"
@@ -182,34 +183,6 @@ static void scan_streams(struct trace *t, const char *display_dir)
 	}
 }
 
-static int copy_ranges(const char *from, const char *to,
-		const struct dt_stream_scan *scan)
-{
-	int in = open(from, O_RDONLY | O_CLOEXEC);
-	int out = open(to, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-	int rc = in >= 0 && out >= 0 ? 0 : -1;
-	char buf[65536];
-	for (size_t i = 0; rc == 0 && i < scan->n_kept; i++) {
-		uint64_t off = scan->kept[i].offset, left = scan->kept[i].size;
-		while (rc == 0 && left > 0) {
-			size_t want = left < sizeof(buf) ? (size_t)left : sizeof(buf);
-			dt_progress_tick();
-			ssize_t got = pread(in, buf, want, (off_t)off);
-			if (got <= 0 || write(out, buf, (size_t)got) != got)
-				rc = -1;
-			else {
-				off += (uint64_t)got;
-				left -= (uint64_t)got;
-			}
-		}
-	}
-	if (in >= 0)
-		close(in);
-	if (out >= 0 && close(out) != 0)
-		rc = -1;
-	return rc;
-}
-
 static int write_file(const char *to, const char *text, size_t len)
 {
 	FILE *f = fopen(to, "wbx");
@@ -263,7 +236,8 @@ static int build_view(struct dt_trace_check *c)
 			snprintf(path, sizeof(path), "%s/%s", dir, s->name);
 			snprintf(from, sizeof(from), "%s/%s", t->dir, s->name);
 			if (s->readable && !s->scan.whole) {
-				if (copy_ranges(from, path, &s->scan) != 0)
+				if (dt_copy_packets(from, path, s->scan.kept,
+						s->scan.n_kept) != 0)
 					return -1;
 			} else if (absolute(from, target, sizeof(target)) != 0 ||
 					symlink(target, path) != 0) {

@@ -37,7 +37,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
 
 enum field_kind { F_SIGNED, F_UNSIGNED, F_STRING, F_SIGNED_ARRAY,
 	F_UNSIGNED_ARRAY, F_ABSENT };
@@ -48,7 +52,7 @@ struct class_info {
 	uint64_t index[DT_MAX_FIELDS];
 	enum field_kind kind[DT_MAX_FIELDS];
 	bool corrupt;                /* ours by its name, not by its fields */
-	bool has_clock;
+	bool has_clock;              /* its stream class has a default clock */
 	uint64_t clock_frequency;
 	int64_t vpid_index;          /* in the common context, -1: absent */
 	bool vpid_signed;
@@ -57,6 +61,8 @@ struct class_info {
 	int64_t procname_index;      /* the context's procname, -1: absent */
 	bool gpu_set;                /* dnntrace_gpu:memset (H_GPU_COPY) */
 	uint8_t n_fields;            /* slots the handler reads */
+	bool integers_only;          /* no string or array among them: the
+	                              * record's size is known, one pass */
 	char damage[200];            /* corrupt: what is wrong, for damage.h */
 };
 
@@ -68,6 +74,12 @@ struct stream_key {
 	bool has_uuid;
 	uint8_t uuid[16];
 	uint64_t class_id, id;
+	uint32_t slice;              /* its file's slice (stream_split.h), 0:
+	                              * the first or the whole file */
+	const struct dt_slice_head *head;   /* a slice starting inside its
+	                                     * file: what its first packet says */
+	bool packet_seen;            /* the decoding thread's: past the first
+	                              * packet's beginning */
 };
 /*
  * One event as the decoding thread hands it to the analysis thread: its
@@ -121,6 +133,11 @@ struct reader {
 	int64_t last_order_ns;
 	struct stream_key **streams;         /* each allocated apart */
 	size_t n_streams, cap_streams;
+	struct stream_key *last_stream;      /* the last one found (events
+	                                      * come in runs of one stream) */
+	const struct dt_slice_head *heads;   /* its slices that start inside
+	                                      * their file */
+	size_t n_heads;
 	/* the analysis thread's: one library call's arrays
 	 * (dnntrace_lib:call), reused */
 	int64_t *lib_tensors, *lib_dims;
@@ -232,6 +249,12 @@ static void resolve_class(struct class_info *info, const bt_event_class *ec)
 	info->vpid_index = -1;
 	info->vtid_index = -1;
 	info->procname_index = -1;
+	/* every class's, a corrupt one's too: its records are merged by
+	 * their time (capture_event) */
+	const bt_clock_class *clock = bt_stream_class_borrow_default_clock_class_const(
+			bt_event_class_borrow_stream_class_const(ec));
+	info->has_clock = clock != NULL;
+	info->clock_frequency = clock ? bt_clock_class_get_frequency(clock) : 0;
 	const char *name = bt_event_class_get_name(ec);
 	if (!name)
 		return;
@@ -277,12 +300,13 @@ static void resolve_class(struct class_info *info, const bt_event_class *ec)
 	}
 	while (info->n_fields < DT_MAX_FIELDS && spec->fields[info->n_fields].name)
 		info->n_fields++;
+	info->integers_only = true;
+	for (int i = 0; i < info->n_fields; i++)
+		if (info->kind[i] != F_SIGNED && info->kind[i] != F_UNSIGNED &&
+		    info->kind[i] != F_ABSENT)
+			info->integers_only = false;
 	info->gpu_set = strcmp(name, "dnntrace_gpu:memset") == 0;
 	const bt_stream_class *sc = bt_event_class_borrow_stream_class_const(ec);
-	const bt_clock_class *clock =
-		bt_stream_class_borrow_default_clock_class_const(sc);
-	info->has_clock = clock != NULL;
-	info->clock_frequency = clock ? bt_clock_class_get_frequency(clock) : 0;
 	const bt_field_class *context =
 		bt_stream_class_borrow_event_common_context_field_class_const(sc);
 	find_context_integer(context, "vpid", &info->vpid_index,
@@ -377,14 +401,16 @@ static inline uint64_t string_length(const bt_field *f)
 /* Copies one of ours into a record in the pipe (or counts a damaged
  * class): two passes over the slots, sizes first. */
 /* The key of a stream (keyed readers): found by pointer, made once. */
-static const struct stream_key *stream_key_of(struct reader *r,
+static struct stream_key *stream_key_of(struct reader *r,
 		const bt_stream *stream)
 {
 	if (!stream)
 		return NULL;
+	if (r->last_stream && r->last_stream->stream == stream)
+		return r->last_stream;
 	for (size_t i = r->n_streams; i-- > 0;)
 		if (r->streams[i]->stream == stream)
-			return r->streams[i];
+			return r->last_stream = r->streams[i];
 	struct stream_key *k = dt_xcalloc(1, sizeof(*k));
 	k->stream = stream;
 	k->id = bt_stream_get_id(stream);
@@ -394,8 +420,16 @@ static const struct stream_key *stream_key_of(struct reader *r,
 		k->has_uuid = true;
 		memcpy(k->uuid, uuid, sizeof(k->uuid));
 	}
+	for (size_t i = 0; i < r->n_heads && k->has_uuid; i++) {
+		const struct dt_slice_head *h = &r->heads[i];
+		if (h->class_id == k->class_id && h->stream_id == k->id &&
+		    memcmp(h->uuid, k->uuid, sizeof(k->uuid)) == 0) {
+			k->head = h;
+			k->slice = h->slice;
+		}
+	}
 	*DT_PUSH_SLOT(r->streams, r->n_streams, r->cap_streams) = k;
-	return k;
+	return r->last_stream = k;
 }
 
 /* A keyed record's merge key: its time from the clock's origin, as the
@@ -424,7 +458,7 @@ static void capture_event(struct reader *r, const bt_message *msg)
 	const bt_field *fields[DT_MAX_FIELDS];
 	uint64_t lengths[DT_MAX_FIELDS];
 	size_t size = sizeof(struct record) + info->n_fields * sizeof(uint64_t);
-	for (int i = 0; i < info->n_fields; i++) {
+	for (int i = 0; !info->integers_only && i < info->n_fields; i++) {
 		fields[i] = NULL;
 		lengths[i] = 0;
 		if (info->kind[i] == F_ABSENT)
@@ -473,13 +507,21 @@ static void capture_event(struct reader *r, const bt_message *msg)
 	rec->stream = NULL;
 	if (r->keyed) {
 		const bt_stream *stream = bt_event_borrow_stream_const(event);
-		stamp(r, rec, bt_stream_class_borrow_default_clock_class_const(
-				bt_stream_borrow_class_const(stream)) ?
+		/* the event's stream class has a default clock: has_clock */
+		stamp(r, rec, info->has_clock ?
 				bt_message_event_borrow_default_clock_snapshot_const(msg) :
 				NULL, stream);
 	}
 	size_t at = sizeof(struct record) + info->n_fields * sizeof(uint64_t);
-	for (int i = 0; i < info->n_fields; i++) {
+	/* most events: integers only, each read where it is stored */
+	for (int i = 0; info->integers_only && i < info->n_fields; i++) {
+		enum field_kind kind = info->kind[i];
+		rec->value[i] = kind == F_SIGNED ? (uint64_t)
+			bt_field_integer_signed_get_value(member(payload, info, i)) :
+			kind == F_UNSIGNED ? bt_field_integer_unsigned_get_value(
+				member(payload, info, i)) : 0;
+	}
+	for (int i = 0; !info->integers_only && i < info->n_fields; i++) {
 		const bt_field *f = fields[i];
 		rec->value[i] = 0;
 		switch (info->kind[i]) {
@@ -1028,6 +1070,34 @@ static void consume_records(void *ctx, const char *data, size_t len)
 	}
 }
 
+/* A slice that starts inside its stream file (stream_split.h): before its
+ * first packet, babeltrace2 sees no packet before it and reports its first
+ * packet's whole discarded-events counter as lost; one graph reading the
+ * whole file reports the counter's growth since the packet before (and
+ * a gap in the packets' sequence numbers). That message is dropped... */
+static bool before_slice_start(struct reader *r, const bt_stream *stream)
+{
+	if (r->n_heads == 0)
+		return false;
+	const struct stream_key *k = stream_key_of(r, stream);
+	return k && k->head && !k->packet_seen;
+}
+
+/* ...and at the first packet's beginning, the loss one graph reports there,
+ * from the packet scan: the events first, then the packets, as
+ * babeltrace2 2.0 orders them. */
+static void slice_start(struct reader *r, const bt_stream *stream)
+{
+	struct stream_key *k = stream_key_of(r, stream);
+	if (!k || !k->head || k->packet_seen)
+		return;
+	k->packet_seen = true;
+	if (k->head->lost_events > 0)
+		capture_discarded(r, true, k->head->lost_events, stream);
+	if (k->head->lost_packets)
+		capture_discarded(r, false, 0, stream);
+}
+
 /* The decoding thread: one message into the pipe. */
 static void handle_message(struct reader *r, const bt_message *msg)
 {
@@ -1037,6 +1107,9 @@ static void handle_message(struct reader *r, const bt_message *msg)
 		capture_event(r, msg);
 		break;
 	case BT_MESSAGE_TYPE_DISCARDED_EVENTS:
+		if (before_slice_start(r, bt_message_discarded_events_borrow_stream_const(
+				msg)))
+			break;
 		if (bt_message_discarded_events_get_count(msg, &count) ==
 				BT_PROPERTY_AVAILABILITY_AVAILABLE)
 			capture_discarded(r, true, count,
@@ -1053,9 +1126,18 @@ static void handle_message(struct reader *r, const bt_message *msg)
 				r->streams[i]->stream = NULL;
 		break;
 	case BT_MESSAGE_TYPE_DISCARDED_PACKETS:
+		if (before_slice_start(r, bt_message_discarded_packets_borrow_stream_const(
+				msg)))
+			break;
 		/* whole packets: the number of events in them is unknown */
 		capture_discarded(r, false, 0,
 				bt_message_discarded_packets_borrow_stream_const(msg));
+		break;
+	case BT_MESSAGE_TYPE_PACKET_BEGINNING:
+		if (r->n_heads > 0)
+			slice_start(r, bt_packet_borrow_stream_const(
+					bt_message_packet_beginning_borrow_packet_const(
+						msg)));
 		break;
 	default:
 		break;
@@ -1299,7 +1381,27 @@ struct decoder {
 	bool started;
 	const char *at, *end;        /* the merge's place in its records */
 	bool done;
+	int spill_fd;                /* its records far ahead of the merge */
 };
+
+/* A file for a decoder's records that run far ahead of the merge (a
+ * later slice of a file: all its records come after the earlier
+ * slice's), in the split's scratch directory and unlinked at once: the
+ * records never outlive the process. -1: none (the decoder waits). */
+static int spill_file(const char *dir)
+{
+	int fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	if (fd >= 0)
+		return fd;
+	char path[PATH_MAX];
+	if (snprintf(path, sizeof(path), "%s/spill.XXXXXX", dir) >=
+			(int)sizeof(path))
+		return -1;
+	fd = mkostemp(path, O_CLOEXEC);
+	if (fd >= 0)
+		unlink(path);
+	return fd;
+}
 
 static void *decoder_run(void *arg)
 {
@@ -1327,7 +1429,8 @@ static bool next_record(struct decoder *d)
 
 /* Which of two decoders' next records one graph's muxer would give first
  * (babeltrace2 2.0's muxer: time from the clock's origin, then trace UUID,
- * stream class id, stream id; two decoders never share a stream). */
+ * stream class id, stream id; two decoders share a stream only as slices
+ * of its file, which go in file order). */
 static bool goes_first(const struct record *a, size_t da,
 		const struct record *b, size_t db)
 {
@@ -1344,6 +1447,9 @@ static bool goes_first(const struct record *a, size_t da,
 			return x->class_id < y->class_id;
 		if (x->id != y->id)
 			return x->id < y->id;
+		/* one stream's slices: in file order */
+		if (x->slice != y->slice)
+			return x->slice < y->slice;
 	}
 	return da < db;
 }
@@ -1393,11 +1499,30 @@ static int read_split(const char *trace_dir, const struct dt_stream_split *split
 {
 	size_t n = split->n_decoders;
 	struct decoder *dec = dt_xcalloc(n, sizeof(*dec));
+	bool sliced = false;
+	for (size_t i = 0; i < n; i++)
+		sliced = sliced || split->n_heads[i] > 0;
+	/* the room the spill files may take: TMPDIR's free space but 64 MiB,
+	 * as for the slices' copies (stream_split.c) */
+	unsigned long long spill_room = 0;
+	struct statvfs vfs;
+	if (sliced && statvfs(split->root, &vfs) == 0 &&
+	    (unsigned long long)vfs.f_bavail * vfs.f_frsize > (64ull << 20))
+		spill_room = (unsigned long long)vfs.f_bavail * vfs.f_frsize -
+			(64ull << 20);
 	for (size_t i = 0; i < n; i++) {
 		dec[i].trace_dir = trace_dir;
 		dec[i].r.keyed = true;
 		dec[i].r.want_names = an->want_names;
 		dec[i].r.pipe = dt_event_pipe_new_pulled();
+		dec[i].r.heads = split->heads[i];
+		dec[i].r.n_heads = split->n_heads[i];
+		dec[i].spill_fd = -1;
+		if (sliced)
+			dec[i].spill_fd = spill_file(split->root);
+		if (dec[i].spill_fd >= 0)
+			dt_event_pipe_spill(dec[i].r.pipe, dec[i].spill_fd,
+					spill_room / n);
 		dec[i].params = inputs_params(split->inputs[i], split->n_inputs[i]);
 		if (!dec[i].params) {
 			snprintf(dec[i].error, sizeof(dec[i].error), "out of memory");
@@ -1425,12 +1550,23 @@ static int read_split(const char *trace_dir, const struct dt_stream_split *split
 			rc = -1;
 		}
 	}
+	unsigned long long spilled = 0;
 	for (size_t i = 0; i < n; i++) {
+		spilled += dt_event_pipe_spilled(dec[i].r.pipe);
 		dt_event_pipe_free(dec[i].r.pipe);
+		if (dec[i].spill_fd >= 0)
+			close(dec[i].spill_fd);
 		bt_value_put_ref(dec[i].params);
 		reader_free(&dec[i].r);
 	}
 	free(dec);
+	/* DNNTRACE_SPLIT_PLAN (stream_split.h) also says what was spilled */
+	const char *plan = getenv("DNNTRACE_SPLIT_PLAN");
+	FILE *f = plan && plan[0] ? fopen(plan, "a") : NULL;
+	if (f) {
+		fprintf(f, "records spilled %llu bytes\n", spilled);
+		fclose(f);
+	}
 	return rc;
 }
 
