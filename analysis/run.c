@@ -181,7 +181,7 @@ int dt_run_request(void *request)
 	 * the groups: the model lets go of what each step no longer needs,
 	 * so a million-kernel trace is not held twice at any peak. */
 	struct dt_group *groups;
-	size_t n_groups = dt_groups_build(&model, req->granularity, &groups);
+	size_t n_groups = dt_groups_build_for(&model, req, &groups);
 	char *failure;
 	int rc = dt_groups_choose_windows(req, &model, groups, n_groups,
 			&failure);

@@ -33,6 +33,7 @@ void dt_group_add_kernel(struct dt_group *g, const struct dt_kernel *k,
 	*slot = *k;
 	slot->touches_at = g->n_touches;
 	slot->n_touches = n_touches;
+	g->n_kernels_held = g->n_kernels;
 	for (uint32_t i = 0; i < n_touches; i++)
 		*DT_PUSH_SLOT(g->touches, g->n_touches, g->cap_touches) =
 			touches[i];
@@ -49,7 +50,7 @@ uint32_t dt_group_add_dims(struct dt_group *g, const int64_t *dims, uint8_t rank
 void dt_group_drop_after_window(struct dt_group *g)
 {
 	size_t kept = g->win_first + g->win_count;
-	if (kept >= g->n_kernels)
+	if (kept >= g->n_kernels_held)
 		return;
 	/* touches are pushed in kernel order: those of the kept kernels
 	 * are a prefix */
@@ -61,7 +62,7 @@ void dt_group_drop_after_window(struct dt_group *g)
 	memcpy(kernels, g->kernels, kept * sizeof(*kernels));
 	free(g->kernels);
 	g->kernels = kernels;
-	g->cap_kernels = kept;
+	g->cap_kernels = g->n_kernels_held = kept;
 	struct dt_touch *touches = dt_xmalloc(kept_touches * sizeof(*touches) + 1);
 	if (kept_touches)
 		memcpy(touches, g->touches, kept_touches * sizeof(*touches));

@@ -125,10 +125,12 @@ struct dt_group {
 	                              * the model outlives the group */
 	size_t n_tensors, cap_tensors;
 	bool tensors_borrowed;
-	struct dt_kernel *kernels;   /* full order; once a window is chosen,
-	                              * maybe only up to its end (see
-	                              * dt_group_drop_after_window) */
-	size_t n_kernels, cap_kernels;
+	struct dt_kernel *kernels;   /* the kernels held: the full order, or
+	                              * (a window built narrowed, group_build.c;
+	                              * dt_group_drop_after_window) part of it */
+	size_t n_kernels, cap_kernels; /* n_kernels: the full order's count */
+	size_t kernels_from;         /* full-order index of kernels[0] */
+	size_t n_kernels_held;       /* kernels[0 .. n_kernels_held) exist */
 	struct dt_touch *touches;
 	size_t n_touches, cap_touches;
 	int64_t *dims;               /* shapes of touches, as passed in the calls */
@@ -142,7 +144,9 @@ struct dt_group {
 	                              * alive are judged by its host times */
 	uint64_t range_start_ns, range_end_ns; /* end DT_NO_TIME: never closed */
 
-	/* Results of dt_group_analyze for the window [win_first, win_first+win_count). */
+	/* Results of dt_group_analyze for the window [win_first,
+	 * win_first+win_count): indices into kernels[] (held), so the full
+	 * order's are kernels_from + win_first on (the summary prints those) */
 	size_t win_first, win_count;
 	struct dt_tensor_result *results;
 	struct dt_period *periods;

@@ -18,6 +18,8 @@
 
 #include "analysis/derive/stream_order.h"
 #include "analysis/derive/tensor_uses.h"
+#include "analysis/derive/window.h"
+#include "analysis/request.h"
 #include "tracepoints/dnntrace_enums.h"
 
 /* A kernel (or op, or stand-in) before sorting, with the call it links to. */
@@ -554,9 +556,39 @@ static uint64_t count_unknown_graph_kernels(const struct dt_process *p, int32_t 
 	return n;
 }
 
+/* A kernel outside the window: what its uses leave behind (touched
+ * first, workspace roles), no touch kept. */
+static void mark_uses(const struct dt_process_view *v, struct dt_call_ref uses,
+		const struct dt_u64map *index_of_id, bool *touched_before,
+		uint64_t start, struct dt_group *g, struct dt_touch **scratch,
+		size_t *cap)
+{
+	if (uses.source == DT_SOURCE_UNKNOWN_GRAPH)
+		dt_live_touches(v->p, touched_before, start, g, scratch, cap);
+	else if (uses.source != DT_SOURCE_NONE)
+		dt_call_marks(v, uses, index_of_id, touched_before, g);
+}
+
+/* The kernel order as the window's choice reads it: index k's call time. */
+struct order_view {
+	const struct dt_process *p;
+	const uint32_t *order;                /* GPU kernels, or */
+	const struct pending_kernel *pending; /* gathered entries */
+};
+
+static uint64_t order_call_ns(const void *ctx, size_t k)
+{
+	const struct order_view *o = ctx;
+	if (o->pending)
+		return o->pending[k].kernel.call_ns;
+	struct pending_kernel entry;
+	gpu_kernel_entry(o->p, &o->p->kernels[o->order[k]], &entry);
+	return entry.kernel.call_ns;
+}
+
 static void build_group(const struct dt_model *m, const struct dt_process_view *v,
 		int32_t device, bool fallback, enum dt_granularity granularity,
-		struct dt_group *g)
+		const struct dt_request *req, struct dt_group *g)
 {
 	const struct dt_process *p = v->p;
 	dt_group_init(g, p->vpid, device);
@@ -624,6 +656,16 @@ static void build_group(const struct dt_model *m, const struct dt_process_view *
 	struct more_uses more = {0};
 	if (!direct && granularity == DT_GRANULARITY_OP && !fallback)
 		n_pending = merge_into_ops(v, device, &pending, n_pending, g, &more);
+	/* A window (--kernels, --range) is chosen from the order before any
+	 * record is built: only its kernels get records and touches; those
+	 * outside it leave only their marks (touched first, workspace). */
+	struct order_view view = {p, order, pending};
+	size_t from = 0, count = n_pending;
+	if (!dt_window_to_build(req, p, n_pending, order_call_ns, &view,
+			&from, &count)) {
+		from = 0;
+		count = n_pending;
+	}
 	bool *touched_before = dt_xcalloc(g->n_tensors, sizeof(bool));
 	struct dt_touch *touches = NULL, *extra = NULL;
 	size_t cap_touches = 0, cap_extra = 0;
@@ -633,6 +675,15 @@ static void build_group(const struct dt_model *m, const struct dt_process_view *
 			gpu_kernel_entry(p, &p->kernels[order[k]], &entry);
 		else
 			pk = &pending[k];
+		if (k < from || k - from >= count) {
+			mark_uses(v, pk->uses, &index_of_id, touched_before,
+					pk->kernel.start, g, &extra, &cap_extra);
+			for (uint32_t i = 0; i < pk->n_more_uses; i++)
+				mark_uses(v, more.refs[pk->more_uses_at + i],
+						&index_of_id, touched_before,
+						pk->kernel.start, g, &extra, &cap_extra);
+			continue;
+		}
 		size_t n_touches = uses_touches(v, pk->uses, &index_of_id, touched_before,
 				pk->kernel.start, g, &touches, &cap_touches);
 		for (uint32_t i = 0; i < pk->n_more_uses; i++) {
@@ -645,6 +696,8 @@ static void build_group(const struct dt_model *m, const struct dt_process_view *
 		dt_group_add_kernel(g, &pk->kernel, touches,
 				(uint32_t)n_touches);
 	}
+	g->kernels_from = from;
+	g->n_kernels = n_pending;   /* the full order's count */
 	free(touches);
 	free(extra);
 	free(more.refs);
@@ -683,8 +736,8 @@ static bool has_device(const int32_t *devices, size_t n, int32_t d)
 	return false;
 }
 
-size_t dt_groups_build(struct dt_model *m, enum dt_granularity granularity,
-		struct dt_group **groups)
+static size_t groups_build(struct dt_model *m, enum dt_granularity granularity,
+		const struct dt_request *req, struct dt_group **groups)
 {
 	struct dt_group *out = NULL;
 	size_t n = 0, cap = 0;
@@ -741,7 +794,8 @@ size_t dt_groups_build(struct dt_model *m, enum dt_granularity granularity,
 		size_t first_group = n;
 		for (size_t d = 0; d < n_devices; d++) {
 			struct dt_group *g = DT_PUSH_SLOT(out, n, cap);
-			build_group(m, &view, devices[d], fallback, granularity, g);
+			build_group(m, &view, devices[d], fallback, granularity,
+					req, g);
 			if (g->tensors_borrowed)
 				m->processes[pi].tensors_lent = true;
 		}
@@ -756,4 +810,16 @@ size_t dt_groups_build(struct dt_model *m, enum dt_granularity granularity,
 	}
 	*groups = out;
 	return n;
+}
+
+size_t dt_groups_build(struct dt_model *m, enum dt_granularity granularity,
+		struct dt_group **groups)
+{
+	return groups_build(m, granularity, NULL, groups);
+}
+
+size_t dt_groups_build_for(struct dt_model *m, const struct dt_request *req,
+		struct dt_group **groups)
+{
+	return groups_build(m, req->granularity, req, groups);
 }

@@ -18,4 +18,12 @@
 size_t dt_groups_build(struct dt_model *m, enum dt_granularity granularity,
 		struct dt_group **groups);
 
+/* The same for what req asks: with a window (--kernels, --range) each
+ * group holds only its window's kernel records and touches (kernels_from
+ * says where they start in the full order; window.c chooses them from
+ * the order first); without, all of them, as dt_groups_build. */
+struct dt_request;
+size_t dt_groups_build_for(struct dt_model *m, const struct dt_request *req,
+		struct dt_group **groups);
+
 #endif

@@ -193,6 +193,25 @@ size_t dt_call_touches(const struct dt_process_view *v, struct dt_call_ref call,
 	return n;
 }
 
+void dt_call_marks(const struct dt_process_view *v, struct dt_call_ref call,
+		const struct dt_u64map *index_of_id, bool *touched_before,
+		struct dt_group *g)
+{
+	const struct dt_process *p = v->p;
+	uint32_t n_tensors = dt_call_n_tensors(p, call);
+	for (uint32_t i = 0; i < n_tensors; i++) {
+		int64_t id = dt_call_tensor(v, call, i);
+		uint64_t index;
+		if (id < 0 || !dt_u64map_get(index_of_id, (uint64_t)id, &index))
+			continue;
+		if (call.source == DT_SOURCE_LIBRARY &&
+		    p->lib_args[p->lib_calls[call.index].args_at + i].role ==
+				DNNTRACE_ROLE_WORKSPACE)
+			g->tensors[index].workspace = true;
+		touched_before[index] = true;
+	}
+}
+
 /*
  * A graph kernel whose node's tensors are unknown touches, for all the
  * analysis can tell, every tensor of g live when it starts (memory taken

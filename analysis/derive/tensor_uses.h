@@ -58,6 +58,13 @@ size_t dt_call_touches(const struct dt_process_view *v, struct dt_call_ref call,
 		uint64_t kernel_start, struct dt_group *g,
 		struct dt_touch **touches, size_t *cap);
 
+/* What dt_call_touches leaves behind, for a kernel outside the window
+ * whose touches are not kept: the call's workspace tensors marked in g,
+ * touched_before set for the call's tensors in g. No touch, no shape. */
+void dt_call_marks(const struct dt_process_view *v, struct dt_call_ref call,
+		const struct dt_u64map *index_of_id, bool *touched_before,
+		struct dt_group *g);
+
 /* The touches of a graph kernel whose tensors are unknown: every tensor of
  * g live at kernel_start, roles unknown (tensor_uses.c says why). */
 size_t dt_live_touches(const struct dt_process *p, bool *touched_before,

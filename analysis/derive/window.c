@@ -64,7 +64,7 @@ bool dt_group_range_window(const struct dt_group *g, uint64_t start_ns,
 {
 	bool found = false;
 	size_t lo = 0, hi = 0;
-	for (size_t k = 0; k < g->n_kernels; k++) {
+	for (size_t k = 0; k < g->n_kernels_held; k++) {
 		uint64_t t = g->kernels[k].call_ns;
 		if (t == DT_NO_TIME || t < start_ns || t > end_ns)
 			continue;
@@ -73,21 +73,25 @@ bool dt_group_range_window(const struct dt_group *g, uint64_t start_ns,
 		hi = k;
 		found = true;
 	}
-	*first = lo;
+	*first = g->kernels_from + lo;
 	*count = found ? hi - lo + 1 : 0;
 	return found;
 }
 
-static void analyze_window(struct dt_group *g, size_t first, size_t count);
+static void analyze_window(struct dt_group *g);
 
-/* The window kernels [first, first+count), clamped to the group's. */
+/* The window: full-order kernels [first, first+count), clamped to those
+ * the group holds; win_first is an index into its kernels[]. */
 static void set_window(struct dt_group *g, size_t first, size_t count)
 {
-	if (first > g->n_kernels)
-		first = g->n_kernels;
-	if (count > g->n_kernels - first)
-		count = g->n_kernels - first;
-	g->win_first = first;
+	size_t from = g->kernels_from, end = from + g->n_kernels_held;
+	if (first < from)
+		first = from;
+	if (first > end)
+		first = end;
+	if (count > end - first)
+		count = end - first;
+	g->win_first = first - from;
 	g->win_count = count;
 }
 
@@ -111,7 +115,7 @@ bool dt_group_analyze_range(struct dt_group *g, uint64_t start_ns,
 {
 	if (!set_range_window(g, start_ns, end_ns))
 		return false;
-	analyze_window(g, g->win_first, g->win_count);
+	analyze_window(g);
 	return true;
 }
 
@@ -119,10 +123,11 @@ void dt_group_analyze(struct dt_group *g, size_t first, size_t count)
 {
 	g->range_times = false;
 	set_window(g, first, count);
-	analyze_window(g, g->win_first, g->win_count);
+	analyze_window(g);
 }
 
-static void analyze_window(struct dt_group *g, size_t first, size_t count)
+/* The analysis of the window set (set_window). */
+static void analyze_window(struct dt_group *g)
 {
 	free(g->results);
 	free(g->periods);
@@ -130,9 +135,7 @@ static void analyze_window(struct dt_group *g, size_t first, size_t count)
 	free(g->active_bytes);
 	free(g->g10_total_bytes);
 	g->bytes_saturated = false;
-	set_window(g, first, count);
-	first = g->win_first;
-	count = g->win_count;
+	size_t first = g->win_first, count = g->win_count;
 	size_t nt = g->n_tensors, nk = count;
 	const struct dt_kernel *window = &g->kernels[first];
 	g->results = dt_xcalloc(nt, sizeof(*g->results));
@@ -258,6 +261,40 @@ static void analyze_window(struct dt_group *g, size_t first, size_t count)
 
 /* ---- the window the request asks for ---------------------------------- */
 
+bool dt_window_to_build(const struct dt_request *req,
+		const struct dt_process *p, size_t n,
+		uint64_t (*call_ns)(const void *ctx, size_t k), const void *ctx,
+		size_t *first, size_t *count)
+{
+	if (!req)
+		return false;
+	if (req->range_name) {
+		/* what choose_range and dt_group_range_window find */
+		const struct dt_range *r = dt_process_find_range(p,
+				req->range_name, req->range_occurrence - 1, NULL);
+		bool found = false;
+		size_t lo = 0, hi = 0;
+		for (size_t k = 0; r && k < n; k++) {
+			uint64_t t = call_ns(ctx, k);
+			if (t == DT_NO_TIME || t < r->start_ns || t > r->end_ns)
+				continue;
+			if (!found)
+				lo = k;
+			hi = k;
+			found = true;
+		}
+		*first = lo;
+		*count = hi - lo + 1;
+		return found;
+	}
+	/* what choose_kernels chooses */
+	if (!req->has_window || req->window_last >= n)
+		return false;
+	*first = req->window_first;
+	*count = req->window_last - req->window_first + 1;
+	return true;
+}
+
 /* --kernels A:B (or none: every kernel). A window applies to every group
  * it fits; a group with fewer kernels is analyzed whole and says so.
  * Fitting none is a usage error (1). */
@@ -360,8 +397,7 @@ int dt_groups_choose_windows(const struct dt_request *req,
 void dt_groups_analyze_windows(struct dt_group *groups, size_t n_groups)
 {
 	for (size_t i = 0; i < n_groups; i++)
-		analyze_window(&groups[i], groups[i].win_first,
-				groups[i].win_count);
+		analyze_window(&groups[i]);
 }
 
 int dt_groups_analyze_request(const struct dt_request *req,

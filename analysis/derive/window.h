@@ -44,6 +44,18 @@ void dt_group_analyze(struct dt_group *g, size_t first, size_t count);
 int dt_groups_choose_windows(const struct dt_request *req,
 		const struct dt_model *m, struct dt_group *groups, size_t n_groups,
 		char **error);
+/*
+ * The part of one group's kernel order (n indices; call_ns(ctx, k): the
+ * host time of index k's call, DT_NO_TIME: none) that req's window
+ * needs, known before any kernel record is built: the kernels
+ * dt_groups_choose_windows will choose, [*first, *first + *count) of the
+ * full order. False: the group needs them all (no window, or it does not
+ * fit this group: analyzed whole). p: the group's process (its ranges).
+ */
+bool dt_window_to_build(const struct dt_request *req,
+		const struct dt_process *p, size_t n,
+		uint64_t (*call_ns)(const void *ctx, size_t k), const void *ctx,
+		size_t *first, size_t *count);
 /* Analyzes each group's chosen window (dt_group_analyze's work). */
 void dt_groups_analyze_windows(struct dt_group *groups, size_t n_groups);
 /* Both: chooses the windows, analyzes them; returns what choosing did. */

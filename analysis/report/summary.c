@@ -82,14 +82,16 @@ void dt_write_summary(FILE *f, const struct dt_group *g,
 				req->window_last, unit);
 	else if (range_name)
 		fprintf(f, "%s: %zu (window %zu:%zu of %zu: range %s:%zu)\n",
-				unit, g->win_count, g->win_first,
-				g->win_first + g->win_count - 1, g->n_kernels,
+				unit, g->win_count, g->kernels_from + g->win_first,
+				g->kernels_from + g->win_first + g->win_count - 1,
+				g->n_kernels,
 				range_name, req->range_occurrence);
 	else if (g->win_count == g->n_kernels)
 		fprintf(f, "%s: %zu\n", unit, g->n_kernels);
 	else
 		fprintf(f, "%s: %zu (window %zu:%zu of %zu)\n", unit, g->win_count,
-				g->win_first, g->win_first + g->win_count - 1,
+				g->kernels_from + g->win_first,
+				g->kernels_from + g->win_first + g->win_count - 1,
 				g->n_kernels);
 	if (g->granularity == DT_GRANULARITY_OP) {
 		uint64_t gpu_kernels = 0;

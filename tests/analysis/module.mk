@@ -5,7 +5,7 @@ ANALYSIS_TEST_NAMES := analysis_model analysis_library analysis_g10_reference an
 	analysis_nvtx analysis_stream_free analysis_driver analysis_memory analysis_energy \
 	analysis_metadata_check analysis_pickle analysis_graph_nodes analysis_graph_memory \
 	analysis_graph_copy_write analysis_graph_children analysis_graph_generic_nodes \
-	analysis_graph_node_enable
+	analysis_graph_node_enable analysis_window_build
 ANALYSIS_TESTS := $(ANALYSIS_TEST_NAMES:%=$(BUILD)/tests/test_%)
 ANALYSIS_EMITTER := $(BUILD)/tests/analysis_emit_scripted
 # The same scenarios in trace formats 1 and 2 (tracepoints/README.md): the
