@@ -59,13 +59,17 @@ static void assign_categories(struct dt_group *g, const struct dt_use *uses,
 	}
 }
 
-bool dt_group_range_window(const struct dt_group *g, uint64_t start_ns,
-		uint64_t end_ns, size_t *first, size_t *count)
+/* The one rule of a --range window, for the held group and for the
+ * kernel order before the group is built: from the first to the last of
+ * the n kernels whose call time lies in [start_ns, end_ns]. */
+static bool calls_in_span(size_t n,
+		uint64_t (*call_ns)(const void *ctx, size_t k), const void *ctx,
+		uint64_t start_ns, uint64_t end_ns, size_t *first, size_t *count)
 {
 	bool found = false;
 	size_t lo = 0, hi = 0;
-	for (size_t k = 0; k < g->n_kernels_held; k++) {
-		uint64_t t = g->kernels[k].call_ns;
+	for (size_t k = 0; k < n; k++) {
+		uint64_t t = call_ns(ctx, k);
 		if (t == DT_NO_TIME || t < start_ns || t > end_ns)
 			continue;
 		if (!found)
@@ -73,8 +77,22 @@ bool dt_group_range_window(const struct dt_group *g, uint64_t start_ns,
 		hi = k;
 		found = true;
 	}
-	*first = g->kernels_from + lo;
+	*first = lo;
 	*count = found ? hi - lo + 1 : 0;
+	return found;
+}
+
+static uint64_t held_call_ns(const void *ctx, size_t k)
+{
+	return ((const struct dt_group *)ctx)->kernels[k].call_ns;
+}
+
+bool dt_group_range_window(const struct dt_group *g, uint64_t start_ns,
+		uint64_t end_ns, size_t *first, size_t *count)
+{
+	bool found = calls_in_span(g->n_kernels_held, held_call_ns, g,
+			start_ns, end_ns, first, count);
+	*first += g->kernels_from;
 	return found;
 }
 
@@ -272,20 +290,8 @@ bool dt_window_to_build(const struct dt_request *req,
 		/* what choose_range and dt_group_range_window find */
 		const struct dt_range *r = dt_process_find_range(p,
 				req->range_name, req->range_occurrence - 1, NULL);
-		bool found = false;
-		size_t lo = 0, hi = 0;
-		for (size_t k = 0; r && k < n; k++) {
-			uint64_t t = call_ns(ctx, k);
-			if (t == DT_NO_TIME || t < r->start_ns || t > r->end_ns)
-				continue;
-			if (!found)
-				lo = k;
-			hi = k;
-			found = true;
-		}
-		*first = lo;
-		*count = hi - lo + 1;
-		return found;
+		return r && calls_in_span(n, call_ns, ctx, r->start_ns,
+				r->end_ns, first, count);
 	}
 	/* what choose_kernels chooses */
 	if (!req->has_window || req->window_last >= n)
