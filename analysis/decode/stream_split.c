@@ -22,8 +22,17 @@
 #include "analysis/util.h"
 
 #define MAX_DECODERS 64
-/* room left in TMPDIR after the slices' copies, or the files go whole */
+/* room always left in TMPDIR by the slices' copies and the spill files */
 #define SPARE_BYTES ((uint64_t)64 << 20)
+
+uint64_t dt_scratch_room(const char *root)
+{
+	struct statvfs vfs;
+	if (statvfs(root, &vfs) != 0)
+		return 0;
+	uint64_t free_bytes = (uint64_t)vfs.f_bavail * vfs.f_frsize;
+	return free_bytes > SPARE_BYTES ? free_bytes - SPARE_BYTES : 0;
+}
 
 size_t dt_decoders_wanted(void)
 {
@@ -383,12 +392,7 @@ static bool room_for_slices(const struct plan *p, const char *root)
 	for (size_t i = 0; i < p->n_pieces; i++)
 		if (!p->pieces[i].whole)
 			bytes += p->pieces[i].bytes;
-	if (bytes == 0)
-		return true;
-	struct statvfs vfs;
-	if (statvfs(root, &vfs) != 0)
-		return false;
-	return (uint64_t)vfs.f_bavail * vfs.f_frsize >= bytes + SPARE_BYTES;
+	return bytes == 0 || dt_scratch_room(root) >= bytes;
 }
 
 static int make_views(const struct plan *p, size_t n, struct dt_stream_split *s)

@@ -73,5 +73,9 @@ int dt_stream_split(const char *trace_dir, size_t n_wanted,
 		struct dt_stream_split *s);
 /* Removes the views. */
 void dt_stream_split_free(struct dt_stream_split *s);
+/* The bytes scratch files may take under root (the split's views, the
+ * decoders' spill files): its free space less 64 MiB always left; 0 when
+ * that cannot be read. */
+uint64_t dt_scratch_room(const char *root);
 
 #endif

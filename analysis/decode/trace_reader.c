@@ -40,7 +40,6 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <sys/stat.h>
-#include <sys/statvfs.h>
 #include <unistd.h>
 
 enum field_kind { F_SIGNED, F_UNSIGNED, F_STRING, F_SIGNED_ARRAY,
@@ -1502,14 +1501,8 @@ static int read_split(const char *trace_dir, const struct dt_stream_split *split
 	bool sliced = false;
 	for (size_t i = 0; i < n; i++)
 		sliced = sliced || split->n_heads[i] > 0;
-	/* the room the spill files may take: TMPDIR's free space but 64 MiB,
-	 * as for the slices' copies (stream_split.c) */
-	unsigned long long spill_room = 0;
-	struct statvfs vfs;
-	if (sliced && statvfs(split->root, &vfs) == 0 &&
-	    (unsigned long long)vfs.f_bavail * vfs.f_frsize > (64ull << 20))
-		spill_room = (unsigned long long)vfs.f_bavail * vfs.f_frsize -
-			(64ull << 20);
+	/* what is left of the scratch room once the slices were copied */
+	uint64_t spill_room = sliced ? dt_scratch_room(split->root) : 0;
 	for (size_t i = 0; i < n; i++) {
 		dec[i].trace_dir = trace_dir;
 		dec[i].r.keyed = true;
